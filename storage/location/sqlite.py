@@ -1,0 +1,209 @@
+"""Consensus over SQLite (the embedded default).
+
+One table ``consensus(shard TEXT, seqno INTEGER, data BLOB, PRIMARY KEY
+(shard, seqno))`` in a database file opened in WAL mode. Safe across threads
+(each worker thread has its own connection) and across processes sharing the
+file (SQLite's file locks serialize writers; ``busy_timeout`` makes a writer
+wait for the lock instead of failing).
+
+Compare-and-set is one statement, so it is atomic under SQLite's write lock:
+
+    INSERT INTO consensus (shard, seqno, data)
+    SELECT ?1, ?2, ?3
+     WHERE EXISTS (SELECT 1 FROM consensus WHERE shard = ?1 AND seqno = ?2 - 1)
+        ON CONFLICT DO NOTHING
+
+It inserts at ``expected + 1`` only when the row at ``expected`` exists and no
+row at ``expected + 1`` does; because seqnos are contiguous and truncation
+never removes the head, that is exactly "the head is at ``expected``". (For
+``expected = None`` the condition is "no row for the shard exists".) One row
+changed means we won; zero means someone else did.
+
+``synchronous=FULL`` by default: an acknowledged CaS survives power loss.
+
+Errors: SQLite reports failures before committing (the statement is rolled
+back), so every error is determinate, except an ``OperationalError`` raised
+while committing the write, which is mapped to indeterminate to stay safe.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from storage.errors import ConfigError, DeterminateError, IndeterminateError
+from storage.location.consensus import (
+    SCAN_ALL,
+    Consensus,
+    VersionedData,
+    check_cas_args,
+    check_key,
+    check_scan_args,
+    truncate_past_head,
+)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS consensus (
+    shard TEXT NOT NULL,
+    seqno INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (shard, seqno)
+) WITHOUT ROWID
+"""
+
+_CAS_NEXT = """
+INSERT INTO consensus (shard, seqno, data)
+SELECT ?1, ?2, ?3
+ WHERE EXISTS (SELECT 1 FROM consensus WHERE shard = ?1 AND seqno = ?2 - 1)
+ON CONFLICT DO NOTHING
+"""
+
+_CAS_FIRST = """
+INSERT INTO consensus (shard, seqno, data)
+SELECT ?1, 0, ?2
+ WHERE NOT EXISTS (SELECT 1 FROM consensus WHERE shard = ?1)
+ON CONFLICT DO NOTHING
+"""
+
+
+class SqliteConsensus(Consensus):
+    kind = "sqlite"
+
+    def __init__(self, path: str, *, synchronous: str = "FULL", threads: int = 4, busy_timeout_ms: int = 30_000):
+        self.path = path
+        self.synchronous = synchronous
+        self.busy_timeout_ms = busy_timeout_ms
+        self._local = threading.local()
+        self._conns: list[sqlite3.Connection] = []
+        self._conns_lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="sqlite-consensus")
+        self._closed = False
+
+    @classmethod
+    async def open(cls, path: str, *, synchronous: str = "FULL", setting: str = "consensus") -> "SqliteConsensus":
+        if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+            raise ConfigError(setting, f"sqlite synchronous must be off, normal, full or extra, got {synchronous!r}")
+        folder = os.path.dirname(os.path.abspath(path))
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as e:
+            raise ConfigError(setting, f"cannot create folder {folder} for the SQLite file: {e.strerror}") from e
+        self = cls(path, synchronous=synchronous.upper())
+        try:
+            await self._run(lambda conn: None)
+        except DeterminateError as e:
+            await self.close()
+            raise ConfigError(setting, f"cannot open SQLite database {path}: {e.__cause__ or e}") from e
+        return self
+
+    def _conn(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=self.busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False)
+            conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute(f"PRAGMA synchronous = {self.synchronous}")
+            conn.execute(_SCHEMA)
+            self._local.conn = conn
+            with self._conns_lock:
+                self._conns.append(conn)
+        return conn
+
+    async def _run(self, fn, *, mutating: bool = False):
+        if self._closed:
+            raise DeterminateError("sqlite consensus is closed")
+
+        def call():
+            try:
+                return fn(self._conn())
+            except sqlite3.OperationalError as e:
+                # "database is locked" after busy_timeout, I/O errors: the
+                # statement was rolled back, except that a failure during the
+                # commit of a write cannot be told apart from one after it.
+                msg = str(e)
+                if mutating and "disk I/O error" in msg:
+                    raise IndeterminateError(f"sqlite consensus: {msg}") from e
+                raise DeterminateError(f"sqlite consensus: {msg}") from e
+            except sqlite3.Error as e:
+                raise DeterminateError(f"sqlite consensus: {e}") from e
+
+        return await asyncio.get_running_loop().run_in_executor(self._pool, call)
+
+    async def head(self, key: str) -> VersionedData | None:
+        check_key(key)
+
+        def q(conn):
+            row = conn.execute(
+                "SELECT seqno, data FROM consensus WHERE shard = ? ORDER BY seqno DESC LIMIT 1", (key,)
+            ).fetchone()
+            return VersionedData(row[0], bytes(row[1])) if row else None
+
+        return await self._run(q)
+
+    async def compare_and_set(self, key: str, expected: int | None, data: bytes) -> bool:
+        seqno = check_cas_args(key, expected, data)
+        data = bytes(data)
+
+        def q(conn):
+            if expected is None:
+                cur = conn.execute(_CAS_FIRST, (key, data))
+            else:
+                cur = conn.execute(_CAS_NEXT, (key, seqno, data))
+            return cur.rowcount == 1
+
+        return await self._run(q, mutating=True)
+
+    async def scan(self, key: str, from_seqno: int = 0, limit: int = SCAN_ALL) -> list[VersionedData]:
+        check_scan_args(key, from_seqno, limit)
+
+        def q(conn):
+            rows = conn.execute(
+                "SELECT seqno, data FROM consensus WHERE shard = ? AND seqno >= ? ORDER BY seqno LIMIT ?",
+                (key, from_seqno, min(limit, 2**62)),
+            ).fetchall()
+            return [VersionedData(s, bytes(d)) for s, d in rows]
+
+        return await self._run(q)
+
+    async def truncate(self, key: str, before: int) -> int:
+        check_key(key)
+
+        def q(conn):
+            # Check the head and delete in one write transaction so a
+            # concurrent CaS cannot interleave (BEGIN IMMEDIATE takes the
+            # write lock up front).
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                row = conn.execute("SELECT max(seqno) FROM consensus WHERE shard = ?", (key,)).fetchone()
+                head = row[0] if row else None
+                if head is None or before > head:
+                    conn.execute("ROLLBACK")
+                    return truncate_past_head(key, before, head)
+                cur = conn.execute("DELETE FROM consensus WHERE shard = ? AND seqno < ?", (key, before))
+                conn.execute("COMMIT")
+                return cur.rowcount
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+
+        result = await self._run(q, mutating=True)
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    async def list_keys(self) -> list[str]:
+        return await self._run(lambda conn: [r[0] for r in conn.execute("SELECT DISTINCT shard FROM consensus ORDER BY shard")])
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._pool.shutdown(wait=True)
+        with self._conns_lock:
+            conns, self._conns = self._conns, []
+        for conn in conns:
+            conn.close()

@@ -1,0 +1,282 @@
+"""Real servers for tests and benchmarks: a PostgreSQL 15 cluster and an S3
+endpoint (moto's ThreadedMotoServer), each on 127.0.0.1 on a free port, each
+stopped by pid.
+
+PostgreSQL: ``initdb`` in a temp dir (through ``runuser -u postgres`` when
+running as root, since initdb and pg_ctl refuse root), ``fsync=off``, the unix
+socket inside the temp dir. Two roles: the superuser ``postgres`` (trust) and
+``txngate_pw`` (SCRAM password), so tests can exercise bad credentials.
+
+S3: this file run as a script (``python tests/servers.py s3 PORT``) starts a
+ThreadedMotoServer in its own process, so S3 work never competes with the
+test process for the GIL and the server can be stopped by pid.
+
+A server that cannot start raises ``ServerError`` with the reason and the
+server's log tail; nothing is skipped.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+S3_ACCESS_KEY = "testing"
+S3_SECRET_KEY = "testing"
+PG_PASSWORD_ROLE = "txngate_pw"
+PG_PASSWORD = "s3cret-pw"
+
+
+class ServerError(RuntimeError):
+    pass
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_until(predicate, timeout: float, what: str, log: str | None = None) -> None:
+    """Poll ``predicate`` until true (readiness of an external process)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    tail = ""
+    if log and os.path.exists(log):
+        with open(log, errors="replace") as f:
+            tail = "\n" + "".join(f.readlines()[-20:])
+    raise ServerError(f"{what} did not become ready within {timeout:.0f}s{tail}")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # A zombie child still answers kill(0); look at its state.
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ", 1)[1][0] != "Z"
+    except OSError:
+        return False
+
+
+def _find_pg_bin(name: str) -> str:
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), reverse=True)
+    if candidates:
+        return candidates[0]
+    raise ServerError(
+        f"PostgreSQL's {name} is not on PATH nor in /usr/lib/postgresql/*/bin; "
+        "install the server (Debian: apt-get install postgresql-15)"
+    )
+
+
+class PostgresServer:
+    """A throwaway PostgreSQL cluster. Use as a context manager or start()/stop()."""
+
+    def __init__(self) -> None:
+        self.port = 0
+        self.tmp = ""
+        self.pid: int | None = None
+
+    @property
+    def data_dir(self) -> str:
+        return os.path.join(self.tmp, "data")
+
+    @property
+    def socket_dir(self) -> str:
+        return self.tmp
+
+    def url(self, user: str = "postgres", password: str | None = None, database: str = "postgres", **options) -> str:
+        auth = f"{user}:{password}@" if password else f"{user}@"
+        query = "&".join(f"{k}={v}" for k, v in options.items())
+        return f"postgres://{auth}127.0.0.1:{self.port}/{database}" + (f"?{query}" if query else "")
+
+    def _as_postgres(self, argv: list[str]) -> list[str]:
+        if os.geteuid() == 0:
+            return ["runuser", "-u", "postgres", "--", *argv]
+        return argv
+
+    def start(self) -> "PostgresServer":
+        initdb, pg_ctl = _find_pg_bin("initdb"), _find_pg_bin("pg_ctl")
+        self.tmp = tempfile.mkdtemp(prefix="txngate-pg-")
+        if os.geteuid() == 0:
+            shutil.chown(self.tmp, "postgres", "postgres")
+        log = os.path.join(self.tmp, "server.log")
+        res = subprocess.run(
+            self._as_postgres([initdb, "-D", self.data_dir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]),
+            capture_output=True,
+            text=True,
+        )
+        if res.returncode != 0:
+            raise ServerError(f"initdb failed ({res.returncode}): {res.stderr.strip() or res.stdout.strip()}")
+        with open(os.path.join(self.data_dir, "pg_hba.conf"), "w") as f:
+            f.write(
+                f"local all all trust\n"
+                f"host all {PG_PASSWORD_ROLE} 127.0.0.1/32 scram-sha-256\n"
+                f"host all all 127.0.0.1/32 trust\n"
+            )
+        self.port = free_port()
+        opts = (
+            f"-p {self.port} -k {self.socket_dir} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=300 "
+            "-c shared_buffers=128MB -c log_min_messages=warning"
+        )
+        res = subprocess.run(
+            self._as_postgres([pg_ctl, "-D", self.data_dir, "-l", log, "-w", "-t", "60", "-o", opts, "start"]),
+            capture_output=True,
+            text=True,
+        )
+        if res.returncode != 0:
+            tail = open(log, errors="replace").read()[-2000:] if os.path.exists(log) else ""
+            raise ServerError(f"pg_ctl start failed ({res.returncode}): {res.stderr.strip()}\n{tail}")
+        with open(os.path.join(self.data_dir, "postmaster.pid")) as f:
+            self.pid = int(f.readline())
+        self.psql(f"CREATE ROLE {PG_PASSWORD_ROLE} LOGIN SUPERUSER PASSWORD '{PG_PASSWORD}'")
+        return self
+
+    def psql(self, sql: str, database: str = "postgres") -> str:
+        """Run SQL through psql over the unix socket (as superuser); return stdout."""
+        res = subprocess.run(
+            ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", self.socket_dir, "-p", str(self.port), "-U", "postgres", "-d", database, "-c", sql],
+            capture_output=True,
+            text=True,
+        )
+        if res.returncode != 0:
+            raise ServerError(f"psql failed: {res.stderr.strip()}")
+        return res.stdout
+
+    def stop(self) -> None:
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, signal.SIGINT)  # fast shutdown
+            except ProcessLookupError:
+                pass
+            deadline = time.monotonic() + 30
+            while _pid_alive(self.pid) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if _pid_alive(self.pid):
+                os.kill(self.pid, signal.SIGKILL)
+            self.pid = None
+        if self.tmp:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            self.tmp = ""
+
+    def __enter__(self) -> "PostgresServer":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+class S3Server:
+    """moto's S3 server in a child process, with one bucket created."""
+
+    def __init__(self, bucket: str = "txngate-test") -> None:
+        self.bucket = bucket
+        self.port = 0
+        self.proc: subprocess.Popen | None = None
+        self.log = ""
+
+    @property
+    def endpoint(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def url(self, prefix: str = "", bucket: str | None = None) -> str:
+        path = f"/{prefix}" if prefix else ""
+        return (
+            f"s3://{bucket or self.bucket}{path}?endpoint={self.endpoint}"
+            f"&region=us-east-1&access_key={S3_ACCESS_KEY}&secret_key={S3_SECRET_KEY}"
+        )
+
+    def client(self):
+        import boto3
+
+        return boto3.client(
+            "s3",
+            endpoint_url=self.endpoint,
+            region_name="us-east-1",
+            aws_access_key_id=S3_ACCESS_KEY,
+            aws_secret_access_key=S3_SECRET_KEY,
+        )
+
+    def start(self) -> "S3Server":
+        self.port = free_port()
+        fd, self.log = tempfile.mkstemp(prefix="txngate-moto-", suffix=".log")
+        with os.fdopen(fd, "w") as logf:
+            self.proc = subprocess.Popen(
+                [sys.executable, os.path.abspath(__file__), "s3", str(self.port)],
+                stdout=logf,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+            )
+
+        def ready() -> bool:
+            if self.proc.poll() is not None:
+                raise ServerError(f"moto S3 server exited with {self.proc.returncode}: {open(self.log).read()[-2000:]}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return True
+            except OSError:
+                return False
+
+        _wait_until(ready, 60, "moto S3 server", self.log)
+        self.client().create_bucket(Bucket=self.bucket)
+        return self
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc else None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+        if self.log and os.path.exists(self.log):
+            os.unlink(self.log)
+
+    def __enter__(self) -> "S3Server":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def _serve_s3(port: int) -> None:
+    import threading
+
+    from moto.server import ThreadedMotoServer
+
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    done = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: done.set())
+    signal.signal(signal.SIGINT, lambda *_: done.set())
+    done.wait()
+    server.stop()
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "s3":
+        _serve_s3(int(sys.argv[2]))
+    else:
+        sys.exit("usage: servers.py s3 PORT")
