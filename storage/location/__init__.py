@@ -33,6 +33,7 @@ from storage.location.blob import Blob, BlobMeta, validate_key
 from storage.location.consensus import SCAN_ALL, Consensus, VersionedData
 from storage.location.faults import FaultConfig, FaultyBlob, FaultyConsensus
 from storage.location.fs import FsBlob
+from storage.location.urls import redact_url
 from storage.location.mem import MemBlob, MemConsensus, named_mem_blob, named_mem_consensus
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "VersionedData",
     "open_blob",
     "open_consensus",
+    "redact_url",
     "validate_key",
 ]
 
