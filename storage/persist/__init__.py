@@ -1,9 +1,49 @@
 """storage.persist: durable shards of ``(row, time, diff)`` updates.
 
-Will own: the shard state machine (versioned by seqno in Consensus: upper,
-since, batches, writers, readers and leases), batch building and reading
-(Parquet parts in Blob, tiny batches inline), compare_and_append, snapshots
-and listen, compaction and GC.
+A shard has an Arrow schema, an ``upper`` (all times below it are complete)
+and a ``since`` (reads must be at or after it). Its data lives in Blob as
+Parquet parts (or inline in its state when tiny); its state lives in
+Consensus, one full version per seqno, changed only by compare-and-set.
 
-Not built yet (issue: durable shards).
+Public API:
+
+* ``PersistClient(blob, consensus, PersistConfig())``: ``create_shard``,
+  ``open_writer``, ``open_reader``, ``register_critical`` /
+  ``downgrade_critical``, ``compact``, ``gc``, ``inspect``, ``list_shards``;
+* ``WriteHandle``: ``builder``/``batch`` to write, ``compare_and_append``,
+  ``append``, ``heartbeat``;
+* ``ReadHandle``: ``snapshot`` (streamed), ``snapshot_table``,
+  ``snapshot_updates``, ``listen``, ``downgrade_since``, ``wait_for_upper``;
+* ``BatchHandle``: a written batch that can be sent to another process
+  (``to_bytes``/``from_bytes``) and re-timestamped without rewriting
+  (``rewrite_ts``);
+* ``codec.field_for(name, sql_type)``: schema fields for SQL types;
+* ``ShardState.validate()`` and ``FOREVER``.
 """
+
+from storage.persist.batch import BatchBuilder, BatchHandle
+from storage.persist.client import PersistClient
+from storage.persist.codec import DIFF, TS, SchemaError, field_for
+from storage.persist.config import PersistConfig
+from storage.persist.gc import GcReport
+from storage.persist.read import ReadHandle
+from storage.persist.state import FOREVER, AppendOutcome, InvariantViolation, ShardState
+from storage.persist.write import WriteHandle
+
+__all__ = [
+    "AppendOutcome",
+    "BatchBuilder",
+    "BatchHandle",
+    "DIFF",
+    "FOREVER",
+    "GcReport",
+    "InvariantViolation",
+    "PersistClient",
+    "PersistConfig",
+    "ReadHandle",
+    "SchemaError",
+    "ShardState",
+    "TS",
+    "WriteHandle",
+    "field_for",
+]

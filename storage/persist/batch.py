@@ -1,0 +1,282 @@
+"""Batches: writing updates as Parquet parts, and reading them back.
+
+A batch is a set of updates ``(row, time, diff)`` written by one writer,
+split into *parts* of at most ``part_bytes`` of Arrow data each. A part is a
+Parquet file in Blob under ``<shard>/p/<writer>/<created_ms>-<uuid>`` (the
+creation time lets GC recognise orphans older than its grace period), or,
+when the whole batch is smaller than ``inline_threshold`` bytes, kept inline
+in the shard state (saving a blob PUT).
+
+``BatchBuilder`` takes Arrow tables as they arrive and flushes a part every
+``part_bytes``, so memory stays bounded by about two parts however big the
+batch; finishing it returns a ``BatchHandle``.
+
+``BatchHandle`` is *transmittable*: ``to_bytes()``/``from_bytes()`` let
+another process (a Spark executor's driver, another gateway) commit a batch
+it did not write. A batch built with a fixed time (``ts=`` on the builder)
+has no ``_ts`` column: the time lives in each part's metadata, and
+``rewrite_ts(t)`` returns a handle at time ``t`` without touching the data.
+
+Invariants: a handle's parts are non-empty; their stats (rows, min/max time,
+min/max diff) describe their data exactly; a part's blob key is written
+once and never modified.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import io
+import json
+import time
+import uuid
+from dataclasses import dataclass, replace
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from storage.errors import DeterminateError, UsageError
+from storage.location import Blob
+from storage.persist import codec
+from storage.persist.codec import DIFF, TS
+from storage.persist.state import FOREVER, PartMeta
+
+
+def part_key(shard_id: str, writer: str, now_ms: int | None = None) -> str:
+    now_ms = int(time.time() * 1000) if now_ms is None else now_ms
+    return f"{shard_id}/p/{writer}/{now_ms:013d}-{uuid.uuid4().hex}"
+
+
+def key_created_ms(key: str) -> int | None:
+    """The creation time encoded in a part key, or None if it has none."""
+    name = key.rsplit("/", 1)[-1]
+    stamp = name.split("-", 1)[0]
+    return int(stamp) if stamp.isdigit() else None
+
+
+def encode_parquet(table: pa.Table) -> bytes:
+    sink = io.BytesIO()
+    pq.write_table(table, sink, compression="zstd", compression_level=1, write_statistics=False, use_dictionary=True, row_group_size=1 << 20)
+    return sink.getvalue()
+
+
+@dataclass(frozen=True)
+class BatchHandle:
+    """A written, not yet appended, batch: where its parts are and what they hold."""
+
+    shard_id: str
+    schema: bytes
+    parts: tuple[PartMeta, ...]
+
+    @property
+    def rows(self) -> int:
+        return sum(p.rows for p in self.parts)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(p.nbytes for p in self.parts)
+
+    @property
+    def min_ts(self) -> int | None:
+        return min((p.min_ts for p in self.parts), default=None)
+
+    @property
+    def max_ts(self) -> int | None:
+        return max((p.max_ts for p in self.parts), default=None)
+
+    @property
+    def keys(self) -> list[str]:
+        return [p.key for p in self.parts if p.key is not None]
+
+    @property
+    def retimestampable(self) -> bool:
+        return all(p.ts is not None for p in self.parts)
+
+    def rewrite_ts(self, ts: int) -> "BatchHandle":
+        """The same data at time ``ts``; no data is rewritten or re-uploaded."""
+        if not 0 <= ts < FOREVER:
+            raise UsageError(f"time {ts} out of range")
+        if not self.retimestampable:
+            raise UsageError("batch was written with per-row times; only a batch built with a fixed ts can be re-timestamped")
+        return replace(self, parts=tuple(p.with_ts(ts) for p in self.parts))
+
+    def to_bytes(self) -> bytes:
+        return json.dumps(
+            {"shard_id": self.shard_id, "schema": base64.b64encode(self.schema).decode(), "parts": [p.to_json() for p in self.parts]},
+            separators=(",", ":"),
+        ).encode()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "BatchHandle":
+        d = json.loads(data)
+        return cls(d["shard_id"], base64.b64decode(d["schema"]), tuple(PartMeta.from_json(p) for p in d["parts"]))
+
+    async def delete(self, blob: Blob) -> None:
+        """Remove the parts of a batch that will never be appended."""
+        await asyncio.gather(*(blob.delete(k) for k in self.keys))
+
+
+class BatchBuilder:
+    """Accumulates updates and writes them as parts with bounded memory."""
+
+    def __init__(
+        self,
+        blob: Blob,
+        shard_id: str,
+        schema: pa.Schema,
+        writer: str,
+        *,
+        ts: int | None = None,
+        part_bytes: int = 8 << 20,
+        inline_threshold: int = 4096,
+        max_uploads: int = 2,
+        clock=None,
+    ):
+        if ts is not None and not 0 <= ts < FOREVER:
+            raise UsageError(f"time {ts} out of range")
+        self.blob = blob
+        self.shard_id = shard_id
+        self.schema = codec.check_schema(schema)
+        self.physical = codec.physical_schema(schema)
+        self.writer = writer
+        self.ts = ts
+        self.part_bytes = part_bytes
+        self.inline_threshold = inline_threshold
+        self.clock = clock
+        self._pending: list[pa.Table] = []
+        self._pending_bytes = 0
+        self._parts: list[PartMeta] = []
+        self._uploads: set[asyncio.Task] = set()
+        self._upload_slots = asyncio.Semaphore(max_uploads)
+        self._small: list[tuple[bytes, PartMeta]] = []  # encoded parts not yet uploaded (maybe inline)
+        self._finished = False
+
+    async def add(self, table: pa.Table | pa.RecordBatch, *, diff: int | pa.Array | None = None) -> None:
+        """Add rows. Per-row times come from a ``_ts`` column unless the
+        builder has a fixed ``ts``; diffs from ``_diff``, ``diff``, or 1."""
+        if self._finished:
+            raise UsageError("batch builder already finished")
+        if isinstance(table, pa.RecordBatch):
+            table = pa.Table.from_batches([table])
+        if table.num_rows == 0:
+            return
+        data = codec.conform(table, self.schema)
+        cols = {n: data.column(n) for n in data.column_names}
+        if self.ts is None:
+            if TS not in table.column_names:
+                raise UsageError("rows need a _ts column (or build the batch with a fixed ts)")
+            cols[TS] = table.column(TS).cast(pa.int64())
+            if cols[TS].null_count:
+                raise UsageError("_ts has NULLs")
+        elif TS in table.column_names:
+            raise UsageError("a batch built with a fixed ts takes no _ts column")
+        if DIFF in table.column_names:
+            cols[DIFF] = table.column(DIFF).cast(pa.int64())
+        elif isinstance(diff, (pa.Array, pa.ChunkedArray)):
+            cols[DIFF] = diff.cast(pa.int64())
+        else:
+            cols[DIFF] = pa.repeat(pa.scalar(1 if diff is None else int(diff), pa.int64()), table.num_rows)
+        if cols[DIFF].null_count:
+            raise UsageError("_diff has NULLs")
+        full = pa.table(cols)
+        self._pending.append(full)
+        self._pending_bytes += full.nbytes
+        if self._pending_bytes >= self.part_bytes:
+            await self._flush()
+
+    async def _flush(self) -> None:
+        if not self._pending:
+            return
+        table = pa.concat_tables(self._pending)
+        self._pending, self._pending_bytes = [], 0
+        # Cut oversized accumulations into parts of about part_bytes.
+        per_row = max(1, table.nbytes // max(1, table.num_rows))
+        rows_per_part = max(1, self.part_bytes // per_row)
+        for offset in range(0, table.num_rows, rows_per_part):
+            data, meta = self._encode(table.slice(offset, rows_per_part))
+            if len(data) < self.inline_threshold and not self._parts and not self._uploads:
+                self._small.append((data, meta))
+                continue
+            await self._drain_small()
+            await self._upload(data, meta)
+
+    def _encode(self, table: pa.Table) -> tuple[bytes, PartMeta]:
+        diff = table.column(DIFF)
+        dmin, dmax = pc.min_max(diff).values()
+        if self.ts is None:
+            tmin, tmax = pc.min_max(table.column(TS)).values()
+            tmin, tmax = tmin.as_py(), tmax.as_py()
+            if tmin < 0 or tmax >= FOREVER:
+                raise UsageError(f"times must be in [0, 2^63), got [{tmin}, {tmax}]")
+        else:
+            tmin = tmax = self.ts
+        data = encode_parquet(codec.to_physical(table, self.schema))
+        meta = PartMeta(rows=table.num_rows, nbytes=len(data), min_ts=tmin, max_ts=tmax, min_diff=dmin.as_py(), max_diff=dmax.as_py(), ts=self.ts)
+        return data, meta
+
+    async def _drain_small(self) -> None:
+        small, self._small = self._small, []
+        for data, meta in small:
+            await self._upload(data, meta)
+
+    async def _upload(self, data: bytes, meta: PartMeta) -> None:
+        key = part_key(self.shard_id, self.writer, self.clock() if self.clock else None)
+        meta = replace(meta, key=key)
+        self._parts.append(meta)
+        await self._upload_slots.acquire()
+
+        async def put() -> None:
+            try:
+                await self.blob.set(key, data)
+            finally:
+                self._upload_slots.release()
+
+        task = asyncio.create_task(put())
+        self._uploads.add(task)
+        task.add_done_callback(self._uploads.discard)
+        # Surface a failed upload early instead of at finish().
+        for t in [t for t in self._uploads if t.done()]:
+            t.result()
+
+    async def finish(self) -> BatchHandle:
+        """Flush, wait for every upload, and return the handle."""
+        if self._finished:
+            raise UsageError("batch builder already finished")
+        await self._flush()
+        inline_total = sum(len(d) for d, _ in self._small)
+        if self._parts or inline_total >= self.inline_threshold:
+            await self._drain_small()
+        parts = list(self._parts)
+        if self._uploads:
+            await asyncio.gather(*list(self._uploads))
+        parts += [replace(meta, inline=data) for data, meta in self._small]
+        self._small = []
+        self._finished = True
+        return BatchHandle(self.shard_id, codec.schema_to_bytes(self.schema), tuple(parts))
+
+    async def abort(self) -> None:
+        """Give up: wait for uploads in flight and delete every part written."""
+        self._finished = True
+        if self._uploads:
+            await asyncio.gather(*list(self._uploads), return_exceptions=True)
+        await asyncio.gather(*(self.blob.delete(p.key) for p in self._parts if p.key), return_exceptions=True)
+
+
+async def fetch_part(blob: Blob, part: PartMeta) -> bytes:
+    if part.inline is not None:
+        return part.inline
+    data = await blob.get(part.key)
+    if data is None:
+        raise DeterminateError(f"part {part.key} is missing from blob (deleted while still reachable?)")
+    return data
+
+
+def decode_part(data: bytes, part: PartMeta, schema: pa.Schema) -> pa.Table:
+    """A part's updates as a logical table: user columns, ``_ts``, ``_diff``."""
+    table = pq.read_table(pa.BufferReader(data))
+    if part.ts is not None:
+        table = table.append_column(pa.field(TS, pa.int64(), False), pa.repeat(pa.scalar(part.ts, pa.int64()), table.num_rows))
+    table = codec.to_logical(table, schema)
+    canonical = codec.updates_schema(schema)
+    return pa.Table.from_arrays([table.column(n) for n in canonical.names], schema=canonical)

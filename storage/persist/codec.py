@@ -1,0 +1,213 @@
+"""Schemas and the encoding of shard data.
+
+A shard's schema is an Arrow schema of *logical* types. Every field carries
+its SQL type name in field metadata (``txngate.type``), so types Arrow
+cannot tell apart (``text`` vs ``varchar(20)`` vs ``jsonb``) round-trip.
+``field_for(name, sql_type)`` builds such fields:
+
+=====================  ===========================================
+SQL type               logical Arrow type
+=====================  ===========================================
+smallint               int16
+integer                int32
+bigint                 int64
+real                   float32
+double precision       float64
+numeric(p,s)           decimal128(p, s)  (p <= 38; numeric alone: 38,10)
+boolean                bool
+text, varchar(n)       string
+char(n)                string (blank-padded by the SQL layer)
+date                   date32
+timestamp              timestamp[us]
+timestamptz            timestamp[us, UTC]
+time                   time64[us]
+interval               month_day_nano_interval
+bytea                  binary
+uuid                   fixed_size_binary(16)
+json, jsonb            string
+=====================  ===========================================
+
+Parts are Parquet files. Parquet cannot store ``month_day_nano_interval``,
+so ``to_physical`` stores it as ``struct<months int32, days int32, nanos
+int64>`` and ``to_logical`` turns it back; every other type is stored as is.
+The physical table of a part also has the columns ``_diff`` (int64) and,
+unless the part's time lives in its metadata, ``_ts`` (int64).
+
+Invariant: ``to_logical(to_physical(t), schema) == t`` for every table ``t``
+of ``schema`` (tested for every type above, with NULLs and extremes).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+TYPE_KEY = b"txngate.type"
+TS = "_ts"
+DIFF = "_diff"
+RESERVED = (TS, DIFF)
+
+INTERVAL_STRUCT = pa.struct([("months", pa.int32()), ("days", pa.int32()), ("nanos", pa.int64())])
+
+_SIMPLE = {
+    "smallint": pa.int16(),
+    "integer": pa.int32(),
+    "bigint": pa.int64(),
+    "real": pa.float32(),
+    "double precision": pa.float64(),
+    "boolean": pa.bool_(),
+    "text": pa.string(),
+    "date": pa.date32(),
+    "timestamp": pa.timestamp("us"),
+    "timestamptz": pa.timestamp("us", tz="UTC"),
+    "time": pa.time64("us"),
+    "interval": pa.month_day_nano_interval(),
+    "bytea": pa.binary(),
+    "uuid": pa.binary(16),
+    "json": pa.string(),
+    "jsonb": pa.string(),
+}
+_NUMERIC = re.compile(r"^numeric(?:\((\d+)(?:,\s*(\d+))?\))?$")
+_VARCHAR = re.compile(r"^(varchar|char)\((\d+)\)$")
+
+
+class SchemaError(ValueError):
+    """A schema or a table does not fit what a shard can store."""
+
+
+def arrow_type_for(sql_type: str) -> pa.DataType:
+    t = sql_type.strip().lower()
+    if t in _SIMPLE:
+        return _SIMPLE[t]
+    m = _NUMERIC.match(t)
+    if m:
+        precision = int(m.group(1) or 38)
+        scale = int(m.group(2) or (0 if m.group(1) else 10))
+        if not 1 <= precision <= 38 or not 0 <= scale <= precision:
+            raise SchemaError(f"numeric({precision},{scale}) is out of range (precision 1..38, 0 <= scale <= precision)")
+        return pa.decimal128(precision, scale)
+    if _VARCHAR.match(t):
+        return pa.string()
+    raise SchemaError(f"no storage type for SQL type {sql_type!r}")
+
+
+def field_for(name: str, sql_type: str, nullable: bool = True) -> pa.Field:
+    """An Arrow field for a column of SQL type ``sql_type``."""
+    if name in RESERVED:
+        raise SchemaError(f"column name {name!r} is reserved")
+    return pa.field(name, arrow_type_for(sql_type), nullable=nullable, metadata={TYPE_KEY: sql_type.strip().lower().encode()})
+
+
+def sql_type_of(field: pa.Field) -> str | None:
+    meta = field.metadata or {}
+    value = meta.get(TYPE_KEY)
+    return value.decode() if value else None
+
+
+def check_schema(schema: pa.Schema) -> pa.Schema:
+    names = schema.names
+    if len(set(names)) != len(names):
+        raise SchemaError(f"duplicate column names in {names}")
+    for f in schema:
+        if f.name in RESERVED:
+            raise SchemaError(f"column name {f.name!r} is reserved")
+    return schema
+
+
+def physical_type(t: pa.DataType) -> pa.DataType:
+    return INTERVAL_STRUCT if pa.types.is_interval(t) else t
+
+
+def _interval_to_struct(arr: pa.ChunkedArray | pa.Array) -> pa.Array:
+    arr = arr.combine_chunks() if isinstance(arr, pa.ChunkedArray) else arr
+    values = arr.to_pylist()
+    months = [None if v is None else v.months for v in values]
+    days = [None if v is None else v.days for v in values]
+    nanos = [None if v is None else v.nanoseconds for v in values]
+    return pa.StructArray.from_arrays(
+        [pa.array(months, pa.int32()), pa.array(days, pa.int32()), pa.array(nanos, pa.int64())],
+        fields=list(INTERVAL_STRUCT),
+        mask=arr.is_null(),
+    )
+
+
+def _struct_to_interval(arr: pa.ChunkedArray | pa.Array) -> pa.Array:
+    arr = arr.combine_chunks() if isinstance(arr, pa.ChunkedArray) else arr
+    months = arr.field("months").to_pylist()
+    days = arr.field("days").to_pylist()
+    nanos = arr.field("nanos").to_pylist()
+    valid = pc.invert(arr.is_null()).to_pylist()
+    values = [pa.scalar((m, d, n), pa.month_day_nano_interval()).as_py() if ok else None for m, d, n, ok in zip(months, days, nanos, valid)]
+    return pa.array(values, pa.month_day_nano_interval())
+
+
+def physical_schema(schema: pa.Schema) -> pa.Schema:
+    return pa.schema([pa.field(f.name, physical_type(f.type), f.nullable, f.metadata) for f in schema], metadata=schema.metadata)
+
+
+def to_physical(table: pa.Table, schema: pa.Schema) -> pa.Table:
+    """The user columns of ``table`` encoded for Parquet (plus any _ts/_diff as is)."""
+    cols, fields = [], []
+    for f in schema:
+        col = table.column(f.name)
+        if pa.types.is_interval(f.type):
+            col = _interval_to_struct(col)
+        cols.append(col)
+        fields.append(pa.field(f.name, physical_type(f.type), f.nullable, f.metadata))
+    for extra in RESERVED:
+        if extra in table.column_names:
+            cols.append(table.column(extra))
+            fields.append(pa.field(extra, pa.int64(), False))
+    return pa.Table.from_arrays(cols, schema=pa.schema(fields))
+
+
+def to_logical(table: pa.Table, schema: pa.Schema) -> pa.Table:
+    """Inverse of ``to_physical`` (keeps _ts/_diff if present)."""
+    if not any(pa.types.is_interval(f.type) for f in schema):
+        return table
+    cols, fields = [], []
+    for name in table.column_names:
+        col = table.column(name)
+        if name in schema.names:
+            f = schema.field(name)
+            if pa.types.is_interval(f.type):
+                col = _struct_to_interval(col)
+            fields.append(f)
+        else:
+            fields.append(table.schema.field(name))
+        cols.append(col)
+    return pa.Table.from_arrays(cols, schema=pa.schema(fields))
+
+
+def conform(table: pa.Table, schema: pa.Schema) -> pa.Table:
+    """``table``'s user columns in ``schema``'s order and types, or SchemaError."""
+    missing = [n for n in schema.names if n not in table.column_names]
+    if missing:
+        raise SchemaError(f"table lacks columns {missing}")
+    cols = []
+    for f in schema:
+        col = table.column(f.name)
+        if not col.type.equals(f.type):
+            try:
+                col = col.cast(f.type)
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
+                raise SchemaError(f"column {f.name!r}: cannot store {col.type} as {f.type}: {e}") from e
+        if not f.nullable and col.null_count:
+            raise SchemaError(f"column {f.name!r} is NOT NULL but has {col.null_count} NULLs")
+        cols.append(col)
+    return pa.Table.from_arrays(cols, schema=schema)
+
+
+def schema_to_bytes(schema: pa.Schema) -> bytes:
+    return schema.serialize().to_pybytes()
+
+
+def schema_from_bytes(data: bytes) -> pa.Schema:
+    return pa.ipc.read_schema(pa.py_buffer(data))
+
+
+def updates_schema(schema: pa.Schema) -> pa.Schema:
+    """``schema`` plus the ``_ts`` and ``_diff`` columns of updates."""
+    return pa.schema(list(schema) + [pa.field(TS, pa.int64(), False), pa.field(DIFF, pa.int64(), False)])

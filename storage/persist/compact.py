@@ -1,0 +1,172 @@
+"""Compaction: keeping a shard's batch list short and its data consolidated.
+
+Selection is size-tiered (seed 003, "Compaction"): ignoring a trailing empty
+batch, find the leftmost adjacent pair where the older batch holds fewer
+than twice the rows of the newer one, and merge everything from there to the
+end. Under a stream of equal appends this behaves like a binary counter: a
+shard of n rows keeps at most about log2(n) + 1 batches, and every row is
+rewritten O(log n) times.
+
+Merging reads the inputs' parts, advances times below the shard's since (see
+``consolidate.advance``) and consolidates. Parts already near the target
+size that hold no retractions are reused as they are (no rewrite; the output
+batch points at the same blobs), so compacting large insert-only batches
+costs no data I/O. Inputs with retractions are consolidated together, in
+memory, up to ``MAX_CONSOLIDATE_BYTES``; beyond that they are re-encoded
+part by part without cross-part consolidation (still correct, just less
+compact).
+
+The result is installed with a CaS that checks the inputs are still present
+and contiguous (``state.replace_batches``); if another compactor got there
+first, the output parts this run wrote are deleted. Writers never wait for
+compaction: it runs in background tasks started by ``Maintenance``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from dataclasses import dataclass
+
+import pyarrow as pa
+
+from storage.location import Blob
+from storage.persist import codec
+from storage.persist import state as st
+from storage.persist.batch import BatchBuilder, decode_part, fetch_part
+from storage.persist.config import PersistConfig
+from storage.persist.consolidate import advance, consolidate
+from storage.persist.machine import Machine
+
+logger = logging.getLogger(__name__)
+
+MAX_CONSOLIDATE_BYTES = 256 << 20
+COMPACTOR = "compactor"
+
+
+def choose(state: st.ShardState) -> list[st.BatchMeta] | None:
+    """The run of batches to merge next, or None if the shape is fine."""
+    batches = list(state.batches)
+    if batches and not batches[-1].parts:
+        batches.pop()
+    for i in range(len(batches) - 1):
+        older, newer = batches[i].rows, batches[i + 1].rows
+        if older < 2 * newer or older == 0:
+            return batches[i:]
+    return None
+
+
+@dataclass
+class CompactionResult:
+    applied: bool
+    inputs: int
+    rows_in: int
+    rows_out: int
+    bytes_written: int
+
+
+async def compact_run(machine: Machine, blob: Blob, config: PersistConfig, inputs: list[st.BatchMeta]) -> CompactionResult:
+    state = await machine.current()
+    schema = codec.schema_from_bytes(state.schema)
+    since = state.since
+    upper = inputs[-1].upper
+    parts = [(b, p) for b in inputs for p in b.parts]
+    retractions = any(p.min_diff < 0 for _, p in parts)
+    total = sum(p.nbytes for _, p in parts)
+    builder = BatchBuilder(blob, machine.shard_id, schema, COMPACTOR, part_bytes=config.part_bytes, inline_threshold=config.inline_threshold, clock=config.clock)
+    reused: list[st.PartMeta] = []
+    small: list[pa.Table] = []
+
+    async def load(part: st.PartMeta) -> pa.Table:
+        data = await fetch_part(blob, part)
+        table = await asyncio.to_thread(decode_part, data, part, schema)
+        return advance(table, since, upper)
+
+    try:
+        if retractions and total <= MAX_CONSOLIDATE_BYTES:
+            tables = [await load(p) for _, p in parts]
+            merged = await asyncio.to_thread(consolidate, pa.concat_tables(tables))
+            await builder.add(merged)
+        else:
+            keep_at = config.part_bytes // 4
+            for _, p in parts:
+                if p.key is not None and p.nbytes >= keep_at and p.min_diff >= 0:
+                    reused.append(p)
+                    continue
+                small.append(await load(p))
+                if sum(t.nbytes for t in small) >= config.part_bytes:
+                    await builder.add(await asyncio.to_thread(consolidate, pa.concat_tables(small)))
+                    small = []
+            if small:
+                await builder.add(await asyncio.to_thread(consolidate, pa.concat_tables(small)))
+        handle = await builder.finish()
+    except BaseException:
+        await builder.abort()
+        raise
+    written = handle.parts
+    output = st.BatchMeta(uuid.uuid4().hex[:16], inputs[0].lower, upper, since, tuple(reused) + tuple(written))
+    ids = [b.id for b in inputs]
+
+    def t(s: st.ShardState):
+        new = st.replace_batches(s, ids, output)
+        if new is not None and new.inline_bytes > config.max_inline_bytes:
+            return None, False
+        return new, new is not None
+
+    _, applied = await machine.apply(t)
+    if not applied:
+        await handle.delete(blob)
+    return CompactionResult(
+        applied, len(inputs), sum(b.rows for b in inputs), sum(p.rows for p in output.parts), handle.nbytes
+    )
+
+
+class Maintenance:
+    """Background compaction and GC started after appends, at most one of
+    each per shard per process. Failures are logged, never raised to writers."""
+
+    def __init__(self, config: PersistConfig, gc_fn):
+        self.config = config
+        self._gc_fn = gc_fn
+        self._running: dict[tuple[str, str], asyncio.Task] = {}
+
+    def __call__(self, handle, state: st.ShardState) -> None:
+        shard = handle.shard_id
+        if self.config.compaction and choose(state) is not None:
+            self._spawn((shard, "compact"), self._compact_loop(handle.machine, handle.blob))
+        if state.seqno - state.gc_seqno >= self.config.gc_every_seqnos:
+            self._spawn((shard, "gc"), self._gc_fn(shard))
+
+    def _spawn(self, key: tuple[str, str], coro) -> None:
+        task = self._running.get(key)
+        if task is not None and not task.done():
+            coro.close()
+            return
+        task = asyncio.create_task(self._guard(key, coro))
+        self._running[key] = task
+
+    async def _guard(self, key, coro) -> None:
+        try:
+            await coro
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001
+            logger.warning("background %s of shard %s failed", key[1], key[0], exc_info=True)
+
+    async def _compact_loop(self, machine: Machine, blob: Blob) -> None:
+        while True:
+            inputs = choose(await machine.current())
+            if inputs is None:
+                return
+            await compact_run(machine, blob, self.config, inputs)
+
+    async def idle(self) -> None:
+        while any(not t.done() for t in self._running.values()):
+            await asyncio.gather(*self._running.values(), return_exceptions=True)
+
+    async def close(self) -> None:
+        for t in self._running.values():
+            t.cancel()
+        await asyncio.gather(*self._running.values(), return_exceptions=True)
+        self._running.clear()

@@ -1,0 +1,33 @@
+"""Tuning knobs of persist, with defaults for this machine."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+def wall_clock_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass
+class PersistConfig:
+    #: Arrow bytes buffered before a part is written to Blob.
+    part_bytes: int = 8 << 20
+    #: A batch whose encoded parts total less than this is stored inline.
+    inline_threshold: int = 4096
+    #: Cap on inline bytes in one shard state (beyond it, batches go to Blob).
+    max_inline_bytes: int = 256 << 10
+    reader_lease_ms: int = 5 * 60_000
+    writer_lease_ms: int = 15 * 60_000
+    #: Orphaned parts (never referenced by state) younger than this are kept.
+    gc_grace_ms: int = 60 * 60_000
+    #: Run GC after this many state changes since the last one.
+    gc_every_seqnos: int = 256
+    #: Let writers start compactions in the background after appending.
+    compaction: bool = True
+    #: How long a location error is retried before giving up.
+    retry_timeout_s: float = 30.0
+    #: Millisecond wall clock, for leases (tests inject a fake one).
+    clock: Callable[[], int] = field(default=wall_clock_ms)

@@ -1,0 +1,144 @@
+"""Applying shard transitions through Consensus.
+
+A ``Machine`` owns the cached ``ShardState`` of one shard in one process and
+is the only place that writes the shard's Consensus log (key
+``shard/<id>``). Every change follows the loop of the design (seed 003,
+"State machine usage"):
+
+    state = cached or fetched head
+    new = transition(state)            # pure; None means nothing to do
+    CaS(key, expected=state.seqno, new.encode())
+    won  -> cache new (seqno + 1), done
+    lost -> fetch the head, run the transition again
+
+Location errors: a determinate failure is retried with backoff within
+``retry_timeout_s``; an indeterminate one (the CaS may have won) is resolved
+by refetching and running the transition again, so every transition must be
+idempotent against its own application (registrations check membership;
+compare_and_append checks the writer's idempotency token). Nothing is ever
+applied twice.
+
+Invariants: the cached state only moves forward in seqno; every state this
+machine writes passed ``validate()``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import random
+import time
+from typing import Callable, TypeVar
+
+from storage.errors import DeterminateError, IndeterminateError, UsageError
+from storage.location import Consensus
+from storage.persist.state import InvariantViolation, ShardState
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+def consensus_key(shard_id: str) -> str:
+    return f"shard/{shard_id}"
+
+
+class Machine:
+    def __init__(self, shard_id: str, consensus: Consensus, *, max_inline_bytes: int, retry_timeout_s: float = 30.0):
+        self.shard_id = shard_id
+        self.key = consensus_key(shard_id)
+        self.consensus = consensus
+        self.max_inline_bytes = max_inline_bytes
+        self.retry_timeout_s = retry_timeout_s
+        self.state: ShardState | None = None
+        self._changed = asyncio.Condition()
+        self.cas_attempts = 0
+        self.cas_losses = 0
+
+    async def _retry(self, op: Callable[[], "asyncio.Future[T]"]) -> T:
+        deadline = time.monotonic() + self.retry_timeout_s
+        delay = 0.005
+        while True:
+            try:
+                return await op()
+            except DeterminateError:
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(delay * (1 + random.random()))
+                delay = min(delay * 2, 1.0)
+
+    async def fetch(self) -> ShardState | None:
+        """Read the head of the log into the cache (never moving it backwards)."""
+        head = await self._retry(lambda: self.consensus.head(self.key))
+        if head is None:
+            return self.state
+        if self.state is None or head.seqno > self.state.seqno:
+            self.state = ShardState.decode(head.data, head.seqno).validate()
+            async with self._changed:
+                self._changed.notify_all()
+        return self.state
+
+    async def current(self) -> ShardState:
+        state = self.state or await self.fetch()
+        if state is None:
+            raise UsageError(f"shard {self.shard_id} does not exist")
+        return state
+
+    async def create(self, initial: ShardState) -> ShardState:
+        """Write seqno 0 if the shard does not exist yet; return the head."""
+        if await self.fetch() is None:
+            initial.validate()
+            try:
+                await self._retry(lambda: self.consensus.compare_and_set(self.key, None, initial.encode()))
+            except IndeterminateError:
+                pass  # the fetch below finds out
+            await self.fetch()
+        return await self.current()
+
+    async def apply(self, transition: Callable[[ShardState], tuple[ShardState | None, T]]) -> tuple[ShardState, T]:
+        """Run ``transition`` on the latest state until its result is durable."""
+        state = await self.current()
+        while True:
+            new, out = transition(state)
+            if new is None:
+                return state, out
+            new = dataclasses.replace(new, seqno=state.seqno + 1)
+            try:
+                new.validate(max_inline_bytes=self.max_inline_bytes)
+            except InvariantViolation:
+                logger.error("transition broke an invariant", extra={"shard": self.shard_id, "seqno": state.seqno})
+                raise
+            self.cas_attempts += 1
+            data = new.encode()
+            try:
+                won = await self._retry(lambda: self.consensus.compare_and_set(self.key, state.seqno, data))
+            except IndeterminateError:
+                won = False  # find out: refetch and run the transition again
+            if won:
+                self.state = new
+                async with self._changed:
+                    self._changed.notify_all()
+                return new, out
+            self.cas_losses += 1
+            state = await self.fetch()
+            assert state is not None
+
+    async def wait_for(self, predicate: Callable[[ShardState], bool], timeout: float | None = None) -> ShardState:
+        """Block until the state satisfies ``predicate``, polling Consensus
+        (with backoff) for changes made by other processes."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        delay = 0.001
+        while True:
+            state = await self.fetch()
+            if state is not None and predicate(state):
+                return state
+            wait = delay if deadline is None else min(delay, max(0.0, deadline - time.monotonic()))
+            if deadline is not None and wait <= 0:
+                raise asyncio.TimeoutError(f"shard {self.shard_id}: condition not reached in {timeout}s")
+            try:
+                async with self._changed:
+                    await asyncio.wait_for(self._changed.wait(), wait)
+                delay = 0.001
+            except asyncio.TimeoutError:
+                delay = min(delay * 2, 0.1)
