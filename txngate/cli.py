@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
 import sys
 
-from storage.errors import ConfigError
+from storage.errors import ConfigError, UsageError
 from storage.location import open_blob, open_consensus, redact_url
+from storage.persist import FOREVER
 from txngate import __version__
 from txngate import config as config_mod
 from txngate import log
@@ -28,6 +30,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="run the gateway", description="Run the gateway. Every flag is also a TXNGATE_* environment variable.")
     config_mod.add_arguments(serve)
+
+    inspect = sub.add_parser("inspect", help="show storage state", description="Show the durable state of shards.")
+    what = inspect.add_subparsers(dest="what", required=True)
+    shard = what.add_parser("shard", help="one shard: seqno, upper, since, batches, readers, writers, leases")
+    shard.add_argument("shard_id")
+    shards = what.add_parser("shards", help="list every shard")
+    for p in (shard, shards):
+        p.add_argument("--consensus", default=None, help="Consensus URL [env TXNGATE_CONSENSUS; default: the embedded one in --data-dir]")
+        p.add_argument("--blob", default=None, help="Blob URL [env TXNGATE_BLOB; default: the embedded one in --data-dir]")
+        p.add_argument("--data-dir", default=None, help="folder of the embedded default [env TXNGATE_DATA_DIR]")
+        p.add_argument("--json", action="store_true", help="print JSON instead of text")
     return parser
 
 
@@ -55,6 +68,64 @@ def serve(cfg: config_mod.Config) -> int:
     return 0
 
 
+async def _inspect(cfg: config_mod.Config, args: argparse.Namespace) -> int:
+    from storage.persist import PersistClient
+
+    consensus = await open_consensus(cfg.consensus_url, setting="--consensus")
+    blob = await open_blob(cfg.blob_url, setting="--blob")
+    client = PersistClient(blob, consensus)
+    try:
+        if args.what == "shards":
+            shards = await client.list_shards()
+            if args.json:
+                print(json.dumps(shards))
+            else:
+                print("\n".join(shards) if shards else "(no shards)")
+            return 0
+        try:
+            info = await client.inspect(args.shard_id)
+        except UsageError as e:
+            print(f"txngate: {e}", file=sys.stderr)
+            return 1
+        if args.json:
+            print(json.dumps(info, indent=2))
+        else:
+            print(_format_shard(info))
+        return 0
+    finally:
+        await client.close()
+        await blob.close()
+        await consensus.close()
+
+
+def _format_frontier(t: int) -> str:
+    return "[] (closed)" if t >= FOREVER else str(t)
+
+
+def _format_shard(info: dict) -> str:
+    b = info["batches"]
+    lines = [
+        f"shard   {info['shard']}",
+        f"seqno   {info['seqno']}",
+        f"upper   {_format_frontier(info['upper'])}",
+        f"since   {_format_frontier(info['since'])}",
+        f"columns {', '.join(info['columns'])}",
+        f"batches {b['count']} ({b['rows']} rows, {b['bytes']} bytes; parts: {b['parts_blob']} in blob, "
+        f"{b['parts_inline']} inline = {b['inline_bytes']} bytes)",
+    ]
+    for x in b["list"]:
+        lines.append(f"  [{x['lower']}, {_format_frontier(x['upper'])}) since {x['since']}: {x['rows']} rows, {x['bytes']} bytes, {x['parts']} parts")
+    lines.append(f"readers {len(info['readers'])}")
+    for rid, r in info["readers"].items():
+        lines.append(f"  {rid}: since {r['since']}, seqno_since {r['seqno_since']}, lease {r['lease_ms_left'] / 1000:.0f}s left")
+    lines.append(f"writers {len(info['writers'])}")
+    for wid, w in info["writers"].items():
+        lines.append(f"  {wid}: last upper {w['last_upper']}, lease {w['lease_ms_left'] / 1000:.0f}s left")
+    if info["critical"]:
+        lines.append("critical sinces " + ", ".join(f"{k}={v}" for k, v in info["critical"].items()))
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -62,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
         log.configure(cfg.log_level, cfg.log_format)
         if args.command == "serve":
             return serve(cfg)
+        if args.command == "inspect":
+            return asyncio.run(_inspect(cfg, args))
     except ConfigError as e:
         print(f"txngate: {e}", file=sys.stderr)
         return 2
