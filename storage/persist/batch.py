@@ -55,9 +55,18 @@ def key_created_ms(key: str) -> int | None:
     return int(stamp) if stamp.isdigit() else None
 
 
+SMALL_PART_BYTES = 16 << 10
+
+
 def encode_parquet(table: pa.Table) -> bytes:
+    """Parquet bytes of a physical table. The Arrow schema is not embedded
+    (the shard's schema is applied on read); small tables skip compression
+    and dictionaries, which would cost more bytes than they save."""
     sink = io.BytesIO()
-    pq.write_table(table, sink, compression="zstd", compression_level=1, write_statistics=False, use_dictionary=True, row_group_size=1 << 20)
+    if table.nbytes < SMALL_PART_BYTES:
+        pq.write_table(table, sink, compression="none", use_dictionary=False, write_statistics=False, store_schema=False)
+    else:
+        pq.write_table(table, sink, compression="zstd", compression_level=1, write_statistics=False, store_schema=False, row_group_size=1 << 20)
     return sink.getvalue()
 
 
@@ -194,7 +203,11 @@ class BatchBuilder:
         per_row = max(1, table.nbytes // max(1, table.num_rows))
         rows_per_part = max(1, self.part_bytes // per_row)
         for offset in range(0, table.num_rows, rows_per_part):
-            data, meta = self._encode(table.slice(offset, rows_per_part))
+            piece = table.slice(offset, rows_per_part)
+            if piece.nbytes < SMALL_PART_BYTES:
+                data, meta = self._encode(piece)
+            else:  # keep the event loop free while encoding a big part
+                data, meta = await asyncio.to_thread(self._encode, piece)
             if len(data) < self.inline_threshold and not self._parts and not self._uploads:
                 self._small.append((data, meta))
                 continue
@@ -277,6 +290,11 @@ def decode_part(data: bytes, part: PartMeta, schema: pa.Schema) -> pa.Table:
     table = pq.read_table(pa.BufferReader(data))
     if part.ts is not None:
         table = table.append_column(pa.field(TS, pa.int64(), False), pa.repeat(pa.scalar(part.ts, pa.int64()), table.num_rows))
-    table = codec.to_logical(table, schema)
     canonical = codec.updates_schema(schema)
-    return pa.Table.from_arrays([table.column(n) for n in canonical.names], schema=canonical)
+    physical = codec.physical_schema(canonical)
+    cols = []
+    for f in physical:
+        col = table.column(f.name)
+        cols.append(col if col.type.equals(f.type) else col.cast(f.type))
+    table = pa.Table.from_arrays(cols, schema=physical)
+    return codec.to_logical(table, canonical)

@@ -76,30 +76,35 @@ async def compact_run(machine: Machine, blob: Blob, config: PersistConfig, input
     total = sum(p.nbytes for _, p in parts)
     builder = BatchBuilder(blob, machine.shard_id, schema, COMPACTOR, part_bytes=config.part_bytes, inline_threshold=config.inline_threshold, clock=config.clock)
     reused: list[st.PartMeta] = []
-    small: list[pa.Table] = []
 
-    async def load(part: st.PartMeta) -> pa.Table:
-        data = await fetch_part(blob, part)
-        table = await asyncio.to_thread(decode_part, data, part, schema)
-        return advance(table, since, upper)
+    def merge(datas: list[bytes], metas: list[st.PartMeta]) -> pa.Table:
+        tables = [advance(decode_part(d, m, schema), since, upper) for d, m in zip(datas, metas)]
+        return consolidate(pa.concat_tables(tables))
+
+    async def merge_chunk(metas: list[st.PartMeta]) -> None:
+        datas = await asyncio.gather(*(fetch_part(blob, m) for m in metas))
+        await builder.add(await asyncio.to_thread(merge, datas, metas))
 
     try:
         if retractions and total <= MAX_CONSOLIDATE_BYTES:
-            tables = [await load(p) for _, p in parts]
-            merged = await asyncio.to_thread(consolidate, pa.concat_tables(tables))
-            await builder.add(merged)
+            await merge_chunk([p for _, p in parts])
         else:
+            # Reuse big insert-only parts as they are; merge the rest in
+            # chunks of about one part's worth of encoded bytes.
             keep_at = config.part_bytes // 4
+            chunk: list[st.PartMeta] = []
+            chunk_bytes = 0
             for _, p in parts:
                 if p.key is not None and p.nbytes >= keep_at and p.min_diff >= 0:
                     reused.append(p)
                     continue
-                small.append(await load(p))
-                if sum(t.nbytes for t in small) >= config.part_bytes:
-                    await builder.add(await asyncio.to_thread(consolidate, pa.concat_tables(small)))
-                    small = []
-            if small:
-                await builder.add(await asyncio.to_thread(consolidate, pa.concat_tables(small)))
+                chunk.append(p)
+                chunk_bytes += p.nbytes
+                if chunk_bytes >= keep_at:
+                    await merge_chunk(chunk)
+                    chunk, chunk_bytes = [], 0
+            if chunk:
+                await merge_chunk(chunk)
         handle = await builder.finish()
     except BaseException:
         await builder.abort()

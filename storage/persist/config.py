@@ -18,7 +18,7 @@ class PersistConfig:
     #: A batch whose encoded parts total less than this is stored inline.
     inline_threshold: int = 4096
     #: Cap on inline bytes in one shard state (beyond it, batches go to Blob).
-    max_inline_bytes: int = 256 << 10
+    max_inline_bytes: int = 32 << 10
     reader_lease_ms: int = 5 * 60_000
     writer_lease_ms: int = 15 * 60_000
     #: Orphaned parts (never referenced by state) younger than this are kept.

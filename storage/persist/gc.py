@@ -1,23 +1,28 @@
 """Garbage collection: deleting what no reader can reach.
 
-A blob is *reachable* while some state at a seqno >= ``min_seqno`` names it,
-where ``min_seqno`` is the oldest ``seqno_since`` of any live reader (or the
-head's seqno when there are none). One GC run:
+State versions are full copies, and blob keys are write-once, so a key
+leaves the reachable set exactly once: when a compaction replaces the batch
+that named it. ``state.replace_batches`` records such keys in the state's
+``retired`` list with the seqno ``R`` from which no state names them. A
+reader may use any state at a seqno >= its ``seqno_since``; so with
+``min_seqno`` the oldest ``seqno_since`` of any live reader (or the head's
+seqno when there is none), a retired key is unreachable once ``R <=
+min_seqno``.
+
+One GC run:
 
 1. expires readers and writers whose leases ran out (releasing their holds);
-2. scans the retained log, splits the blob keys into those named by states
-   at seqnos >= min_seqno (live) and those named only by older states
-   (dead), and deletes the dead ones;
-3. lists the shard's prefix in Blob and deletes *orphans*: parts no retained
-   state names (a crashed writer's, or a batch that lost its race and was
-   never cleaned up) whose creation time (in the key) is older than the
-   grace period, so an in-flight batch not yet appended is never touched;
-4. truncates Consensus before min_seqno, only after the deletes (a crash in
-   between just repeats the deletes next time).
+2. deletes retired keys with ``R <= min_seqno``;
+3. lists the shard's prefix in Blob and deletes *orphans*: parts no state
+   names and no retired entry covers (a crashed writer's, or a batch that lost
+   its race and was never cleaned up) whose creation time (in the key) is
+   older than the grace period, so an in-flight batch not yet appended is
+   never touched;
+4. records the deletions in the state (``finish_gc``) and truncates
+   Consensus before ``min_seqno``. A crash between a delete and its record
+   just repeats the (idempotent) delete next time.
 
-It never deletes a reachable blob: live keys are computed from the same
-states readers pin, and a state newer than the scan only names keys written
-after it (younger than the grace period) or keys already live.
+Only the head state is read: the cost of GC does not grow with the log.
 """
 
 from __future__ import annotations
@@ -44,36 +49,22 @@ class GcReport:
 
 async def collect_garbage(machine: Machine, blob: Blob, consensus: Consensus, config: PersistConfig) -> GcReport:
     now = config.clock()
-    before = await machine.current()
+    before = await machine.fetch()
     state, _ = await machine.apply(lambda s: (st.expire_leases(s, now), None))
     expired_readers = len(set(before.readers) - set(state.readers))
     expired_writers = len(set(before.writers) - set(state.writers))
     min_seqno = min([r.seqno_since for r in state.readers.values()] + [state.seqno])
 
-    entries = await consensus.scan(machine.key, 0)
-    live: set[str] = set()
-    named: set[str] = set()
-    for e in entries:
-        keys = st.ShardState.decode(e.data, e.seqno).blob_keys
-        named |= keys
-        if e.seqno >= min_seqno:
-            live |= keys
-    # States written after the scan began: their keys are live too.
-    head = await machine.fetch()
-    live |= head.blob_keys
-    named |= head.blob_keys
-    dead = named - live
-
+    dead = {key for retired_at, key in state.retired if retired_at <= min_seqno}
+    known = state.blob_keys | {key for _, key in state.retired}
     grace_before = now - config.gc_grace_ms
     listed = await blob.list(f"{machine.shard_id}/")
-    orphans = [
-        m.key for m in listed
-        if m.key not in named and (key_created_ms(m.key) or now) < grace_before
-    ]
+    # Re-read the head after listing: a key appended meanwhile is named there.
+    head = await machine.fetch()
+    known |= head.blob_keys | {key for _, key in head.retired}
+    orphans = [m.key for m in listed if m.key not in known and (key_created_ms(m.key) or now) < grace_before]
     await asyncio.gather(*(blob.delete(k) for k in sorted(dead) + orphans))
 
-    truncated = 0
-    if entries and entries[0].seqno < min_seqno:
-        truncated = await consensus.truncate(machine.key, min_seqno)
-    await machine.apply(lambda s: (st.mark_gc(s), None))
+    await machine.apply(lambda s: (st.finish_gc(s, dead), None))
+    truncated = await consensus.truncate(machine.key, min_seqno)
     return GcReport(min_seqno, len(dead), len(orphans), truncated, expired_readers, expired_writers)

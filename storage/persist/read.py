@@ -42,6 +42,7 @@ from storage.persist.machine import Machine
 logger = logging.getLogger(__name__)
 
 PREFETCH = 4
+SMALL_DECODE_BYTES = 64 << 10
 
 
 class ReadHandle:
@@ -149,7 +150,10 @@ class ReadHandle:
                 while len(queue) < PREFETCH and i + len(queue) < len(wanted):
                     queue.append(asyncio.create_task(fetch_part(self.blob, wanted[i + len(queue)])))
                 data = await queue.pop(0)
-                table = await asyncio.to_thread(decode_part, data, part, schema)
+                if part.nbytes < SMALL_DECODE_BYTES:
+                    table = decode_part(data, part, schema)  # cheaper than a thread hop
+                else:
+                    table = await asyncio.to_thread(decode_part, data, part, schema)
                 if part.max_ts > as_of:
                     table = table.filter(pc.less_equal(table.column(TS), as_of))
                 yield part, table

@@ -31,7 +31,8 @@ every transition):
 4. ``since`` is the minimum of the readers' and critical holders' sinces
    (when there are any) and never goes backwards; every reader's and holder's
    since is >= it;
-5. every reader's ``seqno_since`` is <= the state's seqno;
+5. every reader's ``seqno_since`` is <= the state's seqno; retired keys are
+   named by no batch;
 6. only the last batch may be empty (an empty append widens it; a data
    append absorbs it), except that a compaction may produce an empty batch;
 7. the total inline bytes stay below the configured cap.
@@ -153,6 +154,9 @@ class ShardState:
     critical: dict[str, int] = field(default_factory=dict)
     #: seqno of the last completed GC; used to decide when to run the next.
     gc_seqno: int = 0
+    #: Blob keys that left the batch list, with the seqno from which no state
+    #: names them. GC deletes a key once no reader can use a state before it.
+    retired: tuple[tuple[int, str], ...] = ()
 
     # -- encoding ---------------------------------------------------------
 
@@ -168,6 +172,7 @@ class ShardState:
             "readers": {k: [r.since, r.seqno_since, r.lease_expires_at] for k, r in self.readers.items()},
             "critical": self.critical,
             "gc_seqno": self.gc_seqno,
+            "retired": [list(r) for r in self.retired],
         }
         return json.dumps(d, separators=(",", ":")).encode()
 
@@ -187,6 +192,7 @@ class ShardState:
             readers={k: ReaderState(*v) for k, v in d["readers"].items()},
             critical=dict(d["critical"]),
             gc_seqno=d.get("gc_seqno", 0),
+            retired=tuple((r[0], r[1]) for r in d.get("retired", ())),
         )
 
     # -- derived ------------------------------------------------------------
@@ -206,36 +212,62 @@ class ShardState:
     # -- invariants ---------------------------------------------------------
 
     def validate(self, *, max_inline_bytes: int | None = None) -> "ShardState":
-        def check(cond: bool, msg: str) -> None:
-            if not cond:
-                raise InvariantViolation(f"shard {self.shard_id} seqno {self.seqno}: {msg}")
+        """Check every invariant; raise InvariantViolation naming the first broken one."""
 
-        check(0 <= self.upper <= FOREVER, f"upper {self.upper} out of range")
-        check(self.since >= 0, f"since {self.since} < 0")
-        if not self.batches:
-            check(self.upper == 0, f"no batches but upper is {self.upper}")
+        def fail(msg: str) -> None:
+            raise InvariantViolation(f"shard {self.shard_id} seqno {self.seqno}: {msg}")
+
+        if not 0 <= self.upper <= FOREVER:
+            fail(f"upper {self.upper} out of range")
+        if self.since < 0:
+            fail(f"since {self.since} < 0")
+        batches = self.batches
+        if not batches:
+            if self.upper != 0:
+                fail(f"no batches but upper is {self.upper}")
         else:
-            check(self.batches[0].lower == 0, f"first batch starts at {self.batches[0].lower}, not 0")
-            check(self.batches[-1].upper == self.upper, f"last batch ends at {self.batches[-1].upper}, upper is {self.upper}")
+            if batches[0].lower != 0:
+                fail(f"first batch starts at {batches[0].lower}, not 0")
+            if batches[-1].upper != self.upper:
+                fail(f"last batch ends at {batches[-1].upper}, upper is {self.upper}")
         ids = set()
-        for i, b in enumerate(self.batches):
-            check(b.lower < b.upper, f"batch {b.id} has empty time range [{b.lower}, {b.upper})")
-            if i + 1 < len(self.batches):
-                check(b.upper == self.batches[i + 1].lower, f"gap or overlap after batch {b.id}")
-            check(b.id not in ids, f"duplicate batch id {b.id}")
+        inline = 0
+        prev_upper = 0
+        for b in batches:
+            if b.lower != prev_upper:
+                fail(f"gap or overlap before batch {b.id}")
+            if b.lower >= b.upper:
+                fail(f"batch {b.id} has empty time range [{b.lower}, {b.upper})")
+            prev_upper = b.upper
+            if b.id in ids:
+                fail(f"duplicate batch id {b.id}")
             ids.add(b.id)
             for p in b.parts:
-                check(p.rows > 0, f"batch {b.id} has an empty part")
-                check((p.key is None) != (p.inline is None), f"batch {b.id} part must be exactly one of blob or inline")
-                check(b.lower <= p.min_ts <= p.max_ts < b.upper, f"batch {b.id} part times [{p.min_ts}, {p.max_ts}] outside [{b.lower}, {b.upper})")
-                check(p.ts is None or p.min_ts == p.max_ts == p.ts, f"batch {b.id} part ts {p.ts} disagrees with its stats")
-        holders = [r.since for r in self.readers.values()] + list(self.critical.values())
-        if holders:
-            check(self.since == max(self.since, min(holders)) and min(holders) >= self.since, f"since {self.since} is not the minimum of the holds {sorted(holders)}")
+                if p.rows <= 0:
+                    fail(f"batch {b.id} has an empty part")
+                if (p.key is None) == (p.inline is None):
+                    fail(f"batch {b.id} part must be exactly one of blob or inline")
+                if not b.lower <= p.min_ts <= p.max_ts < b.upper:
+                    fail(f"batch {b.id} part times [{p.min_ts}, {p.max_ts}] outside [{b.lower}, {b.upper})")
+                if p.ts is not None and not p.min_ts == p.max_ts == p.ts:
+                    fail(f"batch {b.id} part ts {p.ts} disagrees with its stats")
+                if p.inline is not None:
+                    inline += len(p.inline)
+        holds = [r.since for r in self.readers.values()]
+        holds.extend(self.critical.values())
+        if holds and min(holds) != self.since:
+            fail(f"since {self.since} is not the minimum of the holds {sorted(holds)}")
         for rid, r in self.readers.items():
-            check(r.seqno_since <= self.seqno, f"reader {rid} seqno_since {r.seqno_since} is past seqno {self.seqno}")
-        if max_inline_bytes is not None:
-            check(self.inline_bytes <= max_inline_bytes, f"{self.inline_bytes} inline bytes exceed the cap {max_inline_bytes}")
+            if r.seqno_since > self.seqno:
+                fail(f"reader {rid} seqno_since {r.seqno_since} is past seqno {self.seqno}")
+        live = {k for b in batches for k in b.keys}
+        for retired_at, key in self.retired:
+            if retired_at > self.seqno:
+                fail(f"key {key} retired at future seqno {retired_at}")
+            if key in live:
+                fail(f"retired key {key} is still in a batch")
+        if max_inline_bytes is not None and inline > max_inline_bytes:
+            fail(f"{inline} inline bytes exceed the cap {max_inline_bytes}")
         return self
 
 
@@ -372,8 +404,12 @@ def replace_batches(state: ShardState, input_ids: list[str], output: BatchMeta) 
     run = state.batches[start : start + len(input_ids)]
     merged = replace(output, lower=run[0].lower, upper=run[-1].upper)
     batches = state.batches[:start] + (merged,) + state.batches[start + len(input_ids) :]
-    return replace(state, batches=batches)
+    kept = set(merged.keys)
+    gone = [(state.seqno + 1, k) for b in run for k in b.keys if k not in kept]
+    return replace(state, batches=batches, retired=state.retired + tuple(gone))
 
 
-def mark_gc(state: ShardState) -> ShardState:
-    return replace(state, gc_seqno=state.seqno + 1)
+def finish_gc(state: ShardState, deleted: set[str]) -> ShardState:
+    """Forget retired keys GC deleted, and note that GC ran."""
+    retired = tuple(r for r in state.retired if r[1] not in deleted)
+    return replace(state, gc_seqno=state.seqno + 1, retired=retired)
