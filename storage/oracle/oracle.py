@@ -1,0 +1,218 @@
+"""Timestamp oracle implementations. See the package docstring for the
+contract; every method is one atomic statement against the store."""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import os
+import sqlite3
+import threading
+import time
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from storage.errors import ConfigError, DeterminateError, IndeterminateError
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class Oracle(abc.ABC):
+    kind = "?"
+
+    @abc.abstractmethod
+    async def write_ts(self) -> int:
+        """A new write timestamp, above every earlier one and >= now (ms)."""
+
+    @abc.abstractmethod
+    async def read_ts(self) -> int:
+        """A timestamp at which every applied write is visible."""
+
+    @abc.abstractmethod
+    async def apply_write(self, ts: int) -> None:
+        """Make writes at ``ts`` visible to later ``read_ts`` calls."""
+
+    async def close(self) -> None:
+        pass
+
+
+class MemOracle(Oracle):
+    kind = "mem"
+
+    def __init__(self, start: int = 0, *, clock=now_ms):
+        self._read = start
+        self._write = start
+        self._clock = clock
+        self._lock = threading.Lock()
+
+    async def write_ts(self) -> int:
+        with self._lock:
+            self._write = max(self._write + 1, self._clock())
+            return self._write
+
+    async def read_ts(self) -> int:
+        with self._lock:
+            return self._read
+
+    async def apply_write(self, ts: int) -> None:
+        with self._lock:
+            self._read = max(self._read, ts)
+            self._write = max(self._write, ts)
+
+
+class PostgresOracle(Oracle):
+    kind = "postgres"
+
+    def __init__(self, pool, timeline: str, timeout: float):
+        self._pool = pool
+        self.timeline = timeline
+        self.timeout = timeout
+
+    @classmethod
+    async def open(cls, url: str, *, timeline: str = "txngate", setting: str = "consensus") -> "PostgresOracle":
+        from storage.location.pgpool import open_pool, split_dsn
+
+        timeline = split_dsn(url, setting)[1].get("timeline", timeline)
+        pool, _ours, timeout = await open_pool(url, setting=setting, default_pool_size=4)
+        self = cls(pool, timeline, timeout)
+
+        async def init(conn):
+            async with conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock(hashtext('txngate.timestamp_oracle'))")
+                await conn.execute(
+                    "CREATE TABLE IF NOT EXISTS timestamp_oracle (timeline text PRIMARY KEY, read_ts bigint NOT NULL, write_ts bigint NOT NULL)"
+                )
+                await conn.execute(
+                    "INSERT INTO timestamp_oracle VALUES ($1, 0, 0) ON CONFLICT (timeline) DO NOTHING", timeline
+                )
+
+        try:
+            await pool.run("oracle init", True, init)
+        except Exception:
+            await pool.close()
+            raise
+        return self
+
+    async def write_ts(self) -> int:
+        async def q(conn):
+            return await conn.fetchval(
+                "UPDATE timestamp_oracle SET write_ts = GREATEST(write_ts + 1, $2) WHERE timeline = $1 RETURNING write_ts",
+                self.timeline, now_ms(), timeout=self.timeout,
+            )
+
+        return await self._pool.run("oracle write_ts", True, q)
+
+    async def read_ts(self) -> int:
+        async def q(conn):
+            return await conn.fetchval("SELECT read_ts FROM timestamp_oracle WHERE timeline = $1", self.timeline, timeout=self.timeout)
+
+        return await self._pool.run("oracle read_ts", False, q)
+
+    async def apply_write(self, ts: int) -> None:
+        async def q(conn):
+            await conn.execute(
+                "UPDATE timestamp_oracle SET read_ts = GREATEST(read_ts, $2), write_ts = GREATEST(write_ts, $2) WHERE timeline = $1",
+                self.timeline, ts, timeout=self.timeout,
+            )
+
+        await self._pool.run("oracle apply_write", True, q)
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
+
+
+class SqliteOracle(Oracle):
+    """The oracle row in a SQLite file (WAL mode), safe across processes."""
+
+    kind = "sqlite"
+
+    def __init__(self, path: str, timeline: str):
+        self.path = path
+        self.timeline = timeline
+        self._local = threading.local()
+        self._conns: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+
+    @classmethod
+    async def open(cls, path: str, *, timeline: str = "txngate", setting: str = "consensus") -> "SqliteOracle":
+        folder = os.path.dirname(os.path.abspath(path))
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as e:
+            raise ConfigError(setting, f"cannot create folder {folder} for the SQLite file: {e.strerror}") from e
+        self = cls(path, timeline)
+        try:
+            await self._run(lambda c: c.execute("INSERT OR IGNORE INTO timestamp_oracle VALUES (?, 0, 0)", (timeline,)))
+        except DeterminateError as e:
+            raise ConfigError(setting, f"cannot open SQLite database {path}: {e}") from e
+        return self
+
+    def _conn(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA busy_timeout = 30000")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("CREATE TABLE IF NOT EXISTS timestamp_oracle (timeline TEXT PRIMARY KEY, read_ts INTEGER NOT NULL, write_ts INTEGER NOT NULL)")
+            self._local.conn = conn
+            with self._lock:
+                self._conns.append(conn)
+        return conn
+
+    async def _run(self, fn, mutating: bool = True):
+        def call():
+            try:
+                return fn(self._conn())
+            except sqlite3.OperationalError as e:
+                if mutating and "disk I/O error" in str(e):
+                    raise IndeterminateError(f"sqlite oracle: {e}") from e
+                raise DeterminateError(f"sqlite oracle: {e}") from e
+            except sqlite3.Error as e:
+                raise DeterminateError(f"sqlite oracle: {e}") from e
+
+        return await asyncio.to_thread(call)
+
+    async def write_ts(self) -> int:
+        return await self._run(
+            lambda c: c.execute(
+                "UPDATE timestamp_oracle SET write_ts = max(write_ts + 1, ?) WHERE timeline = ? RETURNING write_ts", (now_ms(), self.timeline)
+            ).fetchone()[0]
+        )
+
+    async def read_ts(self) -> int:
+        return await self._run(
+            lambda c: c.execute("SELECT read_ts FROM timestamp_oracle WHERE timeline = ?", (self.timeline,)).fetchone()[0], mutating=False
+        )
+
+    async def apply_write(self, ts: int) -> None:
+        await self._run(
+            lambda c: c.execute(
+                "UPDATE timestamp_oracle SET read_ts = max(read_ts, ?1), write_ts = max(write_ts, ?1) WHERE timeline = ?2", (ts, self.timeline)
+            )
+        )
+
+    async def close(self) -> None:
+        with self._lock:
+            conns, self._conns = self._conns, []
+        for c in conns:
+            c.close()
+
+
+async def open_oracle(url: str, *, timeline: str = "txngate", setting: str = "consensus") -> Oracle:
+    """The oracle stored where a Consensus URL points (same database)."""
+    scheme = urlsplit(url).scheme.lower() if "://" in url else ""
+    if scheme in ("postgres", "postgresql"):
+        return await PostgresOracle.open(url, timeline=timeline, setting=setting)
+    if scheme == "sqlite":
+        path = unquote(urlsplit(url).path)
+        if not path or path == "/":
+            raise ConfigError(setting, f"{url!r} names no path")
+        q = parse_qs(urlsplit(url).query)
+        return await SqliteOracle.open(path, timeline=q.get("timeline", [timeline])[-1], setting=setting)
+    if scheme == "mem":
+        return MemOracle()
+    raise ConfigError(setting, f"no timestamp oracle for {url!r} (use postgres://, sqlite:// or mem://)")
