@@ -32,6 +32,9 @@ class PersistClient:
         self.config = config or PersistConfig()
         self._machines: dict[str, Machine] = {}
         self._readers: list[ReadHandle] = []
+        #: ``async (shard_id) -> keys``: parts GC must keep although no
+        #: state of the shard names them (set by the txns layer).
+        self.orphan_guard = None
         self.maintenance = Maintenance(self.config, self.gc)
 
     def machine(self, shard_id: str) -> Machine:
@@ -93,7 +96,7 @@ class PersistClient:
         return runs
 
     async def gc(self, shard_id: str) -> GcReport:
-        return await collect_garbage(self.machine(shard_id), self.blob, self.consensus, self.config)
+        return await collect_garbage(self.machine(shard_id), self.blob, self.consensus, self.config, self.orphan_guard)
 
     async def state(self, shard_id: str) -> st.ShardState:
         state = await self.machine(shard_id).fetch()

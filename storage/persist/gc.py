@@ -14,7 +14,9 @@ One GC run:
 1. expires readers and writers whose leases ran out (releasing their holds);
 2. deletes retired keys with ``R <= min_seqno``;
 3. lists the shard's prefix in Blob and deletes *orphans*: parts no state
-   names and no retired entry covers (a crashed writer's, or a batch that lost
+   names, no retired entry covers and the client's ``orphan_guard`` (a hook
+   for the layer above, e.g. batches committed in the txns shard but not yet
+   applied here) does not claim (a crashed writer's, or a batch that lost
    its race and was never cleaned up) whose creation time (in the key) is
    older than the grace period, so an in-flight batch not yet appended is
    never touched;
@@ -47,7 +49,10 @@ class GcReport:
     expired_writers: int
 
 
-async def collect_garbage(machine: Machine, blob: Blob, consensus: Consensus, config: PersistConfig) -> GcReport:
+async def collect_garbage(machine: Machine, blob: Blob, consensus: Consensus, config: PersistConfig, guard=None) -> GcReport:
+    """One GC run. ``guard(shard_id)``, when given, returns blob keys that
+    must be treated as live although no state names them yet (batches a
+    layer above has committed elsewhere but not appended here)."""
     now = config.clock()
     before = await machine.fetch()
     state, _ = await machine.apply(lambda s: (st.expire_leases(s, now), None))
@@ -62,6 +67,8 @@ async def collect_garbage(machine: Machine, blob: Blob, consensus: Consensus, co
     # Re-read the head after listing: a key appended meanwhile is named there.
     head = await machine.fetch()
     known |= head.blob_keys | {key for _, key in head.retired}
+    if guard is not None:
+        known |= set(await guard(machine.shard_id))
     orphans = [m.key for m in listed if m.key not in known and (key_created_ms(m.key) or now) < grace_before]
     await asyncio.gather(*(blob.delete(k) for k in sorted(dead) + orphans))
 

@@ -195,6 +195,33 @@ class ReadHandle:
         finally:
             self._unpin(state)
 
+    async def fetch_updates(self, lower: int, upper: int, *, timeout: float | None = None) -> pa.Table:
+        """The consolidated updates (user columns, ``_ts``, ``_diff``) at times
+        in ``[lower, upper)``, waiting until the shard's upper reaches ``upper``.
+        Requires ``lower - 1 >= since`` so no time in the range was advanced."""
+        if upper <= lower:
+            raise UsageError(f"empty range [{lower}, {upper})")
+        await self.machine.wait_for(lambda s: s.upper >= upper, timeout)
+        state = await self._hold(max(lower - 1, 0) if lower > 0 else 0)
+        try:
+            schema = codec.schema_from_bytes(state.schema)
+            tables = []
+            for b in state.batches:
+                if b.upper <= lower or b.lower >= upper:
+                    continue
+                for p in b.parts:
+                    if p.max_ts < lower or p.min_ts >= upper:
+                        continue
+                    t = decode_part(await fetch_part(self.blob, p), p, schema)
+                    if p.min_ts < lower or p.max_ts >= upper:
+                        t = t.filter(pc.and_(pc.greater_equal(t.column(TS), lower), pc.less(t.column(TS), upper)))
+                    tables.append(t)
+            if not tables:
+                return codec.updates_schema(schema).empty_table()
+            return consolidate(pa.concat_tables(tables))
+        finally:
+            self._unpin(state)
+
     async def listen(self, as_of: int) -> AsyncIterator[tuple[pa.Table, int]]:
         """Updates at times > ``as_of`` as they become known: yields
         ``(updates, new_upper)`` where updates holds the consolidated updates
@@ -203,27 +230,10 @@ class ReadHandle:
             raise UsageError(f"cannot listen to shard {self.shard_id} as of {as_of}: since is {self.since}")
         emitted = as_of + 1
         while True:
-            await self.machine.wait_for(lambda s: s.upper > emitted)
-            state = await self._hold(emitted - 1)
-            try:
-                schema = codec.schema_from_bytes(state.schema)
-                tables = []
-                for b in state.batches:
-                    if b.upper <= emitted or b.lower >= state.upper:
-                        continue
-                    for p in b.parts:
-                        if p.max_ts < emitted:
-                            continue
-                        t = decode_part(await fetch_part(self.blob, p), p, schema)
-                        t = t.filter(pc.greater_equal(t.column(TS), emitted))
-                        tables.append(t)
-                if tables:
-                    updates = consolidate(pa.concat_tables(tables))
-                else:
-                    updates = codec.updates_schema(schema).empty_table()
-            finally:
-                self._unpin(state)
-            emitted = state.upper
-            yield updates, state.upper
-            if state.upper >= st.FOREVER:
+            state = await self.machine.wait_for(lambda s: s.upper > emitted)
+            upper = state.upper
+            updates = await self.fetch_updates(emitted, upper)
+            emitted = upper
+            yield updates, upper
+            if upper >= st.FOREVER:
                 return

@@ -1,0 +1,171 @@
+"""The txns cache: an in-memory view of the txns shard, kept current by
+reading its updates in time order.
+
+The txns shard's rows are ``(shard, ts, batch)``: a registration of data
+shard ``shard`` at ``ts`` (``batch`` empty), or a committed write of the
+transmittable batch ``batch`` to ``shard`` at ``ts``. A row is added (+1) at
+its time by register/commit and retracted (-1) by forget/tidy. Because the
+time is part of the row, compacting the txns shard (which advances *update*
+times) never loses it, and a retraction always cancels exactly its row.
+
+The cache has absorbed every update at times ``< progress``. It answers:
+
+* is data shard ``d`` registered at ``t``?
+* which writes to ``d`` are still in the shard (committed, maybe not yet
+  applied), and the earliest of all of them;
+* did anyone write to ``d`` in ``(lo, hi]``? (for skipping recomputation of
+  a read-then-write whose inputs did not change); it answers "maybe" for
+  times before the cache's history starts.
+
+Invariants (``validate()``): every row's count is 1 (nothing applied or
+retracted twice); ``unapplied`` is exactly the write rows of ``contents``;
+registration intervals do not overlap; ``history_from <= progress``.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+
+import pyarrow as pa
+
+from storage.persist import DIFF, TS, InvariantViolation, ReadHandle, field_for
+
+TXNS_SCHEMA = pa.schema([field_for("shard", "text", nullable=False), field_for("ts", "bigint", nullable=False), field_for("batch", "bytea", nullable=False)])
+
+Row = tuple[str, int, bytes]  # (data shard, ts, batch bytes; b"" = registration)
+
+
+class TxnsCache:
+    def __init__(self, reader: ReadHandle):
+        self.reader = reader
+        self.progress = 0
+        self.history_from = 0
+        self.contents: dict[Row, int] = {}
+        #: data shard -> [[register_ts, forget_ts or None], ...] in time order
+        self.registrations: dict[str, list[list]] = defaultdict(list)
+        #: data shard -> sorted commit ts of writes still in the shard
+        self.unapplied: dict[str, list[int]] = defaultdict(list)
+        #: data shard -> sorted commit ts of every write seen since history_from
+        self.write_times: dict[str, list[int]] = defaultdict(list)
+
+    async def load(self) -> None:
+        """Start from the shard's contents at its since (one snapshot), then
+        follow updates from there."""
+        state = await self.reader.machine.fetch()
+        since = self.reader.since
+        if state.upper > since:
+            table = await self.reader.snapshot_updates(since)
+            self._absorb_rows([(r["shard"], r["ts"], r["batch"], r[DIFF], since) for r in table.to_pylist()])
+            self.progress = since + 1
+        else:
+            self.progress = since
+        self.history_from = self.progress
+
+    async def update_to(self, upper: int) -> None:
+        """Absorb every update at times < ``upper`` (waiting for the shard to get there)."""
+        if upper <= self.progress:
+            return
+        table = await self.reader.fetch_updates(self.progress, upper)
+        rows = [(r["shard"], r["ts"], r["batch"], r[DIFF], r[TS]) for r in table.sort_by([(TS, "ascending")]).to_pylist()]
+        self._absorb_rows(rows)
+        self.progress = upper
+
+    def _absorb_rows(self, rows: list[tuple[str, int, bytes, int, int]]) -> None:
+        for shard, ts, batch, diff, at in rows:
+            key = (shard, ts, batch)
+            count = self.contents.get(key, 0) + diff
+            if count not in (0, 1):
+                raise InvariantViolation(f"txns row {shard}@{ts} would have count {count}: applied or retracted twice")
+            if count:
+                self.contents[key] = count
+            else:
+                self.contents.pop(key, None)
+            if batch == b"":
+                regs = self.registrations[shard]
+                if diff > 0:
+                    regs.append([ts, None])
+                else:
+                    for reg in regs:
+                        if reg[0] == ts and reg[1] is None:
+                            reg[1] = at
+                            break
+            else:
+                times = self.unapplied[shard]
+                if diff > 0:
+                    bisect.insort(times, ts)
+                    history = self.write_times[shard]
+                    if not history or history[-1] != ts:
+                        bisect.insort(history, ts)
+                else:
+                    i = bisect.bisect_left(times, ts)
+                    if i < len(times) and times[i] == ts:
+                        times.pop(i)
+
+    # -- questions ------------------------------------------------------------
+
+    def is_registered(self, shard: str, t: int) -> bool:
+        return any(r <= t and (f is None or t < f) for r, f in self.registrations.get(shard, ()))
+
+    def registered_shards(self, t: int) -> list[str]:
+        return sorted(s for s in self.registrations if self.is_registered(s, t))
+
+    def registration_ts(self, shard: str) -> int | None:
+        """The register time of the current (not forgotten) registration."""
+        for r, f in reversed(self.registrations.get(shard, [])):
+            if f is None:
+                return r
+        return None
+
+    def unapplied_writes(self, shard: str, le: int | None = None) -> list[tuple[int, bytes]]:
+        """Write rows for ``shard`` still in the txns shard, in ts order."""
+        out = [(ts, b) for (s, ts, b) in self.contents if s == shard and b and (le is None or ts <= le)]
+        return sorted(out, key=lambda x: x[0])
+
+    def earliest_unapplied(self) -> int | None:
+        firsts = [times[0] for times in self.unapplied.values() if times]
+        return min(firsts) if firsts else None
+
+    def all_unapplied(self, le: int) -> list[Row]:
+        return sorted((r for r in self.contents if r[2] and r[1] <= le), key=lambda r: (r[1], r[0]))
+
+    def changed_between(self, shard: str, lo: int, hi: int) -> bool:
+        """Whether some write to ``shard`` happened at a time in ``(lo, hi]``.
+        True when the answer is unknown (before the cache's history)."""
+        if lo + 1 < self.history_from:
+            return True
+        times = self.write_times.get(shard, [])
+        i = bisect.bisect_right(times, lo)
+        return i < len(times) and times[i] <= hi
+
+    def latest_write_le(self, shard: str, t: int) -> int | None:
+        times = self.write_times.get(shard, [])
+        i = bisect.bisect_right(times, t)
+        return times[i - 1] if i else None
+
+    def trim_history(self, before: int) -> None:
+        """Forget write times below ``before`` (nobody asks about them)."""
+        if before <= self.history_from:
+            return
+        for shard, times in self.write_times.items():
+            del times[: bisect.bisect_left(times, before)]
+        self.history_from = min(before, self.progress)
+
+    def validate(self) -> "TxnsCache":
+        if self.history_from > self.progress:
+            raise InvariantViolation(f"history_from {self.history_from} is past progress {self.progress}")
+        for row, count in self.contents.items():
+            if count != 1:
+                raise InvariantViolation(f"txns row {row[0]}@{row[1]} has count {count}")
+        expected: dict[str, list[int]] = defaultdict(list)
+        for s, ts, b in self.contents:
+            if b:
+                expected[s].append(ts)
+        for shard in set(expected) | set(self.unapplied):
+            if sorted(expected.get(shard, [])) != self.unapplied.get(shard, []):
+                raise InvariantViolation(f"unapplied writes of {shard} disagree with the txns contents")
+        for shard, regs in self.registrations.items():
+            for (r1, f1), (r2, _f2) in zip(regs, regs[1:]):
+                if f1 is None or f1 > r2:
+                    raise InvariantViolation(f"overlapping registrations of {shard}")
+        return self

@@ -1,0 +1,410 @@
+"""The txns handle: atomic writes to any number of data shards.
+
+One txns shard per environment coordinates many data shards (seed 000). The
+handle does four things, each idempotent so any number of processes can do
+them at once and a crash at any point loses nothing:
+
+* **commit**: ``txn.commit_at(ts)`` is *one* compare-and-append on the txns
+  shard, at ``[upper, ts + 1)``, adding a row ``(shard, ts, batch)`` per
+  batch the txn wrote. That single write makes the txn durable and logically
+  advances the upper of every registered data shard to ``ts + 1``. It
+  fails, returning the txns upper, if ``ts`` is already closed. The batches
+  were written before (with a placeholder time), so retrying at a later
+  ``ts`` re-timestamps them: no data is rewritten or re-uploaded.
+* **apply**: moves committed batches into their data shards with
+  compare-and-append, per shard in ts order. A write at ``ts`` is applied
+  iff the data shard's upper is past ``ts``, so applying twice is harmless.
+* **tidy**: retracts the rows of applied writes, bundled into the next
+  commit; so the txns shard holds only outstanding work and registrations.
+* **data snapshot**: to read data shard ``d`` at ``T``: wait for the txns
+  upper to pass ``T``, apply ``d``'s writes at or below ``T``, then fill
+  ``(latest write, T]`` with an empty append. A shard nobody wrote to for an
+  hour is read without waiting for any write.
+
+Every write to the txns shard follows one loop: bring the cache up to the
+txns upper ``u``, compute the rows from the cache as of ``u`` (so a
+registration, forget or tidy that is already there is not written again),
+compare-and-append at ``u``; on a lost race, repeat.
+
+Invariants: the txns since (a critical since held as ``txns``) never passes
+the earliest unapplied write; the empty fill of a data shard never covers an
+unapplied write (it only runs once every write at or below ``T`` is applied
+and the txns upper is past ``T``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, replace
+
+import pyarrow as pa
+
+from storage.errors import UsageError
+from storage.persist import DIFF, TS, BatchHandle, PersistClient, ReadHandle, WriteHandle
+from storage.persist.batch import BatchBuilder
+from storage.txns.cache import TXNS_SCHEMA, Row, TxnsCache
+
+logger = logging.getLogger(__name__)
+
+CRITICAL = "txns"
+#: Buffered rows per data shard per txn before they are spilled to a batch.
+SPILL_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    committed: bool
+    #: On success the commit ts; on failure the txns upper that beat it.
+    ts: int
+    upper: int
+
+
+class TxnsHandle:
+    def __init__(self, client: PersistClient, txns_id: str, writer: WriteHandle, cache: TxnsCache):
+        self.client = client
+        self.txns_id = txns_id
+        self.writer = writer
+        self.cache = cache
+        self._data_writers: dict[str, WriteHandle] = {}
+        self._data_readers: dict[str, ReadHandle] = {}
+        self._tidy: set[Row] = set()
+        self._lock = asyncio.Lock()  # serializes this process's txns writes
+        self.commits = 0
+        self.commit_losses = 0
+        client.orphan_guard = self._committed_keys
+
+    # -- opening ----------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, client: PersistClient, txns_id: str = "txns", init_ts: int = 0) -> "TxnsHandle":
+        """Open (creating if needed) the txns shard, with times <= init_ts closed,
+        and finish any apply a crashed process left behind."""
+        await client.create_shard(txns_id, TXNS_SCHEMA)
+        writer = await client.open_writer(txns_id)
+        await client.register_critical(txns_id, CRITICAL)
+        if await writer.fetch_upper() == 0:
+            await writer.compare_and_append(None, 0, init_ts + 1)
+        reader = await client.open_reader(txns_id)
+        cache = TxnsCache(reader)
+        await cache.load()
+        self = cls(client, txns_id, writer, cache)
+        upper = await writer.fetch_upper()
+        await cache.update_to(upper)
+        await self.apply_le(upper - 1)
+        return self
+
+    async def _data_writer(self, shard: str) -> WriteHandle:
+        w = self._data_writers.get(shard)
+        if w is None:
+            w = await self.client.open_writer(shard)
+            self._data_writers[shard] = w
+        return w
+
+    async def data_reader(self, shard: str) -> ReadHandle:
+        r = self._data_readers.get(shard)
+        if r is None:
+            r = await self.client.open_reader(shard)
+            self._data_readers[shard] = r
+        return r
+
+    # -- the txns write loop ----------------------------------------------------
+
+    async def upper(self) -> int:
+        return await self.writer.fetch_upper()
+
+    async def _write_txns(self, ts: int | None, rows_fn) -> CommitResult:
+        """Append the rows ``rows_fn(cache)`` (plus pending tidies) at ``ts``
+        (None: at the current upper). Returns the result of the attempt."""
+        async with self._lock:
+            while True:
+                u = await self.writer.fetch_upper()
+                await self.cache.update_to(u)
+                at = u if ts is None else ts
+                if at < u:
+                    self.commit_losses += 1
+                    return CommitResult(False, at, u)
+                rows = rows_fn(self.cache, at)
+                if rows is None:
+                    return CommitResult(True, at, u)  # nothing to do (idempotent no-op)
+                tidy = [r for r in self._tidy if self.cache.contents.get(r)]
+                updates = [(s, t, b, d) for s, t, b, d in rows] + [(s, t, b, -1) for s, t, b in tidy]
+                batch = None
+                if updates:
+                    table = pa.table({
+                        "shard": pa.array([x[0] for x in updates], pa.string()),
+                        "ts": pa.array([x[1] for x in updates], pa.int64()),
+                        "batch": pa.array([x[2] for x in updates], pa.binary()),
+                        TS: pa.array([at] * len(updates), pa.int64()),
+                        DIFF: pa.array([x[3] for x in updates], pa.int64()),
+                    })
+                    batch = await self.writer.batch(table)
+                out = await self.writer.compare_and_append(batch, u, at + 1)
+                if out.applied:
+                    self._tidy.difference_update(tidy)
+                    self.commits += 1
+                    await self.cache.update_to(at + 1)
+                    return CommitResult(True, at, at + 1)
+                if batch is not None:
+                    await batch.delete(self.client.blob)
+
+    # -- registration -------------------------------------------------------------
+
+    async def register(self, shard: str, ts: int) -> int:
+        """Add ``shard`` to the txns set at ``ts`` (or the earliest usable time
+        after it if ``ts`` is closed). Idempotent: returns the registration time."""
+        await self.client.machine(shard).current()  # the data shard must exist
+
+        def rows(cache: TxnsCache, at: int):
+            if cache.registration_ts(shard) is not None:
+                return None
+            return [(shard, at, b"", 1)]
+
+        while True:
+            u = await self.upper()
+            result = await self._write_txns(max(ts, u), rows)
+            if result.committed:
+                reg = self.cache.registration_ts(shard)
+                assert reg is not None
+                return reg
+
+    async def forget(self, shard: str, ts: int) -> int:
+        """Remove ``shard`` from the txns set at ``ts`` (or later), after
+        applying its pending writes. Idempotent: returns the forget time."""
+        await self.apply_shard(shard, le=None)
+
+        def rows(cache: TxnsCache, at: int):
+            reg = cache.registration_ts(shard)
+            if reg is None:
+                return None
+            if cache.unapplied_writes(shard):
+                raise _Retry()
+            return [(shard, reg, b"", -1)]
+
+        while True:
+            u = await self.upper()
+            try:
+                result = await self._write_txns(max(ts, u), rows)
+            except _Retry:
+                await self.apply_shard(shard, le=None)
+                continue
+            if result.committed:
+                regs = self.cache.registrations.get(shard, [])
+                return regs[-1][1] if regs and regs[-1][1] is not None else result.ts
+
+    # -- transactions -------------------------------------------------------------
+
+    def begin(self) -> "Txn":
+        return Txn(self)
+
+    async def commit_rows(self, ts: int, rows: list[Row]) -> CommitResult:
+        def make(cache: TxnsCache, at: int):
+            for shard in {r[0] for r in rows}:
+                if not cache.is_registered(shard, at):
+                    raise UsageError(f"data shard {shard} is not registered in the txns set at {at}")
+            return [(s, at, b, 1) for s, _t, b in rows]
+
+        return await self._write_txns(ts, make)
+
+    # -- apply and tidy -------------------------------------------------------------
+
+    async def apply_le(self, ts: int) -> int:
+        """Apply every committed write at or below ``ts``; returns how many
+        were applied by this call."""
+        await self.cache.update_to(ts + 1)
+        shards = sorted({s for s, t, _b in self.cache.all_unapplied(ts)})
+        counts = await asyncio.gather(*(self.apply_shard(s, le=ts) for s in shards))
+        return sum(counts)
+
+    async def apply_shard(self, shard: str, le: int | None) -> int:
+        """Apply ``shard``'s committed writes (at or below ``le``), in ts order."""
+        pending = self.cache.unapplied_writes(shard, le)
+        if not pending:
+            return 0
+        w = await self._data_writer(shard)
+        applied = 0
+        by_ts: dict[int, list[bytes]] = {}
+        for ts, b in pending:
+            by_ts.setdefault(ts, []).append(b)
+        for ts in sorted(by_ts):
+            handles = [BatchHandle.from_bytes(b).rewrite_ts(ts) for b in by_ts[ts]]
+            merged = replace(handles[0], parts=tuple(p for h in handles for p in h.parts))
+            while True:
+                upper = await w.fetch_upper()
+                if upper > ts:
+                    break  # applied already (by us earlier, or another process)
+                out = await w.compare_and_append(merged, upper, ts + 1)
+                if out.applied:
+                    applied += 1
+                    break
+            self._tidy.update((shard, ts, b) for b in by_ts[ts])
+        return applied
+
+    async def tidy(self) -> None:
+        """Retract applied writes now (normally bundled into the next commit)."""
+        if any(self.cache.contents.get(r) for r in self._tidy):
+            await self._write_txns(None, lambda cache, at: [])
+
+    # -- compaction -------------------------------------------------------------------
+
+    async def compact_to(self, ts: int) -> int:
+        """Let the txns shard forget history below ``ts``, but never past the
+        earliest unapplied write. Returns the since requested."""
+        await self.cache.update_to(await self.upper())
+        earliest = self.cache.earliest_unapplied()
+        since = ts if earliest is None else min(ts, earliest)
+        await self.client.downgrade_critical(self.txns_id, CRITICAL, since)
+        # The cache's own reader must trail what it has absorbed.
+        await self.cache.reader.downgrade_since(min(since, self.cache.progress - 1))
+        self.cache.trim_history(min(since, self.cache.progress))
+        return since
+
+    # -- reads ------------------------------------------------------------------------
+
+    async def data_snapshot(self, shard: str, ts: int, *, timeout: float | None = None) -> None:
+        """Make data shard ``shard`` readable at ``ts``: every write at or
+        below ``ts`` applied and its upper past ``ts``."""
+        await self.writer.machine.wait_for(lambda s: s.upper > ts, timeout)
+        await self.cache.update_to(ts + 1)
+        if not self.cache.is_registered(shard, ts) and self.cache.registration_ts(shard) is None:
+            raise UsageError(f"data shard {shard} is not registered in the txns set at {ts}")
+        await self.apply_shard(shard, le=ts)
+        w = await self._data_writer(shard)
+        while True:
+            upper = await w.fetch_upper()
+            if upper > ts:
+                return
+            # Every write at or below ts is applied (above) and the txns
+            # upper is past ts, so [upper, ts] holds no write: fill it.
+            out = await w.compare_and_append(None, upper, ts + 1)
+            if out.applied:
+                return
+
+    async def read(self, shard: str, ts: int) -> pa.Table:
+        """The contents of data shard ``shard`` at ``ts`` (convenience)."""
+        await self.data_snapshot(shard, ts)
+        return await (await self.data_reader(shard)).snapshot_table(ts)
+
+    async def _committed_keys(self, shard: str) -> set[str]:
+        """Blob keys of ``shard``'s committed, unapplied batches: GC of the
+        data shard must not take them for orphans."""
+        try:
+            await self.cache.update_to(await self.upper())
+        except Exception:  # noqa: BLE001 - be conservative: claim nothing new
+            pass
+        keys: set[str] = set()
+        for _ts, b in self.cache.unapplied_writes(shard):
+            keys.update(BatchHandle.from_bytes(b).keys)
+        return keys
+
+    def validate(self) -> None:
+        self.cache.validate()
+
+
+class _Retry(Exception):
+    pass
+
+
+class Txn:
+    """Writes to any number of registered data shards, committed at one ts.
+
+    Rows are buffered per shard and spilled to a batch (Parquet parts in
+    Blob, with a placeholder time) every ``SPILL_BYTES``, so a transaction of
+    any size runs in bounded memory. Sealing turns the buffers into batches
+    once; retried commits reuse them.
+    """
+
+    def __init__(self, handle: TxnsHandle):
+        self.handle = handle
+        self._buffers: dict[str, list[pa.Table]] = {}
+        self._buffer_bytes: dict[str, int] = {}
+        self._builders: dict[str, BatchBuilder] = {}
+        self._more_builders: list[tuple[str, BatchBuilder]] = []  # from merges
+        self._batches: dict[str, list[BatchHandle]] = {}
+        self._sealed = False
+
+    @property
+    def shards(self) -> set[str]:
+        return set(self._buffers) | set(self._builders) | set(self._batches)
+
+    async def write(self, shard: str, rows: pa.Table, diff: int = 1) -> None:
+        """Add rows (diff +1 inserts, -1 retracts) to ``shard``."""
+        if self._sealed:
+            raise UsageError("transaction already sealed for commit")
+        if DIFF not in rows.column_names:
+            rows = rows.append_column(DIFF, pa.repeat(pa.scalar(diff, pa.int64()), rows.num_rows))
+        self._buffers.setdefault(shard, []).append(rows)
+        self._buffer_bytes[shard] = self._buffer_bytes.get(shard, 0) + rows.nbytes
+        if self._buffer_bytes[shard] >= SPILL_BYTES:
+            await self._spill(shard)
+
+    def write_batch(self, batch: BatchHandle) -> None:
+        """Add a batch written elsewhere (e.g. by a Spark executor) with a fixed ts."""
+        if not batch.retimestampable:
+            raise UsageError("a txn batch must be built with a fixed (placeholder) ts")
+        self._batches.setdefault(batch.shard_id, []).append(batch)
+
+    def merge(self, other: "Txn") -> None:
+        """Take over ``other``'s writes (it must not be used afterwards)."""
+        if self._sealed or other._sealed:
+            raise UsageError("cannot merge sealed transactions")
+        for shard, tables in other._buffers.items():
+            self._buffers.setdefault(shard, []).extend(tables)
+            self._buffer_bytes[shard] = self._buffer_bytes.get(shard, 0) + other._buffer_bytes.get(shard, 0)
+        for shard, builder in list(other._builders.items()) + other._more_builders:
+            if shard in self._builders:
+                self._more_builders.append((shard, builder))
+            else:
+                self._builders[shard] = builder
+        for shard, batches in other._batches.items():
+            self._batches.setdefault(shard, []).extend(batches)
+        other._buffers, other._builders, other._more_builders, other._batches = {}, {}, [], {}
+
+    async def _builder(self, shard: str) -> BatchBuilder:
+        b = self._builders.get(shard)
+        if b is None:
+            w = await self.handle._data_writer(shard)
+            b = w.builder(ts=0)
+            self._builders[shard] = b
+        return b
+
+    async def _spill(self, shard: str) -> None:
+        tables = self._buffers.pop(shard, [])
+        self._buffer_bytes.pop(shard, None)
+        if tables:
+            b = await self._builder(shard)
+            for t in tables:
+                await b.add(t)
+
+    async def seal(self) -> list[Row]:
+        """Write out every buffer; the txns rows this txn will commit."""
+        if not self._sealed:
+            for shard in list(self._buffers):
+                await self._spill(shard)
+            for shard, builder in list(self._builders.items()) + self._more_builders:
+                batch = await builder.finish()
+                if batch.parts:
+                    self._batches.setdefault(shard, []).append(batch)
+            self._builders, self._more_builders = {}, []
+            self._sealed = True
+        return [(shard, 0, b.to_bytes()) for shard, batches in self._batches.items() for b in batches]
+
+    async def commit_at(self, ts: int) -> CommitResult:
+        """Commit at ``ts``: one compare-and-append on the txns shard. On
+        failure (``ts`` closed) the same batches can be committed later."""
+        rows = await self.seal()
+        return await self.handle.commit_rows(ts, rows)
+
+    async def apply(self, ts: int) -> None:
+        """Apply this (committed) txn's writes, making ``ts`` readable."""
+        for shard in sorted(self._batches):
+            await self.handle.apply_shard(shard, le=ts)
+
+    async def abort(self) -> None:
+        """Drop the txn: delete every part it wrote."""
+        for b in list(self._builders.values()) + [b for _, b in self._more_builders]:
+            await b.abort()
+        for batches in self._batches.values():
+            for b in batches:
+                await b.delete(self.handle.client.blob)
+        self._buffers, self._builders, self._more_builders, self._batches = {}, {}, [], {}
