@@ -14,7 +14,8 @@ by a seeded ``random.Random``, inject:
 Reads (``get``, ``list``, ``head``, ``scan``) only ever fail determinately:
 nothing changes when a read fails. The same seed gives the same sequence of
 decisions for the same sequence of calls, so a failing stress run can be
-replayed. ``FaultConfig`` can be changed at any time (e.g. turned off to
+replayed. ``inject_once(op, kind)`` forces the next call of ``op`` to fail
+in a given way, for tests of one precise failure. ``FaultConfig`` can be changed at any time (e.g. turned off to
 let a test finish cleanly); ``counts`` records what was injected.
 """
 
@@ -43,13 +44,33 @@ class FaultConfig:
         self.determinate = self.indeterminate = self.latency = 0.0
 
 
+KINDS = ("determinate", "indeterminate-lost", "indeterminate-applied")
+
+
 class _Injector:
     def __init__(self, seed: int, config: FaultConfig | None):
         self.rng = random.Random(seed)
         self.config = config or FaultConfig()
         self.counts: Counter[str] = Counter()
+        self.forced: dict[str, list[str]] = {}
+
+    def inject_once(self, op: str, kind: str) -> None:
+        """Make the next call of ``op`` fail with ``kind`` (one of KINDS)."""
+        if kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}")
+        self.forced.setdefault(op, []).append(kind)
 
     async def run(self, op: str, mutating: bool, call):
+        forced = self.forced.get(op)
+        if forced:
+            kind = forced.pop(0)
+            self.counts[f"{op}:{kind}"] += 1
+            if kind == "determinate":
+                raise DeterminateError(f"injected determinate failure of {op}")
+            if kind == "indeterminate-applied":
+                await call()
+                raise IndeterminateError(f"injected indeterminate failure of {op} (applied, then timed out)")
+            raise IndeterminateError(f"injected indeterminate failure of {op} (not applied)")
         cfg = self.config
         if cfg.latency and self.rng.random() < cfg.latency:
             self.counts["latency"] += 1
@@ -82,6 +103,9 @@ class FaultyBlob(Blob):
     def counts(self) -> Counter[str]:
         return self._inj.counts
 
+    def inject_once(self, op: str, kind: str) -> None:
+        self._inj.inject_once(op, kind)
+
     async def get(self, key: str) -> bytes | None:
         return await self._inj.run("get", False, lambda: self.inner.get(key))
 
@@ -111,6 +135,9 @@ class FaultyConsensus(Consensus):
     @property
     def counts(self) -> Counter[str]:
         return self._inj.counts
+
+    def inject_once(self, op: str, kind: str) -> None:
+        self._inj.inject_once(op, kind)
 
     async def head(self, key: str) -> VersionedData | None:
         return await self._inj.run("head", False, lambda: self.inner.head(key))

@@ -40,6 +40,7 @@ from storage.errors import DeterminateError, UsageError
 from storage.location import Blob
 from storage.persist import codec
 from storage.persist.codec import DIFF, TS
+from storage.persist.retry import retry_idempotent
 from storage.persist.state import FOREVER, PartMeta
 
 
@@ -241,7 +242,7 @@ class BatchBuilder:
 
         async def put() -> None:
             try:
-                await self.blob.set(key, data)
+                await retry_idempotent(lambda: self.blob.set(key, data))
             finally:
                 self._upload_slots.release()
 
@@ -279,7 +280,7 @@ class BatchBuilder:
 async def fetch_part(blob: Blob, part: PartMeta) -> bytes:
     if part.inline is not None:
         return part.inline
-    data = await blob.get(part.key)
+    data = await retry_idempotent(lambda: blob.get(part.key))
     if data is None:
         raise DeterminateError(f"part {part.key} is missing from blob (deleted while still reachable?)")
     return data

@@ -114,6 +114,8 @@ async def compact_run(machine: Machine, blob: Blob, config: PersistConfig, input
     ids = [b.id for b in inputs]
 
     def t(s: st.ShardState):
+        if any(b.id == output.id for b in s.batches):
+            return None, True  # our own earlier attempt landed (indeterminate CaS)
         new = st.replace_batches(s, ids, output)
         if new is not None and new.inline_bytes > config.max_inline_bytes:
             return None, False

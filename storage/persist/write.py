@@ -35,6 +35,7 @@ from storage.persist import state as st
 from storage.persist.batch import BatchBuilder, BatchHandle, part_key
 from storage.persist.config import PersistConfig
 from storage.persist.machine import Machine
+from storage.persist.retry import retry_idempotent
 
 logger = logging.getLogger(__name__)
 
@@ -121,7 +122,7 @@ class WriteHandle:
         for p in batch.parts:
             if p.inline is not None:
                 key = part_key(self.shard_id, self.writer_id, self.config.clock())
-                await self.blob.set(key, p.inline)
+                await retry_idempotent(lambda: self.blob.set(key, p.inline))
                 p = replace(p, key=key, inline=None)
             parts.append(p)
         return replace(batch, parts=tuple(parts))

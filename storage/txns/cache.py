@@ -24,6 +24,7 @@ registration intervals do not overlap; ``history_from <= progress``.
 
 from __future__ import annotations
 
+import asyncio
 import bisect
 from collections import defaultdict
 
@@ -39,6 +40,7 @@ Row = tuple[str, int, bytes]  # (data shard, ts, batch bytes; b"" = registration
 class TxnsCache:
     def __init__(self, reader: ReadHandle):
         self.reader = reader
+        self._lock = asyncio.Lock()  # one update at a time: rows are absorbed once
         self.progress = 0
         self.history_from = 0
         self.contents: dict[Row, int] = {}
@@ -66,10 +68,13 @@ class TxnsCache:
         """Absorb every update at times < ``upper`` (waiting for the shard to get there)."""
         if upper <= self.progress:
             return
-        table = await self.reader.fetch_updates(self.progress, upper)
-        rows = [(r["shard"], r["ts"], r["batch"], r[DIFF], r[TS]) for r in table.sort_by([(TS, "ascending")]).to_pylist()]
-        self._absorb_rows(rows)
-        self.progress = upper
+        async with self._lock:
+            if upper <= self.progress:
+                return
+            table = await self.reader.fetch_updates(self.progress, upper)
+            rows = [(r["shard"], r["ts"], r["batch"], r[DIFF], r[TS]) for r in table.sort_by([(TS, "ascending")]).to_pylist()]
+            self._absorb_rows(rows)
+            self.progress = upper
 
     def _absorb_rows(self, rows: list[tuple[str, int, bytes, int, int]]) -> None:
         for shard, ts, batch, diff, at in rows:

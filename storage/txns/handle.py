@@ -177,7 +177,9 @@ class TxnsHandle:
             reg = cache.registration_ts(shard)
             if reg is None:
                 return None
-            if cache.unapplied_writes(shard):
+            # Writes this handle applied are retracted by this same commit
+            # (tidy rides along); any other pending write must be applied first.
+            if any((shard, ts, b) not in self._tidy for ts, b in cache.unapplied_writes(shard)):
                 raise _Retry()
             return [(shard, reg, b"", -1)]
 

@@ -1,0 +1,202 @@
+"""The txns shard's properties (issue: transactions), each on memory and on
+PostgreSQL + S3."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pyarrow as pa
+import pytest
+
+from storage.errors import UsageError
+from storage.location import Blob
+from storage.persist import PersistClient, PersistConfig
+from storage.txns import TxnsHandle
+from tests.txns.conftest import rows
+
+
+def ids(table: pa.Table) -> list[int]:
+    return sorted(table.column("id").to_pylist())
+
+
+async def test_crash_between_commit_and_apply(env):
+    """A committed, unapplied txn is complete for a fresh handle: every
+    shard's writes at commit_ts, none at commit_ts - 1."""
+    a = await env.txns()
+    d0, d1, d2 = await env.shards(a, "d0", "d1", "d2")
+    t = a.begin()
+    await t.write(d0, rows(1, 2))
+    await t.write(d1, rows(3))
+    ts = (await a.upper()) + 5
+    assert (await t.commit_at(ts)).committed
+    # "Crash": drop handle a without applying or tidying.
+    assert (await env.client().state(d0)).upper <= ts
+    b = await env.txns()
+    assert ids(await b.read(d0, ts)) == [1, 2]
+    assert ids(await b.read(d1, ts)) == [3]
+    assert ids(await b.read(d2, ts)) == []
+    assert ids(await b.read(d0, ts - 1)) == []
+    assert ids(await b.read(d1, ts - 1)) == []
+    b.validate()
+
+
+class CountingBlob(Blob):
+    def __init__(self, inner: Blob):
+        self.inner, self.kind = inner, inner.kind
+        self.puts = 0
+
+    async def get(self, key):
+        return await self.inner.get(key)
+
+    async def set(self, key, value):
+        self.puts += 1
+        await self.inner.set(key, value)
+
+    async def delete(self, key):
+        return await self.inner.delete(key)
+
+    async def list(self, prefix=""):
+        return await self.inner.list(prefix)
+
+
+async def test_contended_retry_rewrites_no_data(env):
+    blob = CountingBlob(env.blob)
+    client = PersistClient(blob, env.consensus, PersistConfig(inline_threshold=0, compaction=False))
+    env.clients.append(client)
+    txns = await TxnsHandle.open(client)
+    (d0,) = await env.shards(txns, "d0")
+    loser = txns.begin()
+    await loser.write(d0, rows(*range(100)))
+    await loser.seal()
+    winner = txns.begin()
+    await winner.write(d0, rows(1000))
+    base = await txns.upper()
+    assert (await winner.commit_at(base + 10)).committed
+    puts = blob.puts
+    lost = await loser.commit_at(base + 5)
+    assert not lost.committed and lost.upper == base + 11, "the loser must learn the winner's upper"
+    ok = await loser.commit_at(lost.upper)
+    assert ok.committed and ok.ts == base + 11
+    data_puts = [p for p in range(blob.puts - puts)]
+    # The retry wrote only txns-shard metadata, never data parts.
+    keys = await env.blob.list(f"{d0}/")
+    assert len(keys) == 2, "one part per txn, none re-uploaded"
+    assert len(data_puts) <= 2
+    await txns.apply_le(ok.ts)
+    assert ids(await txns.read(d0, ok.ts)) == sorted(list(range(100)) + [1000])
+    assert ids(await txns.read(d0, ok.ts - 1)) == [1000]
+
+
+async def test_concurrent_apply_and_duplicate_tidy(env):
+    a, b = await env.txns(), await env.txns()
+    d0, d1 = await env.shards(a, "d0", "d1")
+    committed = []
+    for i in range(6):
+        t = a.begin()
+        await t.write(d0, rows(i))
+        await t.write(d1, rows(100 + i))
+        r = await t.commit_at(await a.upper())
+        committed.append(r.ts)
+    last = committed[-1]
+    await asyncio.gather(a.apply_le(last), b.apply_le(last), a.apply_le(last), b.apply_le(last))
+    await asyncio.gather(a.tidy(), b.tidy())
+    for h in (a, b):
+        await h.cache.update_to(await h.upper())
+        h.validate()  # no row with count != 1
+        assert not h.cache.unapplied_writes(d0) and not h.cache.unapplied_writes(d1)
+    assert ids(await a.read(d0, last)) == list(range(6))
+    assert ids(await b.read(d1, last)) == [100 + i for i in range(6)]
+
+
+async def test_register_racing_a_commit(env):
+    a, b = await env.txns(), await env.txns()
+    (d0,) = await env.shards(a, "d0")
+    await a.client.create_shard("late", pa.schema(rows(1).schema))
+
+    async def commits():
+        done = []
+        for i in range(10):
+            t = a.begin()
+            await t.write(d0, rows(i))
+            while True:
+                r = await t.commit_at(await a.upper())
+                if r.committed:
+                    done.append(r.ts)
+                    break
+        return done
+
+    async def registers():
+        reg = await b.register("late", 0)
+        again = await b.register("late", 0)
+        assert again == reg
+        return reg
+
+    done, reg = await asyncio.gather(commits(), registers())
+    assert ids(await b.read(d0, done[-1])) == list(range(10))
+    assert ids(await a.read("late", max(done[-1], reg))) == []
+    b.validate()
+
+
+async def test_lazy_upper_and_fill_never_covers_unapplied(env):
+    txns = await env.txns()
+    quiet, busy = await env.shards(txns, "quiet", "busy")
+    t = txns.begin()
+    await t.write(busy, rows(1))
+    r = await t.commit_at((await txns.upper()) + 100)
+    assert r.committed
+    # The quiet shard was never written: it reads at any closed time, and its
+    # physical upper was filled only on demand.
+    assert (await txns.client.state(quiet)).upper < r.ts
+    assert ids(await txns.read(quiet, r.ts)) == []
+    assert (await txns.client.state(quiet)).upper == r.ts + 1
+    # Reading the busy shard below its unapplied write fills only up to
+    # there; the write itself is applied, never skipped.
+    assert ids(await txns.read(busy, r.ts - 50)) == []
+    state = await txns.client.state(busy)
+    assert state.upper == r.ts - 49
+    assert ids(await txns.read(busy, r.ts)) == [1]
+    with pytest.raises(UsageError, match="not registered"):
+        await txns.read("nope", r.ts)
+
+
+async def test_compact_to_clamps_at_earliest_unapplied(env):
+    a = await env.txns()
+    d0, d1 = await env.shards(a, "d0", "d1")
+    t = a.begin()
+    await t.write(d0, rows(1))
+    first = await t.commit_at(await a.upper())
+    t = a.begin()
+    await t.write(d1, rows(2))
+    second = await t.commit_at(await a.upper() + 10)
+    since = await a.compact_to(second.ts + 5)
+    assert since == first.ts, "since must stop at the earliest unapplied write"
+    state = await a.client.state("txns")
+    assert state.critical["txns"] == first.ts
+    # A fresh handle (fresh cache) still applies the pending writes.
+    b = await env.txns()
+    assert ids(await b.read(d0, second.ts)) == [1]
+    assert ids(await b.read(d1, second.ts)) == [2]
+    await b.tidy()
+    since = await b.compact_to(second.ts + 1)
+    assert since == second.ts + 1
+    await b.client.compact("txns")
+    # Applied and tidied commits consolidate away: only registrations remain.
+    c = await env.txns()
+    assert sorted(c.cache.contents) == [("d0", 0, b""), ("d1", 0, b"")] or all(r[2] == b"" for r in c.cache.contents)
+    assert ids(await c.read(d0, second.ts + 1)) == [1]
+
+
+async def test_forget_applies_first_and_is_idempotent(env):
+    txns = await env.txns()
+    (d0,) = await env.shards(txns, "d0")
+    t = txns.begin()
+    await t.write(d0, rows(7))
+    r = await t.commit_at(await txns.upper())
+    f1 = await txns.forget(d0, 0)
+    f2 = await txns.forget(d0, 0)
+    assert f1 == f2 > r.ts
+    assert (await txns.client.state(d0)).upper > r.ts, "forget must apply pending writes first"
+    t = txns.begin()
+    await t.write(d0, rows(8))
+    with pytest.raises(UsageError, match="not registered"):
+        await t.commit_at(await txns.upper())

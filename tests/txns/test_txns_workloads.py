@@ -1,0 +1,273 @@
+"""Txns under failure and load: commit-then-timeout, a seeded stress run
+with injected faults checked against a reference commit log, a bank
+workload, group commit, and the read-then-write loop."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+
+import pyarrow as pa
+
+from storage.errors import LocationError
+from storage.location import FaultConfig, FaultyBlob, FaultyConsensus
+from storage.oracle import MemOracle
+from storage.persist import PersistClient, PersistConfig, field_for
+from storage.txns import GroupCommitter, TxnsHandle, commit_write_only, read_only, read_then_write
+from tests.txns.conftest import Env, rows
+
+
+async def test_commit_then_timeout_is_found_committed(env):
+    faulty = FaultyConsensus(env.consensus, seed=1)
+    client = PersistClient(env.blob, faulty, PersistConfig())
+    env.clients.append(client)
+    txns = await TxnsHandle.open(client)
+    (d0,) = await env.shards(txns, "d0")
+    t = txns.begin()
+    await t.write(d0, rows(1, 2, 3))
+    ts = await txns.upper()
+    # The commit's CaS lands, then the caller sees a timeout.
+    faulty.inject_once("compare_and_set", "indeterminate-applied")
+    result = await t.commit_at(ts)
+    assert result.committed and result.ts == ts
+    assert faulty.counts["compare_and_set:indeterminate-applied"] == 1
+    # Retrying the same commit is not a second commit: the ts is closed now.
+    again = await t.commit_at(ts)
+    assert not again.committed
+    await txns.apply_le(ts)
+    table = await txns.read(d0, ts)
+    assert sorted(table.column("id").to_pylist()) == [1, 2, 3], "data duplicated or lost"
+    txns.validate()
+
+
+def consolidated(log: list[tuple[int, str, int, int]], shard: str, ts: int) -> Counter:
+    c: Counter = Counter()
+    for t, s, i, d in log:
+        if s == shard and t <= ts:
+            c[i] += d
+    return +c
+
+
+async def stress(env: Env, seed: int, workers: int, ops: int, faults: bool) -> tuple[int, int]:
+    rng = random.Random(seed)
+    consensus = FaultyConsensus(env.consensus, seed=seed, config=FaultConfig(determinate=0.04, indeterminate=0.04) if faults else None)
+    blob = FaultyBlob(env.blob, seed=seed + 1, config=FaultConfig(determinate=0.02) if faults else None)
+    oracle = MemOracle() if env.kind == "mem" else env.oracle
+    setup = await TxnsHandle.open(PersistClient(env.blob, env.consensus, PersistConfig()))
+    shards = await env.shards(setup, "s0", "s1", "s2", "s3")
+    log: list[tuple[int, str, int, int]] = []  # (commit ts, shard, id, diff)
+    reads: list[tuple[str, int, Counter]] = []
+
+    async def worker(w: int) -> None:
+        client = PersistClient(blob, consensus, PersistConfig(retry_timeout_s=10))
+        env.clients.append(client)
+        txns = await TxnsHandle.open(client)
+        mine: list[tuple[str, int]] = []
+        for n in range(ops):
+            try:
+                if rng.random() < 0.6:
+                    t = txns.begin()
+                    writes = []
+                    for shard in rng.sample(shards, rng.randint(1, 3)):
+                        new = [w * 100_000 + n * 10 + k for k in range(rng.randint(1, 3))]
+                        await t.write(shard, rows(*new))
+                        writes += [(shard, i, 1) for i in new]
+                        if mine and rng.random() < 0.3:
+                            s, i = mine.pop(rng.randrange(len(mine)))
+                            await t.write(s, rows(i), diff=-1)
+                            writes.append((s, i, -1))
+                    while True:
+                        ts = await oracle.write_ts()
+                        result = await t.commit_at(ts)
+                        if result.committed:
+                            break
+                    log.extend((ts, s, i, d) for s, i, d in writes)
+                    mine += [(s, i) for s, i, d in writes if d > 0]
+                    await oracle.apply_write(ts)
+                    await t.apply(ts)
+                else:
+                    shard = rng.choice(shards)
+                    ts = await oracle.read_ts()
+                    table = await txns.read(shard, ts)
+                    reads.append((shard, ts, Counter(table.column("id").to_pylist())))
+            except LocationError:
+                continue  # an injected failure that outlasted the retries: the op is lost, not half-done
+
+    await asyncio.gather(*(worker(w) for w in range(workers)))
+    consensus.config.off()
+    blob.config.off()
+    checker = await TxnsHandle.open(PersistClient(env.blob, env.consensus, PersistConfig()))
+    for shard, ts, got in reads:
+        want = consolidated(log, shard, ts)
+        assert got == want, f"read of {shard} at {ts} differs from the commit log: extra {got - want}, missing {want - got}"
+    times = sorted({t for t, *_ in log})
+    for ts in times[:: max(1, len(times) // 25)] + times[-1:]:
+        for shard in shards:
+            got = Counter((await checker.read(shard, ts)).column("id").to_pylist())
+            assert got == consolidated(log, shard, ts), f"{shard} at {ts}"
+    checker.validate()
+    return len({t for t, *_ in log}), len(reads)
+
+
+async def test_seeded_stress_with_faults_on_memory(mem_env):
+    commits, reads = await stress(mem_env, seed=42, workers=8, ops=25, faults=True)
+    assert commits > 50 and reads > 30
+
+
+async def test_seeded_stress_on_postgres_and_s3(durable_env):
+    commits, reads = await stress(durable_env, seed=7, workers=8, ops=8, faults=True)
+    assert commits > 15 and reads > 5
+
+
+BANK = pa.schema([field_for("id", "bigint"), field_for("balance", "bigint")])
+
+
+async def test_bank_transfers_preserve_the_total(env):
+    setup = await env.txns()
+    a, b = await env.shards(setup, "bank_a", "bank_b", schema=BANK)
+    oracle = MemOracle() if env.kind == "mem" else env.oracle
+    t = setup.begin()
+    for shard, base in ((a, 0), (b, 100)):
+        await t.write(shard, pa.table({"id": pa.array(range(base, base + 5), pa.int64()), "balance": pa.array([100] * 5, pa.int64())}))
+    await commit_write_only(setup, oracle, t)
+    total = 1000
+    rng = random.Random(3)
+    sums: list[int] = []
+
+    async def transfers(n: int) -> None:
+        txns = await env.txns()
+        for _ in range(n):
+            async def compute(read_ts: int):
+                accounts = []
+                for shard in (a, b):
+                    for row in (await txns.read(shard, read_ts)).to_pylist():
+                        accounts.append((shard, row["id"], row["balance"]))
+                (fs, fid, fbal), (ts_, tid, tbal) = rng.sample(accounts, 2)
+                amount = rng.randint(1, 30)
+                txn = txns.begin()
+                for shard, i, old, new in ((fs, fid, fbal, fbal - amount), (ts_, tid, tbal, tbal + amount)):
+                    await txn.write(shard, pa.table({"id": pa.array([i], pa.int64()), "balance": pa.array([old], pa.int64())}), diff=-1)
+                    await txn.write(shard, pa.table({"id": pa.array([i], pa.int64()), "balance": pa.array([new], pa.int64())}))
+                return txn
+
+            await read_then_write(txns, oracle, [a, b], compute)
+
+    async def auditor(n: int) -> None:
+        txns = await env.txns()
+        for _ in range(n):
+            ts = await read_only(txns, oracle, [a, b])
+            s = 0
+            for shard in (a, b):
+                table = await (await txns.data_reader(shard)).snapshot_table(ts)
+                assert table.num_rows == 5, "an account vanished or doubled"
+                s += sum(table.column("balance").to_pylist())
+            sums.append(s)
+
+    await asyncio.gather(transfers(6), transfers(6), transfers(6), auditor(10), auditor(10))
+    assert sums and all(s == total for s in sums), sums
+    final = await read_only(setup, oracle, [a, b])
+    assert sum(sum((await setup.read(s, final)).column("balance").to_pylist()) for s in (a, b)) == total
+
+
+async def test_group_commit_merges_concurrent_writers(env):
+    txns = await env.txns()
+    (d0, d1) = await env.shards(txns, "d0", "d1")
+    oracle = MemOracle() if env.kind == "mem" else env.oracle
+    group = GroupCommitter(txns, oracle)
+    before = txns.commits
+
+    async def writer(i: int) -> int:
+        t = txns.begin()
+        await t.write(d0 if i % 2 else d1, rows(i))
+        return await group.commit(t)
+
+    stamps = await asyncio.gather(*(writer(i) for i in range(64)))
+    assert group.txns_committed == 64
+    assert group.groups < 64 and txns.commits - before == group.groups
+    last = max(stamps)
+    assert await oracle.read_ts() >= last, "acknowledged before apply_write"
+    got = sorted((await txns.read(d0, last)).column("id").to_pylist() + (await txns.read(d1, last)).column("id").to_pylist())
+    assert got == list(range(64))
+    # Each writer's rows are visible exactly at its acknowledged ts.
+    for i, ts in enumerate(stamps[:8]):
+        shard = d0 if i % 2 else d1
+        assert i in (await txns.read(shard, ts)).column("id").to_pylist()
+
+
+async def test_read_then_write_skips_recomputation_when_inputs_unchanged(env):
+    txns = await env.txns()
+    src, dst, other = await env.shards(txns, "src", "dst", "other")
+    oracle = MemOracle() if env.kind == "mem" else env.oracle
+    t = txns.begin()
+    await t.write(src, rows(1, 2, 3))
+    await commit_write_only(txns, oracle, t)
+    computes = []
+
+    async def copy(read_ts: int):
+        computes.append(read_ts)
+        txn = txns.begin()
+        await txn.write(dst, await txns.read(src, read_ts))
+        if len(computes) == 1:
+            # Someone commits above our write_ts to an unrelated shard: our
+            # commit loses, but our input did not change.
+            intruder = txns.begin()
+            await intruder.write(other, rows(9))
+            assert (await intruder.commit_at(read_ts + 5)).committed
+        return txn
+
+    result = await read_then_write(txns, oracle, [src], copy)
+    assert result.attempts == 2 and result.recomputed == 0 and len(computes) == 1
+    assert sorted((await txns.read(dst, result.ts)).column("id").to_pylist()) == [1, 2, 3]
+
+    computes.clear()
+
+    async def copy_again(read_ts: int):
+        computes.append(read_ts)
+        txn = txns.begin()
+        await txn.write(dst, await txns.read(src, read_ts))
+        if len(computes) == 1:
+            # This time the input itself changes under us: recompute.
+            change = txns.begin()
+            await change.write(src, rows(4))
+            assert (await change.commit_at(read_ts + 5)).committed
+        return txn
+
+    result = await read_then_write(txns, oracle, [src], copy_again)
+    assert result.recomputed == 1 and len(computes) == 2
+    final = sorted((await txns.read(dst, result.ts)).column("id").to_pylist())
+    assert final == [1, 1, 2, 2, 3, 3, 4], "the second copy must see the changed input"
+
+
+async def test_large_txn_spills_to_blob_in_bounded_buffers(mem_env):
+    txns = await mem_env.txns()
+    (d0,) = await mem_env.shards(txns, "d0")
+    t = txns.begin()
+    for start in range(0, 200_000, 20_000):
+        await t.write(d0, rows(*range(start, start + 20_000)))
+        assert sum(t._buffer_bytes.values()) < 2 * (1 << 20), "the txn kept more than its spill threshold in memory"
+    r = await t.commit_at(await txns.upper())
+    assert r.committed
+    await t.apply(r.ts)
+    assert (await txns.read(d0, r.ts)).num_rows == 200_000
+
+
+async def test_batch_written_elsewhere_and_merged_txns(env):
+    txns = await env.txns()
+    (d0, d1) = await env.shards(txns, "d0", "d1")
+    # A batch written by another client (as a Spark executor would), sent as bytes.
+    other = env.client()
+    w = await other.open_writer(d0)
+    from storage.persist import BatchHandle
+
+    wire = (await w.batch(rows(50, 51), ts=0)).to_bytes()
+    t1 = txns.begin()
+    t1.write_batch(BatchHandle.from_bytes(wire))
+    t2 = txns.begin()
+    await t2.write(d1, rows(60))
+    t1.merge(t2)
+    r = await t1.commit_at(await txns.upper())
+    assert r.committed
+    await t1.apply(r.ts)
+    assert sorted((await txns.read(d0, r.ts)).column("id").to_pylist()) == [50, 51]
+    assert (await txns.read(d1, r.ts)).column("id").to_pylist() == [60]
