@@ -3,8 +3,9 @@
 Selection is size-tiered (seed 003, "Compaction"): ignoring a trailing empty
 batch, find the leftmost adjacent pair where the older batch holds fewer
 than twice the rows of the newer one, and merge everything from there to the
-end. Under a stream of equal appends this behaves like a binary counter: a
-shard of n rows keeps at most about log2(n) + 1 batches, and every row is
+end, once that run holds ``LAZY_RUN`` batches. Under a stream of equal
+appends this behaves like a binary counter that carries in groups: a shard
+of n rows keeps at most about log2(n) + LAZY_RUN batches, and every row is
 rewritten O(log n) times.
 
 Merging reads the inputs' parts, advances times below the shard's since (see
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import uuid
 from dataclasses import dataclass
 
@@ -45,6 +47,12 @@ MAX_CONSOLIDATE_BYTES = 256 << 20
 COMPACTOR = "compactor"
 
 
+#: Merge a run of small batches only once this many have piled up (unless
+#: the shard has more batches than its size justifies): one merge of four
+#: tiny batches costs about what a merge of two does.
+LAZY_RUN = 4
+
+
 def choose(state: st.ShardState) -> list[st.BatchMeta] | None:
     """The run of batches to merge next, or None if the shape is fine."""
     batches = list(state.batches)
@@ -53,7 +61,11 @@ def choose(state: st.ShardState) -> list[st.BatchMeta] | None:
     for i in range(len(batches) - 1):
         older, newer = batches[i].rows, batches[i + 1].rows
         if older < 2 * newer or older == 0:
-            return batches[i:]
+            run = batches[i:]
+            total = sum(b.rows for b in batches)
+            if len(run) < LAZY_RUN and len(batches) <= math.log2(total + 1) + LAZY_RUN:
+                return None
+            return run
     return None
 
 

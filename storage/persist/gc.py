@@ -37,6 +37,7 @@ from storage.persist import state as st
 from storage.persist.batch import key_created_ms
 from storage.persist.config import PersistConfig
 from storage.persist.machine import Machine
+from storage.persist.retry import retry_idempotent
 
 
 @dataclass
@@ -63,15 +64,17 @@ async def collect_garbage(machine: Machine, blob: Blob, consensus: Consensus, co
     dead = {key for retired_at, key in state.retired if retired_at <= min_seqno}
     known = state.blob_keys | {key for _, key in state.retired}
     grace_before = now - config.gc_grace_ms
-    listed = await blob.list(f"{machine.shard_id}/")
+    listed = await retry_idempotent(lambda: blob.list(f"{machine.shard_id}/"))
     # Re-read the head after listing: a key appended meanwhile is named there.
     head = await machine.fetch()
     known |= head.blob_keys | {key for _, key in head.retired}
     if guard is not None:
         known |= set(await guard(machine.shard_id))
     orphans = [m.key for m in listed if m.key not in known and (key_created_ms(m.key) or now) < grace_before]
-    await asyncio.gather(*(blob.delete(k) for k in sorted(dead) + orphans))
+    await asyncio.gather(*(retry_idempotent(lambda k=k: blob.delete(k)) for k in sorted(dead) + orphans))
 
     await machine.apply(lambda s: (st.finish_gc(s, dead), None))
-    truncated = await consensus.truncate(machine.key, min_seqno)
+    # Truncation is idempotent (and never removes the head), so any failure
+    # can be retried.
+    truncated = await retry_idempotent(lambda: consensus.truncate(machine.key, min_seqno))
     return GcReport(min_seqno, len(dead), len(orphans), truncated, expired_readers, expired_writers)

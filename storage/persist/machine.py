@@ -127,6 +127,10 @@ class Machine:
     async def wait_for(self, predicate: Callable[[ShardState], bool], timeout: float | None = None) -> ShardState:
         """Block until the state satisfies ``predicate``, polling Consensus
         (with backoff) for changes made by other processes."""
+        # Uppers and sinces only move forward, so a cached state that already
+        # satisfies the predicate is as good as a fresh one.
+        if self.state is not None and predicate(self.state):
+            return self.state
         deadline = None if timeout is None else time.monotonic() + timeout
         delay = 0.001
         while True:

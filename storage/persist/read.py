@@ -125,7 +125,12 @@ class ReadHandle:
 
     async def _hold(self, as_of: int) -> st.ShardState:
         async with self._pin_lock:
-            state = await self.machine.fetch()
+            # The cached state is never older than this reader's own hold
+            # (heartbeats run through this machine), so it is safe to read;
+            # fetch only if it does not cover as_of yet.
+            state = self.machine.state
+            if state is None or state.upper <= as_of or self.reader_id not in state.readers:
+                state = await self.machine.fetch()
             r = state.readers.get(self.reader_id)
             if r is None:
                 raise UsageError(f"reader {self.reader_id} of shard {self.shard_id} has expired")

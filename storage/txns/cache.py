@@ -76,6 +76,15 @@ class TxnsCache:
             self._absorb_rows(rows)
             self.progress = upper
 
+    def absorb_own(self, lower: int, upper: int, rows: list[tuple[str, int, bytes, int]], at: int) -> None:
+        """Absorb a write this process just made at ``[lower, upper)`` with a
+        successful compare-and-append: nothing else can be in that range, so
+        no need to read it back. Only valid when ``progress == lower``."""
+        if self.progress != lower:
+            return  # someone else's updates are in between: read normally
+        self._absorb_rows([(s, t, b, d, at) for s, t, b, d in rows])
+        self.progress = upper
+
     def _absorb_rows(self, rows: list[tuple[str, int, bytes, int, int]]) -> None:
         for shard, ts, batch, diff, at in rows:
             key = (shard, ts, batch)

@@ -50,6 +50,8 @@ logger = logging.getLogger(__name__)
 CRITICAL = "txns"
 #: Buffered rows per data shard per txn before they are spilled to a batch.
 SPILL_BYTES = 1 << 20
+#: Advance the txns shard's since after this many commits by this handle.
+COMPACT_EVERY = 64
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,7 @@ class TxnsHandle:
         self._lock = asyncio.Lock()  # serializes this process's txns writes
         self.commits = 0
         self.commit_losses = 0
+        self._compactor: asyncio.Task | None = None
         client.orphan_guard = self._committed_keys
 
     # -- opening ----------------------------------------------------------------
@@ -117,8 +120,8 @@ class TxnsHandle:
         """Append the rows ``rows_fn(cache)`` (plus pending tidies) at ``ts``
         (None: at the current upper). Returns the result of the attempt."""
         async with self._lock:
+            u = self.writer.upper  # a guess; a stale one just loses the CaA once
             while True:
-                u = await self.writer.fetch_upper()
                 await self.cache.update_to(u)
                 at = u if ts is None else ts
                 if at < u:
@@ -143,10 +146,15 @@ class TxnsHandle:
                 if out.applied:
                     self._tidy.difference_update(tidy)
                     self.commits += 1
+                    async with self.cache._lock:
+                        self.cache.absorb_own(u, at + 1, updates, at)
                     await self.cache.update_to(at + 1)
+                    if self.commits % COMPACT_EVERY == 0:
+                        self._spawn_compact(at)
                     return CommitResult(True, at, at + 1)
                 if batch is not None:
                     await batch.delete(self.client.blob)
+                u = out.upper if out.upper != u else await self.writer.fetch_upper()
 
     # -- registration -------------------------------------------------------------
 
@@ -231,16 +239,31 @@ class TxnsHandle:
         for ts in sorted(by_ts):
             handles = [BatchHandle.from_bytes(b).rewrite_ts(ts) for b in by_ts[ts]]
             merged = replace(handles[0], parts=tuple(p for h in handles for p in h.parts))
+            upper = w.upper  # cached; uppers only grow, and a stale one loses the CaA once
             while True:
-                upper = await w.fetch_upper()
                 if upper > ts:
                     break  # applied already (by us earlier, or another process)
                 out = await w.compare_and_append(merged, upper, ts + 1)
                 if out.applied:
                     applied += 1
                     break
+                upper = out.upper
             self._tidy.update((shard, ts, b) for b in by_ts[ts])
         return applied
+
+    def _spawn_compact(self, ts: int) -> None:
+        """Advance the txns since in the background (it clamps itself at the
+        earliest unapplied write), so applied rows consolidate away."""
+        if self._compactor is not None and not self._compactor.done():
+            return
+
+        async def run() -> None:
+            try:
+                await self.compact_to(ts)
+            except Exception:  # noqa: BLE001 - only an optimization; next time
+                logger.warning("txns compact_to failed", exc_info=True)
+
+        self._compactor = asyncio.create_task(run())
 
     async def tidy(self) -> None:
         """Retract applied writes now (normally bundled into the next commit)."""
@@ -272,8 +295,8 @@ class TxnsHandle:
             raise UsageError(f"data shard {shard} is not registered in the txns set at {ts}")
         await self.apply_shard(shard, le=ts)
         w = await self._data_writer(shard)
+        upper = w.upper
         while True:
-            upper = await w.fetch_upper()
             if upper > ts:
                 return
             # Every write at or below ts is applied (above) and the txns
@@ -281,6 +304,7 @@ class TxnsHandle:
             out = await w.compare_and_append(None, upper, ts + 1)
             if out.applied:
                 return
+            upper = out.upper
 
     async def read(self, shard: str, ts: int) -> pa.Table:
         """The contents of data shard ``shard`` at ``ts`` (convenience)."""

@@ -9,7 +9,7 @@ import pyarrow as pa
 
 from storage.location import MemBlob, MemConsensus
 from storage.persist import PersistClient, PersistConfig, field_for
-from storage.persist.compact import choose
+from storage.persist.compact import LAZY_RUN, choose
 
 SCHEMA = pa.schema([field_for("writer", "integer"), field_for("n", "bigint")])
 
@@ -58,10 +58,13 @@ async def test_compaction_keeps_log_n_batches(mem_client):
         await w.compare_and_append(await w.batch(one(0, i), ts=i), i, i + 1)
         await w.wait_idle()
         state = await mem_client.state("tiers")
-        assert len(state.batches) <= math.floor(math.log2(i + 1)) + 2, [b.rows for b in state.batches]
+        assert len(state.batches) <= math.floor(math.log2(i + 1)) + LAZY_RUN + 1, [b.rows for b in state.batches]
     assert choose(state) is None
     sizes = [b.rows for b in state.batches]
-    assert sum(sizes) == n and all(a >= 2 * b for a, b in zip(sizes, sizes[1:]))
+    assert sum(sizes) == n
+    # Apart from a short tail of recent small batches, sizes halve at least.
+    head = sizes[: max(0, len(sizes) - LAZY_RUN)]
+    assert all(a >= 2 * b for a, b in zip(head, head[1:])), sizes
     r = await mem_client.open_reader("tiers")
     assert sorted(row["n"] for row in (await r.snapshot_table(n - 1)).to_pylist()) == list(range(n))
 

@@ -167,7 +167,8 @@ async def test_bank_transfers_preserve_the_total(env):
     await asyncio.gather(transfers(6), transfers(6), transfers(6), auditor(10), auditor(10))
     assert sums and all(s == total for s in sums), sums
     final = await read_only(setup, oracle, [a, b])
-    assert sum(sum((await setup.read(s, final)).column("balance").to_pylist()) for s in (a, b)) == total
+    balances = [(await setup.read(s, final)).column("balance").to_pylist() for s in (a, b)]
+    assert sum(map(sum, balances)) == total
 
 
 async def test_group_commit_merges_concurrent_writers(env):
