@@ -342,7 +342,7 @@ class Txn:
 
     def __init__(self, handle: TxnsHandle):
         self.handle = handle
-        self._buffers: dict[str, list[pa.Table]] = {}
+        self._buffers: dict[str, list[tuple[pa.Table, int]]] = {}
         self._buffer_bytes: dict[str, int] = {}
         self._builders: dict[str, BatchBuilder] = {}
         self._more_builders: list[tuple[str, BatchBuilder]] = []  # from merges
@@ -357,11 +357,10 @@ class Txn:
         """Add rows (diff +1 inserts, -1 retracts) to ``shard``."""
         if self._sealed:
             raise UsageError("transaction already sealed for commit")
-        if DIFF not in rows.column_names:
-            rows = rows.append_column(DIFF, pa.repeat(pa.scalar(diff, pa.int64()), rows.num_rows))
-        self._buffers.setdefault(shard, []).append(rows)
-        self._buffer_bytes[shard] = self._buffer_bytes.get(shard, 0) + rows.nbytes
-        if self._buffer_bytes[shard] >= SPILL_BYTES:
+        self._buffers.setdefault(shard, []).append((rows, diff))
+        size = self._buffer_bytes.get(shard, 0) + rows.get_total_buffer_size()
+        self._buffer_bytes[shard] = size
+        if size >= SPILL_BYTES:
             await self._spill(shard)
 
     def write_batch(self, batch: BatchHandle) -> None:
@@ -395,12 +394,23 @@ class Txn:
         return b
 
     async def _spill(self, shard: str) -> None:
-        tables = self._buffers.pop(shard, [])
+        buffered = self._buffers.pop(shard, [])
         self._buffer_bytes.pop(shard, None)
-        if tables:
-            b = await self._builder(shard)
-            for t in tables:
-                await b.add(t)
+        if not buffered:
+            return
+        b = await self._builder(shard)
+        tables = []
+        for table, diff in buffered:
+            if DIFF not in table.column_names and (diff != 1 or any(d != 1 for _, d in buffered)):
+                table = table.append_column(DIFF, pa.repeat(pa.scalar(diff, pa.int64()), table.num_rows))
+            tables.append(table)
+        try:
+            # Usually every write to a shard has the same schema: one
+            # concatenation, one conversion, one encode.
+            await b.add(pa.concat_tables(tables))
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            for table in tables:
+                await b.add(table)
 
     async def seal(self) -> list[Row]:
         """Write out every buffer; the txns rows this txn will commit."""

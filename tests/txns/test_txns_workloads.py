@@ -272,3 +272,55 @@ async def test_batch_written_elsewhere_and_merged_txns(env):
     await t1.apply(r.ts)
     assert sorted((await txns.read(d0, r.ts)).column("id").to_pylist()) == [50, 51]
     assert (await txns.read(d1, r.ts)).column("id").to_pylist() == [60]
+
+
+async def test_group_commit_takes_txns_queued_during_an_apply(mem_env, monkeypatch):
+    """A txn submitted while the leader waits for the previous group's apply
+    (and nobody submits after it) must still be committed."""
+    txns = await mem_env.txns()
+    (d0,) = await mem_env.shards(txns, "d0")
+    group = GroupCommitter(txns, MemOracle())
+    release = asyncio.Event()
+    applying = asyncio.Event()
+    real_apply = type(txns.begin()).apply
+
+    async def slow_apply(self, ts):
+        applying.set()
+        await release.wait()
+        await real_apply(self, ts)
+
+    monkeypatch.setattr(type(txns.begin()), "apply", slow_apply)
+    first = txns.begin()
+    await first.write(d0, rows(1))
+    ts1 = await group.commit(first)  # acknowledged; its apply now hangs
+    await applying.wait()
+    second = txns.begin()
+    await second.write(d0, rows(2))
+    pending = asyncio.create_task(group.commit(second))
+    await asyncio.sleep(0)
+    release.set()
+    ts2 = await asyncio.wait_for(pending, 10)
+    assert ts2 > ts1
+    assert sorted((await txns.read(d0, ts2)).column("id").to_pylist()) == [1, 2]
+
+
+async def test_group_commit_serves_writers_that_keep_committing(env):
+    """Txns submitted while the leader waits for an apply must not strand."""
+    txns = await env.txns()
+    (d0,) = await env.shards(txns, "d0")
+    oracle = MemOracle() if env.kind == "mem" else env.oracle
+    group = GroupCommitter(txns, oracle, max_group=8)
+
+    async def writer(w: int) -> list[int]:
+        out = []
+        for n in range(6):
+            t = txns.begin()
+            await t.write(d0, rows(w * 100 + n))
+            out.append(await asyncio.wait_for(group.commit(t), 60))
+        return out
+
+    stamps = await asyncio.gather(*(writer(w) for w in range(16)))
+    assert group.txns_committed == 96
+    last = max(max(s) for s in stamps)
+    got = sorted((await txns.read(d0, last)).column("id").to_pylist())
+    assert got == sorted(w * 100 + n for w in range(16) for n in range(6))
