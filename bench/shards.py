@@ -25,7 +25,7 @@ from _common import pct, row
 
 import pyarrow as pa
 
-from storage.location import Blob, open_blob, open_consensus
+from storage.location import CountingBlob, open_blob, open_consensus
 from storage.persist import PersistClient, PersistConfig, field_for
 from tests.servers import PostgresServer, S3Server
 
@@ -34,25 +34,6 @@ SCHEMA = pa.schema([field_for("id", "bigint"), field_for("k", "integer"), field_
 
 def one_row(i: int) -> pa.Table:
     return pa.table({"id": pa.array([i], pa.int64()), "k": pa.array([i % 100], pa.int32()), "v": [i * 0.5], "s": [f"row {i}"]})
-
-
-class CountingBlob(Blob):
-    def __init__(self, inner: Blob):
-        self.inner, self.kind = inner, inner.kind
-        self.put_bytes = 0
-
-    async def get(self, key):
-        return await self.inner.get(key)
-
-    async def set(self, key, value):
-        self.put_bytes += len(value)
-        await self.inner.set(key, value)
-
-    async def delete(self, key):
-        return await self.inner.delete(key)
-
-    async def list(self, prefix=""):
-        return await self.inner.list(prefix)
 
 
 async def small_appends(pg: PostgresServer, s3: S3Server, n: int) -> None:

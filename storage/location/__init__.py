@@ -19,7 +19,8 @@ Public API:
   ``mem://[name]``                                             ``MemConsensus`` (tests)
   ==========================================================  ==============
 
-* ``FaultyBlob``/``FaultyConsensus``: seeded fault injection around any of them.
+* ``FaultyBlob``/``FaultyConsensus``: seeded fault injection around any of
+  them; ``CountingBlob``: counts the calls and bytes that go through.
 
 This package imports nothing from the layers above it.
 """
@@ -31,7 +32,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from storage.errors import ConfigError
 from storage.location.blob import Blob, BlobMeta, validate_key
 from storage.location.consensus import SCAN_ALL, Consensus, VersionedData
-from storage.location.faults import FaultConfig, FaultyBlob, FaultyConsensus
+from storage.location.faults import CountingBlob, FaultConfig, FaultyBlob, FaultyConsensus
 from storage.location.fs import FsBlob
 from storage.location.urls import redact_url
 from storage.location.mem import MemBlob, MemConsensus, named_mem_blob, named_mem_consensus
@@ -40,6 +41,7 @@ __all__ = [
     "Blob",
     "BlobMeta",
     "Consensus",
+    "CountingBlob",
     "FaultConfig",
     "FaultyBlob",
     "FaultyConsensus",

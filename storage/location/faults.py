@@ -14,7 +14,7 @@ by a seeded ``random.Random``, inject:
 Reads (``get``, ``list``, ``head``, ``scan``) only ever fail determinately:
 nothing changes when a read fails. The same seed gives the same sequence of
 decisions for the same sequence of calls, so a failing stress run can be
-replayed. ``inject_once(op, kind)`` forces the next call of ``op`` to fail
+replayed. ``CountingBlob`` only counts (no faults). ``inject_once(op, kind)`` forces the next call of ``op`` to fail
 in a given way, for tests of one precise failure. ``FaultConfig`` can be changed at any time (e.g. turned off to
 let a test finish cleanly); ``counts`` records what was injected.
 """
@@ -153,6 +153,36 @@ class FaultyConsensus(Consensus):
 
     async def list_keys(self) -> list[str]:
         return await self._inj.run("list_keys", False, lambda: self.inner.list_keys())
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+
+class CountingBlob(Blob):
+    """Counts what goes through to ``inner`` (``puts``, ``put_bytes``,
+    ``gets``, ``deletes``); for tests and benchmarks that check how much a
+    piece of work wrote."""
+
+    def __init__(self, inner: Blob):
+        self.inner = inner
+        self.kind = inner.kind
+        self.puts = self.put_bytes = self.gets = self.deletes = 0
+
+    async def get(self, key: str) -> bytes | None:
+        self.gets += 1
+        return await self.inner.get(key)
+
+    async def set(self, key: str, value: bytes) -> None:
+        self.puts += 1
+        self.put_bytes += len(value)
+        await self.inner.set(key, value)
+
+    async def delete(self, key: str) -> int | None:
+        self.deletes += 1
+        return await self.inner.delete(key)
+
+    async def list(self, prefix: str = "") -> list[BlobMeta]:
+        return await self.inner.list(prefix)
 
     async def close(self) -> None:
         await self.inner.close()

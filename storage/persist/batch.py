@@ -41,7 +41,7 @@ from storage.location import Blob
 from storage.persist import codec
 from storage.persist.codec import DIFF, TS
 from storage.persist.retry import retry_idempotent
-from storage.persist.state import FOREVER, PartMeta
+from storage.persist.state import FOREVER, PartMeta, PartsStats
 
 
 def part_key(shard_id: str, writer: str, now_ms: int | None = None) -> str:
@@ -72,20 +72,12 @@ def encode_parquet(table: pa.Table) -> bytes:
 
 
 @dataclass(frozen=True)
-class BatchHandle:
+class BatchHandle(PartsStats):
     """A written, not yet appended, batch: where its parts are and what they hold."""
 
     shard_id: str
     schema: bytes
     parts: tuple[PartMeta, ...]
-
-    @property
-    def rows(self) -> int:
-        return sum(p.rows for p in self.parts)
-
-    @property
-    def nbytes(self) -> int:
-        return sum(p.nbytes for p in self.parts)
 
     @property
     def min_ts(self) -> int | None:
@@ -94,10 +86,6 @@ class BatchHandle:
     @property
     def max_ts(self) -> int | None:
         return max((p.max_ts for p in self.parts), default=None)
-
-    @property
-    def keys(self) -> list[str]:
-        return [p.key for p in self.parts if p.key is not None]
 
     @property
     def retimestampable(self) -> bool:

@@ -27,12 +27,12 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import random
 import time
 from typing import Callable, TypeVar
 
 from storage.errors import DeterminateError, IndeterminateError, UsageError
 from storage.location import Consensus
+from storage.persist.retry import retry_idempotent
 from storage.persist.state import InvariantViolation, ShardState
 
 logger = logging.getLogger(__name__)
@@ -57,16 +57,7 @@ class Machine:
         self.cas_losses = 0
 
     async def _retry(self, op: Callable[[], "asyncio.Future[T]"]) -> T:
-        deadline = time.monotonic() + self.retry_timeout_s
-        delay = 0.005
-        while True:
-            try:
-                return await op()
-            except DeterminateError:
-                if time.monotonic() > deadline:
-                    raise
-                await asyncio.sleep(delay * (1 + random.random()))
-                delay = min(delay * 2, 1.0)
+        return await retry_idempotent(op, self.retry_timeout_s, on=DeterminateError)
 
     async def fetch(self) -> ShardState | None:
         """Read the head of the log into the cache (never moving it backwards)."""

@@ -34,9 +34,10 @@ from storage.location import Blob
 from storage.persist import codec
 from storage.persist import state as st
 from storage.persist.batch import decode_part, fetch_part
-from storage.persist.codec import DIFF, TS
+from storage.persist.codec import TS
 from storage.persist.config import PersistConfig
 from storage.persist.consolidate import collapse, consolidate, expand
+from storage.persist.handle_base import ShardHandle
 from storage.persist.machine import Machine
 
 logger = logging.getLogger(__name__)
@@ -45,26 +46,16 @@ PREFETCH = 4
 SMALL_DECODE_BYTES = 64 << 10
 
 
-class ReadHandle:
+class ReadHandle(ShardHandle):
     def __init__(self, machine: Machine, blob: Blob, reader_id: str, config: PersistConfig):
-        self.machine = machine
-        self.blob = blob
+        super().__init__(machine, blob, config)
         self.reader_id = reader_id
-        self.config = config
         self._in_use: Counter[int] = Counter()
         self._heartbeat_task: asyncio.Task | None = None
         self._expired = False
         # Pinning a state and heartbeating are serialized, so a heartbeat
         # never advances seqno_since past a state a snapshot is about to use.
         self._pin_lock = asyncio.Lock()
-
-    @property
-    def shard_id(self) -> str:
-        return self.machine.shard_id
-
-    @property
-    def schema(self) -> pa.Schema:
-        return codec.schema_from_bytes(self.machine.state.schema)
 
     @property
     def since(self) -> int:

@@ -95,13 +95,10 @@ class PartMeta:
         return replace(self, ts=ts, min_ts=ts, max_ts=ts)
 
 
-@dataclass(frozen=True)
-class BatchMeta:
-    id: str
-    lower: int
-    upper: int
-    since: int
-    parts: tuple[PartMeta, ...] = ()
+class PartsStats:
+    """Totals over ``self.parts`` (for batches in state and batch handles)."""
+
+    parts: tuple[PartMeta, ...]
 
     @property
     def rows(self) -> int:
@@ -118,6 +115,15 @@ class BatchMeta:
     @property
     def keys(self) -> list[str]:
         return [p.key for p in self.parts if p.key is not None]
+
+
+@dataclass(frozen=True)
+class BatchMeta(PartsStats):
+    id: str
+    lower: int
+    upper: int
+    since: int
+    parts: tuple[PartMeta, ...] = ()
 
     def to_json(self) -> dict:
         return {"id": self.id, "lower": self.lower, "upper": self.upper, "since": self.since, "parts": [p.to_json() for p in self.parts]}

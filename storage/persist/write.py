@@ -34,27 +34,18 @@ from storage.persist import codec
 from storage.persist import state as st
 from storage.persist.batch import BatchBuilder, BatchHandle, part_key
 from storage.persist.config import PersistConfig
+from storage.persist.handle_base import ShardHandle
 from storage.persist.machine import Machine
 from storage.persist.retry import retry_idempotent
 
 logger = logging.getLogger(__name__)
 
 
-class WriteHandle:
+class WriteHandle(ShardHandle):
     def __init__(self, machine: Machine, blob: Blob, writer_id: str, config: PersistConfig, maintenance):
-        self.machine = machine
-        self.blob = blob
+        super().__init__(machine, blob, config)
         self.writer_id = writer_id
-        self.config = config
         self._maintenance = maintenance
-
-    @property
-    def shard_id(self) -> str:
-        return self.machine.shard_id
-
-    @property
-    def schema(self) -> pa.Schema:
-        return codec.schema_from_bytes(self.machine.state.schema)
 
     @property
     def upper(self) -> int:

@@ -10,7 +10,7 @@ import uuid
 import pyarrow as pa
 import pytest
 
-from storage.persist import PersistConfig, PersistClient, SchemaError, field_for
+from storage.persist import SchemaError, field_for
 from storage.persist.codec import arrow_type_for, sql_type_of
 
 UTC = dt.timezone.utc

@@ -9,7 +9,7 @@ import pyarrow as pa
 import pytest
 
 from storage.errors import UsageError
-from storage.location import FaultConfig, FaultyBlob, FaultyConsensus, MemBlob, MemConsensus
+from storage.location import CountingBlob, FaultConfig, FaultyBlob, FaultyConsensus, MemBlob, MemConsensus
 from storage.persist import DIFF, TS, BatchHandle, PersistClient, PersistConfig, field_for
 
 SCHEMA = pa.schema([field_for("k", "bigint"), field_for("v", "text")])
@@ -99,20 +99,8 @@ async def test_listen_yields_updates_with_progress(mem_client):
     await it.aclose()
 
 
-class CountingBlob(MemBlob):
-    def __init__(self):
-        super().__init__()
-        self.puts = 0
-        self.put_bytes = 0
-
-    async def set(self, key, value):
-        self.puts += 1
-        self.put_bytes += len(value)
-        await super().set(key, value)
-
-
 async def test_rewrite_ts_writes_no_data():
-    blob = CountingBlob()
+    blob = CountingBlob(MemBlob())
     client = PersistClient(blob, MemConsensus(), PersistConfig(inline_threshold=0))
     w = await client.open_writer("rts", SCHEMA)
     batch = await w.batch(rows(*[(i, f"v{i}") for i in range(1000)]), ts=0)

@@ -9,7 +9,7 @@ import pyarrow as pa
 import pytest
 
 from storage.errors import UsageError
-from storage.location import Blob
+from storage.location import CountingBlob
 from storage.persist import PersistClient, PersistConfig
 from storage.txns import TxnsHandle
 from tests.txns.conftest import rows
@@ -38,25 +38,6 @@ async def test_crash_between_commit_and_apply(env):
     assert ids(await b.read(d0, ts - 1)) == []
     assert ids(await b.read(d1, ts - 1)) == []
     b.validate()
-
-
-class CountingBlob(Blob):
-    def __init__(self, inner: Blob):
-        self.inner, self.kind = inner, inner.kind
-        self.puts = 0
-
-    async def get(self, key):
-        return await self.inner.get(key)
-
-    async def set(self, key, value):
-        self.puts += 1
-        await self.inner.set(key, value)
-
-    async def delete(self, key):
-        return await self.inner.delete(key)
-
-    async def list(self, prefix=""):
-        return await self.inner.list(prefix)
 
 
 async def test_contended_retry_rewrites_no_data(env):

@@ -1,0 +1,25 @@
+"""What read and write handles share: the shard's machine, Blob and config."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from storage.location import Blob
+from storage.persist import codec
+from storage.persist.config import PersistConfig
+from storage.persist.machine import Machine
+
+
+class ShardHandle:
+    def __init__(self, machine: Machine, blob: Blob, config: PersistConfig):
+        self.machine = machine
+        self.blob = blob
+        self.config = config
+
+    @property
+    def shard_id(self) -> str:
+        return self.machine.shard_id
+
+    @property
+    def schema(self) -> pa.Schema:
+        return codec.schema_from_bytes(self.machine.state.schema)
