@@ -72,11 +72,14 @@ class PostgresConsensus(Consensus):
         # Deletes only rows below the head as of this statement's snapshot.
         # The head only grows, so the row deleted is never the head, however
         # CaS and other truncations interleave. A CaS whose expected row is
-        # deleted under it was stale anyway (a later row existed).
+        # deleted under it was stale anyway (a later row existed). Rows are
+        # locked in seqno order first, so concurrent truncations of one key
+        # cannot deadlock each other.
         self._sql_truncate = (
             f"WITH head AS (SELECT max(seqno) AS seqno FROM {t} WHERE shard = $1), "
-            f"del AS (DELETE FROM {t} WHERE shard = $1 AND seqno < $2 "
-            f"AND $2 <= (SELECT seqno FROM head) RETURNING 1) "
+            f"victims AS (SELECT seqno FROM {t} WHERE shard = $1 AND seqno < $2 "
+            f"AND $2 <= (SELECT seqno FROM head) ORDER BY seqno FOR UPDATE), "
+            f"del AS (DELETE FROM {t} c USING victims v WHERE c.shard = $1 AND c.seqno = v.seqno RETURNING 1) "
             f"SELECT (SELECT seqno FROM head), (SELECT count(*) FROM del)"
         )
         self._sql_keys = f"SELECT DISTINCT shard FROM {t} ORDER BY shard"

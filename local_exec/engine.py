@@ -1,0 +1,81 @@
+"""The local engine: DuckDB in-process over Arrow snapshots.
+
+One DuckDB database per process; each query runs on its own cursor in a
+worker thread, so a slow query never blocks the event loop or other
+sessions. The shards a query reads are registered on that cursor as Arrow
+tables under their SQL names, and the query (already rewritten to DuckDB's
+dialect) runs against them.
+
+DuckDB errors are mapped onto PostgreSQL SQLSTATEs (``EngineError``); the
+planner turns them into SQL errors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+
+import duckdb
+import pyarrow as pa
+
+
+class EngineError(Exception):
+    def __init__(self, sqlstate: str, message: str):
+        super().__init__(message)
+        self.sqlstate = sqlstate
+        self.message = message
+
+
+def _map_error(e: Exception) -> EngineError:
+    msg = str(e).split("\n")[0]
+    msg = re.sub(r"^[A-Za-z ]+ Error: ", "", msg)
+    if isinstance(e, duckdb.ParserException):
+        return EngineError("42601", msg)
+    if isinstance(e, duckdb.ConversionException):
+        return EngineError("22P02", msg)
+    if isinstance(e, duckdb.OutOfRangeException):
+        return EngineError("22003", msg)
+    if isinstance(e, duckdb.CatalogException):
+        return EngineError("42P01", msg)
+    if isinstance(e, duckdb.BinderException):
+        if "not found" in msg and "olumn" in msg:
+            return EngineError("42703", msg)
+        if "No function matches" in msg or "does not exist" in msg:
+            return EngineError("42883", msg)
+        return EngineError("42804", msg)
+    if isinstance(e, duckdb.InterruptException):
+        return EngineError("57014", "canceling statement due to user request")
+    if isinstance(e, duckdb.InvalidInputException):
+        return EngineError("22023", msg)
+    return EngineError("XX000", msg)
+
+
+class LocalEngine:
+    def __init__(self, *, threads: int = 2, memory_limit: str = "4GB"):
+        self._db = duckdb.connect(":memory:", config={"threads": threads, "memory_limit": memory_limit})
+        self._lock = threading.Lock()
+
+    def _cursor(self):
+        with self._lock:
+            return self._db.cursor()
+
+    async def run(self, sql: str, tables: dict[str, pa.Table] | None = None, params: list | None = None) -> pa.Table:
+        """Run DuckDB ``sql`` with ``tables`` registered under their names."""
+
+        def work() -> pa.Table:
+            cur = self._cursor()
+            try:
+                for name, table in (tables or {}).items():
+                    cur.register(name, table)
+                rel = cur.sql(sql, params=params or None)
+                return rel.to_arrow_table() if rel is not None else pa.table({})
+            except duckdb.Error as e:
+                raise _map_error(e) from None
+            finally:
+                cur.close()
+
+        return await asyncio.to_thread(work)
+
+    def close(self) -> None:
+        self._db.close()

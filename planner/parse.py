@@ -1,0 +1,94 @@
+"""Parsing and classification with pglast (PostgreSQL's own grammar).
+
+``parse(sql)`` splits a query string into statements and classifies each:
+
+* ``read``: SELECT (and VALUES, TABLE) — runs at one ``read_ts``;
+* ``write``: INSERT ... VALUES — write-only, or read-then-write when the
+  table has a primary key (uniqueness needs the current contents);
+* ``ddl``: CREATE/DROP TABLE — a read-then-write on the catalog;
+* ``session``: SET, SHOW, RESET;
+* ``txn``: BEGIN, COMMIT, ROLLBACK, ...
+* anything else is refused with 0A000 naming the statement.
+
+A syntax error becomes SQLSTATE 42601 with the 1-based character position
+PostgreSQL would report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pglast
+from pglast import ast
+from pglast.parser import ParseError
+
+from planner.errors import SYNTAX_ERROR, SqlError, not_supported
+
+READ, WRITE, DDL, SESSION, TXN, EMPTY = "read", "write", "ddl", "session", "txn", "empty"
+
+
+@dataclass
+class Statement:
+    node: ast.Node
+    text: str
+    kind: str
+
+
+def parse(sql: str) -> list[Statement]:
+    try:
+        raw = pglast.parse_sql(sql)
+    except ParseError as e:
+        message, index = e.args[0], e.args[1] if len(e.args) > 1 else None
+        message = message.rsplit(", at index", 1)[0]
+        raise SqlError(SYNTAX_ERROR, message, position=None if index is None else index + 1) from None
+    out = []
+    for r in raw:
+        start = r.stmt_location or 0
+        text = sql[start : start + r.stmt_len] if r.stmt_len else sql[start:]
+        out.append(Statement(r.stmt, text.strip(), classify(r.stmt)))
+    return out
+
+
+def classify(node: ast.Node) -> str:
+    if isinstance(node, ast.SelectStmt):
+        if node.intoClause is not None:
+            raise not_supported("SELECT INTO")
+        if node.lockingClause:
+            raise not_supported("SELECT ... FOR UPDATE/SHARE")
+        return READ
+    if isinstance(node, ast.InsertStmt):
+        return WRITE
+    if isinstance(node, (ast.CreateStmt, ast.DropStmt)):
+        return DDL
+    if isinstance(node, (ast.VariableSetStmt, ast.VariableShowStmt)):
+        return SESSION
+    if isinstance(node, ast.TransactionStmt):
+        return TXN
+    name = type(node).__name__
+    pretty = {
+        "UpdateStmt": "UPDATE", "DeleteStmt": "DELETE", "CopyStmt": "COPY", "ExplainStmt": "EXPLAIN",
+        "ViewStmt": "CREATE VIEW", "CreateTableAsStmt": "CREATE TABLE AS", "AlterTableStmt": "ALTER TABLE",
+        "TruncateStmt": "TRUNCATE", "CreateSchemaStmt": "CREATE SCHEMA", "IndexStmt": "CREATE INDEX",
+    }.get(name, name.removesuffix("Stmt"))
+    raise not_supported(f"statement {pretty}")
+
+
+def table_refs(node: ast.Node) -> list[str]:
+    """Names of the tables a statement reads (RangeVar nodes), CTE names excluded."""
+    names: list[str] = []
+    ctes: set[str] = set()
+
+    def visit(n) -> None:
+        if isinstance(n, ast.CommonTableExpr):
+            ctes.add(n.ctename)
+        if isinstance(n, ast.RangeVar):
+            names.append(n.relname)
+        if isinstance(n, ast.Node):
+            for attr in n:
+                visit(getattr(n, attr))
+        elif isinstance(n, (list, tuple)):
+            for x in n:
+                visit(x)
+
+    visit(node)
+    return sorted({n for n in names if n not in ctes})
