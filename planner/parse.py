@@ -3,8 +3,9 @@
 ``parse(sql)`` splits a query string into statements and classifies each:
 
 * ``read``: SELECT (and VALUES, TABLE) — runs at one ``read_ts``;
-* ``write``: INSERT ... VALUES — write-only, or read-then-write when the
-  table has a primary key (uniqueness needs the current contents);
+* ``write``: INSERT — write-only, or read-then-write when the table has a
+  primary key (uniqueness needs the current contents) or the rows come from
+  a SELECT; UPDATE and DELETE — read-then-write;
 * ``ddl``: CREATE/DROP TABLE — a read-then-write on the catalog;
 * ``session``: SET, SHOW, RESET;
 * ``txn``: BEGIN, COMMIT, ROLLBACK, ...
@@ -56,7 +57,7 @@ def classify(node: ast.Node) -> str:
         if node.lockingClause:
             raise not_supported("SELECT ... FOR UPDATE/SHARE")
         return READ
-    if isinstance(node, ast.InsertStmt):
+    if isinstance(node, (ast.InsertStmt, ast.UpdateStmt, ast.DeleteStmt)):
         return WRITE
     if isinstance(node, (ast.CreateStmt, ast.DropStmt)):
         return DDL

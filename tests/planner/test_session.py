@@ -62,8 +62,9 @@ async def test_multi_statement_strings_and_settings(db):
         ("INSERT INTO e (nope) VALUES (1)", "42703"),
         ("CREATE TABLE f (z geometry)", "42704"),
         ("CREATE TABLE g (a int, a int)", "42701"),
-        ("UPDATE e SET label = 'x'", "0A000"),
-        ("BEGIN", "0A000"),
+        ("TRUNCATE e", "0A000"),
+        ("UPDATE e SET id = 'abc'", "22P02"),
+        ("SAVEPOINT s", "0A000"),
         ("SHOW no_such_setting", "42704"),
     ],
 )
