@@ -47,13 +47,18 @@ def _map_error(e: Exception) -> EngineError:
     if isinstance(e, duckdb.InterruptException):
         return EngineError("57014", "canceling statement due to user request")
     if isinstance(e, duckdb.InvalidInputException):
+        if "Division by zero" in msg:
+            return EngineError("22012", "division by zero")
         return EngineError("22023", msg)
     return EngineError("XX000", msg)
 
 
 class LocalEngine:
     def __init__(self, *, threads: int = 2, memory_limit: str = "4GB"):
-        self._db = duckdb.connect(":memory:", config={"threads": threads, "memory_limit": memory_limit})
+        # integer_division: ``/`` on integers truncates, as in PostgreSQL.
+        self._db = duckdb.connect(
+            ":memory:", config={"threads": threads, "memory_limit": memory_limit, "integer_division": True}
+        )
         self._lock = threading.Lock()
 
     def _cursor(self):

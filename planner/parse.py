@@ -93,3 +93,55 @@ def table_refs(node: ast.Node) -> list[str]:
 
     visit(node)
     return sorted({n for n in names if n not in ctes})
+
+
+def result_names(node: ast.Node) -> list[str] | None:
+    """The column names PostgreSQL gives a SELECT's result, or None when
+    they come from the tables (``*``) and the engine's names are right."""
+    while isinstance(node, ast.SelectStmt) and node.op is not None and node.op.name != "SETOP_NONE":
+        node = node.larg  # set operations take the first arm's names
+    if not isinstance(node, ast.SelectStmt) or not node.targetList:
+        return None
+    names = []
+    for target in node.targetList:
+        if target.name:
+            names.append(target.name)
+            continue
+        name = _figure_name(target.val)
+        if name is None:
+            return None
+        names.append(name)
+    return names
+
+
+def _figure_name(expr) -> str | None:
+    """PostgreSQL's FigureColname, for the common expression kinds."""
+    if isinstance(expr, ast.ColumnRef):
+        last = expr.fields[-1]
+        return None if isinstance(last, ast.A_Star) else last.sval
+    if isinstance(expr, ast.FuncCall):
+        return expr.funcname[-1].sval
+    if isinstance(expr, ast.TypeCast):
+        inner = _figure_name(expr.arg)
+        if inner not in (None, "?column?"):
+            return inner
+        return expr.typeName.names[-1].sval
+    if isinstance(expr, ast.CaseExpr):
+        return "case"
+    if isinstance(expr, ast.CoalesceExpr):
+        return "coalesce"
+    if isinstance(expr, ast.MinMaxExpr):
+        return "greatest" if expr.op.name == "IS_GREATEST" else "least"
+    if isinstance(expr, ast.SubLink):
+        kind = expr.subLinkType.name
+        if kind == "EXISTS_SUBLINK":
+            return "exists"
+        if kind == "ARRAY_SUBLINK":
+            return "array"
+        if kind == "EXPR_SUBLINK":
+            inner = result_names(expr.subselect)
+            return inner[0] if inner else "?column?"
+        return "?column?"
+    if isinstance(expr, ast.SQLValueFunction):
+        return expr.op.name.removeprefix("SVFOP_").lower()
+    return "?column?"

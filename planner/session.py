@@ -261,7 +261,11 @@ class Session:
         ts = await self._read_ts()
         _catalog, tables = await self._tables_at(stmt.node, ts)
         out = await self.db.engine.run(to_duckdb(stmt.node), tables, params)
-        return Result(f"SELECT {out.num_rows}", _columns(out), [tuple(r.values()) for r in out.to_pylist()])
+        names = p.result_names(stmt.node)
+        if names is not None and len(names) == out.num_columns:
+            out = out.rename_columns(names)
+        rows = [tuple(col[i] for col in cols) for cols in [[c.to_pylist() for c in out.columns]] for i in range(out.num_rows)]
+        return Result(f"SELECT {out.num_rows}", _columns(out), rows)
 
     # -- writes ---------------------------------------------------------------
 

@@ -29,6 +29,12 @@ QUERIES = [
     "SELECT coalesce(dept, 'none') AS d FROM emp ORDER BY id",
     "SELECT id FROM emp WHERE name LIKE 'a%' UNION SELECT id FROM emp WHERE id > 4 ORDER BY id",
     "SELECT extract(year FROM hired) AS y FROM emp WHERE hired IS NOT NULL ORDER BY y",
+    "SELECT count(*), sum(salary), max(name) FROM emp",
+    "SELECT id * 2, name || '!' FROM emp ORDER BY 1",
+    "SELECT 7 / 2 AS q, -7 / 2 AS n, 7 % 3 AS m",
+    "SELECT CASE WHEN salary > 100 THEN 'high' ELSE 'low' END, coalesce(salary, 0) FROM emp ORDER BY id",
+    "SELECT id::text, (SELECT max(id) FROM emp) FROM emp WHERE id < 3 ORDER BY id",
+    "SELECT dept, avg(salary)::numeric(10,2) AS a FROM emp WHERE dept IS NOT NULL GROUP BY dept ORDER BY dept",
 ]
 
 
@@ -49,14 +55,18 @@ async def test_select_matches_postgres(db, pg_oracle_url, query):
         async with conn.transaction():
             for stmt in SETUP:
                 await conn.execute(stmt)
-            expected = [tuple(r.values()) for r in await conn.fetch(query)]
+            records = await conn.fetch(query)
+            expected = [tuple(r.values()) for r in records]
+            expected_names = list(records[0].keys()) if records else None
             raise _Rollback()
     except _Rollback:
         pass
     finally:
         await conn.close()
-    got = (await s.execute(query))[-1].rows
-    assert got == expected
+    result = (await s.execute(query))[-1]
+    assert result.rows == expected
+    if expected_names is not None:
+        assert [name for name, _type in result.columns] == expected_names
 
 
 class _Rollback(Exception):

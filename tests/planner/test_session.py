@@ -115,3 +115,8 @@ async def test_insert_select_between_tables(db):
     await s.execute("CREATE TABLE dst (a integer, b text)")
     assert (await run(s, "INSERT INTO dst SELECT a * 10, upper(b) FROM src WHERE a > 1")).tag == "INSERT 0 2"
     assert (await run(s, "SELECT a, b FROM dst ORDER BY a")).rows == [(20, "Y"), (30, None)]
+
+
+async def test_division_by_zero_is_22012(db):
+    err = await error(db.session(), "SELECT 1 / 0")
+    assert err.sqlstate == "22012" and err.message == "division by zero"
