@@ -264,8 +264,7 @@ class Session:
         names = p.result_names(stmt.node)
         if names is not None and len(names) == out.num_columns:
             out = out.rename_columns(names)
-        rows = [tuple(col[i] for col in cols) for cols in [[c.to_pylist() for c in out.columns]] for i in range(out.num_rows)]
-        return Result(f"SELECT {out.num_rows}", _columns(out), rows)
+        return Result(f"SELECT {out.num_rows}", _columns(out), _rows(out))
 
     # -- writes ---------------------------------------------------------------
 
@@ -507,6 +506,13 @@ class Session:
             values.append(str(getattr(v, "sval", None) or getattr(v, "ival", None) or getattr(v, "fval", None) or getattr(v, "boolval", "")))
         self.settings[name] = ", ".join(values)
         return Result("SET")
+
+
+def _rows(table: pa.Table) -> list[tuple]:
+    """Rows as tuples (by position: result column names may repeat)."""
+    if table.num_columns == 0:
+        return [()] * table.num_rows
+    return list(zip(*(c.to_pylist() for c in table.columns)))
 
 
 def _columns(table: pa.Table) -> list[tuple[str, str]]:
