@@ -14,7 +14,7 @@ from storage.oracle import open_oracle
 from storage.persist import PersistClient, PersistConfig
 from storage.txns import GroupCommitter, TxnsHandle
 
-from local_exec import LocalEngine
+from local_exec import LocalEngine, SnapshotCache
 from planner.catalog import CATALOG_SCHEMA, CATALOG_SHARD, Catalog
 
 
@@ -27,6 +27,7 @@ class Database:
         self.txns = txns
         self.engine = engine
         self.group = GroupCommitter(txns, oracle)
+        self.snapshots = SnapshotCache(txns)
         self._catalogs: dict[int, Catalog] = {}
 
     @classmethod

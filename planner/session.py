@@ -238,7 +238,7 @@ class Session:
 
     async def _contents(self, table: Table, ts: int) -> pa.Table:
         """``table`` at ``ts``, plus this transaction's own writes to it."""
-        contents = await self.db.txns.read(table.shard, ts)
+        contents = await self.db.snapshots.read(table.shard, ts)
         if self.txn is not None:
             self.txn.reads.add(table.shard)
             pending = self.txn.pending.get(table.shard)
@@ -473,6 +473,7 @@ class Session:
         await read_then_write(self.db.txns, self.db.oracle, [CATALOG_SHARD], compute)
         for t in dropped:
             await self.db.txns.forget(t.shard, 0)
+            self.db.snapshots.forget(t.shard)
         return Result("DROP TABLE", notices=notices)
 
     # -- session statements -----------------------------------------------------
