@@ -13,6 +13,11 @@ test process for the GIL and the server can be stopped by pid.
 
 A server that cannot start raises ``ServerError`` with the reason and the
 server's log tail; nothing is skipped.
+
+A test run that is killed cannot stop its servers, so: the S3 child exits
+when its parent dies, and each PostgreSQL temp dir records the pid of the
+process that owns it; ``PostgresServer.sweep_stale()`` (called before every
+start) stops clusters whose owner is gone.
 """
 
 from __future__ import annotations
@@ -111,9 +116,34 @@ class PostgresServer:
             return ["runuser", "-u", "postgres", "--", *argv]
         return argv
 
+    @staticmethod
+    def sweep_stale() -> int:
+        """Stop and remove clusters left by test processes that died."""
+        swept = 0
+        for folder in glob.glob(os.path.join(tempfile.gettempdir(), "txngate-pg-*")):
+            try:
+                with open(os.path.join(folder, "owner.pid")) as f:
+                    owner = int(f.read().strip())
+            except (OSError, ValueError):
+                continue
+            if _pid_alive(owner):
+                continue
+            try:
+                with open(os.path.join(folder, "data", "postmaster.pid")) as f:
+                    pid = int(f.readline())
+                os.kill(pid, signal.SIGKILL)
+            except (OSError, ValueError):
+                pass
+            shutil.rmtree(folder, ignore_errors=True)
+            swept += 1
+        return swept
+
     def start(self) -> "PostgresServer":
         initdb, pg_ctl = _find_pg_bin("initdb"), _find_pg_bin("pg_ctl")
+        self.sweep_stale()
         self.tmp = tempfile.mkdtemp(prefix="txngate-pg-")
+        with open(os.path.join(self.tmp, "owner.pid"), "w") as f:
+            f.write(str(os.getpid()))
         if os.geteuid() == 0:
             shutil.chown(self.tmp, "postgres", "postgres")
         log = os.path.join(self.tmp, "server.log")
@@ -271,7 +301,11 @@ def _serve_s3(port: int) -> None:
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: done.set())
     signal.signal(signal.SIGINT, lambda *_: done.set())
-    done.wait()
+    parent = os.getppid()
+    # Exit with the test process even if it is killed before stopping us.
+    while not done.wait(1.0):
+        if os.getppid() != parent:
+            break
     server.stop()
 
 
