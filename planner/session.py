@@ -283,30 +283,30 @@ class Session:
                 await self.txn.txn.write(table.shard, rows)
             return Result(tag)
         ts = await self.db.oracle.read_ts()
-        table = (await self.db.catalog_at(ts)).table(node.relation.relname)
+        catalog = await self.db.catalog_at(ts)
+        table = catalog.table(node.relation.relname)
         if isinstance(node, ast.InsertStmt) and not table.primary_key and not p.table_refs(node.selectStmt):
             # Write-only: nothing to read, so any write_ts will do (group commit).
             changes, tag = await self._plan_write(node, ts, params)
-            txn = self.db.txns.begin()
-            for t, rows in changes:
-                await txn.write(t.shard, rows)
-            await self.db.group.commit(txn)
+            await self.db.group.commit(await self._txn_of(changes))
             return Result(tag)
         tag = ""
-        inputs = [CATALOG_SHARD, table.shard] + [
-            (await self.db.catalog_at(ts)).table(n).shard for n in p.table_refs(getattr(node, "selectStmt", None) or node) if n != table.name
-        ]
+        sources = p.table_refs(getattr(node, "selectStmt", None) or node)
+        inputs = [CATALOG_SHARD, table.shard] + [catalog.table(n).shard for n in sources if n != table.name]
 
         async def compute(read_ts: int):
             nonlocal tag
             changes, tag = await self._plan_write(node, read_ts, params)
-            txn = self.db.txns.begin()
-            for t, rows in changes:
-                await txn.write(t.shard, rows)
-            return txn
+            return await self._txn_of(changes)
 
         await read_then_write(self.db.txns, self.db.oracle, sorted(set(inputs)), compute)
         return Result(tag)
+
+    async def _txn_of(self, changes: list[tuple[Table, pa.Table]]) -> Txn:
+        txn = self.db.txns.begin()
+        for table, rows in changes:
+            await txn.write(table.shard, rows)
+        return txn
 
     async def _plan_write(self, node: ast.Node, ts: int, params: list | None) -> tuple[list[tuple[Table, pa.Table]], str]:
         """The rows (with ``_diff``) a write statement adds or retracts at ``ts``."""
