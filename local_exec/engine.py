@@ -33,6 +33,8 @@ def _map_error(e: Exception) -> EngineError:
     if isinstance(e, duckdb.ParserException):
         return EngineError("42601", msg)
     if isinstance(e, duckdb.ConversionException):
+        if "out of range" in msg or "overflow" in msg.lower():
+            return EngineError("22003", msg)
         return EngineError("22P02", msg)
     if isinstance(e, duckdb.OutOfRangeException):
         return EngineError("22003", msg)
@@ -65,22 +67,50 @@ class LocalEngine:
         with self._lock:
             return self._db.cursor()
 
-    async def run(self, sql: str, tables: dict[str, pa.Table] | None = None, params: list | None = None) -> pa.Table:
-        """Run DuckDB ``sql`` with ``tables`` registered under their names."""
+    async def run(
+        self,
+        sql: str,
+        tables: dict[str, pa.Table] | None = None,
+        params: list | None = None,
+        *,
+        views: list[tuple[str, str]] = (),
+        timeout: float | None = None,
+    ) -> pa.Table:
+        """Run DuckDB ``sql`` with ``tables`` registered under their names and
+        ``views`` (name, DuckDB SQL) created over them in order.
+
+        ``timeout`` (seconds) interrupts the query with 57014; cancelling the
+        awaiting task interrupts it too (and re-raises the cancellation)."""
+        cur = self._cursor()
 
         def work() -> pa.Table:
-            cur = self._cursor()
             try:
                 for name, table in (tables or {}).items():
                     cur.register(name, table)
+                for name, view_sql in views:
+                    cur.execute(f'CREATE TEMP VIEW "{name}" AS {view_sql}')
                 rel = cur.sql(sql, params=params or None)
                 return rel.to_arrow_table() if rel is not None else pa.table({})
             except duckdb.Error as e:
                 raise _map_error(e) from None
-            finally:
-                cur.close()
 
-        return await asyncio.to_thread(work)
+        future = asyncio.get_running_loop().run_in_executor(None, work)
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), timeout)
+        except (asyncio.TimeoutError, asyncio.CancelledError) as e:
+            cur.interrupt()
+            try:
+                await asyncio.shield(future)
+            except Exception:  # noqa: BLE001 - the interrupted query's own error
+                pass
+            if isinstance(e, asyncio.TimeoutError):
+                raise EngineError("57014", "canceling statement due to statement timeout") from None
+            raise
+        finally:
+            if future.done():
+                cur.close()
+            else:
+                future.add_done_callback(lambda _f: cur.close())
 
     def close(self) -> None:
         self._db.close()

@@ -3,11 +3,14 @@
 ``parse(sql)`` splits a query string into statements and classifies each:
 
 * ``read``: SELECT (and VALUES, TABLE) — runs at one ``read_ts``;
-* ``write``: INSERT — write-only, or read-then-write when the table has a
+* ``write``: TRUNCATE; INSERT — write-only, or read-then-write when the table has a
   primary key (uniqueness needs the current contents) or the rows come from
   a SELECT; UPDATE and DELETE — read-then-write;
-* ``ddl``: CREATE/DROP TABLE — a read-then-write on the catalog;
-* ``session``: SET, SHOW, RESET;
+* ``ddl``: CREATE/DROP/ALTER of schemas, tables, views and materialized
+  views, CREATE TABLE AS / SELECT INTO, REFRESH — catalog writes;
+* ``copy``: COPY FROM STDIN / TO STDOUT;
+* ``explain``: EXPLAIN;
+* ``session``: SET, SHOW, RESET, DISCARD;
 * ``txn``: BEGIN, COMMIT, ROLLBACK, ...
 * anything else is refused with 0A000 naming the statement.
 
@@ -25,7 +28,7 @@ from pglast.parser import ParseError
 
 from planner.errors import SYNTAX_ERROR, SqlError, not_supported
 
-READ, WRITE, DDL, SESSION, TXN, EMPTY = "read", "write", "ddl", "session", "txn", "empty"
+READ, WRITE, DDL, SESSION, TXN, COPY, EXPLAIN = "read", "write", "ddl", "session", "txn", "copy", "explain"
 
 
 @dataclass
@@ -50,26 +53,33 @@ def parse(sql: str) -> list[Statement]:
     return out
 
 
+DDL_NODES = (
+    ast.CreateStmt, ast.CreateTableAsStmt, ast.ViewStmt, ast.DropStmt, ast.CreateSchemaStmt,
+    ast.AlterTableStmt, ast.RenameStmt, ast.IndexStmt, ast.RefreshMatViewStmt,
+)
+
+
 def classify(node: ast.Node) -> str:
     if isinstance(node, ast.SelectStmt):
-        if node.intoClause is not None:
-            raise not_supported("SELECT INTO")
         if node.lockingClause:
             raise not_supported("SELECT ... FOR UPDATE/SHARE")
-        return READ
-    if isinstance(node, (ast.InsertStmt, ast.UpdateStmt, ast.DeleteStmt)):
+        return DDL if node.intoClause is not None else READ
+    if isinstance(node, (ast.InsertStmt, ast.UpdateStmt, ast.DeleteStmt, ast.TruncateStmt)):
         return WRITE
-    if isinstance(node, (ast.CreateStmt, ast.DropStmt)):
+    if isinstance(node, DDL_NODES):
         return DDL
-    if isinstance(node, (ast.VariableSetStmt, ast.VariableShowStmt)):
+    if isinstance(node, ast.CopyStmt):
+        return COPY
+    if isinstance(node, ast.ExplainStmt):
+        return EXPLAIN
+    if isinstance(node, (ast.VariableSetStmt, ast.VariableShowStmt, ast.DiscardStmt)):
         return SESSION
     if isinstance(node, ast.TransactionStmt):
         return TXN
     name = type(node).__name__
     pretty = {
-        "UpdateStmt": "UPDATE", "DeleteStmt": "DELETE", "CopyStmt": "COPY", "ExplainStmt": "EXPLAIN",
-        "ViewStmt": "CREATE VIEW", "CreateTableAsStmt": "CREATE TABLE AS", "AlterTableStmt": "ALTER TABLE",
-        "TruncateStmt": "TRUNCATE", "CreateSchemaStmt": "CREATE SCHEMA", "IndexStmt": "CREATE INDEX",
+        "CreateFunctionStmt": "CREATE FUNCTION", "CreateSeqStmt": "CREATE SEQUENCE", "CreateTrigStmt": "CREATE TRIGGER",
+        "GrantStmt": "GRANT", "CreateRoleStmt": "CREATE ROLE", "LockStmt": "LOCK", "VacuumStmt": "VACUUM",
     }.get(name, name.removesuffix("Stmt"))
     raise not_supported(f"statement {pretty}")
 

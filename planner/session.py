@@ -1,501 +1,416 @@
 """Sessions: ``Session.execute(sql, params)`` runs a query string and
 returns one ``Result`` per statement (columns with SQL types, rows, command
-tag), or raises ``SqlError``.
+tag), or raises ``SqlError``; ``Session.stream`` yields the results one by
+one (the wire front end sends each as it comes).
 
-Statement classes and their timestamps (DESIGN.md "Transactions"):
+Every statement runs in a ``Work`` (planner.work): the session's explicit
+transaction, the implicit transaction of a multi-statement string, or its
+own. Statement classes and their timestamps (DESIGN.md "Transactions"):
 
-* SELECT: one ``read_ts`` from the oracle; the catalog and every table read
-  at it; the query runs on DuckDB over Arrow snapshots.
-* INSERT into a table without a primary key: write-only, through group
-  commit at a ``write_ts``. With a primary key: read-then-write at
-  ``(read_ts, read_ts + 1)`` so uniqueness holds under concurrency (23505).
-* UPDATE, DELETE: read-then-write: the rows matched at ``read_ts`` are
-  retracted (and, for UPDATE, re-inserted changed) at ``read_ts + 1``.
-* CREATE/DROP TABLE: read-then-write on the catalog shard.
-* SET/SHOW/RESET: session settings.
+* SELECT, EXPLAIN, COPY TO: one ``read_ts``; the catalog and every relation
+  read at it; the query runs on DuckDB over Arrow snapshots.
+* INSERT (and COPY FROM) that reads nothing but the catalog (no keys to
+  check, no SELECT over tables, no serial column): write-only, through group
+  commit at a fresh ``write_ts``.
+* Every other write and all DDL: read-then-write at ``(read_ts, read_ts +
+  1)``, retried automatically — without recomputing when nothing it read
+  changed — so keys stay unique under concurrency (23505).
 
-Explicit transactions (BEGIN ... COMMIT): every read is at the transaction's
-one ``read_ts`` and sees the transaction's own earlier writes; writes are
-buffered in one txn (spilled to batches past a size) and committed at
-COMMIT. A transaction that only wrote commits at a fresh ``write_ts``; one
-that read commits at ``read_ts + 1``, moved later only if nothing it read
-was written in between, else COMMIT fails with 40001 and nothing is
-written. That is serializable (the write-skew of seed 001 is refused). An
-error puts the transaction in the aborted state: 25P02 until ROLLBACK or
-COMMIT (which rolls back). READ ONLY transactions refuse writes (25006).
-
-Not built yet (issue: SQL planner): implicit transactions of multi-statement
-strings (each statement commits on its own), SAVEPOINT, DDL inside a
-transaction, COPY, ON CONFLICT, RETURNING, EXPLAIN, views. They are refused
-with SQLSTATE 0A000 naming the feature.
+Explicit transactions (BEGIN ... COMMIT) and the implicit transaction of a
+multi-statement string read at one ``read_ts``, see their own writes and
+DDL, and commit everything at COMMIT (or the end of the string) atomically,
+at ``read_ts + 1`` or later only if nothing they read was written in between
+— else 40001 and nothing is written. That is serializable (the write-skew of
+seed 001 is refused). An error puts an explicit transaction in the aborted
+state: 25P02 until ROLLBACK or COMMIT (which rolls back); it rolls back an
+implicit one. READ ONLY transactions refuse writes (25006). Savepoints are
+refused with 0A000.
 """
 
 from __future__ import annotations
 
-import uuid
-from dataclasses import dataclass, field
+import asyncio
+import re
+from typing import AsyncIterator
 
-import pyarrow as pa
-import sqlglot
-from pglast import ast
-from pglast.stream import RawStream
+from pglast import ast, enums
 
 from local_exec import EngineError
 from planner import parse as p
-from planner.catalog import CATALOG_SHARD, Catalog, Column, Table, catalog_rows
+from planner.catalog import CATALOG_SHARD
+from planner.copy import CopySink, CopySource, copy_from, copy_to
+from planner.ddl import Ddl
+from planner.dml import Dml
 from planner.errors import (
-    DUPLICATE_COLUMN,
-    DUPLICATE_TABLE,
+    ACTIVE_SQL_TRANSACTION,
     IN_FAILED_SQL_TRANSACTION,
-    NOT_NULL_VIOLATION,
+    INVALID_PARAMETER_VALUE,
+    QUERY_CANCELED,
     READ_ONLY_TRANSACTION,
-    SERIALIZATION_FAILURE,
-    SYNTAX_ERROR,
-    UNDEFINED_OBJECT,
-    UNIQUE_VIOLATION,
+    UNDEFINED_PARAMETER,
     SqlError,
     not_supported,
 )
-from planner.sqltypes import canonical, of_arrow
-from storage.persist import DIFF, SchemaError
-from storage.persist.consolidate import collapse, expand
-from storage.txns import Txn, read_then_write
+from planner.result import Result, to_result
+from planner.work import Work
+from storage.errors import UsageError
+from storage.txns import read_then_write
 
 DEFAULT_SETTINGS = {
     "application_name": "",
+    "bytea_output": "hex",
     "client_encoding": "UTF8",
+    "client_min_messages": "notice",
     "datestyle": "ISO, MDY",
+    "default_transaction_isolation": "serializable",
+    "default_transaction_read_only": "off",
+    "extra_float_digits": "1",
+    "idle_in_transaction_session_timeout": "0",
+    "integer_datetimes": "on",
     "intervalstyle": "postgres",
+    "is_superuser": "on",
+    "lock_timeout": "0",
+    "max_identifier_length": "63",
+    "search_path": '"$user", public',
+    "server_encoding": "UTF8",
+    "server_version": "16.4",
+    "server_version_num": "160004",
+    "session_authorization": "txngate",
+    "standard_conforming_strings": "on",
+    "statement_timeout": "0",
     "timezone": "UTC",
     "transaction_isolation": "serializable",
-    "standard_conforming_strings": "on",
-    "search_path": '"$user", public',
-    "statement_timeout": "0",
+    "transaction_read_only": "off",
     "txngate.engine": "auto",
 }
-
-DUCKDB_TYPES = {
-    "smallint": "SMALLINT", "integer": "INTEGER", "bigint": "BIGINT", "real": "REAL",
-    "double precision": "DOUBLE", "boolean": "BOOLEAN", "text": "VARCHAR", "date": "DATE",
-    "timestamp": "TIMESTAMP", "timestamptz": "TIMESTAMPTZ", "time": "TIME", "interval": "INTERVAL",
-    "bytea": "BLOB", "json": "VARCHAR", "jsonb": "VARCHAR", "uuid": "UUID",
-}
+READ_ONLY_SETTINGS = {"server_version", "server_version_num", "server_encoding", "integer_datetimes", "max_identifier_length", "is_superuser"}
+ISOLATION_NAMES = {"serializable", "repeatable read", "read committed", "read uncommitted"}
 
 
-@dataclass
-class Result:
-    tag: str
-    columns: list[tuple[str, str]] = field(default_factory=list)  # (name, SQL type)
-    rows: list[tuple] = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)
-
-
-def duckdb_type(sql_type: str) -> str:
-    if sql_type in DUCKDB_TYPES:
-        return DUCKDB_TYPES[sql_type]
-    if sql_type.startswith("numeric"):
-        return "DECIMAL" + sql_type[len("numeric"):] if "(" in sql_type else "DECIMAL(38,10)"
-    if sql_type.startswith(("varchar", "char")):
-        return "VARCHAR"
-    raise SqlError(UNDEFINED_OBJECT, f'type "{sql_type}" does not exist')
-
-
-def to_duckdb(node: ast.Node) -> str:
-    """PostgreSQL SQL for ``node`` rewritten for DuckDB."""
-    pg_sql = RawStream()(node)
-    try:
-        return sqlglot.transpile(pg_sql, read="postgres", write="duckdb")[0]
-    except sqlglot.errors.SqlglotError as e:
-        raise not_supported(f"query construct ({e})") from None
-
-
-@dataclass
-class OpenTxn:
-    """An explicit transaction: one read_ts, buffered writes, what it read."""
-
-    read_only: bool
-    txn: "Txn"
-    read_ts: int | None = None
-    reads: set[str] = field(default_factory=set)
-    #: shard -> written rows with ``_diff``, so later statements see them
-    pending: dict[str, list[pa.Table]] = field(default_factory=dict)
-    failed: bool = False
-
-    @property
-    def wrote(self) -> bool:
-        return bool(self.pending)
+def parse_duration_ms(value: str, setting: str) -> int:
+    """A PostgreSQL time setting (``5000``, ``'5s'``, ``'100ms'``, ``'1min'``) in ms."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(ms|s|min|h|d)?\s*", str(value))
+    if m is None:
+        raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "{setting}": "{value}"')
+    scale = {"ms": 1, None: 1, "s": 1000, "min": 60_000, "h": 3_600_000, "d": 86_400_000}[m.group(2)]
+    return int(float(m.group(1)) * scale)
 
 
 class Session:
-    def __init__(self, db):
+    def __init__(self, db, *, user: str = "txngate", settings: dict[str, str] | None = None):
         self.db = db
+        self.user = user
         self.settings = dict(DEFAULT_SETTINGS)
-        self.txn: OpenTxn | None = None
+        self.settings["session_authorization"] = user
+        for k, v in (settings or {}).items():
+            self.set(k, v)
+        self.work: Work | None = None  # the open explicit (or implicit) transaction
+        self._explicit = False
+        #: ``virtual(schema, name)``: relations no catalog row holds (pg_catalog emulation)
+        self.virtual = None
+
+    # -- state -----------------------------------------------------------------
 
     @property
     def status(self) -> str:
         """ReadyForQuery status: I (idle), T (in a transaction), E (aborted)."""
-        if self.txn is None:
+        if self.work is None or not self._explicit:
             return "I"
-        return "E" if self.txn.failed else "T"
+        return "E" if self.work.failed else "T"
 
-    async def execute(self, sql: str, params: list | None = None) -> list[Result]:
+    @property
+    def search_path(self) -> tuple[str, ...]:
+        out = []
+        for part in self.settings["search_path"].split(","):
+            name = part.strip().strip('"')
+            if name == "$user":
+                name = self.user
+            out.append(name)
+        return tuple(out) or ("public",)
+
+    @property
+    def timeout(self) -> float | None:
+        ms = parse_duration_ms(self.settings["statement_timeout"], "statement_timeout")
+        return ms / 1000 if ms else None
+
+    def set(self, name: str, value: str) -> None:
+        name = name.lower()
+        if name not in DEFAULT_SETTINGS and "." not in name:
+            raise SqlError(UNDEFINED_PARAMETER, f'unrecognized configuration parameter "{name}"')
+        if name in READ_ONLY_SETTINGS and value != self.settings.get(name):
+            raise SqlError("55P02", f'parameter "{name}" cannot be changed')
+        if name in ("statement_timeout", "idle_in_transaction_session_timeout", "lock_timeout"):
+            value = str(parse_duration_ms(value, name))
+        if name in ("transaction_isolation", "default_transaction_isolation") and value.lower() not in ISOLATION_NAMES:
+            raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "{name}": "{value}"')
+        if name == "txngate.engine" and value.lower() not in ("auto", "local", "spark"):
+            raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "txngate.engine": "{value}"', hint="Available values: auto, local, spark.")
+        self.settings[name] = value
+
+    # -- running ---------------------------------------------------------------
+
+    async def execute(self, sql: str, params: list | None = None, *, copy_source: CopySource | None = None, copy_sink: CopySink | None = None) -> list[Result]:
+        return [r async for r in self.stream(sql, params, copy_source=copy_source, copy_sink=copy_sink)]
+
+    async def stream(self, sql: str, params: list | None = None, *, copy_source=None, copy_sink=None) -> AsyncIterator[Result]:
+        """Run every statement of ``sql``, yielding each result when done.
+
+        Several statements without transaction control run in one implicit
+        transaction: an error rolls back all of them."""
         statements = p.parse(sql)
-        return [await self._run(s, params) for s in statements]
+        implicit = len(statements) > 1 and self.work is None and not any(s.kind == p.TXN for s in statements)
+        if not implicit:
+            for stmt in statements:
+                yield await self.run(stmt, params, copy_source, copy_sink)
+            return
+        self.work = Work.begin(self.db)
+        self.work.explicit = True
+        ok = False
+        try:
+            for stmt in statements:
+                yield await self.run(stmt, params, copy_source, copy_sink)
+            work, self.work = self.work, None
+            await work.commit()
+            ok = True
+        finally:
+            if not ok and self.work is not None:
+                work, self.work = self.work, None
+                await work.abort()
 
-    async def _run(self, stmt: p.Statement, params: list | None) -> Result:
-        if self.txn is not None and self.txn.failed and not _ends_txn(stmt):
+    async def run(self, stmt: p.Statement, params: list | None, copy_source=None, copy_sink=None) -> Result:
+        """Run one parsed statement."""
+        if self.work is not None and self.work.failed and not _ends_txn(stmt):
             raise SqlError(IN_FAILED_SQL_TRANSACTION, "current transaction is aborted, commands ignored until end of transaction block")
         try:
             if stmt.kind == p.TXN:
                 return await self._transaction_statement(stmt.node)
-            if stmt.kind == p.READ:
-                return await self._select(stmt, params)
-            if stmt.kind == p.WRITE:
-                return await self._write(stmt.node, params)
-            if stmt.kind == p.DDL:
-                if self.txn is not None:
-                    raise not_supported("DDL inside a transaction block")
-                if isinstance(stmt.node, ast.CreateStmt):
-                    return await self._create_table(stmt.node)
-                return await self._drop(stmt.node)
-            return self._session_statement(stmt.node)
+            if stmt.kind == p.SESSION:
+                return self._session_statement(stmt.node)
+            if self.work is not None:
+                return await self._in_work(self.work, stmt, params, {}, copy_source, copy_sink)
+            if stmt.kind in (p.READ, p.EXPLAIN) or (stmt.kind == p.COPY and not stmt.node.is_from):
+                work = Work.begin(self.db)
+                try:
+                    return await self._in_work(work, stmt, params, {}, copy_source, copy_sink)
+                finally:
+                    await work.abort()
+            return await self._autocommit(stmt, params, copy_source)
         except EngineError as e:
             self._fail()
             raise SqlError(e.sqlstate, e.message) from None
         except SqlError:
             self._fail()
             raise
+        except asyncio.CancelledError:
+            self._fail()
+            raise
+        except UsageError as e:
+            # e.g. a table dropped between a statement's read and its write
+            self._fail()
+            raise SqlError("40001", f"could not serialize access: {e}", hint="The statement might succeed if retried.") from None
 
     def _fail(self) -> None:
-        if self.txn is not None:
-            self.txn.failed = True
+        if self.work is not None:
+            self.work.failed = True
 
-    # -- transactions ---------------------------------------------------------------
+    async def _in_work(self, work: Work, stmt: p.Statement, params, memo: dict, copy_source=None, copy_sink=None) -> Result:
+        node = stmt.node
+        if stmt.kind == p.READ:
+            out = await self._dml(work, params).select(node)
+            return to_result(f"SELECT {out.num_rows}", out, p.result_names(node))
+        if stmt.kind == p.EXPLAIN:
+            return await self._explain(work, node, params)
+        if work.read_only and stmt.kind in (p.WRITE, p.DDL, p.COPY) and not (stmt.kind == p.COPY and not node.is_from):
+            verb = stmt.text.split(None, 1)[0].upper() if stmt.text else "this statement"
+            raise SqlError(READ_ONLY_TRANSACTION, f"cannot execute {verb} in a read-only transaction")
+        if stmt.kind == p.WRITE:
+            dml = self._dml(work, params)
+            handler = {
+                ast.InsertStmt: dml.insert, ast.UpdateStmt: dml.update, ast.DeleteStmt: dml.delete, ast.TruncateStmt: dml.truncate,
+            }[type(node)]
+            return await handler(node)
+        if stmt.kind == p.COPY:
+            dml = self._dml(work, params)
+            if node.is_from:
+                return await copy_from(dml, node, copy_source)
+            return await copy_to(dml, node, copy_sink)
+        ddl = self._dml(work, params, Ddl, memo=memo)
+        if isinstance(node, ast.SelectStmt):  # SELECT INTO
+            import copy as _copy
+
+            query = _copy.copy(node)
+            query.intoClause = None
+            node = ast.CreateTableAsStmt(query=query, into=node.intoClause, objtype=enums.ObjectType.OBJECT_TABLE, if_not_exists=False)
+        handler = {
+            ast.CreateStmt: ddl.create_table, ast.CreateTableAsStmt: ddl.create_table_as, ast.ViewStmt: ddl.create_view,
+            ast.DropStmt: ddl.drop, ast.CreateSchemaStmt: ddl.create_schema, ast.AlterTableStmt: ddl.alter_table,
+            ast.RenameStmt: ddl.rename, ast.IndexStmt: ddl.create_index, ast.RefreshMatViewStmt: ddl.refresh,
+        }[type(node)]
+        return await handler(node)
+
+    def _dml(self, work: Work, params, cls=Dml, **kwargs):
+        return cls(work, self.search_path, params, self.timeout, self.virtual, self.settings["timezone"], **kwargs)
+
+    async def _autocommit(self, stmt: p.Statement, params, copy_source) -> Result:
+        """A write or DDL statement on its own: write-only when it read no
+        data, else read-then-write, retried and recomputed as needed."""
+        memo: dict = {}
+        inputs: list[str] = [CATALOG_SHARD]
+        works: list[Work] = [Work.begin(self.db, reads=inputs)]
+        results: list[Result] = []
+        try:
+            results.append(await self._in_work(works[0], stmt, params, memo, copy_source))
+            first = works[0]
+            if not first.wrote:
+                await first.commit()
+                return results[-1]
+            write_only = stmt.kind in (p.WRITE, p.COPY) and isinstance(stmt.node, (ast.InsertStmt, ast.CopyStmt)) and not first.data_reads
+            if write_only:
+                await self.db.group.commit(first.txn)
+                first.done = True
+                return results[-1]
+            if stmt.kind == p.COPY:
+                await first.commit()  # its input cannot be read twice: 40001 if it must
+                return results[-1]
+
+            async def compute(read_ts: int):
+                work = Work.begin(self.db, read_ts=read_ts, reads=inputs)
+                works.append(work)
+                results.append(await self._in_work(work, stmt, params, memo))
+                return work.txn
+
+            await read_then_write(self.db.txns, self.db.oracle, inputs, compute, start=(first.read_ts, first.txn))
+            last = works[-1]
+            last.done = True
+            for w in works:
+                w.created.clear()  # committed: keep the shards
+            await last._forget(last.dropped)
+            return results[-1]
+        except BaseException:
+            for w in works:
+                w.done = False
+                await w.abort()
+            for shard in memo.values():
+                if not any(shard in w.created for w in works):
+                    await self.db.txns.forget(shard, 0)
+            raise
+
+    # -- transactions ------------------------------------------------------------
 
     async def _transaction_statement(self, node: ast.TransactionStmt) -> Result:
         kind = node.kind.name
         if kind in ("TRANS_STMT_BEGIN", "TRANS_STMT_START"):
             tag = "BEGIN" if kind == "TRANS_STMT_BEGIN" else "START TRANSACTION"
-            if self.txn is not None:
-                return Result(tag, notices=["WARNING 25001: there is already a transaction in progress"])
-            read_only = False
+            if self.work is not None and self._explicit:
+                return Result(tag, notices=[f"WARNING {ACTIVE_SQL_TRANSACTION}: there is already a transaction in progress"])
+            read_only = self.settings["default_transaction_read_only"] in ("on", "true", "1")
             for opt in node.options or ():
                 if opt.defname == "transaction_read_only":
                     read_only = bool(opt.arg.val.ival)
-            self.txn = OpenTxn(read_only, self.db.txns.begin())
+                elif opt.defname == "transaction_isolation":
+                    level = opt.arg.val.sval
+                    if level not in ISOLATION_NAMES:
+                        raise SqlError(INVALID_PARAMETER_VALUE, f'invalid isolation level "{level}"')
+            self.work = Work.begin(self.db, read_only=read_only)
+            self.work.explicit = True
+            self._explicit = True
             return Result(tag)
-        if kind == "TRANS_STMT_COMMIT":
-            if self.txn is None:
-                return Result("COMMIT", notices=["WARNING 25P01: there is no transaction in progress"])
-            open_txn, self.txn = self.txn, None
-            if open_txn.failed:
-                await open_txn.txn.abort()
+        if kind in ("TRANS_STMT_COMMIT", "TRANS_STMT_ROLLBACK"):
+            word = "COMMIT" if kind == "TRANS_STMT_COMMIT" else "ROLLBACK"
+            if node.chain:
+                raise not_supported(f"{word} AND CHAIN")
+            if self.work is None or not self._explicit:
+                return Result(word, notices=["WARNING 25P01: there is no transaction in progress"])
+            work, self.work, self._explicit = self.work, None, False
+            if word == "ROLLBACK" or work.failed:
+                await work.abort()
                 return Result("ROLLBACK")
-            await self._commit(open_txn)
+            await work.commit()
             return Result("COMMIT")
-        if kind == "TRANS_STMT_ROLLBACK":
-            if self.txn is None:
-                return Result("ROLLBACK", notices=["WARNING 25P01: there is no transaction in progress"])
-            open_txn, self.txn = self.txn, None
-            await open_txn.txn.abort()
-            return Result("ROLLBACK")
         raise not_supported(f"{kind.removeprefix('TRANS_STMT_')} (savepoints and two-phase commit)")
 
-    async def _commit(self, t: OpenTxn) -> None:
-        if not t.wrote:
-            return
-        if t.read_ts is None:
-            await self.db.group.commit(t.txn)  # write-only
-            return
-        read_ts = t.read_ts
-        while True:
-            result = await t.txn.commit_at(read_ts + 1)
-            if result.committed:
-                await self.db.oracle.apply_write(result.ts)
-                await t.txn.apply(result.ts)
-                return
-            new_read = result.upper - 1
-            await self.db.txns.cache.update_to(result.upper)
-            if any(self.db.txns.cache.changed_between(s, read_ts, new_read) for s in t.reads):
-                await t.txn.abort()
-                raise SqlError(
-                    SERIALIZATION_FAILURE,
-                    "could not serialize access due to read/write dependencies among transactions",
-                    detail="Another transaction wrote to a table this transaction read, after it read it.",
-                    hint="The transaction might succeed if retried.",
-                )
-            read_ts = new_read  # nothing we read changed: commit later instead
+    # -- EXPLAIN -------------------------------------------------------------------
 
-    async def _read_ts(self) -> int:
-        if self.txn is None:
-            return await self.db.oracle.read_ts()
-        if self.txn.read_ts is None:
-            self.txn.read_ts = await self.db.oracle.read_ts()
-        return self.txn.read_ts
+    async def _explain(self, work: Work, node: ast.ExplainStmt, params) -> Result:
+        from planner.bind import Binder
 
-    # -- reads ----------------------------------------------------------------
+        query = node.query
+        lines = []
+        if isinstance(query, ast.SelectStmt) and query.intoClause is None:
+            klass = "read-only"
+        elif isinstance(query, ast.InsertStmt):
+            klass = "write-only or read-then-write (keys, serial columns or a SELECT over tables read)"
+        elif isinstance(query, (ast.UpdateStmt, ast.DeleteStmt)):
+            klass = "read-then-write"
+        else:
+            raise not_supported(f"EXPLAIN of {type(query).__name__.removesuffix('Stmt')}")
+        ts = await work.ts()
+        lines.append(f"Transaction: {klass}{' (in transaction block)' if self._explicit else ''}")
+        lines.append(f"Timestamps: read_ts={ts}" + ("" if klass == "read-only" else f", write_ts>={ts + 1}"))
+        lines.append("Engine: local (DuckDB)")
+        select = query if isinstance(query, ast.SelectStmt) else getattr(query, "selectStmt", None)
+        binder = Binder(await work.catalog(), self.search_path, self.virtual)
+        if select is not None:
+            bound = binder.bind(select)
+        else:
+            bound = binder.bind(ast.SelectStmt(targetList=(), fromClause=(query.relation,)))
+        if not isinstance(query, ast.SelectStmt):
+            rel = (await work.catalog()).table(query.relation.relname, query.relation.schemaname, self.search_path)
+            bound.tables.setdefault(binder.internal(rel), rel)
+        for _name, rel in bound.tables.items():
+            contents = await work.contents(rel)
+            lines.append(f"Shard {rel.shard} ({rel.qualified}): {contents.num_rows} rows, ~{contents.nbytes} bytes")
+        for name, sql in bound.views:
+            lines.append(f"View {name}: {sql}")
+        lines.append(f"DuckDB query: {bound.sql}")
+        import pyarrow as pa
 
-    async def _contents(self, table: Table, ts: int) -> pa.Table:
-        """``table`` at ``ts``, plus this transaction's own writes to it."""
-        contents = await self.db.snapshots.read(table.shard, ts)
-        if self.txn is not None:
-            self.txn.reads.add(table.shard)
-            pending = self.txn.pending.get(table.shard)
-            if pending:
-                rows = [_conform_diff(_with_diff(contents, 1), table)] + [_conform_diff(x, table) for x in pending]
-                merged = collapse(pa.concat_tables(rows))
-                contents = expand(merged)
-        return contents
+        return to_result("EXPLAIN", pa.table({"QUERY PLAN": pa.array(lines, pa.string())}))
 
-    async def _tables_at(self, node: ast.Node, ts: int) -> tuple[Catalog, dict[str, pa.Table]]:
-        catalog = await self.db.catalog_at(ts)
-        if self.txn is not None:
-            self.txn.reads.add(CATALOG_SHARD)
-        tables = {}
-        for name in p.table_refs(node):
-            tables[name] = await self._contents(catalog.table(name), ts)
-        return catalog, tables
-
-    async def _select(self, stmt: p.Statement, params: list | None) -> Result:
-        ts = await self._read_ts()
-        _catalog, tables = await self._tables_at(stmt.node, ts)
-        out = await self.db.engine.run(to_duckdb(stmt.node), tables, params)
-        names = p.result_names(stmt.node)
-        if names is not None and len(names) == out.num_columns:
-            out = out.rename_columns(names)
-        return Result(f"SELECT {out.num_rows}", _columns(out), _rows(out))
-
-    # -- writes ---------------------------------------------------------------
-
-    async def _write(self, node: ast.Node, params: list | None) -> Result:
-        """INSERT, UPDATE or DELETE, in a transaction or on its own."""
-        if self.txn is not None:
-            if self.txn.read_only:
-                verb = {"InsertStmt": "INSERT", "UpdateStmt": "UPDATE", "DeleteStmt": "DELETE"}[type(node).__name__]
-                raise SqlError(READ_ONLY_TRANSACTION, f"cannot execute {verb} in a read-only transaction")
-            # Uniqueness checks and UPDATE/DELETE need the current contents:
-            # keyed inserts and updates read, so the commit is checked.
-            ts = await self._read_ts()
-            changes, tag = await self._plan_write(node, ts, params)
-            for table, rows in changes:
-                self.txn.pending.setdefault(table.shard, []).append(rows)
-                await self.txn.txn.write(table.shard, rows)
-            return Result(tag)
-        ts = await self.db.oracle.read_ts()
-        catalog = await self.db.catalog_at(ts)
-        table = catalog.table(node.relation.relname)
-        if isinstance(node, ast.InsertStmt) and not table.primary_key and not p.table_refs(node.selectStmt):
-            # Write-only: nothing to read, so any write_ts will do (group commit).
-            changes, tag = await self._plan_write(node, ts, params)
-            await self.db.group.commit(await self._txn_of(changes))
-            return Result(tag)
-        tag = ""
-        sources = p.table_refs(getattr(node, "selectStmt", None) or node)
-        inputs = [CATALOG_SHARD, table.shard] + [catalog.table(n).shard for n in sources if n != table.name]
-
-        async def compute(read_ts: int):
-            nonlocal tag
-            changes, tag = await self._plan_write(node, read_ts, params)
-            return await self._txn_of(changes)
-
-        await read_then_write(self.db.txns, self.db.oracle, sorted(set(inputs)), compute)
-        return Result(tag)
-
-    async def _txn_of(self, changes: list[tuple[Table, pa.Table]]) -> Txn:
-        txn = self.db.txns.begin()
-        for table, rows in changes:
-            await txn.write(table.shard, rows)
-        return txn
-
-    async def _plan_write(self, node: ast.Node, ts: int, params: list | None) -> tuple[list[tuple[Table, pa.Table]], str]:
-        """The rows (with ``_diff``) a write statement adds or retracts at ``ts``."""
-        if getattr(node, "returningClause", None) is not None or getattr(node, "returningList", None):
-            raise not_supported("RETURNING")
-        if getattr(node, "withClause", None) is not None:
-            raise not_supported("WITH in INSERT/UPDATE/DELETE")
-        table = (await self.db.catalog_at(ts)).table(node.relation.relname)
-        if self.txn is not None:
-            self.txn.reads.add(CATALOG_SHARD)
-        if isinstance(node, ast.InsertStmt):
-            return await self._plan_insert(node, table, ts, params)
-        if getattr(node, "fromClause", None) or getattr(node, "usingClause", None):
-            raise not_supported("UPDATE ... FROM / DELETE ... USING")
-        current = await self._contents(table, ts)
-        where = f" WHERE {RawStream()(node.whereClause)}" if node.whereClause is not None else ""
-        cols = ", ".join(f'"{c.name}"' for c in table.columns)
-        if isinstance(node, ast.DeleteStmt):
-            old = await self._pg_query(f'SELECT {cols} FROM "{table.name}"{where}', {table.name: current}, params)
-            return [(table, _with_diff(_conform(old, table), -1))], f"DELETE {old.num_rows}"
-        sets = {}
-        for target in node.targetList:
-            if target.indirection:
-                raise not_supported("UPDATE of array elements or fields")
-            table.column(target.name)
-            if target.name in sets:
-                raise SqlError(DUPLICATE_COLUMN, f'multiple assignments to same column "{target.name}"')
-            sets[target.name] = RawStream()(target.val)
-        exprs = [f'{cols}'] + [f'{sets.get(c.name, chr(34) + c.name + chr(34))} AS "__new_{c.name}"' for c in table.columns]
-        both = await self._pg_query(f'SELECT {", ".join(exprs)} FROM "{table.name}"{where}', {table.name: current}, params, casts=table)
-        old = _conform(both.select([c.name for c in table.columns]), table)
-        new = both.select([f"__new_{c.name}" for c in table.columns]).rename_columns([c.name for c in table.columns])
-        new = _conform(new, table)
-        if table.primary_key:
-            rest = _subtract(current, old, table)
-            _check_unique(table, rest, new)
-        return [(table, _with_diff(old, -1)), (table, _with_diff(new, 1))], f"UPDATE {old.num_rows}"
-
-    async def _pg_query(self, pg_sql: str, tables: dict[str, pa.Table], params, casts: Table | None = None) -> pa.Table:
-        try:
-            duck = sqlglot.transpile(pg_sql, read="postgres", write="duckdb")[0]
-        except sqlglot.errors.SqlglotError as e:
-            raise not_supported(f"query construct ({e})") from None
-        if casts is not None:
-            # Cast the new values to the column types, as PostgreSQL assigns them.
-            names = [f"__new_{c.name}" for c in casts.columns]
-            inner = duck
-            outer = [f'"{c.name}"' for c in casts.columns] + [
-                f'CAST("{n}" AS {duckdb_type(c.type)}) AS "{n}"' for n, c in zip(names, casts.columns)
-            ]
-            duck = f"SELECT {', '.join(outer)} FROM ({inner}) AS q"
-        return await self.db.engine.run(duck, tables, params)
-
-    async def _plan_insert(self, node: ast.InsertStmt, table: Table, ts: int, params) -> tuple[list, str]:
-        if node.onConflictClause is not None:
-            raise not_supported("INSERT ... ON CONFLICT")
-        targets = [c.name for c in node.cols] if node.cols else [c.name for c in table.columns]
-        for t in targets:
-            table.column(t)
-        if len(set(targets)) != len(targets):
-            raise SqlError(DUPLICATE_COLUMN, "column specified more than once")
-        _c, sources = await self._tables_at(node.selectStmt, ts)
-        select = []
-        for col in table.columns:
-            if col.name in targets:
-                expr = f'src."c{targets.index(col.name)}"'
-            elif col.default is not None:
-                expr = sqlglot.transpile(col.default, read="postgres", write="duckdb")[0]
-            else:
-                expr = "NULL"
-            select.append(f'CAST({expr} AS {duckdb_type(col.type)}) AS "{col.name}"')
-        names = ", ".join(f'"c{i}"' for i in range(len(targets)))
-        query = f"SELECT {', '.join(select)} FROM ({to_duckdb(node.selectStmt)}) AS src({names})"
-        new = _conform(await self.db.engine.run(query, sources, params), table)
-        if table.primary_key:
-            _check_unique(table, await self._contents(table, ts), new)
-        return [(table, _with_diff(new, 1))], f"INSERT 0 {new.num_rows}"
-
-    # -- DDL ------------------------------------------------------------------
-
-    async def _create_table(self, node: ast.CreateStmt) -> Result:
-        if node.relation.relpersistence == "t":
-            raise not_supported("temporary tables")
-        name = node.relation.relname
-        columns, pk = [], []
-        for elt in node.tableElts or ():
-            if isinstance(elt, ast.ColumnDef):
-                not_null, default = False, None
-                for c in elt.constraints or ():
-                    kind = c.contype.name
-                    if kind == "CONSTR_NOTNULL":
-                        not_null = True
-                    elif kind == "CONSTR_NULL":
-                        not_null = False
-                    elif kind == "CONSTR_DEFAULT":
-                        default = RawStream()(c.raw_expr)
-                    elif kind == "CONSTR_PRIMARY":
-                        pk.append(elt.colname)
-                        not_null = True
-                    else:
-                        raise not_supported(f"column constraint {kind.removeprefix('CONSTR_')}")
-                columns.append(Column(elt.colname, canonical(elt.typeName), not_null, default))
-            elif isinstance(elt, ast.Constraint) and elt.contype.name == "CONSTR_PRIMARY":
-                pk.extend(k.sval for k in elt.keys)
-            else:
-                raise not_supported("table constraint")
-        names = [c.name for c in columns]
-        for n in names:
-            if names.count(n) > 1:
-                raise SqlError(DUPLICATE_COLUMN, f'column "{n}" specified more than once')
-        if len(set(pk)) != len(pk) or any(k not in names for k in pk):
-            raise SqlError(SYNTAX_ERROR, "invalid PRIMARY KEY")
-        columns = [Column(c.name, c.type, c.not_null or c.name in pk, c.default) for c in columns]
-        table = Table(name, f"t-{uuid.uuid4().hex[:16]}", tuple(columns), tuple(pk))
-        try:
-            schema = table.schema
-        except SchemaError as e:
-            raise SqlError(UNDEFINED_OBJECT, str(e)) from None
-        # The shard exists and is registered before the catalog names it.
-        await self.db.client.create_shard(table.shard, schema)
-        await self.db.txns.register(table.shard, 0)
-        exists = False
-
-        async def compute(read_ts: int):
-            nonlocal exists
-            catalog = await self.db.catalog_at(read_ts)
-            exists = name in catalog.tables
-            txn = self.db.txns.begin()
-            if not exists:
-                await txn.write(CATALOG_SHARD, catalog_rows(table))
-            return txn
-
-        await read_then_write(self.db.txns, self.db.oracle, [CATALOG_SHARD], compute)
-        if exists:
-            await self.db.txns.forget(table.shard, 0)
-            if node.if_not_exists:
-                return Result("CREATE TABLE", notices=[f'relation "{name}" already exists, skipping'])
-            raise SqlError(DUPLICATE_TABLE, f'relation "{name}" already exists')
-        return Result("CREATE TABLE")
-
-    async def _drop(self, node: ast.DropStmt) -> Result:
-        if node.removeType.name != "OBJECT_TABLE":
-            raise not_supported(f"DROP {node.removeType.name.removeprefix('OBJECT_')}")
-        names = [[n.sval for n in obj][-1] for obj in node.objects]
-        dropped: list[Table] = []
-        notices: list[str] = []
-
-        async def compute(read_ts: int):
-            catalog = await self.db.catalog_at(read_ts)
-            dropped.clear()
-            notices.clear()
-            txn = self.db.txns.begin()
-            for n in names:
-                if n not in catalog.tables:
-                    if node.missing_ok:
-                        notices.append(f'table "{n}" does not exist, skipping')
-                        continue
-                    catalog.table(n)  # raises 42P01
-                dropped.append(catalog.tables[n])
-            if dropped:
-                await txn.write(CATALOG_SHARD, catalog_rows(*dropped), diff=-1)
-            return txn
-
-        await read_then_write(self.db.txns, self.db.oracle, [CATALOG_SHARD], compute)
-        for t in dropped:
-            await self.db.txns.forget(t.shard, 0)
-            self.db.snapshots.forget(t.shard)
-        return Result("DROP TABLE", notices=notices)
-
-    # -- session statements -----------------------------------------------------
+    # -- session statements ------------------------------------------------------
 
     def _session_statement(self, node: ast.Node) -> Result:
+        if isinstance(node, ast.DiscardStmt):
+            if self._explicit:
+                raise SqlError(ACTIVE_SQL_TRANSACTION, "DISCARD ALL cannot run inside a transaction block")
+            if node.target.name == "DISCARD_ALL":
+                self.settings = dict(DEFAULT_SETTINGS)
+                self.settings["session_authorization"] = self.user
+            return Result("DISCARD ALL" if node.target.name == "DISCARD_ALL" else "DISCARD")
         if isinstance(node, ast.VariableShowStmt):
             name = node.name.lower()
             if name == "all":
-                return Result("SHOW", [("name", "text"), ("setting", "text")], sorted(self.settings.items()))
-            if name == "transaction isolation level":
-                name = "transaction_isolation"
+                import pyarrow as pa
+
+                items = sorted(self.settings.items())
+                return to_result("SHOW", pa.table({"name": [k for k, _ in items], "setting": [v for _, v in items]}))
+            name = {"transaction isolation level": "transaction_isolation", "session authorization": "session_authorization"}.get(name, name)
             if name not in self.settings:
-                raise SqlError(UNDEFINED_OBJECT, f'unrecognized configuration parameter "{node.name}"')
-            return Result("SHOW", [(name, "text")], [(self.settings[name],)])
+                raise SqlError(UNDEFINED_PARAMETER, f'unrecognized configuration parameter "{node.name}"')
+            value = self.settings[name]
+            if name == "statement_timeout" and value != "0":
+                value = f"{value}ms"
+            import pyarrow as pa
+
+            return to_result("SHOW", pa.table({name: pa.array([value], pa.string())}))
         kind = node.kind.name
         name = (node.name or "").lower()
+        if kind == "VAR_SET_MULTI":  # SET TRANSACTION / SESSION CHARACTERISTICS
+            for opt in node.args or ():
+                if opt.defname == "transaction_read_only" and self.work is not None:
+                    if self.work.wrote and bool(opt.arg.val.ival) is False:
+                        pass
+                    self.work.read_only = bool(opt.arg.val.ival)
+            return Result("SET")
         if kind in ("VAR_RESET", "VAR_SET_DEFAULT"):
-            if name in DEFAULT_SETTINGS:
+            if name in DEFAULT_SETTINGS and name not in READ_ONLY_SETTINGS:
                 self.settings[name] = DEFAULT_SETTINGS[name]
+            elif name not in self.settings and "." not in name:
+                raise SqlError(UNDEFINED_PARAMETER, f'unrecognized configuration parameter "{name}"')
             return Result("RESET" if kind == "VAR_RESET" else "SET")
         if kind == "VAR_RESET_ALL":
-            self.settings = dict(DEFAULT_SETTINGS)
+            keep = {k: self.settings[k] for k in READ_ONLY_SETTINGS | {"session_authorization"}}
+            self.settings = {**DEFAULT_SETTINGS, **keep}
             return Result("RESET")
         if kind != "VAR_SET_VALUE":
             raise not_supported(f"SET form {kind}")
@@ -503,71 +418,22 @@ class Session:
         for a in node.args or ():
             v = a.val if isinstance(a, ast.A_Const) else None
             if v is None:
-                raise not_supported("SET to an expression")
-            values.append(str(getattr(v, "sval", None) or getattr(v, "ival", None) or getattr(v, "fval", None) or getattr(v, "boolval", "")))
-        self.settings[name] = ", ".join(values)
+                if isinstance(a, ast.TypeCast) and isinstance(a.arg, ast.A_Const):
+                    v = a.arg.val
+                else:
+                    raise not_supported("SET to an expression")
+            for attr in ("sval", "ival", "fval", "boolval"):
+                x = getattr(v, attr, None)
+                if x is not None:
+                    values.append(("on" if x else "off") if attr == "boolval" else str(x))
+                    break
+        name = {"time zone": "timezone"}.get(name, name)
+        self.set(name, ", ".join(values))
         return Result("SET")
-
-
-def _rows(table: pa.Table) -> list[tuple]:
-    """Rows as tuples (by position: result column names may repeat)."""
-    if table.num_columns == 0:
-        return [()] * table.num_rows
-    return list(zip(*(c.to_pylist() for c in table.columns)))
-
-
-def _columns(table: pa.Table) -> list[tuple[str, str]]:
-    return [(f.name, of_arrow(f)) for f in table.schema]
-
-
-def _conform(out: pa.Table, table: Table) -> pa.Table:
-    for col in table.columns:
-        if col.not_null and out.column(col.name).null_count:
-            raise SqlError(
-                NOT_NULL_VIOLATION,
-                f'null value in column "{col.name}" of relation "{table.name}" violates not-null constraint',
-            )
-    cols = []
-    for f in table.schema:
-        c = out.column(f.name)
-        if f.type.equals(pa.binary(16)) and pa.types.is_string(c.type):
-            c = pa.array([None if v is None else uuid.UUID(v).bytes for v in c.to_pylist()], pa.binary(16))
-        cols.append(c)
-    try:
-        return pa.Table.from_arrays([c.cast(f.type) for c, f in zip(cols, table.schema)], schema=table.schema)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
-        raise SqlError("22P02", str(e)) from None
 
 
 def _ends_txn(stmt: p.Statement) -> bool:
     return stmt.kind == p.TXN and stmt.node.kind.name in ("TRANS_STMT_COMMIT", "TRANS_STMT_ROLLBACK")
 
 
-def _with_diff(rows: pa.Table, diff: int) -> pa.Table:
-    return rows.append_column(pa.field(DIFF, pa.int64(), False), pa.repeat(pa.scalar(diff, pa.int64()), rows.num_rows))
-
-
-def _conform_diff(rows: pa.Table, table: Table) -> pa.Table:
-    users = rows.select([c.name for c in table.columns])
-    return pa.Table.from_arrays(list(users.columns) + [rows.column(DIFF)], schema=pa.schema(list(table.schema) + [pa.field(DIFF, pa.int64(), False)]))
-
-
-def _subtract(current: pa.Table, removed: pa.Table, table: Table) -> pa.Table:
-    """``current`` minus the rows of ``removed`` (as multisets)."""
-    both = pa.concat_tables([_with_diff(_conform(current, table), 1), _with_diff(removed, -1)])
-    return expand(collapse(both))
-
-
-def _check_unique(table: Table, existing: pa.Table, new: pa.Table) -> None:
-    keys = list(table.primary_key)
-    seen = {tuple(r[k] for k in keys) for r in existing.select(keys).to_pylist()}
-    for r in new.select(keys).to_pylist():
-        key = tuple(r[k] for k in keys)
-        if key in seen:
-            shown = ", ".join(str(v) for v in key)
-            raise SqlError(
-                UNIQUE_VIOLATION,
-                f'duplicate key value violates unique constraint "{table.name}_pkey"',
-                detail=f"Key ({', '.join(keys)})=({shown}) already exists.",
-            )
-        seen.add(key)
+__all__ = ["QUERY_CANCELED", "Result", "Session"]

@@ -58,10 +58,31 @@ def canonical(tn: ast.TypeName) -> str:
         pass  # precision below microseconds is not kept; microseconds always are
     if name == "timetz":
         raise not_supported("type time with time zone")
-    canon = _ALIASES.get(name)
+    canon = _ALIASES.get(name) or SERIALS.get(name)
     if canon is None:
         raise SqlError(UNDEFINED_OBJECT, f'type "{".".join(names[-1:])}" does not exist')
     return canon
+
+
+DUCKDB_TYPES = {
+    "smallint": "SMALLINT", "integer": "INTEGER", "bigint": "BIGINT", "real": "REAL",
+    "double precision": "DOUBLE", "boolean": "BOOLEAN", "text": "VARCHAR", "date": "DATE",
+    "timestamp": "TIMESTAMP", "timestamptz": "TIMESTAMPTZ", "time": "TIME", "interval": "INTERVAL",
+    "bytea": "BLOB", "json": "VARCHAR", "jsonb": "VARCHAR", "uuid": "UUID",
+}
+
+SERIALS = {"serial": "integer", "serial4": "integer", "bigserial": "bigint", "serial8": "bigint", "smallserial": "smallint", "serial2": "smallint"}
+
+
+def duckdb_type(sql_type: str) -> str:
+    """The DuckDB type a canonical SQL type is computed in."""
+    if sql_type in DUCKDB_TYPES:
+        return DUCKDB_TYPES[sql_type]
+    if sql_type.startswith("numeric"):
+        return "DECIMAL" + sql_type[len("numeric"):] if "(" in sql_type else "DECIMAL(38,10)"
+    if sql_type.startswith(("varchar", "char")):
+        return "VARCHAR"
+    raise SqlError(UNDEFINED_OBJECT, f'type "{sql_type}" does not exist')
 
 
 def of_arrow(field: pa.Field) -> str:

@@ -48,11 +48,19 @@ async def read_then_write(
     compute: Callable[[int], Awaitable[Txn]],
     *,
     max_attempts: int = 1000,
+    start: tuple[int, Txn] | None = None,
 ) -> RtwResult:
     """Run ``compute(read_ts)`` (which reads ``inputs`` at ``read_ts`` and
-    returns the txn to write) and commit its result at ``read_ts + 1``."""
-    read_ts = await read_only(txns, oracle, inputs)
-    txn = await compute(read_ts)
+    returns the txn to write) and commit its result at ``read_ts + 1``.
+
+    ``start``: a txn the caller already computed at a ``read_ts`` (saves
+    computing it twice). ``inputs`` is read again after every ``compute``, so
+    a compute may add the shards it found it had to read."""
+    if start is not None:
+        read_ts, txn = start
+    else:
+        read_ts = await read_only(txns, oracle, inputs)
+        txn = await compute(read_ts)
     recomputed = 0
     for attempt in range(1, max_attempts + 1):
         result = await txn.commit_at(read_ts + 1)

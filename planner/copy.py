@@ -1,0 +1,462 @@
+"""COPY FROM STDIN and COPY TO STDOUT, in text and CSV formats.
+
+COPY FROM streams: the input is cut into blocks of whole rows (about
+``BLOCK_BYTES``; a CSV block never ends inside a quoted field), each block is
+parsed by Arrow's CSV reader into string columns, cast to the column types
+by DuckDB, checked like an INSERT, and handed to the work's txn, which spills
+it to a batch in Blob. Memory stays bounded by a few blocks however large the
+input; uniqueness is checked against a running set of keys. Nothing is
+visible until the statement (or its transaction) commits; an error or a
+CopyFail aborts it and deletes what was spilled.
+
+COPY TO formats rows with ``textfmt`` in slices of ``SLICE_ROWS`` rows.
+
+The front end provides a ``CopySource`` (``start`` announces the copy, e.g.
+CopyInResponse; iterating yields the data) and a ``CopySink`` (``start``,
+then ``write`` per chunk).
+"""
+
+from __future__ import annotations
+
+import io
+from typing import AsyncIterator, Protocol
+
+import pyarrow as pa
+import pyarrow.csv as pacsv
+from pglast import ast
+
+from planner.errors import BAD_COPY_FILE_FORMAT, SqlError, not_supported
+from planner.result import Result
+from planner.sqltypes import duckdb_type, of_arrow
+from planner.textfmt import format_column
+
+BLOCK_BYTES = 8 << 20
+SLICE_ROWS = 65536
+
+
+class CopySource(Protocol):
+    async def start(self, columns: int, fmt: str) -> None: ...
+
+    def __aiter__(self) -> AsyncIterator[bytes]: ...
+
+
+class CopySink(Protocol):
+    async def start(self, columns: int, fmt: str) -> None: ...
+
+    async def write(self, data: bytes) -> None: ...
+
+
+class BytesSource:
+    """A CopySource over chunks already in hand (the Session API, tests)."""
+
+    def __init__(self, chunks):
+        self._chunks = [chunks] if isinstance(chunks, (bytes, str)) else chunks
+
+    async def start(self, columns: int, fmt: str) -> None:
+        pass
+
+    async def __aiter__(self):
+        for c in self._chunks:
+            yield c.encode() if isinstance(c, str) else c
+
+
+class BufferSink:
+    def __init__(self):
+        self.chunks: list[bytes] = []
+
+    async def start(self, columns: int, fmt: str) -> None:
+        pass
+
+    async def write(self, data: bytes) -> None:
+        self.chunks.append(data)
+
+    @property
+    def data(self) -> bytes:
+        return b"".join(self.chunks)
+
+
+class Options:
+    def __init__(self, node: ast.CopyStmt):
+        self.format = "text"
+        self.header = False
+        self.delimiter = None
+        self.null = None
+        self.quote = '"'
+        self.escape = None
+        for opt in node.options or ():
+            name = opt.defname
+            value = _opt_value(opt.arg)
+            if name == "format":
+                self.format = str(value).lower()
+            elif name == "header":
+                self.header = value in (True, 1, "true", "on", "1", None) if not isinstance(value, str) or value.lower() != "match" else True
+            elif name == "delimiter":
+                self.delimiter = value
+            elif name == "null":
+                self.null = value
+            elif name == "quote":
+                self.quote = value
+            elif name == "escape":
+                self.escape = value
+            elif name in ("encoding",):
+                if str(value).upper().replace("-", "") not in ("UTF8",):
+                    raise not_supported(f"COPY encoding {value}")
+            elif name in ("freeze",):
+                pass
+            else:
+                raise not_supported(f"COPY option {name}")
+        if self.format not in ("text", "csv"):
+            raise not_supported(f"COPY format {self.format}")
+        if self.delimiter is None:
+            self.delimiter = "\t" if self.format == "text" else ","
+        if self.null is None:
+            self.null = "\\N" if self.format == "text" else ""
+        if len(self.delimiter) != 1:
+            raise SqlError("22023", "COPY delimiter must be a single one-byte character")
+        if self.format == "text" and self.header:
+            self.header = True  # PostgreSQL 15+ accepts HEADER with text
+
+
+def _opt_value(arg):
+    if arg is None:
+        return None
+    if isinstance(arg, ast.String):
+        return arg.sval
+    if isinstance(arg, ast.Integer):
+        return arg.ival
+    if isinstance(arg, ast.Boolean):
+        return arg.boolval
+    return str(getattr(arg, "sval", arg))
+
+
+def _columns(node: ast.CopyStmt, rel) -> list:
+    if node.attlist:
+        names = [a.sval for a in node.attlist]
+        return [rel.column(n) for n in names]
+    return list(rel.columns)
+
+
+# -- COPY FROM ------------------------------------------------------------------
+
+
+async def copy_from(dml, node: ast.CopyStmt, source: CopySource | None) -> Result:
+    if node.filename is not None or node.is_program:
+        raise not_supported("COPY to or from a file or program (use STDIN/STDOUT)")
+    if source is None:
+        raise SqlError("57014", "COPY FROM STDIN needs a copy-in capable client")
+    if node.whereClause is not None:
+        raise not_supported("COPY FROM ... WHERE")
+    rel = await dml.target(node.relation)
+    opts = Options(node)
+    cols = _columns(node, rel)
+    await source.start(len(cols), opts.format)
+    guard = _KeyGuard(rel, await dml.work.contents(rel) if (rel.keys or _has_serial(rel)) else None)
+    total = 0
+    first = True
+    pending = bytearray()
+    done = False
+    async for chunk in source:
+        if done:
+            continue
+        pending += chunk
+        while len(pending) >= BLOCK_BYTES:
+            cut = _block_end(pending, opts)
+            if cut <= 0:
+                break
+            block = bytes(pending[:cut])
+            del pending[:cut]
+            block, done = _strip_end_marker(block, opts)
+            total += await _load_block(dml, rel, cols, opts, block, first, guard)
+            first = False
+            if done:
+                break
+    if not done and pending:
+        block, _ = _strip_end_marker(bytes(pending), opts)
+        if block:
+            total += await _load_block(dml, rel, cols, opts, block, first, guard)
+    return Result(f"COPY {total}")
+
+
+def _has_serial(rel) -> bool:
+    from planner.dml import SERIAL
+
+    return any(c.default == SERIAL for c in rel.columns)
+
+
+def _strip_end_marker(block: bytes, opts: Options) -> tuple[bytes, bool]:
+    """Text format ends at a line holding only ``\\.``."""
+    if block.startswith(b"\\.\n") or block == b"\\.":
+        return b"", True
+    i = block.find(b"\n\\.\n")
+    if i < 0 and block.endswith(b"\n\\."):
+        i = len(block) - 3
+    if i >= 0:
+        return block[: i + 1], True
+    return block, False
+
+
+def _block_end(buf: bytearray, opts: Options) -> int:
+    """Where the last complete row of ``buf`` ends (0: none yet)."""
+    end = buf.rfind(b"\n")
+    if opts.format != "csv":
+        return end + 1
+    q = opts.quote.encode()
+    while end >= 0:
+        if buf.count(q, 0, end) % 2 == 0:
+            return end + 1
+        end = buf.rfind(b"\n", 0, end)
+    return 0
+
+
+async def _load_block(dml, rel, cols, opts: Options, block: bytes, first: bool, guard: "_KeyGuard") -> int:
+    strings = _parse_block(block, len(cols), opts, skip_header=first and opts.header)
+    if strings.num_rows == 0:
+        return 0
+    exprs = []
+    for i, col in enumerate(rel.columns):
+        names = [c.name for c in cols]
+        if col.name in names:
+            src = f'"c{names.index(col.name)}"'
+            if col.type == "bytea":
+                expr = f"unhex(substr({src}, 3))"
+            elif col.type == "boolean":
+                expr = f"CAST(lower(trim({src})) AS BOOLEAN)"
+            else:
+                expr = f"CAST({src} AS {duckdb_type(col.type)})"
+        elif col.default is not None and col.default != "serial":
+            from planner.bind import transpile
+
+            expr = f"CAST({transpile(col.default)} AS {duckdb_type(col.type)})"
+        elif col.default == "serial":
+            expr = f"CAST({guard.serial_base(col.name)} + row_number() OVER () AS {duckdb_type(col.type)})"
+        else:
+            expr = f"CAST(NULL AS {duckdb_type(col.type)})"
+        exprs.append(f'{expr} AS "{col.name}"')
+    out = await dml.run(f"SELECT {', '.join(exprs)} FROM _block", {"_block": strings})
+    rows = await dml.conform(out, rel)
+    guard.check(rows)
+    await dml.work.write(rel.shard, rows, 1, keep=dml.work.explicit)
+    return rows.num_rows
+
+
+def _parse_block(block: bytes, ncols: int, opts: Options, skip_header: bool) -> pa.Table:
+    names = [f"c{i}" for i in range(ncols)]
+    if opts.format == "text" and (b"\\\t" in block or b"\\\n" in block or opts.delimiter != "\t" and f"\\{opts.delimiter}".encode() in block):
+        return _parse_text_slow(block, names, opts, skip_header)
+    read = pacsv.ReadOptions(column_names=names, skip_rows=1 if skip_header else 0, use_threads=True, block_size=1 << 22)
+    if opts.format == "csv":
+        parse = pacsv.ParseOptions(
+            delimiter=opts.delimiter, quote_char=opts.quote, double_quote=opts.escape in (None, opts.quote),
+            escape_char=opts.escape if opts.escape not in (None, opts.quote) else False, newlines_in_values=True,
+        )
+    else:
+        parse = pacsv.ParseOptions(delimiter=opts.delimiter, quote_char=False, escape_char=False)
+    convert = pacsv.ConvertOptions(
+        column_types={n: pa.string() for n in names}, null_values=[opts.null], strings_can_be_null=True,
+        quoted_strings_can_be_null=False,
+    )
+    try:
+        table = pacsv.read_csv(io.BytesIO(block), read_options=read, parse_options=parse, convert_options=convert)
+    except pa.ArrowInvalid as e:
+        msg = str(e)
+        if "Expected" in msg and "columns" in msg:
+            raise SqlError(BAD_COPY_FILE_FORMAT, "extra data after last expected column" if "got" in msg and _more(msg) else "missing data for column", detail=msg) from None
+        raise SqlError(BAD_COPY_FILE_FORMAT, msg) from None
+    if opts.format == "text":
+        table = pa.table([_unescape_column(table.column(n)) for n in names], names=names)
+    return table
+
+
+def _more(msg: str) -> bool:
+    import re
+
+    m = re.search(r"Expected (\d+) columns, got (\d+)", msg)
+    return bool(m) and int(m.group(2)) > int(m.group(1))
+
+
+_ESCAPES = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\"}
+
+
+def _unescape(s: str) -> str:
+    out, i = [], 0
+    while i < len(s):
+        c = s[i]
+        if c != "\\" or i + 1 >= len(s):
+            out.append(c)
+            i += 1
+            continue
+        n = s[i + 1]
+        if n in _ESCAPES:
+            out.append(_ESCAPES[n])
+            i += 2
+        elif n == "x" and i + 2 < len(s) and s[i + 2] in "0123456789abcdefABCDEF":
+            j = i + 2
+            while j < len(s) and j < i + 4 and s[j] in "0123456789abcdefABCDEF":
+                j += 1
+            out.append(chr(int(s[i + 2 : j], 16)))
+            i = j
+        elif n in "01234567":
+            j = i + 1
+            while j < len(s) and j < i + 4 and s[j] in "01234567":
+                j += 1
+            out.append(chr(int(s[i + 1 : j], 8)))
+            i = j
+        else:
+            out.append(n)
+            i += 2
+    return "".join(out)
+
+
+def _unescape_column(col) -> pa.Array:
+    import pyarrow.compute as pc
+
+    if col.null_count == len(col) or not pc.any(pc.match_substring(col, "\\")).as_py():
+        return col
+    return pa.array([None if v is None else _unescape(v) for v in col.to_pylist()], pa.string())
+
+
+def _parse_text_slow(block: bytes, names: list[str], opts: Options, skip_header: bool) -> pa.Table:
+    text = block.decode("utf-8")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if skip_header and lines:
+        lines = lines[1:]
+    cols: list[list] = [[] for _ in names]
+    for n, line in enumerate(lines, 1):
+        fields, cur, i = [], [], 0
+        while i < len(line):
+            c = line[i]
+            if c == "\\" and i + 1 < len(line):
+                cur.append(line[i : i + 2])
+                i += 2
+                continue
+            if c == opts.delimiter:
+                fields.append("".join(cur))
+                cur = []
+            else:
+                cur.append(c)
+            i += 1
+        fields.append("".join(cur))
+        if len(fields) != len(names):
+            raise SqlError(BAD_COPY_FILE_FORMAT, "missing data for column" if len(fields) < len(names) else "extra data after last expected column")
+        for i, f in enumerate(fields):
+            cols[i].append(None if f == opts.null else _unescape(f))
+    return pa.table([pa.array(c, pa.string()) for c in cols], names=names)
+
+
+class _KeyGuard:
+    """Uniqueness of COPY input against the table and earlier blocks."""
+
+    def __init__(self, rel, existing: pa.Table | None):
+        self.rel = rel
+        self.existing = existing
+        self.seen: list[set] | None = None
+        self._serial: dict[str, int] = {}
+
+    def serial_base(self, column: str) -> int:
+        import pyarrow.compute as pc
+
+        if column not in self._serial:
+            t = self.existing
+            top = pc.max(t.column(column)).as_py() if t is not None and t.num_rows else None
+            self._serial[column] = int(top or 0)
+        return self._serial[column]
+
+    def check(self, rows: pa.Table) -> None:
+        import pyarrow.compute as pc
+
+        for col in self._serial:
+            top = pc.max(rows.column(col)).as_py()
+            if top is not None:
+                self._serial[col] = max(self._serial[col], int(top))
+        if not self.rel.keys:
+            return
+        from planner.dml import UNIQUE_VIOLATION, _key_index
+
+        if self.seen is None:
+            self.seen = [set(_key_index(self.existing, cols)) for _n, cols in self.rel.keys]
+        for (name, cols), seen in zip(self.rel.keys, self.seen):
+            for key in zip(*(rows.column(c).to_pylist() for c in cols)):
+                if None in key:
+                    continue
+                if key in seen:
+                    raise SqlError(
+                        UNIQUE_VIOLATION,
+                        f'duplicate key value violates unique constraint "{name}"',
+                        detail=f"Key ({', '.join(cols)})=({', '.join(map(str, key))}) already exists.",
+                    )
+                seen.add(key)
+
+
+# -- COPY TO --------------------------------------------------------------------
+
+
+async def copy_to(dml, node: ast.CopyStmt, sink: CopySink | None) -> Result:
+    if node.filename is not None or node.is_program:
+        raise not_supported("COPY to or from a file or program (use STDIN/STDOUT)")
+    if sink is None:
+        raise SqlError("57014", "COPY TO STDOUT needs a copy-out capable client")
+    opts = Options(node)
+    if node.query is not None:
+        from planner import parse as p
+
+        out = await dml.select(node.query)
+        names = p.result_names(node.query)
+        if names is not None and len(names) == out.num_columns:
+            out = out.rename_columns(names)
+        types = [of_arrow(f) for f in out.schema]
+    else:
+        catalog = await dml.work.catalog()
+        rel = catalog.relation(node.relation.relname, node.relation.schemaname, dml.search_path)
+        if rel.kind == "view":
+            raise SqlError("42809", f'cannot copy from view "{rel.name}"', hint="Try the COPY (SELECT ...) TO variant.")
+        cols = _columns(node, rel)
+        out = (await dml.work.contents(rel)).select([c.name for c in cols])
+        types = [c.type for c in cols]
+    await sink.start(out.num_columns, opts.format)
+    if opts.header:
+        await sink.write((opts.delimiter.join(_csv_quote(n, opts) if opts.format == "csv" else n for n in out.column_names) + "\n").encode())
+    tz = dml.timezone
+    for start in range(0, out.num_rows, SLICE_ROWS):
+        part = out.slice(start, SLICE_ROWS)
+        await sink.write(format_rows(part, types, opts, tz))
+    return Result(f"COPY {out.num_rows}")
+
+
+def _csv_quote(s: str, opts: Options) -> str:
+    q = opts.quote
+    esc = opts.escape or q
+    if s == "" or any(c in s for c in (opts.delimiter, q, "\n", "\r", esc)) or s == opts.null:
+        body = s.replace(esc, esc + esc).replace(q, esc + q) if esc != q else s.replace(q, q + q)
+        return q + body + q
+    return s
+
+
+def format_rows(table: pa.Table, types: list[str], opts: Options, timezone: str = "UTC") -> bytes:
+    """Rows in COPY text or CSV format."""
+    import pyarrow.compute as pc
+
+    cols = []
+    for col, t in zip(table.columns, types):
+        s = format_column(col, t, timezone)
+        if opts.format == "text":
+            if s.null_count < len(s) and pc.any(pc.match_substring_regex(s, r"[\\\t\n\r]")).as_py():
+                s = pc.replace_substring(s, "\\", "\\\\")
+                for raw, esc in (("\t", "\\t"), ("\n", "\\n"), ("\r", "\\r")):
+                    s = pc.replace_substring(s, raw, esc)
+            if opts.delimiter != "\t":
+                s = pc.replace_substring(s, opts.delimiter, "\\" + opts.delimiter)
+        else:
+            s = pa.array([None if v is None else _csv_quote(v, opts) for v in s.to_pylist()], pa.string())
+        cols.append(s)
+    if not cols:
+        return b"\n" * table.num_rows
+    if len(cols) == 1:
+        lines = pc.fill_null(cols[0], opts.null)
+    else:
+        lines = pc.binary_join_element_wise(*cols, opts.delimiter, null_handling="replace", null_replacement=opts.null)
+    return ("\n".join(lines.to_pylist()) + "\n").encode() if len(lines) else b""
+
+
+__all__ = ["BufferSink", "BytesSource", "CopySink", "CopySource", "copy_from", "copy_to", "format_rows"]

@@ -1,0 +1,531 @@
+"""DDL: schemas, tables, views and materialized views, as catalog writes in
+a ``Work``.
+
+Each statement reads the catalog at the work's ``read_ts`` (plus the work's
+own earlier DDL) and writes catalog rows, so it commits atomically with the
+rest of its transaction and two sessions racing on a name cannot both win
+(the loser recomputes, or gets 40001 in an explicit transaction).
+
+A new table's shard is created and registered in the txns set before the
+catalog row naming it can commit; if the work aborts the shard is forgotten.
+A dropped table's shard is forgotten once the work commits. Changing a
+table's columns (ALTER TABLE ADD/DROP/RENAME COLUMN) writes its rows to a new
+shard with the new schema at the same commit and drops the old one, so
+readers at any timestamp see one consistent shape. ``memo`` keeps shards
+created by one statement across recomputes of that statement.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import pglast
+import pyarrow as pa
+from pglast import ast
+
+from planner import parse as p
+from planner.bind import Binder, pg_sql
+from planner.catalog import CATALOG_SHARD, Catalog, Column, Relation, catalog_rows, schema_rows
+from planner.dml import SERIAL, Dml, conform
+from planner.errors import (
+    DEPENDENT_OBJECTS_STILL_EXIST,
+    DUPLICATE_COLUMN,
+    DUPLICATE_SCHEMA,
+    DUPLICATE_TABLE,
+    INVALID_SCHEMA_NAME,
+    SYNTAX_ERROR,
+    UNDEFINED_OBJECT,
+    UNDEFINED_TABLE,
+    WRONG_OBJECT_TYPE,
+    SqlError,
+    not_supported,
+)
+from planner.result import Result
+from planner.sqltypes import SERIALS, canonical, of_arrow
+from storage.persist import SchemaError
+
+KIND_WORDS = {"table": "table", "view": "view", "matview": "materialized view"}
+OBJECT_KINDS = {"OBJECT_TABLE": "table", "OBJECT_VIEW": "view", "OBJECT_MATVIEW": "matview"}
+
+
+class Ddl(Dml):
+    def __init__(self, *args, memo: dict, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.memo = memo
+
+    @property
+    def db(self):
+        return self.work.db
+
+    async def _write_catalog(self, rows: pa.Table, diff: int) -> None:
+        await self.work.write(CATALOG_SHARD, rows, diff)
+
+    def _schema_of(self, rv: ast.RangeVar, catalog: Catalog) -> str:
+        schema = rv.schemaname or next((s for s in self.search_path if s in catalog.schemas), "public")
+        if schema not in catalog.schemas:
+            raise SqlError(INVALID_SCHEMA_NAME, f'schema "{schema}" does not exist')
+        if schema in ("pg_catalog", "information_schema"):
+            raise SqlError("42501", f"permission denied to create \"{schema}.{rv.relname}\"")
+        return schema
+
+    async def _new_shard(self, key: str, schema: pa.Schema) -> str:
+        """A shard for ``key``, created and registered once per statement."""
+        shard = self.memo.get(key)
+        if shard is None:
+            shard = f"t-{uuid.uuid4().hex[:16]}"
+            try:
+                await self.db.client.create_shard(shard, schema)
+            except SchemaError as e:
+                raise SqlError(UNDEFINED_OBJECT, str(e)) from None
+            await self.db.txns.register(shard, 0)
+            self.memo[key] = shard
+            self.work.created.append(shard)
+        elif shard not in self.work.created:
+            self.work.created.append(shard)
+        return shard
+
+    async def _exists(self, catalog: Catalog, schema: str, name: str, if_not_exists: bool) -> Result | None:
+        if catalog.lookup(name, schema) is None:
+            return None
+        if if_not_exists:
+            return Result("CREATE", notices=[f'NOTICE 42P07: relation "{name}" already exists, skipping'])
+        raise SqlError(DUPLICATE_TABLE, f'relation "{name}" already exists')
+
+    # -- schemas ---------------------------------------------------------------
+
+    async def create_schema(self, node: ast.CreateSchemaStmt) -> Result:
+        if node.schemaElts:
+            raise not_supported("CREATE SCHEMA with elements")
+        catalog = await self.work.catalog()
+        if node.schemaname in catalog.schemas:
+            if node.if_not_exists:
+                return Result("CREATE SCHEMA", notices=[f'NOTICE 42P06: schema "{node.schemaname}" already exists, skipping'])
+            raise SqlError(DUPLICATE_SCHEMA, f'schema "{node.schemaname}" already exists')
+        await self._write_catalog(schema_rows(node.schemaname), 1)
+        return Result("CREATE SCHEMA")
+
+    # -- tables ----------------------------------------------------------------
+
+    async def create_table(self, node: ast.CreateStmt) -> Result:
+        if node.relation.relpersistence == "t":
+            raise not_supported("temporary tables")
+        if node.inhRelations or node.partspec or node.ofTypename:
+            raise not_supported("table inheritance, partitioning and typed tables")
+        catalog = await self.work.catalog()
+        schema = self._schema_of(node.relation, catalog)
+        name = node.relation.relname
+        exists = await self._exists(catalog, schema, name, node.if_not_exists)
+        if exists is not None:
+            exists.tag = "CREATE TABLE"
+            return exists
+        columns, pk, unique, checks = [], [], [], []
+        for elt in node.tableElts or ():
+            if isinstance(elt, ast.ColumnDef):
+                type_name = elt.typeName.names[-1].sval.lower()
+                col_type = canonical(elt.typeName)
+                not_null, default = False, None
+                if type_name in SERIALS:
+                    not_null, default = True, SERIAL
+                for c in elt.constraints or ():
+                    kind = c.contype.name
+                    if kind == "CONSTR_NOTNULL":
+                        not_null = True
+                    elif kind == "CONSTR_NULL":
+                        not_null = False
+                    elif kind == "CONSTR_DEFAULT":
+                        default = pg_sql(c.raw_expr)
+                    elif kind == "CONSTR_PRIMARY":
+                        pk.append(elt.colname)
+                    elif kind == "CONSTR_UNIQUE":
+                        unique.append((elt.colname,))
+                    elif kind == "CONSTR_CHECK":
+                        checks.append((c.conname or f"{name}_{elt.colname}_check", pg_sql(c.raw_expr)))
+                    elif kind == "CONSTR_FOREIGN":
+                        pass  # accepted, not enforced (listed in the README)
+                    else:
+                        raise not_supported(f"column constraint {kind.removeprefix('CONSTR_')}")
+                columns.append(Column(elt.colname, col_type, not_null, default))
+            elif isinstance(elt, ast.Constraint):
+                kind = elt.contype.name
+                if kind == "CONSTR_PRIMARY":
+                    if pk:
+                        raise SqlError("42P16", f'multiple primary keys for table "{name}" are not allowed')
+                    pk.extend(k.sval for k in elt.keys)
+                elif kind == "CONSTR_UNIQUE":
+                    unique.append(tuple(k.sval for k in elt.keys))
+                elif kind == "CONSTR_CHECK":
+                    checks.append((elt.conname or f"{name}_check", pg_sql(elt.raw_expr)))
+                elif kind == "CONSTR_FOREIGN":
+                    pass
+                else:
+                    raise not_supported(f"table constraint {kind.removeprefix('CONSTR_')}")
+            else:
+                raise not_supported("LIKE in CREATE TABLE")
+        names = [c.name for c in columns]
+        for n in names:
+            if names.count(n) > 1:
+                raise SqlError(DUPLICATE_COLUMN, f'column "{n}" specified more than once')
+        for cols in [pk] + [list(u) for u in unique]:
+            for k in cols:
+                if k not in names:
+                    raise SqlError("42703", f'column "{k}" named in key does not exist')
+        if len(set(pk)) != len(pk):
+            raise SqlError(SYNTAX_ERROR, "invalid PRIMARY KEY")
+        columns = [Column(c.name, c.type, c.not_null or c.name in pk, c.default) for c in columns]
+        rel = Relation(name, schema, "table", tuple(columns), None, tuple(pk), tuple(dict.fromkeys(unique)), tuple(checks))
+        shard = await self._new_shard(f"create:{schema}.{name}", rel.schema_arrow)
+        await self._write_catalog(catalog_rows(rel.with_(shard=shard)), 1)
+        return Result("CREATE TABLE")
+
+    async def create_table_as(self, node: ast.CreateTableAsStmt) -> Result:
+        kind = "matview" if node.objtype.name == "OBJECT_MATVIEW" else "table"
+        into = node.into
+        if into.rel.relpersistence == "t":
+            raise not_supported("temporary tables")
+        catalog = await self.work.catalog()
+        schema = self._schema_of(into.rel, catalog)
+        name = into.rel.relname
+        exists = await self._exists(catalog, schema, name, node.if_not_exists)
+        tag = "CREATE MATERIALIZED VIEW" if kind == "matview" else "SELECT 0"
+        if exists is not None:
+            exists.tag = tag
+            return exists
+        out = await self.select(node.query)
+        names = p.result_names(node.query)
+        if names is None or len(names) != out.num_columns:
+            names = out.column_names
+        if into.colNames:
+            given = [c.sval for c in into.colNames]
+            if len(given) > len(names):
+                raise SqlError(SYNTAX_ERROR, "too many column names were specified")
+            names = given + names[len(given):]
+        out = out.rename_columns(names)
+        columns = tuple(Column(n, of_arrow(f)) for n, f in zip(names, out.schema))
+        for n in names:
+            if names.count(n) > 1:
+                raise SqlError(DUPLICATE_COLUMN, f'column "{n}" specified more than once')
+        rel = Relation(name, schema, kind, columns, query=pg_sql(node.query) if kind == "matview" else None)
+        shard = await self._new_shard(f"create:{schema}.{name}", rel.schema_arrow)
+        rel = rel.with_(shard=shard)
+        rows = conform(out, rel) if not into.skipData else rel.schema_arrow.empty_table()
+        await self._write_catalog(catalog_rows(rel), 1)
+        await self.work.write(shard, rows, 1)
+        return Result(tag if kind == "matview" else f"SELECT {rows.num_rows}")
+
+    async def refresh(self, node: ast.RefreshMatViewStmt) -> Result:
+        catalog = await self.work.catalog()
+        rel = catalog.relation(node.relation.relname, node.relation.schemaname, self.search_path)
+        if rel.kind != "matview":
+            raise SqlError(WRONG_OBJECT_TYPE, f'"{rel.name}" is not a materialized view')
+        new = conform(await self.select(pglast.parse_sql(rel.query)[0].stmt), rel) if not node.skipData else rel.schema_arrow.empty_table()
+        await self.work.write(rel.shard, await self.work.contents(rel), -1)
+        await self.work.write(rel.shard, new, 1)
+        return Result("REFRESH MATERIALIZED VIEW")
+
+    # -- views -----------------------------------------------------------------
+
+    async def create_view(self, node: ast.ViewStmt) -> Result:
+        if node.view.relpersistence == "t":
+            raise not_supported("temporary views")
+        catalog = await self.work.catalog()
+        schema = self._schema_of(node.view, catalog)
+        name = node.view.relname
+        old = catalog.lookup(name, schema)
+        if old is not None and not (node.replace and old.kind == "view"):
+            raise SqlError(DUPLICATE_TABLE, f'relation "{name}" already exists')
+        # The view's shape: its query with no rows.
+        probe = pglast.parse_sql(f"SELECT * FROM ({pg_sql(node.query)}) AS v LIMIT 0")[0].stmt
+        out = await self.select(probe)
+        names = p.result_names(node.query) or out.column_names
+        if len(names) != out.num_columns:
+            names = out.column_names
+        if node.aliases:
+            given = [a.sval for a in node.aliases]
+            if len(given) > len(names):
+                raise SqlError(SYNTAX_ERROR, "CREATE VIEW specifies more column names than columns")
+            names = given + names[len(given):]
+        query = pg_sql(node.query)
+        if node.aliases or names != out.column_names:
+            cols = ", ".join(_quote(n) for n in names)
+            query = f"SELECT * FROM ({query}) AS {_quote(name)}({cols})"
+        columns = tuple(Column(n, of_arrow(f)) for n, f in zip(names, out.schema))
+        rel = Relation(name, schema, "view", columns, query=query)
+        if old is not None:
+            await self._write_catalog(catalog_rows(old), -1)
+        await self._write_catalog(catalog_rows(rel), 1)
+        return Result("CREATE VIEW")
+
+    # -- DROP ------------------------------------------------------------------
+
+    async def drop(self, node: ast.DropStmt) -> Result:
+        kind = node.removeType.name
+        if kind == "OBJECT_SCHEMA":
+            return await self._drop_schemas(node)
+        if kind == "OBJECT_INDEX":
+            return Result("DROP INDEX")
+        if kind not in OBJECT_KINDS:
+            raise not_supported(f"DROP {kind.removeprefix('OBJECT_')}")
+        want = OBJECT_KINDS[kind]
+        word = KIND_WORDS[want]
+        catalog = await self.work.catalog()
+        notices, dropping = [], []
+        for obj in node.objects:
+            parts = [n.sval for n in obj]
+            name, schema = parts[-1], (parts[-2] if len(parts) > 1 else None)
+            rel = catalog.lookup(name, schema, self.search_path)
+            if rel is None:
+                if node.missing_ok:
+                    notices.append(f'NOTICE 00000: {word} "{name}" does not exist, skipping')
+                    continue
+                if want == "table":
+                    raise SqlError(UNDEFINED_TABLE, f'table "{name}" does not exist')
+                raise SqlError(UNDEFINED_TABLE, f'{word} "{name}" does not exist')
+            if rel.kind != want:
+                raise SqlError(WRONG_OBJECT_TYPE, f'"{name}" is not a {word}', hint=f"Use DROP {KIND_WORDS[rel.kind].upper()} to remove a {KIND_WORDS[rel.kind]}.")
+            dropping.append(rel)
+        dropping = self._with_dependents(catalog, dropping, node.behavior.name == "DROP_CASCADE", notices)
+        await self._drop_relations(dropping)
+        return Result(f"DROP {word.upper()}", notices=notices)
+
+    async def _drop_relations(self, rels: list[Relation]) -> None:
+        if rels:
+            await self._write_catalog(catalog_rows(*rels), -1)
+        for rel in rels:
+            if rel.shard is not None:
+                self.work.dropped.append(rel.shard)
+
+    def _with_dependents(self, catalog: Catalog, rels: list[Relation], cascade: bool, notices: list[str]) -> list[Relation]:
+        """``rels`` and every view depending on them (CASCADE), or 2BP01."""
+        out = {r.qualified: r for r in rels}
+        changed = True
+        while changed:
+            changed = False
+            for v in catalog.relations.values():
+                if v.kind == "table" or v.qualified in out:
+                    continue
+                deps = _view_deps(v, catalog)
+                hit = next((d for d in deps if d in out), None)
+                if hit is None:
+                    continue
+                if not cascade:
+                    raise SqlError(
+                        DEPENDENT_OBJECTS_STILL_EXIST,
+                        f"cannot drop {KIND_WORDS[out[hit].kind]} {out[hit].name} because other objects depend on it",
+                        detail=f"{KIND_WORDS[v.kind]} {v.name} depends on {KIND_WORDS[out[hit].kind]} {out[hit].name}",
+                        hint="Use DROP ... CASCADE to drop the dependent objects too.",
+                    )
+                notices.append(f"NOTICE 00000: drop cascades to {KIND_WORDS[v.kind]} {v.name}")
+                out[v.qualified] = v
+                changed = True
+        return list(out.values())
+
+    async def _drop_schemas(self, node: ast.DropStmt) -> Result:
+        catalog = await self.work.catalog()
+        notices = []
+        for obj in node.objects:
+            name = obj.sval
+            if name in ("public", "pg_catalog", "information_schema"):
+                raise not_supported(f'dropping schema "{name}"')
+            if name not in catalog.schemas:
+                if node.missing_ok:
+                    notices.append(f'NOTICE 00000: schema "{name}" does not exist, skipping')
+                    continue
+                raise SqlError(INVALID_SCHEMA_NAME, f'schema "{name}" does not exist')
+            inside = [r for r in catalog.relations.values() if r.schema == name]
+            if inside and node.behavior.name != "DROP_CASCADE":
+                raise SqlError(
+                    DEPENDENT_OBJECTS_STILL_EXIST,
+                    f"cannot drop schema {name} because other objects depend on it",
+                    detail="\n".join(f"{KIND_WORDS[r.kind]} {r.qualified} depends on schema {name}" for r in inside),
+                    hint="Use DROP ... CASCADE to drop the dependent objects too.",
+                )
+            rels = self._with_dependents(catalog, inside, True, notices)
+            await self._drop_relations(rels)
+            await self._write_catalog(schema_rows(name), -1)
+        return Result("DROP SCHEMA", notices=notices)
+
+    # -- ALTER TABLE -----------------------------------------------------------
+
+    async def rename(self, node: ast.RenameStmt) -> Result:
+        catalog = await self.work.catalog()
+        kind = node.renameType.name
+        rv = node.relation
+        if kind == "OBJECT_SCHEMA":
+            raise not_supported("ALTER SCHEMA RENAME")
+        rel = catalog.lookup(rv.relname, rv.schemaname, self.search_path)
+        if rel is None:
+            if node.missing_ok:
+                return Result("ALTER TABLE")
+            catalog.relation(rv.relname, rv.schemaname, self.search_path)
+        tag = "ALTER " + {"table": "TABLE", "view": "VIEW", "matview": "MATERIALIZED VIEW"}[rel.kind]
+        if kind in ("OBJECT_TABLE", "OBJECT_VIEW", "OBJECT_MATVIEW"):
+            if catalog.lookup(node.newname, rel.schema) is not None:
+                raise SqlError(DUPLICATE_TABLE, f'relation "{node.newname}" already exists')
+            self._refuse_dependents(catalog, rel, "rename")
+            await self._write_catalog(catalog_rows(rel), -1)
+            await self._write_catalog(catalog_rows(rel.with_(name=node.newname)), 1)
+            return Result(tag)
+        if kind == "OBJECT_COLUMN":
+            if rel.kind != "table":
+                raise not_supported("renaming columns of views")
+            rel.column(node.subname)
+            if node.newname in rel.column_names:
+                raise SqlError(DUPLICATE_COLUMN, f'column "{node.newname}" of relation "{rel.name}" already exists')
+            ren = {node.subname: node.newname}
+            columns = tuple(Column(ren.get(c.name, c.name), c.type, c.not_null, c.default) for c in rel.columns)
+            new = rel.with_(
+                columns=columns,
+                primary_key=tuple(ren.get(k, k) for k in rel.primary_key),
+                unique=tuple(tuple(ren.get(k, k) for k in u) for u in rel.unique),
+            )
+            rows = await self.work.contents(rel)
+            await self._reshape(catalog, rel, new, rows.rename_columns([ren.get(n, n) for n in rows.column_names]))
+            return Result(tag)
+        raise not_supported(f"ALTER ... RENAME of {kind.removeprefix('OBJECT_')}")
+
+    async def alter_table(self, node: ast.AlterTableStmt) -> Result:
+        catalog = await self.work.catalog()
+        rv = node.relation
+        rel = catalog.lookup(rv.relname, rv.schemaname, self.search_path)
+        if rel is None:
+            if node.missing_ok:
+                return Result("ALTER TABLE", notices=[f'NOTICE 00000: relation "{rv.relname}" does not exist, skipping'])
+            catalog.relation(rv.relname, rv.schemaname, self.search_path)
+        if rel.kind != "table":
+            raise SqlError(WRONG_OBJECT_TYPE, f'"{rel.name}" is not a table')
+        new = rel
+        rows = await self.work.contents(rel)
+        for cmd in node.cmds:
+            sub = cmd.subtype.name
+            if sub == "AT_AddColumn":
+                d = cmd.def_
+                if d.colname in new.column_names:
+                    if cmd.missing_ok:
+                        continue
+                    raise SqlError(DUPLICATE_COLUMN, f'column "{d.colname}" of relation "{rel.name}" already exists')
+                col_type = canonical(d.typeName)
+                not_null, default = False, None
+                for c in d.constraints or ():
+                    k = c.contype.name
+                    if k == "CONSTR_NOTNULL":
+                        not_null = True
+                    elif k == "CONSTR_DEFAULT":
+                        default = pg_sql(c.raw_expr)
+                    elif k != "CONSTR_NULL":
+                        raise not_supported(f"constraint {k.removeprefix('CONSTR_')} in ADD COLUMN")
+                col = Column(d.colname, col_type, not_null, default)
+                new = new.with_(columns=new.columns + (col,))
+                value = await self.run(f"SELECT {default or 'NULL'} AS v", {}) if default else None
+                filler = value.column(0)[0] if value is not None else None
+                arr = pa.repeat(filler if filler is not None else pa.scalar(None), rows.num_rows)
+                rows = rows.append_column(col.name, arr)
+            elif sub == "AT_DropColumn":
+                if cmd.name not in new.column_names:
+                    if cmd.missing_ok:
+                        continue
+                    raise SqlError("42703", f'column "{cmd.name}" of relation "{rel.name}" does not exist')
+                if any(cmd.name in cols for _n, cols in new.keys) and cmd.behavior.name != "DROP_CASCADE":
+                    pass  # PostgreSQL drops the constraint with the column
+                new = new.with_(
+                    columns=tuple(c for c in new.columns if c.name != cmd.name),
+                    primary_key=() if cmd.name in new.primary_key else new.primary_key,
+                    unique=tuple(u for u in new.unique if cmd.name not in u),
+                )
+                rows = rows.drop_columns([cmd.name])
+            elif sub == "AT_ColumnDefault":
+                new.column(cmd.name)
+                default = pg_sql(cmd.def_) if cmd.def_ is not None else None
+                new = new.with_(columns=tuple(Column(c.name, c.type, c.not_null, default if c.name == cmd.name else c.default) for c in new.columns))
+            elif sub in ("AT_SetNotNull", "AT_DropNotNull"):
+                new.column(cmd.name)
+                flag = sub == "AT_SetNotNull"
+                new = new.with_(columns=tuple(Column(c.name, c.type, flag if c.name == cmd.name else c.not_null, c.default) for c in new.columns))
+            else:
+                raise not_supported(f"ALTER TABLE {sub.removeprefix('AT_')}")
+        if new.column_names == rel.column_names and [c.type for c in new.columns] == [c.type for c in rel.columns]:
+            conform(rows, new)  # NOT NULL may now be violated by existing rows
+            await self._write_catalog(catalog_rows(rel), -1)
+            await self._write_catalog(catalog_rows(new), 1)
+        else:
+            await self._reshape(catalog, rel, new, rows)
+        return Result("ALTER TABLE")
+
+    async def _reshape(self, catalog: Catalog, rel: Relation, new: Relation, rows: pa.Table) -> None:
+        """Move ``rel`` to a new shard shaped like ``new`` holding ``rows``."""
+        self._refuse_dependents(catalog, rel, "alter")
+        shard = await self._new_shard(f"reshape:{rel.qualified}", new.schema_arrow)
+        new = new.with_(shard=shard)
+        await self._write_catalog(catalog_rows(rel), -1)
+        await self._write_catalog(catalog_rows(new), 1)
+        await self.work.write(shard, conform(rows, new), 1)
+        self.work.dropped.append(rel.shard)
+
+    def _refuse_dependents(self, catalog: Catalog, rel: Relation, verb: str) -> None:
+        for v in catalog.relations.values():
+            if v.kind != "table" and rel.qualified in _view_deps(v, catalog):
+                raise SqlError(
+                    DEPENDENT_OBJECTS_STILL_EXIST,
+                    f"cannot {verb} {KIND_WORDS[rel.kind]} {rel.name} because other objects depend on it",
+                    detail=f"{KIND_WORDS[v.kind]} {v.name} depends on {KIND_WORDS[rel.kind]} {rel.name}",
+                )
+
+    # -- indexes -----------------------------------------------------------------
+
+    async def create_index(self, node: ast.IndexStmt) -> Result:
+        """A UNIQUE index adds a uniqueness constraint; other indexes are
+        accepted and change nothing (scans are columnar)."""
+        catalog = await self.work.catalog()
+        rel = catalog.table(node.relation.relname, node.relation.schemaname, self.search_path)
+        if not node.unique:
+            return Result("CREATE INDEX")
+        cols = []
+        for e in node.indexParams:
+            if e.name is None:
+                raise not_supported("unique indexes on expressions")
+            rel.column(e.name)
+            cols.append(e.name)
+        if tuple(cols) in rel.unique or tuple(cols) == rel.primary_key:
+            return Result("CREATE INDEX")
+        new = rel.with_(unique=rel.unique + (tuple(cols),))
+        from planner.dml import check_unique
+
+        check_unique(new.with_(primary_key=(), unique=(tuple(cols),)), new.schema_arrow.empty_table(), await self.work.contents(rel))
+        await self._write_catalog(catalog_rows(rel), -1)
+        await self._write_catalog(catalog_rows(new), 1)
+        return Result("CREATE INDEX")
+
+
+def _view_deps(view: Relation, catalog: Catalog) -> set[str]:
+    """Qualified names of the relations a view or materialized view reads."""
+    deps = set()
+    binder = Binder(catalog, ("public",))
+    try:
+        node = pglast.parse_sql(view.query)[0].stmt
+    except pglast.parser.ParseError:
+        return deps
+    for rv in _range_vars(node):
+        rel = binder.catalog.lookup(rv.relname, rv.schemaname, ("public",))
+        if rel is not None:
+            deps.add(rel.qualified)
+    return deps
+
+
+def _range_vars(node) -> list:
+    out = []
+
+    def visit(n):
+        if isinstance(n, ast.RangeVar):
+            out.append(n)
+        if isinstance(n, ast.Node):
+            for a in n:
+                visit(getattr(n, a))
+        elif isinstance(n, (list, tuple)):
+            for x in n:
+                visit(x)
+
+    visit(node)
+    return out
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'

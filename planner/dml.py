@@ -1,0 +1,447 @@
+"""DML: INSERT (VALUES, SELECT, DEFAULT VALUES, ON CONFLICT), UPDATE [FROM],
+DELETE [USING], TRUNCATE, each with RETURNING, planned as the rows a
+``Work`` adds and retracts.
+
+Every statement computes its full effect before writing anything: the new
+rows are cast to the column types (22P02/22003/22001), checked for NOT NULL
+(23502), CHECK (23514) and every uniqueness constraint against the contents
+at the work's ``read_ts`` plus its own writes (23505); only then are they
+written. So a failing statement writes nothing.
+
+UPDATE and DELETE identify rows by position in the snapshot (a ``__rowid``
+column), so duplicate rows and joins (UPDATE ... FROM) retract exactly the
+rows matched, each once.
+"""
+
+from __future__ import annotations
+
+import pglast
+import pyarrow as pa
+import pyarrow.compute as pc
+from pglast import ast
+
+from planner import parse as p
+from planner.bind import Binder, pg_sql, transpile
+from planner.catalog import Relation
+from planner.errors import (
+    CARDINALITY_VIOLATION,
+    CHECK_VIOLATION,
+    DUPLICATE_COLUMN,
+    INVALID_COLUMN_REFERENCE,
+    NOT_NULL_VIOLATION,
+    STRING_DATA_RIGHT_TRUNCATION,
+    SYNTAX_ERROR,
+    UNIQUE_VIOLATION,
+    SqlError,
+    not_supported,
+)
+from planner.result import Result, to_result
+from planner.sqltypes import duckdb_type
+from planner.work import Work
+
+ROWID = "__rowid"
+
+
+class Dml:
+    """Runs DML statements in a Work with the session's settings."""
+
+    def __init__(self, work: Work, search_path: tuple[str, ...], params: list | None, timeout: float | None, virtual=None, timezone: str = "UTC"):
+        self.timezone = timezone
+        self.work = work
+        self.search_path = search_path
+        self.params = params
+        self.timeout = timeout
+        self.virtual = virtual
+
+    @property
+    def engine(self):
+        return self.work.db.engine
+
+    async def binder(self) -> Binder:
+        return Binder(await self.work.catalog(), self.search_path, self.virtual)
+
+    async def inputs(self, bound, override: dict[str, pa.Table] | None = None) -> dict[str, pa.Table]:
+        tables = dict(override or {})
+        for name, rel in bound.tables.items():
+            if name not in tables:
+                tables[name] = await self.work.contents(rel)
+        for name, vt in bound.virtual.items():
+            tables[name] = vt.build()
+        return tables
+
+    async def run(self, sql: str, tables: dict[str, pa.Table], views=()) -> pa.Table:
+        return await self.engine.run(sql, tables, self.params, views=views, timeout=self.timeout)
+
+    async def select(self, node: ast.Node) -> pa.Table:
+        binder = await self.binder()
+        bound = binder.bind(node)
+        return await self.run(bound.sql, await self.inputs(bound), bound.views)
+
+    async def target(self, rv: ast.RangeVar) -> Relation:
+        catalog = await self.work.catalog()
+        return catalog.table(rv.relname, rv.schemaname, self.search_path)
+
+    # -- INSERT ----------------------------------------------------------------
+
+    async def insert(self, node: ast.InsertStmt) -> Result:
+        _refuse_with(node)
+        rel = await self.target(node.relation)
+        targets = [c.name for c in node.cols] if node.cols else rel.column_names
+        for t in targets:
+            rel.column(t)
+        if len(set(targets)) != len(targets):
+            raise SqlError(DUPLICATE_COLUMN, f'column "{_first_dup(targets)}" specified more than once')
+        new = await self._proposed(node, rel, targets)
+        current = None
+        inserted, retracted = new, None
+        conflict = node.onConflictClause
+        if conflict is not None:
+            current = await self.work.contents(rel)
+            inserted, retracted, new = await self._on_conflict(conflict, rel, node.relation, current, new)
+        if rel.keys:
+            if current is None:
+                current = await self.work.contents(rel)
+            rest = current if retracted is None else _remove_rows(current, retracted)
+            check_unique(rel, rest, inserted)
+        if retracted is not None:
+            await self.work.write(rel.shard, retracted, -1)
+        await self.work.write(rel.shard, inserted, 1)
+        return await self._returning(node, rel, new, f"INSERT 0 {new.num_rows}")
+
+    async def _proposed(self, node: ast.InsertStmt, rel: Relation, targets: list[str]) -> pa.Table:
+        """The rows an INSERT proposes, cast to the table's types and checked."""
+        select = node.selectStmt
+        if select is None:  # DEFAULT VALUES
+            src_sql, bound_tables, views = "SELECT 1 AS __one", {}, ()
+            targets = []
+        else:
+            if select.valuesLists:
+                select = _fill_defaults(select, rel, targets)
+            binder = await self.binder()
+            bound = binder.bind(select)
+            src_sql, bound_tables, views = bound.sql, await self.inputs(bound), bound.views
+            width = await self._width(select, src_sql, bound_tables, views)
+            if width > len(targets):
+                raise SqlError(SYNTAX_ERROR, "INSERT has more expressions than target columns")
+            if width < len(targets):
+                if node.cols:
+                    raise SqlError(SYNTAX_ERROR, "INSERT has more target columns than expressions")
+                targets = targets[:width]
+        serial_base = None
+        exprs = []
+        for col in rel.columns:
+            if col.name in targets:
+                expr = f'src."c{targets.index(col.name)}"'
+            elif col.default == SERIAL:
+                if serial_base is None:
+                    serial_base = await self._serial_base(rel, col.name)
+                expr = f"{serial_base} + row_number() OVER ()"
+            elif col.default is not None:
+                expr = transpile(col.default)
+            else:
+                expr = "NULL"
+            exprs.append(f'CAST({expr} AS {duckdb_type(col.type)}) AS "{col.name}"')
+        names = ", ".join(f'"c{i}"' for i in range(len(targets))) if targets else "__one"
+        query = f"SELECT {', '.join(exprs)} FROM ({src_sql}) AS src({names})"
+        out = await self.run(query, bound_tables, views)
+        return await self.conform(out, rel)
+
+    async def _width(self, select: ast.SelectStmt, src_sql: str, tables, views) -> int:
+        """How many columns an INSERT's source produces."""
+        if select.valuesLists:
+            return len(select.valuesLists[0])
+        if select.targetList and not any(
+            isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star) for t in select.targetList
+        ):
+            return len(select.targetList)
+        return (await self.run(f"SELECT * FROM ({src_sql}) AS src LIMIT 0", tables, views)).num_columns
+
+    async def _serial_base(self, rel: Relation, column: str) -> int:
+        """Values of a serial column continue after the largest one present."""
+        current = await self.work.contents(rel)
+        top = pc.max(current.column(column)).as_py() if current.num_rows else None
+        return int(top or 0)
+
+    async def _on_conflict(self, clause: ast.OnConflictClause, rel: Relation, rv: ast.RangeVar, current: pa.Table, new: pa.Table):
+        """(rows to insert, existing rows to retract, rows affected)."""
+        key_cols = None
+        if clause.infer is not None:
+            if clause.infer.conname:
+                wanted = clause.infer.conname
+                key_cols = next((cols for name, cols in rel.keys if name == wanted), None)
+                if key_cols is None:
+                    raise SqlError("42704", f'constraint "{wanted}" for table "{rel.name}" does not exist')
+            else:
+                names = [e.name for e in clause.infer.indexElems]
+                key_cols = next((cols for _n, cols in rel.keys if set(cols) == set(names)), None)
+                if key_cols is None:
+                    raise SqlError(
+                        INVALID_COLUMN_REFERENCE,
+                        "there is no unique or exclusion constraint matching the ON CONFLICT specification",
+                    )
+        update = clause.action.name == "ONCONFLICT_UPDATE"
+        if update and key_cols is None:
+            raise SqlError(SYNTAX_ERROR, "ON CONFLICT DO UPDATE requires inference specification or constraint name")
+        keys = [key_cols] if key_cols is not None else [cols for _n, cols in rel.keys]
+        existing = [_key_index(current, cols) for cols in keys]
+        insert_idx, conflicts = [], []  # conflicts: (proposed index, existing index)
+        seen = [dict() for _ in keys]
+        for i, row in enumerate(new.select(sorted({c for cols in keys for c in cols})).to_pylist()):
+            hit = None
+            for k, cols in enumerate(keys):
+                key = tuple(row[c] for c in cols)
+                if None in key:
+                    continue
+                if key in seen[k]:
+                    if update:
+                        raise SqlError(
+                            CARDINALITY_VIOLATION,
+                            "ON CONFLICT DO UPDATE command cannot affect row a second time",
+                            hint="Ensure that no rows proposed for insertion within the same command have duplicate constrained values.",
+                        )
+                    hit = -1
+                    break
+                if key in existing[k]:
+                    hit = existing[k][key]
+                    break
+            for k, cols in enumerate(keys):
+                seen[k][tuple(row[c] for c in cols)] = i
+            if hit is None:
+                insert_idx.append(i)
+            elif update and hit >= 0:
+                conflicts.append((i, hit))
+        to_insert = new.take(pa.array(insert_idx, pa.int64()))
+        if not update or not conflicts:
+            return to_insert, None, to_insert
+        # DO UPDATE: SET expressions over the existing row (the table's name
+        # or alias) and the proposed one (``excluded``).
+        alias = rv.alias.aliasname if rv.alias is not None else rel.name
+        pos = pa.array(range(len(conflicts)), pa.int64())
+        old = current.take(pa.array([e for _p, e in conflicts], pa.int64()))
+        excluded = new.take(pa.array([p for p, _e in conflicts], pa.int64()))
+        sets = _assignments(clause.targetList, rel)
+        cols = ", ".join(
+            f'CAST({transpile(sets[c.name]) if c.name in sets else chr(34) + alias + chr(34) + "." + chr(34) + c.name + chr(34)} AS {duckdb_type(c.type)}) AS "{c.name}"'
+            for c in rel.columns
+        )
+        where = f" WHERE {transpile(pg_sql(clause.whereClause))}" if clause.whereClause is not None else ""
+        query = (
+            f'SELECT "{alias}"."{ROWID}", {cols} FROM "_old" AS "{alias}" '
+            f'JOIN "_excluded" AS excluded ON "{alias}"."{ROWID}" = excluded."{ROWID}"{where}'
+        )
+        out = await self.run(query, {"_old": old.append_column(ROWID, pos), "_excluded": excluded.append_column(ROWID, pos)})
+        chosen = out.column(ROWID)
+        updated = await self.conform(out.drop_columns([ROWID]), rel)
+        retracted = old.take(chosen)
+        return pa.concat_tables([to_insert, updated]), retracted, pa.concat_tables([to_insert, updated])
+
+    # -- UPDATE / DELETE ------------------------------------------------------
+
+    async def update(self, node: ast.UpdateStmt) -> Result:
+        _refuse_with(node)
+        rel = await self.target(node.relation)
+        sets = _assignments(node.targetList, rel)
+        alias = node.relation.alias.aliasname if node.relation.alias is not None else rel.name
+        exprs = [f'{_q(alias)}.{ROWID} AS {ROWID}'] + [
+            f'CAST(({sets[c.name]}) AS {_pg_type(c.type)}) AS {_q("__new_" + c.name)}' for c in rel.columns if c.name in sets
+        ]
+        current, rowids, out = await self._matching(node, rel, exprs, node.fromClause)
+        old = current.take(rowids)
+        changed = out.drop_columns([ROWID]).rename_columns([c.removeprefix("__new_") for c in out.column_names[1:]])
+        new_cols = [changed.column(c.name) if c.name in sets else old.column(c.name) for c in rel.columns]
+        new = await self.conform(pa.Table.from_arrays(new_cols, names=rel.column_names), rel)
+        if rel.keys:
+            check_unique(rel, _remove_rows(current, old), new)
+        await self.work.write(rel.shard, old, -1)
+        await self.work.write(rel.shard, new, 1)
+        return await self._returning(node, rel, new, f"UPDATE {new.num_rows}")
+
+    async def delete(self, node: ast.DeleteStmt) -> Result:
+        _refuse_with(node)
+        rel = await self.target(node.relation)
+        alias = node.relation.alias.aliasname if node.relation.alias is not None else rel.name
+        current, rowids, _out = await self._matching(node, rel, [f"{_q(alias)}.{ROWID} AS {ROWID}"], node.usingClause)
+        old = current.take(rowids)
+        await self.work.write(rel.shard, old, -1)
+        return await self._returning(node, rel, old, f"DELETE {old.num_rows}")
+
+    async def truncate(self, node: ast.TruncateStmt) -> Result:
+        for rv in node.relations:
+            rel = await self.target(rv)
+            await self.work.write(rel.shard, await self.work.contents(rel), -1)
+        return Result("TRUNCATE TABLE")
+
+    async def _matching(self, node, rel: Relation, exprs: list[str], extra_from) -> tuple[pa.Table, pa.Array, pa.Table]:
+        """The table's contents, the row ids the statement matches (each
+        once) and the expressions evaluated for them."""
+        current = await self.work.contents(rel)
+        sources = [pg_sql(node.relation)] + [pg_sql(f) for f in extra_from or ()]
+        where = f" WHERE {pg_sql(node.whereClause)}" if node.whereClause is not None else ""
+        sql = f"SELECT {', '.join(exprs)} FROM {', '.join(sources)}{where}"
+        select = pglast.parse_sql(sql)[0].stmt
+        binder = await self.binder()
+        bound = binder.bind(select)
+        target_name = binder.internal(rel)
+        numbered = current.append_column(ROWID, pa.array(range(current.num_rows), pa.int64()))
+        out = await self.run(bound.sql, await self.inputs(bound, {target_name: numbered}), bound.views)
+        if extra_from:
+            # A row joined to several others is changed once (the first match).
+            ids = out.column(ROWID).to_pylist()
+            first: dict[int, int] = {}
+            for i, r in enumerate(ids):
+                first.setdefault(r, i)
+            out = out.take(pa.array(sorted(first.values()), pa.int64()))
+        return current, out.column(ROWID), out
+
+    async def _returning(self, node, rel: Relation, rows: pa.Table, tag: str) -> Result:
+        clause = getattr(node, "returningClause", None)
+        if clause is None or not clause.exprs:
+            return Result(tag)
+        target = pg_sql(node.relation)
+        select = pglast.parse_sql(f"SELECT {', '.join(pg_sql(e) for e in clause.exprs)} FROM {target}")[0].stmt
+        binder = await self.binder()
+        bound = binder.bind(select)
+        out = await self.run(bound.sql, await self.inputs(bound, {binder.internal(rel): rows}), bound.views)
+        return to_result(tag, out, p.result_names(select))
+
+    # -- checks ----------------------------------------------------------------
+
+    async def conform(self, out: pa.Table, rel: Relation) -> pa.Table:
+        """``out`` cast to ``rel``'s stored types, after NOT NULL, length and
+        CHECK constraints."""
+        rows = conform(out, rel)
+        for name, expr in rel.checks:
+            bad = await self.run(f'SELECT count(*) AS n FROM "_new" AS "{rel.name}" WHERE NOT ({transpile(expr)})', {"_new": rows})
+            if bad.column(0)[0].as_py():
+                raise SqlError(
+                    CHECK_VIOLATION, f'new row for relation "{rel.name}" violates check constraint "{name}"'
+                )
+        return rows
+
+
+SERIAL = "serial"  # the default marker of serial columns
+
+
+def conform(out: pa.Table, rel: Relation) -> pa.Table:
+    import uuid
+
+    cols = []
+    for col, f in zip(rel.columns, rel.schema_arrow):
+        c = out.column(col.name)
+        if col.not_null and c.null_count:
+            raise SqlError(
+                NOT_NULL_VIOLATION,
+                f'null value in column "{col.name}" of relation "{rel.name}" violates not-null constraint',
+            )
+        if f.type.equals(pa.binary(16)) and pa.types.is_string(c.type):
+            c = pa.array([None if v is None else uuid.UUID(v).bytes for v in c.to_pylist()], pa.binary(16))
+        if col.type.startswith(("varchar(", "char(")) and len(c):
+            limit = int(col.type[col.type.index("(") + 1 : -1])
+            if col.type.startswith("char("):
+                c = pc.utf8_rtrim(c, characters=" ")
+            longest = pc.max(pc.utf8_length(c)).as_py()
+            if longest is not None and longest > limit:
+                kind = "character varying" if col.type.startswith("varchar") else "character"
+                raise SqlError(STRING_DATA_RIGHT_TRUNCATION, f"value too long for type {kind}({limit})")
+            if col.type.startswith("char("):
+                c = pc.utf8_rpad(c, width=limit, padding=" ")
+        cols.append(c)
+    try:
+        return pa.Table.from_arrays([c.cast(f.type) for c, f in zip(cols, rel.schema_arrow)], schema=rel.schema_arrow)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
+        raise SqlError("22P02", str(e)) from None
+
+
+def check_unique(rel: Relation, existing: pa.Table, new: pa.Table) -> None:
+    """23505 unless ``new`` added to ``existing`` keeps every key unique
+    (keys with a NULL never conflict)."""
+    for name, cols in rel.keys:
+        cols = list(cols)
+        seen = set(_key_index(existing, cols))
+        for r in new.select(cols).to_pylist():
+            key = tuple(r[k] for k in cols)
+            if None in key:
+                continue
+            if key in seen:
+                shown = ", ".join(str(v) for v in key)
+                raise SqlError(
+                    UNIQUE_VIOLATION,
+                    f'duplicate key value violates unique constraint "{name}"',
+                    detail=f"Key ({', '.join(cols)})=({shown}) already exists.",
+                )
+            seen.add(key)
+
+
+def _key_index(table: pa.Table, cols) -> dict[tuple, int]:
+    cols = list(cols)
+    if table.num_rows == 0:
+        return {}
+    columns = [table.column(c).to_pylist() for c in cols]
+    return {key: i for i, key in enumerate(zip(*columns)) if None not in key}
+
+
+def _remove_rows(current: pa.Table, removed: pa.Table) -> pa.Table:
+    from storage.persist.consolidate import collapse, expand
+
+    from planner.work import with_diff
+
+    both = pa.concat_tables([with_diff(current, 1), with_diff(removed.cast(current.schema), -1)])
+    return expand(collapse(both))
+
+
+def _assignments(targets, rel: Relation) -> dict[str, str]:
+    sets: dict[str, str] = {}
+    for target in targets:
+        if isinstance(target.val, ast.MultiAssignRef):
+            raise not_supported("multiple-column assignment (SET (a, b) = ...)")
+        if target.indirection:
+            raise not_supported("assignment to array elements or fields")
+        col = rel.column(target.name)
+        if target.name in sets:
+            raise SqlError(DUPLICATE_COLUMN, f'multiple assignments to same column "{target.name}"')
+        if isinstance(target.val, ast.SetToDefault):
+            sets[col.name] = col.default if col.default not in (None, SERIAL) else "NULL"
+        else:
+            sets[col.name] = pg_sql(target.val)
+    return sets
+
+
+def _fill_defaults(select: ast.SelectStmt, rel: Relation, targets: list[str]) -> ast.SelectStmt:
+    """VALUES rows with DEFAULT replaced by the column's default expression."""
+    if not any(isinstance(v, ast.SetToDefault) for row in select.valuesLists for v in row):
+        return select
+    import copy
+
+    select = copy.deepcopy(select)
+    rows = []
+    for row in select.valuesLists:
+        out = []
+        for i, v in enumerate(row):
+            if isinstance(v, ast.SetToDefault):
+                default = rel.column(targets[i]).default if i < len(targets) else None
+                if default == SERIAL:
+                    raise not_supported("DEFAULT for a serial column inside VALUES")
+                expr = pglast.parse_sql(f"SELECT {default or 'NULL'}")[0].stmt.targetList[0].val
+                out.append(expr)
+            else:
+                out.append(v)
+        rows.append(tuple(out))
+    select.valuesLists = tuple(rows)
+    return select
+
+
+def _refuse_with(node) -> None:
+    if getattr(node, "withClause", None) is not None:
+        raise not_supported("WITH in INSERT/UPDATE/DELETE")
+
+
+def _first_dup(names: list[str]) -> str:
+    return next(n for n in names if names.count(n) > 1)
+
+
+def _q(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _pg_type(sql_type: str) -> str:
+    return "double precision" if sql_type == "double precision" else sql_type

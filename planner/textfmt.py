@@ -1,0 +1,203 @@
+"""PostgreSQL's text output format for values of every supported type.
+
+``format_column(array, sql_type, timezone)`` turns an Arrow column into the
+strings PostgreSQL would send (NULL stays null): ``t``/``f`` booleans,
+shortest-exact floats with PostgreSQL's exponent rules (``1e+20``,
+``1.5e-05``, ``Infinity``), numerics with their scale, timestamps without
+trailing zero microseconds, timestamptz with the session time zone's offset
+(``+00``, ``+05:30``), intervals in the ``postgres`` style, bytea as
+``\\x`` hex. COPY and the wire protocol share it. Simple types are converted
+with Arrow kernels; the rest value by value.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import json
+import math
+import struct
+import uuid
+from functools import lru_cache
+from zoneinfo import ZoneInfo
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+
+def format_float8(x: float) -> str:
+    return _format_float(x, repr(x), 15)
+
+
+def format_float4(x: float) -> str:
+    if math.isnan(x) or math.isinf(x):
+        return _format_float(x, "", 6)
+    f32 = struct.unpack("f", struct.pack("f", x))[0]
+    for p in range(1, 10):
+        s = f"{f32:.{p}g}"
+        if struct.unpack("f", struct.pack("f", float(s)))[0] == f32:
+            return _format_float(f32, s, 6)
+    return _format_float(f32, repr(f32), 6)
+
+
+def _format_float(x: float, shortest: str, dig: int) -> str:
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "-0" if math.copysign(1, x) < 0 else "0"
+    sign, digit_tuple, exp = decimal.Decimal(shortest).as_tuple()
+    all_digits = "".join(map(str, digit_tuple)).lstrip("0")
+    e = len(all_digits) + exp - 1  # decimal exponent of the first digit
+    digits = all_digits.rstrip("0") or "0"
+    s = "-" if sign else ""
+    if e < -4 or e >= dig:
+        mant = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+        return f"{s}{mant}e{'-' if e < 0 else '+'}{abs(e):02d}"
+    if e < 0:
+        return f"{s}0.{'0' * (-e - 1)}{digits}"
+    if len(digits) <= e + 1:
+        return s + digits + "0" * (e + 1 - len(digits))
+    return f"{s}{digits[: e + 1]}.{digits[e + 1:]}"
+
+
+def format_numeric(d: decimal.Decimal) -> str:
+    if d.is_nan():
+        return "NaN"
+    if d.is_infinite():
+        return "Infinity" if d > 0 else "-Infinity"
+    return format(d, "f")
+
+
+def format_timestamp(v: dt.datetime) -> str:
+    s = v.strftime("%Y-%m-%d %H:%M:%S")
+    if v.year < 1000:
+        s = f"{v.year:04d}" + s[s.index("-"):]
+    if v.microsecond:
+        s += f".{v.microsecond:06d}".rstrip("0")
+    return s
+
+
+def format_time(v: dt.time) -> str:
+    s = v.strftime("%H:%M:%S")
+    if v.microsecond:
+        s += f".{v.microsecond:06d}".rstrip("0")
+    return s
+
+
+def format_offset(off: dt.timedelta) -> str:
+    total = int(off.total_seconds())
+    sign = "-" if total < 0 else "+"
+    total = abs(total)
+    h, rem = divmod(total, 3600)
+    m, s = divmod(rem, 60)
+    out = f"{sign}{h:02d}"
+    if m or s:
+        out += f":{m:02d}"
+    if s:
+        out += f":{s:02d}"
+    return out
+
+
+@lru_cache(maxsize=64)
+def _zone(name: str):
+    if name.upper() in ("UTC", "GMT", "Z"):
+        return dt.timezone.utc
+    try:
+        return ZoneInfo(name)
+    except Exception:  # noqa: BLE001 - unknown zones fall back to UTC
+        return dt.timezone.utc
+
+
+def format_timestamptz(v: dt.datetime, timezone: str = "UTC") -> str:
+    local = v.astimezone(_zone(timezone))
+    return format_timestamp(local.replace(tzinfo=None)) + format_offset(local.utcoffset())
+
+
+def format_interval(months: int, days: int, micros: int) -> str:
+    parts = []
+    years, mons = int(months / 12), months - int(months / 12) * 12
+    if years:
+        parts.append(f"{years} year{'s' if years != 1 else ''}")
+    if mons:
+        parts.append(f"{mons} mon{'s' if mons != 1 else ''}")
+    if days:
+        parts.append(f"{days} day{'s' if days != 1 else ''}")
+    if micros or not parts:
+        sign = "-" if micros < 0 else ("+" if parts and (months < 0 or days < 0) else "")
+        m = abs(micros)
+        secs, us = divmod(m, 1_000_000)
+        h, rem = divmod(secs, 3600)
+        mi, s = divmod(rem, 60)
+        t = f"{sign}{h:02d}:{mi:02d}:{s:02d}"
+        if us:
+            t += f".{us:06d}".rstrip("0")
+        parts.append(t)
+    return " ".join(parts)
+
+
+def format_value(v, sql_type: str, timezone: str = "UTC") -> str | None:
+    """One Python value (as Arrow's to_pylist gives it) in text format."""
+    if v is None:
+        return None
+    if sql_type == "boolean":
+        return "t" if v else "f"
+    if sql_type == "double precision":
+        return format_float8(v)
+    if sql_type == "real":
+        return format_float4(v)
+    if sql_type.startswith("numeric"):
+        return format_numeric(v)
+    if sql_type == "timestamptz":
+        return format_timestamptz(v, timezone)
+    if sql_type == "timestamp":
+        return format_timestamp(v)
+    if sql_type == "time":
+        return format_time(v)
+    if sql_type == "date":
+        return v.isoformat() if v.year >= 1000 else f"{v.year:04d}-{v.month:02d}-{v.day:02d}"
+    if sql_type == "interval":
+        if isinstance(v, dt.timedelta):
+            return format_interval(0, v.days, v.seconds * 1_000_000 + v.microseconds)
+        if isinstance(v, dict):
+            return format_interval(v["months"], v["days"], v["micros"])
+        return format_interval(v.months, v.days, v.nanoseconds // 1000)
+    if sql_type == "bytea":
+        return "\\x" + bytes(v).hex()
+    if sql_type == "uuid":
+        return str(uuid.UUID(bytes=bytes(v))) if isinstance(v, (bytes, bytearray)) else str(v)
+    if sql_type in ("json", "jsonb") and not isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, list):
+        return format_array(v, sql_type.removesuffix("[]"), timezone)
+    return str(v)
+
+
+def format_array(values: list, element_type: str, timezone: str = "UTC") -> str:
+    out = []
+    for v in values:
+        s = format_value(v, element_type, timezone)
+        if s is None:
+            out.append("NULL")
+        elif s == "" or any(c in s for c in '{},"\\ \t\n') or s.upper() == "NULL":
+            out.append('"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"')
+        else:
+            out.append(s)
+    return "{" + ",".join(out) + "}"
+
+
+def format_column(arr, sql_type: str, timezone: str = "UTC") -> pa.Array:
+    """A column as PostgreSQL text (a string array, nulls kept)."""
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks() if arr.num_chunks != 1 else arr.chunk(0)
+    t = arr.type
+    if sql_type in ("text", "json", "jsonb") or sql_type.startswith(("varchar", "char")):
+        return arr.cast(pa.string())
+    if pa.types.is_integer(t):
+        return arr.cast(pa.string())
+    if sql_type == "boolean":
+        return pc.if_else(arr, "t", "f")
+    if sql_type == "date" and pa.types.is_date(t):
+        return arr.cast(pa.string())
+    return pa.array([format_value(v, sql_type, timezone) for v in arr.to_pylist()], pa.string())

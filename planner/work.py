@@ -1,0 +1,175 @@
+"""Work: what one transaction reads and writes, at its timestamps.
+
+A ``Work`` is the context every statement runs in: an explicit transaction
+(BEGIN ... COMMIT), the implicit transaction of a multi-statement query
+string, or one autocommit statement (recreated for each recompute of a
+read-then-write). It owns:
+
+* ``read_ts``: taken from the oracle at the first read, then fixed — every
+  read of the transaction, of any table or of the catalog, is at it;
+* ``reads``: the shards read (the catalog included), which the commit checks
+  for writes after ``read_ts`` (serializability, seed 000);
+* ``pending``: the rows written so far (with ``_diff``) per shard, so later
+  statements read their own writes — the catalog's too, so DDL inside a
+  transaction is seen by the statements after it;
+* ``txn``: the same writes, buffered (and spilled to batches) for commit;
+* shards created by DDL (forgotten if the work aborts) and shards dropped
+  (forgotten once the work commits).
+
+Invariants: ``read_ts`` never changes once set; ``pending`` and ``txn`` hold
+the same writes; a Work is committed or aborted at most once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pyarrow as pa
+
+from planner.catalog import CATALOG_SCHEMA, CATALOG_SHARD, Catalog, Relation
+from planner.errors import READ_ONLY_TRANSACTION, SERIALIZATION_FAILURE, SqlError
+from storage.persist import DIFF
+from storage.persist.consolidate import collapse, expand
+from storage.txns import Txn
+
+
+def with_diff(rows: pa.Table, diff: int) -> pa.Table:
+    return rows.append_column(pa.field(DIFF, pa.int64(), False), pa.repeat(pa.scalar(diff, pa.int64()), rows.num_rows))
+
+
+def _diff_schema(schema: pa.Schema) -> pa.Schema:
+    return pa.schema(list(schema) + [pa.field(DIFF, pa.int64(), False)])
+
+
+@dataclass
+class Work:
+    db: object  # planner.database.Database
+    txn: Txn
+    read_ts: int | None = None
+    read_only: bool = False
+    reads: list[str] = field(default_factory=list)
+    pending: dict[str, list[pa.Table]] = field(default_factory=dict)
+    created: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+    failed: bool = False
+    done: bool = False
+    unseen_writes: bool = False  # writes made with keep=False
+    explicit: bool = False  # a transaction of several statements
+
+    @classmethod
+    def begin(cls, db, *, read_ts: int | None = None, read_only: bool = False, reads: list[str] | None = None) -> "Work":
+        return cls(db, db.txns.begin(), read_ts, read_only, reads if reads is not None else [])
+
+    @property
+    def wrote(self) -> bool:
+        return bool(self.pending) or self.unseen_writes
+
+    @property
+    def data_reads(self) -> list[str]:
+        return [s for s in self.reads if s != CATALOG_SHARD]
+
+    async def ts(self) -> int:
+        if self.read_ts is None:
+            self.read_ts = await self.db.oracle.read_ts()
+        return self.read_ts
+
+    def _read(self, shard: str) -> None:
+        if shard not in self.reads:
+            self.reads.append(shard)
+
+    # -- reads ---------------------------------------------------------------
+
+    async def catalog(self) -> Catalog:
+        ts = await self.ts()
+        self._read(CATALOG_SHARD)
+        base = await self.db.catalog_at(ts)
+        pending = self.pending.get(CATALOG_SHARD)
+        if not pending:
+            return base
+        current = await self.db.txns.read(CATALOG_SHARD, ts)
+        return Catalog.from_table(self._merge(current, pending, CATALOG_SCHEMA))
+
+    async def contents(self, rel: Relation) -> pa.Table:
+        """``rel``'s rows at ``read_ts`` plus this work's own writes to it."""
+        ts = await self.ts()
+        schema = rel.schema_arrow
+        if rel.shard in self.created:
+            current = schema.empty_table()
+        else:
+            self._read(rel.shard)
+            current = await self.db.snapshots.read(rel.shard, ts)
+        pending = self.pending.get(rel.shard)
+        return self._merge(current, pending, schema) if pending else current
+
+    @staticmethod
+    def _merge(current: pa.Table, pending: list[pa.Table], schema: pa.Schema) -> pa.Table:
+        names = schema.names
+        parts = [with_diff(current.select(names), 1)] + [p.select(names + [DIFF]) for p in pending]
+        parts = [pa.Table.from_arrays(list(p.columns), schema=_diff_schema(schema)) for p in parts]
+        return expand(collapse(pa.concat_tables(parts)))
+
+    # -- writes --------------------------------------------------------------
+
+    async def write(self, shard: str, rows: pa.Table, diff: int, *, keep: bool = True) -> None:
+        """Add (``diff`` +1) or retract (-1) ``rows`` (user columns only).
+
+        ``keep=False`` (bulk loads outside an explicit transaction): the rows
+        go to the txn only, so memory stays bounded; later statements of
+        this work do not see them."""
+        if self.read_only:
+            raise SqlError(READ_ONLY_TRANSACTION, "cannot execute a write in a read-only transaction")
+        if rows.num_rows == 0:
+            return
+        self.unseen_writes = self.unseen_writes or not keep
+        if keep:
+            self.pending.setdefault(shard, []).append(with_diff(rows, diff))
+        await self.txn.write(shard, rows, diff)
+
+    # -- end -----------------------------------------------------------------
+
+    async def commit(self) -> None:
+        """Commit: write-only work at a fresh ``write_ts`` (group commit);
+        work that read at ``read_ts + 1``, moved later only if nothing it read
+        was written in between — otherwise 40001 and nothing is written."""
+        assert not self.done, "work committed twice"
+        self.done = True
+        if not self.wrote:
+            await self.txn.abort()
+            await self._forget(self.created)
+            return
+        if self.read_ts is None:
+            await self.db.group.commit(self.txn)
+            await self._forget(self.dropped)
+            return
+        read_ts = self.read_ts
+        while True:
+            result = await self.txn.commit_at(read_ts + 1)
+            if result.committed:
+                await self.db.oracle.apply_write(result.ts)
+                await self.txn.apply(result.ts)
+                await self._forget(self.dropped)
+                return
+            new_read = result.upper - 1
+            await self.db.txns.cache.update_to(result.upper)
+            if any(self.db.txns.cache.changed_between(s, read_ts, new_read) for s in self.reads):
+                await self.txn.abort()
+                await self._forget(self.created)
+                raise SqlError(
+                    SERIALIZATION_FAILURE,
+                    "could not serialize access due to read/write dependencies among transactions",
+                    detail="Another transaction wrote to a table this transaction read, after it read it.",
+                    hint="The transaction might succeed if retried.",
+                )
+            read_ts = new_read  # nothing we read changed: commit later instead
+
+    async def abort(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        await self.txn.abort()
+        await self._forget(self.created)
+
+    async def _forget(self, shards: list[str]) -> None:
+        for shard in shards:
+            await self.db.txns.forget(shard, 0)
+            self.db.snapshots.forget(shard)

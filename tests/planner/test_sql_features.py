@@ -1,0 +1,225 @@
+"""DDL, DML and COPY features at the Session API: RETURNING, ON CONFLICT,
+constraints, serial, schemas, views, materialized views, ALTER TABLE,
+CREATE TABLE AS, implicit and explicit transactions with DDL, EXPLAIN,
+statement_timeout and cancellation."""
+
+from __future__ import annotations
+
+import asyncio
+import decimal
+
+import pytest
+
+from planner.copy import BufferSink, BytesSource
+from planner.errors import SqlError
+
+
+async def one(s, sql, params=None):
+    return (await s.execute(sql, params))[-1]
+
+
+async def rows(s, sql, params=None):
+    return (await one(s, sql, params)).rows
+
+
+async def sqlstate(s, sql) -> str:
+    with pytest.raises(SqlError) as info:
+        await s.execute(sql)
+    return info.value.sqlstate
+
+
+async def test_returning_and_on_conflict(db):
+    s = db.session()
+    await s.execute("CREATE TABLE kv (k integer PRIMARY KEY, v text, n integer DEFAULT 0)")
+    r = await one(s, "INSERT INTO kv (k, v) VALUES (1, 'a'), (2, 'b') RETURNING k, upper(v) AS big, n")
+    assert r.tag == "INSERT 0 2" and r.rows == [(1, "A", 0), (2, "B", 0)]
+    assert [c[0] for c in r.columns] == ["k", "big", "n"]
+    r = await one(s, "INSERT INTO kv VALUES (2, 'x'), (3, 'c') ON CONFLICT DO NOTHING RETURNING k")
+    assert r.tag == "INSERT 0 1" and r.rows == [(3,)]
+    r = await one(s, "INSERT INTO kv AS t VALUES (1, 'z', 5), (4, 'd', 1) ON CONFLICT (k) DO UPDATE SET v = t.v || excluded.v, n = t.n + excluded.n RETURNING *")
+    assert r.tag == "INSERT 0 2"
+    assert sorted(r.rows) == [(1, "az", 5), (4, "d", 1)]
+    r = await one(s, "INSERT INTO kv VALUES (1, 'q') ON CONFLICT (k) DO UPDATE SET v = excluded.v WHERE kv.n > 100")
+    assert r.tag == "INSERT 0 0"
+    assert await sqlstate(s, "INSERT INTO kv VALUES (5, 'a'), (5, 'b') ON CONFLICT (k) DO UPDATE SET v = excluded.v") == "21000"
+    assert await sqlstate(s, "INSERT INTO kv VALUES (5, 'a') ON CONFLICT (v) DO NOTHING") == "42P10"
+    assert await rows(s, "SELECT k, v, n FROM kv ORDER BY k") == [(1, "az", 5), (2, "b", 0), (3, "c", 0), (4, "d", 1)]
+    r = await one(s, "UPDATE kv SET n = n + 10 WHERE k >= 3 RETURNING k, n")
+    assert sorted(r.rows) == [(3, 10), (4, 11)] and r.tag == "UPDATE 2"
+    r = await one(s, "DELETE FROM kv WHERE v = 'b' RETURNING *")
+    assert r.rows == [(2, "b", 0)] and r.tag == "DELETE 1"
+
+
+async def test_constraints_serial_and_types(db):
+    s = db.session()
+    await s.execute(
+        "CREATE TABLE c (id serial PRIMARY KEY, email varchar(10) UNIQUE, code char(3), qty integer CHECK (qty >= 0),"
+        " CONSTRAINT pair CHECK (qty < 100 OR code IS NOT NULL))"
+    )
+    await s.execute("INSERT INTO c (email, code, qty) VALUES ('a@x', 'ab', 1), ('b@x', NULL, 2)")
+    await s.execute("INSERT INTO c (email, qty) VALUES ('c@x', 3)")
+    assert await rows(s, "SELECT id, email, code, length(code) FROM c ORDER BY id") == [
+        (1, "a@x", "ab ", 3), (2, "b@x", None, None), (3, "c@x", None, None)
+    ]
+    assert await sqlstate(s, "INSERT INTO c (email, qty) VALUES ('a@x', 1)") == "23505"
+    assert await sqlstate(s, "INSERT INTO c (email, qty) VALUES ('d@x', -1)") == "23514"
+    assert await sqlstate(s, "INSERT INTO c (email, qty) VALUES ('d@x', 500)") == "23514"
+    assert await sqlstate(s, "INSERT INTO c (email, qty) VALUES ('much-too-long@x', 1)") == "22001"
+    assert await sqlstate(s, "UPDATE c SET email = 'b@x' WHERE id = 1") == "23505"
+    assert await sqlstate(s, "INSERT INTO c (id, qty) VALUES (99999999999, 1)") == "22003"
+    # NULLs never conflict in a UNIQUE column
+    await s.execute("INSERT INTO c (email, qty) VALUES (NULL, 1), (NULL, 2)")
+    assert await rows(s, "SELECT count(*) FROM c") == [(5,)]
+
+
+async def test_update_from_delete_using_and_duplicates(db):
+    s = db.session()
+    await s.execute("CREATE TABLE d (a int, b text); CREATE TABLE m (a int, label text)")
+    await s.execute("INSERT INTO d VALUES (1, 'x'), (1, 'x'), (2, 'y'), (3, 'z'); INSERT INTO m VALUES (1, 'one'), (1, 'uno'), (3, 'three')")
+    r = await one(s, "UPDATE d SET b = m.label FROM m WHERE d.a = m.a AND m.label <> 'uno'")
+    assert r.tag == "UPDATE 3"
+    assert await rows(s, "SELECT a, b FROM d ORDER BY a, b") == [(1, "one"), (1, "one"), (2, "y"), (3, "three")]
+    r = await one(s, "DELETE FROM d USING m WHERE d.a = m.a")
+    assert r.tag == "DELETE 3"
+    assert await rows(s, "SELECT a, b FROM d") == [(2, "y")]
+    r = await one(s, "TRUNCATE d")
+    assert r.tag == "TRUNCATE TABLE"
+    assert await rows(s, "SELECT count(*) FROM d") == [(0,)]
+
+
+async def test_implicit_transaction_rolls_back_the_whole_string(db):
+    s = db.session()
+    await s.execute("CREATE TABLE i (x int PRIMARY KEY)")
+    assert await sqlstate(s, "INSERT INTO i VALUES (1); INSERT INTO i VALUES (2); SELECT 1/0") == "22012"
+    assert await rows(s, "SELECT count(*) FROM i") == [(0,)]
+    assert s.status == "I"
+    results = await s.execute("INSERT INTO i VALUES (1); UPDATE i SET x = x + 1; SELECT x FROM i")
+    assert [r.tag for r in results] == ["INSERT 0 1", "UPDATE 1", "SELECT 1"] and results[-1].rows == [(2,)]
+
+
+async def test_ddl_inside_transactions(db):
+    s = db.session()
+    await s.execute("BEGIN; CREATE TABLE tx1 (a int); INSERT INTO tx1 VALUES (1), (2)")
+    assert await rows(s, "SELECT sum(a) FROM tx1") == [(3,)]
+    other = db.session()
+    assert await sqlstate(other, "SELECT * FROM tx1") == "42P01"  # not visible before COMMIT
+    await s.execute("ROLLBACK")
+    assert await sqlstate(s, "SELECT * FROM tx1") == "42P01"
+    await s.execute("BEGIN; CREATE TABLE tx1 (a int); INSERT INTO tx1 VALUES (7); COMMIT")
+    assert await rows(other, "SELECT a FROM tx1") == [(7,)]
+    await s.execute("BEGIN; DROP TABLE tx1; CREATE TABLE tx1 (b text); INSERT INTO tx1 VALUES ('new'); COMMIT")
+    assert await rows(other, "SELECT * FROM tx1") == [("new",)]
+
+
+async def test_schemas_views_and_materialized_views(db):
+    s = db.session()
+    await s.execute("CREATE SCHEMA app; CREATE TABLE app.items (id int PRIMARY KEY, price numeric(8,2))")
+    await s.execute("INSERT INTO app.items VALUES (1, 2.50), (2, 4.00)")
+    assert await sqlstate(s, "SELECT * FROM items") == "42P01"
+    assert await sqlstate(s, "SELECT * FROM nope.items") == "3F000"
+    await s.execute("SET search_path = app, public")
+    assert await rows(s, "SELECT sum(i.price) FROM items i") == [(decimal.Decimal("6.50"),)]
+    await s.execute("CREATE VIEW public.cheap AS SELECT id, price FROM app.items WHERE price < 3")
+    await s.execute("CREATE VIEW public.cheap_ids (ident) AS SELECT id FROM cheap")
+    await s.execute("CREATE MATERIALIZED VIEW public.totals AS SELECT count(*) AS n, sum(price) AS total FROM app.items")
+    assert await rows(s, "SELECT ident FROM cheap_ids") == [(1,)]
+    await s.execute("INSERT INTO app.items VALUES (3, 1.00)")
+    assert await rows(s, "SELECT ident FROM cheap_ids ORDER BY 1") == [(1,), (3,)]  # views are live
+    assert await rows(s, "SELECT n, total FROM totals") == [(2, decimal.Decimal("6.50"))]  # matviews are not
+    assert (await one(s, "REFRESH MATERIALIZED VIEW totals")).tag == "REFRESH MATERIALIZED VIEW"
+    assert await rows(s, "SELECT n, total FROM totals") == [(3, decimal.Decimal("7.50"))]
+    assert await sqlstate(s, "INSERT INTO totals VALUES (1, 1)") == "42809"
+    assert await sqlstate(s, "DROP TABLE app.items") == "2BP01"
+    assert await sqlstate(s, "DROP VIEW totals") == "42809"
+    r = await one(s, "DROP SCHEMA app CASCADE")
+    assert r.tag == "DROP SCHEMA"
+    assert await sqlstate(s, "SELECT * FROM cheap") == "42P01"
+    assert await sqlstate(s, "SELECT * FROM totals") == "42P01"
+
+
+async def test_alter_table_and_create_table_as(db):
+    s = db.session()
+    await s.execute("CREATE TABLE al (id int PRIMARY KEY, v text); INSERT INTO al VALUES (1, 'a'), (2, 'b')")
+    await s.execute("ALTER TABLE al ADD COLUMN n integer DEFAULT 7")
+    assert await rows(s, "SELECT id, v, n FROM al ORDER BY id") == [(1, "a", 7), (2, "b", 7)]
+    await s.execute("ALTER TABLE al RENAME COLUMN v TO label")
+    await s.execute("ALTER TABLE al DROP COLUMN n")
+    await s.execute("ALTER TABLE al RENAME TO renamed")
+    assert await rows(s, "SELECT * FROM renamed ORDER BY id") == [(1, "a"), (2, "b")]
+    assert await sqlstate(s, "INSERT INTO renamed VALUES (1, 'dup')") == "23505"  # the key survived
+    assert await sqlstate(s, "ALTER TABLE renamed ALTER COLUMN label SET NOT NULL; INSERT INTO renamed VALUES (3, NULL)") == "23502"
+    r = await one(s, "CREATE TABLE copy1 AS SELECT id * 10 AS id10, label FROM renamed")
+    assert r.tag == "SELECT 2"
+    r = await one(s, "SELECT id, label INTO copy2 FROM renamed WHERE id = 1")
+    assert r.tag == "SELECT 1"
+    assert await rows(s, "SELECT * FROM copy1 ORDER BY 1") == [(10, "a"), (20, "b")]
+    assert await rows(s, "SELECT * FROM copy2") == [(1, "a")]
+    assert await sqlstate(s, "CREATE TABLE copy1 AS SELECT 1") == "42P07"
+
+
+async def test_copy_text_and_csv(db):
+    s = db.session()
+    await s.execute("CREATE TABLE cp (id int PRIMARY KEY, name text, ok boolean, at timestamp, b bytea, amt numeric(6,2))")
+    data = "1\tann\tt\t2024-01-02 03:04:05\t\\\\x0102\t1.50\n2\tb\\tc\\\\d\tf\t\\N\t\\N\t\\N\n"
+    r = (await s.execute("COPY cp FROM STDIN", copy_source=BytesSource([data[:7], data[7:]])))[-1]
+    assert r.tag == "COPY 2"
+    got = await rows(s, "SELECT id, name, ok, b, amt FROM cp ORDER BY id")
+    assert got == [(1, "ann", True, b"\x01\x02", decimal.Decimal("1.50")), (2, "b\tc\\d", False, None, None)]
+    csv = 'id,name,ok\n3,"quoted, ""name""",true\n4,,false\n5,"",true\n'
+    r = (await s.execute("COPY cp (id, name, ok) FROM STDIN WITH (FORMAT csv, HEADER true)", copy_source=BytesSource(csv)))[-1]
+    assert r.tag == "COPY 3"
+    assert await rows(s, "SELECT id, name FROM cp WHERE id >= 3 ORDER BY id") == [(3, 'quoted, "name"'), (4, None), (5, "")]
+    sink = BufferSink()
+    r = (await s.execute("COPY (SELECT id, name, ok FROM cp WHERE id IN (2, 3, 4, 5) ORDER BY id) TO STDOUT WITH (FORMAT csv)", copy_sink=sink))[-1]
+    assert r.tag == "COPY 4"
+    assert sink.data.decode() == '2,b\tc\\d,f\n3,"quoted, ""name""",t\n4,,f\n5,"",t\n'
+    sink = BufferSink()
+    await s.execute("COPY cp (id, name, at, b) TO STDOUT", copy_sink=sink)
+    lines = sorted(sink.data.decode().splitlines())
+    assert lines[0] == "1\tann\t2024-01-02 03:04:05\t\\\\x0102"
+    assert lines[1] == "2\tb\\tc\\\\d\t\\N\t\\N"
+    # A bad row fails the whole COPY: nothing written.
+    with pytest.raises(SqlError) as info:
+        await s.execute("COPY cp (id, name) FROM STDIN", copy_source=BytesSource("10\tok\nxx\tbad\n"))
+    assert info.value.sqlstate == "22P02"
+    with pytest.raises(SqlError) as info:
+        await s.execute("COPY cp (id, name) FROM STDIN", copy_source=BytesSource("11\tok\n1\tdup\n"))
+    assert info.value.sqlstate == "23505"
+    assert await rows(s, "SELECT count(*) FROM cp") == [(5,)]
+
+
+async def test_explain_names_class_timestamps_and_shards(db):
+    s = db.session()
+    await s.execute("CREATE TABLE ex (a int); INSERT INTO ex VALUES (1)")
+    r = await one(s, "EXPLAIN SELECT * FROM ex")
+    text = "\n".join(x[0] for x in r.rows)
+    assert r.columns == [("QUERY PLAN", "text")]
+    assert "read-only" in text and "read_ts=" in text and "DuckDB" in text and "public.ex" in text and "1 rows" in text
+    text = "\n".join(x[0] for x in (await one(s, "EXPLAIN UPDATE ex SET a = 2")).rows)
+    assert "read-then-write" in text and "write_ts>=" in text
+
+
+async def test_statement_timeout_and_cancel(db):
+    s = db.session()
+    slow = "SELECT count(*) FROM range(300000000) a(x) WHERE (x * 7919) % 104729 = 3 AND md5(x::text) < 'z'"
+    await s.execute("SET statement_timeout = '200ms'")
+    assert await sqlstate(s, slow) == "57014"
+    await s.execute("RESET statement_timeout")
+    task = asyncio.ensure_future(s.execute(slow))
+    done, _ = await asyncio.wait({task}, timeout=0.3)
+    assert not done
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await rows(s, "SELECT 41 + 1") == [(42,)]  # the session carries on
+
+
+async def test_settings_errors(db):
+    s = db.session()
+    assert await sqlstate(s, "SET no_such_thing = 1") == "42704"
+    await s.execute("SET my.custom = 'x'")
+    assert await rows(s, "SHOW my.custom") == [("x",)]
+    assert await sqlstate(s, "SET txngate.engine = 'gpu'") == "22023"
+    assert await sqlstate(s, "SET statement_timeout = 'soon'") == "22023"
+    await s.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+    assert await rows(s, "SHOW transaction isolation level") == [("serializable",)]
