@@ -80,6 +80,7 @@ class Binder:
         ctes: set[str] = set()
         _visit(node, lambda n: ctes.add(n.ctename) if isinstance(n, ast.CommonTableExpr) else None)
         _visit(node, lambda n: self._rename(n, ctes) if isinstance(n, ast.RangeVar) else None)
+        _visit(node, lambda n: _rename_function(n) if isinstance(n, ast.FuncCall) else None)
         return node
 
     def internal(self, rel: Relation) -> str:
@@ -127,6 +128,19 @@ class Binder:
         if rv.alias is None:
             rv.alias = ast.Alias(aliasname=rv.relname)
         rv.relname, rv.schemaname, rv.catalogname = name, None, None
+
+
+#: PostgreSQL functions DuckDB knows under another name (or not with pg_catalog.)
+FUNCTION_NAMES = {"btrim": "trim", "octet_length": "strlen", "position": "strpos", "char_length": "length", "character_length": "length"}
+
+
+def _rename_function(fc: ast.FuncCall) -> None:
+    names = [n.sval for n in fc.funcname]
+    if len(names) == 2 and names[0] == "pg_catalog":
+        names = names[1:]
+    name = FUNCTION_NAMES.get(names[-1], names[-1])
+    if len(names) == 1:
+        fc.funcname = (ast.String(sval=name),)
 
 
 def _visit(n, fn) -> None:

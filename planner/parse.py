@@ -110,6 +110,8 @@ def result_names(node: ast.Node) -> list[str] | None:
     they come from the tables (``*``) and the engine's names are right."""
     while isinstance(node, ast.SelectStmt) and node.op is not None and node.op.name != "SETOP_NONE":
         node = node.larg  # set operations take the first arm's names
+    if isinstance(node, ast.SelectStmt) and node.valuesLists:
+        return [f"column{i + 1}" for i in range(len(node.valuesLists[0]))]
     if not isinstance(node, ast.SelectStmt) or not node.targetList:
         return None
     names = []
@@ -117,41 +119,53 @@ def result_names(node: ast.Node) -> list[str] | None:
         if target.name:
             names.append(target.name)
             continue
-        name = _figure_name(target.val)
-        if name is None:
+        if isinstance(target.val, ast.ColumnRef) and isinstance(target.val.fields[-1], ast.A_Star):
             return None
-        names.append(name)
+        names.append(_figure_name(target.val)[0])
     return names
 
 
-def _figure_name(expr) -> str | None:
-    """PostgreSQL's FigureColname, for the common expression kinds."""
+def _figure_name(expr) -> tuple[str, int]:
+    """PostgreSQL's FigureColname: (name, strength); strength 2 for names
+    from columns and functions, 1 for type names and keywords, 0 for none."""
     if isinstance(expr, ast.ColumnRef):
         last = expr.fields[-1]
-        return None if isinstance(last, ast.A_Star) else last.sval
+        return ("?column?", 0) if isinstance(last, ast.A_Star) else (last.sval, 2)
     if isinstance(expr, ast.FuncCall):
-        return expr.funcname[-1].sval
+        return expr.funcname[-1].sval, 2
     if isinstance(expr, ast.TypeCast):
-        inner = _figure_name(expr.arg)
-        if inner not in (None, "?column?"):
-            return inner
-        return expr.typeName.names[-1].sval
+        name, strength = _figure_name(expr.arg)
+        if strength <= 1:
+            type_name = expr.typeName.names[-1].sval
+            return {"int4": "int4", "bpchar": "bpchar"}.get(type_name, type_name), 1
+        return name, strength
+    if isinstance(expr, ast.A_Indirection):
+        for ind in reversed(expr.indirection or ()):
+            if isinstance(ind, ast.String):
+                return ind.sval, 2
+        return _figure_name(expr.arg)
     if isinstance(expr, ast.CaseExpr):
-        return "case"
+        return "case", 1
     if isinstance(expr, ast.CoalesceExpr):
-        return "coalesce"
+        return "coalesce", 2
+    if isinstance(expr, ast.A_Expr) and expr.kind.name == "AEXPR_NULLIF":
+        return "nullif", 2
     if isinstance(expr, ast.MinMaxExpr):
-        return "greatest" if expr.op.name == "IS_GREATEST" else "least"
+        return ("greatest" if expr.op.name == "IS_GREATEST" else "least"), 2
+    if isinstance(expr, ast.A_ArrayExpr):
+        return "array", 2
+    if isinstance(expr, ast.RowExpr):
+        return "row", 2
     if isinstance(expr, ast.SubLink):
         kind = expr.subLinkType.name
         if kind == "EXISTS_SUBLINK":
-            return "exists"
+            return "exists", 2
         if kind == "ARRAY_SUBLINK":
-            return "array"
+            return "array", 2
         if kind == "EXPR_SUBLINK":
             inner = result_names(expr.subselect)
-            return inner[0] if inner else "?column?"
-        return "?column?"
+            return (inner[0], 2) if inner else ("?column?", 0)
+        return "?column?", 0
     if isinstance(expr, ast.SQLValueFunction):
-        return expr.op.name.removeprefix("SVFOP_").lower()
-    return "?column?"
+        return expr.op.name.removeprefix("SVFOP_").lower(), 2
+    return "?column?", 0

@@ -31,7 +31,7 @@ class Result:
             elif t.num_columns == 0:
                 self._rows = [()] * t.num_rows
             else:
-                self._rows = list(zip(*(c.to_pylist() for c in t.columns)))
+                self._rows = list(zip(*(_python(c) for c in t.columns)))
         return self._rows
 
     @property
@@ -45,3 +45,15 @@ def to_result(tag: str, out: pa.Table, names: list[str] | None = None) -> Result
     if names is not None and len(names) == out.num_columns:
         out = out.rename_columns(names)
     return Result(tag, [(f.name, of_arrow(f)) for f in out.schema], out)
+
+
+def _python(column) -> list:
+    """A column's Python values; intervals without months as timedelta."""
+    values = column.to_pylist()
+    if pa.types.is_interval(column.type):
+        import datetime as dt
+
+        return [
+            v if v is None or v.months else dt.timedelta(days=v.days, microseconds=v.nanoseconds // 1000) for v in values
+        ]
+    return values
