@@ -81,6 +81,7 @@ class Binder:
         _visit(node, lambda n: ctes.add(n.ctename) if isinstance(n, ast.CommonTableExpr) else None)
         _visit(node, lambda n: self._rename(n, ctes) if isinstance(n, ast.RangeVar) else None)
         _visit(node, lambda n: _rename_function(n) if isinstance(n, ast.FuncCall) else None)
+        _visit(node, lambda n: _pg_casts(n) if isinstance(n, ast.TypeCast) else None)
         return node
 
     def internal(self, rel: Relation) -> str:
@@ -141,6 +142,22 @@ def _rename_function(fc: ast.FuncCall) -> None:
     name = FUNCTION_NAMES.get(names[-1], names[-1])
     if len(names) == 1:
         fc.funcname = (ast.String(sval=name),)
+
+
+def _pg_casts(tc: ast.TypeCast) -> None:
+    """Casts whose PostgreSQL meaning DuckDB spells differently: numeric
+    without a typmod keeps 38 digits, 10 after the point (as stored); a
+    ``'\\x..'`` literal cast to bytea is hex."""
+    names = [n.sval for n in tc.typeName.names]
+    name = names[-1].lower()
+    if name in ("numeric", "decimal") and not tc.typeName.typmods and not tc.typeName.arrayBounds:
+        tc.typeName = ast.TypeName(names=(ast.String(sval="numeric"),), typmods=(
+            ast.A_Const(val=ast.Integer(ival=38)), ast.A_Const(val=ast.Integer(ival=10))), typemod=-1)
+    if name == "bytea" and isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):
+        text = tc.arg.val.sval
+        if text.startswith("\\x"):
+            tc.arg = ast.FuncCall(funcname=(ast.String(sval="unhex"),), args=(ast.A_Const(val=ast.String(sval=text[2:])),))
+            tc.typeName = ast.TypeName(names=(ast.String(sval="bytea"),), typemod=-1)
 
 
 def _visit(n, fn) -> None:

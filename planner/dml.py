@@ -140,7 +140,10 @@ class Dml:
                 expr = transpile(col.default)
             else:
                 expr = "NULL"
-            exprs.append(f'CAST({expr} AS {duckdb_type(col.type)}) AS "{col.name}"')
+            if col.type == "bytea":
+                exprs.append(f'{expr} AS "{col.name}"')  # text input is decoded by conform()
+            else:
+                exprs.append(f'CAST({expr} AS {duckdb_type(col.type)}) AS "{col.name}"')
         names = ", ".join(f'"c{i}"' for i in range(len(targets))) if targets else "__one"
         query = f"SELECT {', '.join(exprs)} FROM ({src_sql}) AS src({names})"
         out = await self.run(query, bound_tables, views)
@@ -334,7 +337,12 @@ def conform(out: pa.Table, rel: Relation) -> pa.Table:
                 f'null value in column "{col.name}" of relation "{rel.name}" violates not-null constraint',
             )
         if f.type.equals(pa.binary(16)) and pa.types.is_string(c.type):
-            c = pa.array([None if v is None else uuid.UUID(v).bytes for v in c.to_pylist()], pa.binary(16))
+            try:
+                c = pa.array([None if v is None else uuid.UUID(v).bytes for v in c.to_pylist()], pa.binary(16))
+            except ValueError as e:
+                raise SqlError("22P02", f"invalid input syntax for type uuid: {e}") from None
+        if col.type == "bytea" and pa.types.is_string(c.type):
+            c = pa.array([None if v is None else _bytea_in(v) for v in c.to_pylist()], pa.binary())
         if col.type.startswith(("varchar(", "char(")) and len(c):
             limit = int(col.type[col.type.index("(") + 1 : -1])
             if col.type.startswith("char("):
@@ -350,6 +358,16 @@ def conform(out: pa.Table, rel: Relation) -> pa.Table:
         return pa.Table.from_arrays([c.cast(f.type) for c, f in zip(cols, rel.schema_arrow)], schema=rel.schema_arrow)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
         raise SqlError("22P02", str(e)) from None
+
+
+def _bytea_in(text: str) -> bytes:
+    """PostgreSQL's bytea input: ``\\x`` hex, else escape format."""
+    if text.startswith("\\x"):
+        try:
+            return bytes.fromhex(text[2:])
+        except ValueError:
+            raise SqlError("22P02", "invalid hexadecimal data") from None
+    return text.encode().decode("unicode_escape").encode("latin-1") if "\\" in text else text.encode()
 
 
 def check_unique(rel: Relation, existing: pa.Table, new: pa.Table) -> None:

@@ -102,6 +102,8 @@ def of_arrow(field: pa.Field) -> str:
     if pa.types.is_floating(t):
         return "double precision"
     if pa.types.is_decimal(t):
+        if (t.precision, t.scale) == (38, 10):
+            return "numeric"  # how unconstrained numerics are computed and stored
         return f"numeric({t.precision},{t.scale})"
     if pa.types.is_boolean(t):
         return "boolean"

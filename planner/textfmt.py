@@ -147,6 +147,9 @@ def format_value(v, sql_type: str, timezone: str = "UTC") -> str | None:
         return format_float8(v)
     if sql_type == "real":
         return format_float4(v)
+    if sql_type == "numeric":
+        # unconstrained: computed with 10 digits after the point; show the significant ones
+        return format_numeric(v.normalize() if v.is_finite() and v != v.to_integral_value() else v.quantize(1) if v.is_finite() else v)
     if sql_type.startswith("numeric"):
         return format_numeric(v)
     if sql_type == "timestamptz":
@@ -159,7 +162,9 @@ def format_value(v, sql_type: str, timezone: str = "UTC") -> str | None:
         return v.isoformat() if v.year >= 1000 else f"{v.year:04d}-{v.month:02d}-{v.day:02d}"
     if sql_type == "interval":
         if isinstance(v, dt.timedelta):
-            return format_interval(0, v.days, v.seconds * 1_000_000 + v.microseconds)
+            total = v // dt.timedelta(microseconds=1)
+            days = int(total / 86_400_000_000)
+            return format_interval(0, days, total - days * 86_400_000_000)
         if isinstance(v, dict):
             return format_interval(v["months"], v["days"], v["micros"])
         return format_interval(v.months, v.days, v.nanoseconds // 1000)

@@ -1,0 +1,44 @@
+"""PostgreSQL's text output format: txngate's formatting of its own results
+compared with what the real PostgreSQL sends for the same expressions (its
+text output, read through psql)."""
+
+from __future__ import annotations
+
+import pytest
+
+from planner.textfmt import format_column, format_value
+
+EXPRESSIONS = [
+    "true", "false", "42", "(-7)::smallint", "9223372036854775807::bigint",
+    "1.5e20::float8", "0.1::float8", "1e-5::float8", "123456789::float8", "1e15::float8", "1e14::float8",
+    "(1.0/3)::float8", "'NaN'::float8", "'Infinity'::float8", "'-Infinity'::float8", "2.5::float8",
+    "1.5::real", "0.1::real", "1e6::real", "123456::real", "3.14159::real",
+    "12.50::numeric(10,2)", "0.000123::numeric", "100::numeric(8,3)", "(-5.5)::numeric",
+    "'hello'::text", "''::text", "'ab'::varchar(5)",
+    "date '2024-01-02'", "date '0099-03-04'",
+    "'2024-01-02 03:04:05'::timestamp", "'2024-01-02 03:04:05.5'::timestamp", "'2024-01-02 03:04:05.123456'::timestamp",
+    "'2024-01-02 03:04:05+00'::timestamptz", "'2024-06-02 23:59:59.25+02'::timestamptz",
+    "'12:34:56'::time", "'12:34:56.789'::time",
+    "interval '1 year 2 months 3 days 04:05:06.5'", "interval '-1 day'", "interval '0'", "interval '90 minutes'",
+"interval '2 years'", "interval '1 mon'", "interval '-3 hours'",
+    "'\\x0102ff'::bytea", "''::bytea",
+    "'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid",
+]
+
+
+@pytest.mark.parametrize("timezone", ["UTC", "Asia/Kolkata"])
+async def test_text_output_matches_postgres(db, pg_server, timezone):
+    s = db.session()
+    await s.execute(f"SET timezone = '{timezone}'")
+    out = pg_server.psql(f"SET timezone = '{timezone}'; SELECT " + ", ".join(EXPRESSIONS))
+    texts = out.rstrip("\n").split("|")
+    assert len(texts) == len(EXPRESSIONS)
+    mismatches = []
+    for expr, expected in zip(EXPRESSIONS, texts):
+        result = (await s.execute(f"SELECT {expr}"))[-1]
+        (value,), ((_name, sql_type),) = result.rows[0], result.columns
+        got = format_value(value, sql_type, timezone)  # from Python values
+        vector = format_column(result.table.column(0), sql_type, timezone)[0].as_py()  # from Arrow
+        if got != expected or vector != expected:
+            mismatches.append((expr, sql_type, got, vector, expected))
+    assert not mismatches, "\n".join(map(repr, mismatches))
