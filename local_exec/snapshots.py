@@ -7,6 +7,9 @@ nobody wrote: a repeated small SELECT reads no Blob at all) and folds them
 in; a read at an older ``ts`` bypasses the cache. Entries are evicted least
 recently used once their total size passes ``max_bytes``.
 
+``lookup`` answers equality on one column from a hash index built over an
+entry on first use (point SELECTs by key read one row instead of scanning).
+
 Invariants: an entry at ``ts`` equals the shard's consolidated contents at
 ``ts`` (tests compare it with a full snapshot); entries only move forward.
 """
@@ -30,6 +33,16 @@ class _Entry:
     ts: int
     updates: pa.Table  # consolidated: user columns + _diff
     has_retractions: bool
+    expanded: pa.Table | None = None  # expand(updates), kept until updates change
+    indexes: dict | None = None  # column -> {value: [row positions in expanded]}
+
+    def rows(self) -> pa.Table:
+        if self.expanded is None:
+            self.expanded = expand(self.updates).combine_chunks()
+        return self.expanded
+
+    def changed(self) -> None:
+        self.expanded, self.indexes = None, None
 
 
 class SnapshotCache:
@@ -59,15 +72,18 @@ class SnapshotCache:
                             merged = collapse(merged)
                         entry.updates = merged
                         entry.has_retractions = entry.has_retractions or retract
+                        entry.changed()
                     entry.ts = ts
                 self._entries.move_to_end(shard)
-                return expand(entry.updates)
+                return entry.rows()
             self.misses += 1
             updates = await reader.snapshot_updates(ts)
             if entry is None or entry.ts < ts:
-                self._entries[shard] = _Entry(ts, updates, False)
+                entry = _Entry(ts, updates, False)
+                self._entries[shard] = entry
                 self._entries.move_to_end(shard)
                 self._evict()
+                return entry.rows()
             return expand(updates)
 
     def _evict(self) -> None:
@@ -75,6 +91,23 @@ class SnapshotCache:
         while total > self.max_bytes and len(self._entries) > 1:
             _shard, old = self._entries.popitem(last=False)
             total -= old.updates.nbytes
+
+    async def lookup(self, shard: str, ts: int, column: str, value) -> pa.Table:
+        """The rows of ``shard`` at ``ts`` whose ``column`` equals ``value``
+        (a hash index over the cached contents, built on first use)."""
+        table = await self.read(shard, ts)
+        entry = self._entries.get(shard)
+        if entry is None or entry.ts != ts or entry.expanded is not table:
+            return table.filter(pc.equal(table.column(column), pa.scalar(value, table.schema.field(column).type)))
+        if entry.indexes is None:
+            entry.indexes = {}
+        index = entry.indexes.get(column)
+        if index is None:
+            index = {}
+            for i, v in enumerate(table.column(column).to_pylist()):
+                index.setdefault(v, []).append(i)
+            entry.indexes[column] = index
+        return table.take(pa.array(index.get(value, ()), pa.int64()))
 
     def forget(self, shard: str) -> None:
         self._entries.pop(shard, None)

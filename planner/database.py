@@ -9,6 +9,8 @@ txns set. Sessions come from ``database.session()``.
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 from storage.location import open_blob, open_consensus
 from storage.oracle import open_oracle
 from storage.persist import PersistClient, PersistConfig
@@ -16,6 +18,29 @@ from storage.txns import GroupCommitter, TxnsHandle
 
 from local_exec import LocalEngine, SnapshotCache
 from planner.catalog import CATALOG_SCHEMA, CATALOG_SHARD, Catalog
+
+
+class BindCache:
+    """Bound statements by (statement node, catalog version, search path).
+
+    Parsed statements are cached by query text (``parse.parse``), so a
+    repeated query brings the same node and binds once per catalog version.
+    Entries hold their node and catalog, so the ids in a key stay theirs."""
+
+    def __init__(self, size: int = 512):
+        self.size = size
+        self._entries: OrderedDict = OrderedDict()
+
+    def get(self, node, catalog, search_path):
+        hit = self._entries.get((id(node), id(catalog), search_path))
+        if hit is None or hit[0] is not node or hit[1] is not catalog:
+            return None
+        return hit[2]
+
+    def put(self, node, catalog, search_path, bound) -> None:
+        self._entries[(id(node), id(catalog), search_path)] = (node, catalog, bound)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
 
 
 class Database:
@@ -29,6 +54,7 @@ class Database:
         self.group = GroupCommitter(txns, oracle)
         self.snapshots = SnapshotCache(txns)
         self._catalogs: dict[int, Catalog] = {}
+        self.bind_cache = BindCache()
 
     @classmethod
     async def open(cls, consensus_url: str, blob_url: str, *, config: PersistConfig | None = None) -> "Database":

@@ -73,9 +73,23 @@ class Dml:
         return await self.engine.run(sql, tables, self.params, views=views, timeout=self.timeout)
 
     async def select(self, node: ast.Node) -> pa.Table:
-        binder = await self.binder()
-        bound = binder.bind(node)
-        return await self.run(bound.sql, await self.inputs(bound), bound.views)
+        catalog = await self.work.catalog()
+        bound = self.work.db.bind_cache.get(node, catalog, self.search_path)
+        if bound is None:
+            bound = Binder(catalog, self.search_path, self.virtual).bind(node)
+            if not bound.virtual:
+                self.work.db.bind_cache.put(node, catalog, self.search_path, bound)
+        point = _point_lookup(node, bound, self.params)
+        override = {}
+        if point is not None:
+            name, rel, column, value = point
+            rows = await self.work.lookup(rel, column, value)
+            if rows is not None:
+                columns = _plain_projection(node, rel)
+                if columns is not None:
+                    return rows.select(columns)  # nothing left for an engine to do
+                override[name] = rows
+        return await self.run(bound.sql, await self.inputs(bound, override), bound.views)
 
     async def target(self, rv: ast.RangeVar) -> Relation:
         catalog = await self.work.catalog()
@@ -323,6 +337,82 @@ class Dml:
 
 
 SERIAL = "serial"  # the default marker of serial columns
+
+_POINT_TYPES = {"smallint": int, "integer": int, "bigint": int, "text": str}
+
+
+_PLAIN_TYPES = ("smallint", "integer", "bigint", "text", "double precision", "real", "boolean", "date", "timestamp", "timestamptz")
+
+
+def _plain_projection(node: ast.SelectStmt, rel: Relation) -> list[str] | None:
+    """The columns a point SELECT returns when it is only ``SELECT cols
+    FROM t WHERE key = value`` over plainly typed columns, else None."""
+    if any(getattr(node, a) for a in ("distinctClause", "groupClause", "havingClause", "sortClause", "limitCount", "limitOffset", "windowClause", "withClause")):
+        return None
+    if not isinstance(node.whereClause, ast.A_Expr):
+        return None
+    out = []
+    for t in node.targetList:
+        v = t.val
+        if t.name or not isinstance(v, ast.ColumnRef):
+            return None
+        last = v.fields[-1]
+        if isinstance(last, ast.A_Star):
+            out.extend(rel.column_names)
+            continue
+        if len(v.fields) > 2 or last.sval not in rel.column_names:
+            return None
+        out.append(last.sval)
+    if any(not (rel.column(c).type in _PLAIN_TYPES or rel.column(c).type.startswith(("numeric(", "varchar("))) for c in out):
+        return None
+    return out
+
+
+def _point_lookup(node, bound, params):
+    """(internal name, relation, key column, value) when ``node`` is a
+    single-table SELECT whose WHERE requires ``key = constant`` on a
+    one-column primary key: the snapshot index then supplies the (at most
+    one) row and DuckDB evaluates the rest of the query over it."""
+    if not isinstance(node, ast.SelectStmt) or node.valuesLists or (node.op is not None and node.op.name != "SETOP_NONE"):
+        return None
+    if len(bound.tables) != 1 or bound.views or bound.virtual or node.whereClause is None:
+        return None
+    if len(node.fromClause or ()) != 1 or not isinstance(node.fromClause[0], ast.RangeVar):
+        return None
+    (name, rel), = bound.tables.items()
+    if len(rel.primary_key) != 1:
+        return None
+    key = rel.primary_key[0]
+    convert = _POINT_TYPES.get(rel.column(key).type)
+    if convert is None:
+        return None
+    rv = node.fromClause[0]
+    alias = rv.alias.aliasname if rv.alias is not None else rv.relname
+    where = node.whereClause
+    conjuncts = where.args if isinstance(where, ast.BoolExpr) and where.boolop.name == "AND_EXPR" else (where,)
+    for c in conjuncts:
+        if not (isinstance(c, ast.A_Expr) and c.kind.name == "AEXPR_OP" and len(c.name) == 1 and c.name[0].sval == "="):
+            continue
+        for col, other in ((c.lexpr, c.rexpr), (c.rexpr, c.lexpr)):
+            if not isinstance(col, ast.ColumnRef) or not all(isinstance(f, ast.String) for f in col.fields):
+                continue
+            fields = [f.sval for f in col.fields]
+            if fields[-1] != key or (len(fields) == 2 and fields[0] != alias) or len(fields) > 2:
+                continue
+            if isinstance(other, ast.ParamRef) and params and 0 < other.number <= len(params):
+                value = params[other.number - 1]
+            elif isinstance(other, ast.A_Const) and not other.isnull:
+                value = getattr(other.val, "ival", None) if convert is int else getattr(other.val, "sval", None)
+            else:
+                continue
+            try:
+                value = convert(value) if value is not None and not isinstance(value, bool) else None
+            except (TypeError, ValueError):
+                return None
+            if value is None:
+                return None
+            return name, rel, key, value
+    return None
 
 
 def conform(out: pa.Table, rel: Relation) -> pa.Table:

@@ -38,7 +38,23 @@ class Statement:
     kind: str
 
 
+_PARSED: dict[str, list[Statement]] = {}
+
+
 def parse(sql: str) -> list[Statement]:
+    """Statements of ``sql`` (cached by text; callers never modify nodes)."""
+    hit = _PARSED.get(sql)
+    if hit is not None:
+        return hit
+    out = _parse(sql)
+    if len(sql) < 4096:
+        if len(_PARSED) >= 1024:
+            _PARSED.pop(next(iter(_PARSED)))
+        _PARSED[sql] = out
+    return out
+
+
+def _parse(sql: str) -> list[Statement]:
     try:
         raw = pglast.parse_sql(sql)
     except ParseError as e:

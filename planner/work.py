@@ -101,6 +101,15 @@ class Work:
         pending = self.pending.get(rel.shard)
         return self._merge(current, pending, schema) if pending else current
 
+    async def lookup(self, rel: Relation, column: str, value) -> pa.Table | None:
+        """``rel``'s rows whose ``column`` equals ``value``, from the snapshot
+        cache's index; None when this work wrote to ``rel`` (use contents)."""
+        if rel.shard in self.created or self.pending.get(rel.shard) or self.unseen_writes:
+            return None
+        ts = await self.ts()
+        self._read(rel.shard)
+        return await self.db.snapshots.lookup(rel.shard, ts, column, value)
+
     @staticmethod
     def _merge(current: pa.Table, pending: list[pa.Table], schema: pa.Schema) -> pa.Table:
         names = schema.names

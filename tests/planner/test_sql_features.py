@@ -233,3 +233,26 @@ async def test_bytea_and_uuid_text_input(db):
     assert got == [(b"\x01\x02\xff",), (b"plain",)]
     assert await sqlstate(s, "INSERT INTO bu VALUES ('\\xzz', NULL)") == "22P02"
     assert await sqlstate(s, "INSERT INTO bu VALUES (NULL, 'not-a-uuid')") == "22P02"
+
+
+async def test_point_lookups_agree_with_scans(db):
+    s = db.session()
+    await s.execute("CREATE TABLE pk (id bigint PRIMARY KEY, v text, n numeric(6,2))")
+    await s.execute("INSERT INTO pk SELECT x, 'v' || x, x / 4.0 FROM generate_series(1, 500) AS g(x)")
+    forms = [
+        ("SELECT * FROM pk WHERE id = 7", None),
+        ("SELECT v, id FROM pk p WHERE p.id = $1", [8]),
+        ("SELECT v FROM pk WHERE $1 = id AND v LIKE 'v%'", ["9"]),
+        ("SELECT count(*) FROM pk WHERE id = 10", None),
+        ("SELECT * FROM pk WHERE id = 100000", None),
+    ]
+    for sql, params in forms:
+        fast = await one(s, sql, params)
+        slow = await one(s, sql.replace("WHERE", "WHERE id + 0 > 0 AND"), params)
+        assert (fast.rows, fast.columns) == (slow.rows, slow.columns), sql
+    await s.execute("UPDATE pk SET v = 'changed' WHERE id = 7")  # the index follows new batches
+    assert await rows(s, "SELECT v FROM pk WHERE id = 7") == [("changed",)]
+    await s.execute("BEGIN; DELETE FROM pk WHERE id = 8")
+    assert await rows(s, "SELECT v FROM pk WHERE id = 8") == []  # own writes win over the index
+    await s.execute("ROLLBACK")
+    assert await rows(s, "SELECT v FROM pk WHERE id = 8") == [("v8",)]
