@@ -3,8 +3,8 @@ the shards a query reads.
 
 Public API: ``LocalEngine.run(sql, tables, params)``, ``EngineError`` (with
 a PostgreSQL SQLSTATE), and ``SnapshotCache`` (table contents at a ts,
-advanced incrementally). Still to come (issue: SQL planner): cancellation
-and statement_timeout.
+advanced incrementally, with hash indexes for point lookups). ``run``
+takes a timeout (57014) and is interrupted when its task is cancelled.
 """
 
 from local_exec.engine import EngineError, LocalEngine

@@ -5,12 +5,12 @@ Public API: ``Database.open(consensus_url, blob_url)`` and
 (columns with SQL types, rows, command tag), raising ``SqlError`` (with a
 SQLSTATE) on failure.
 
-Built so far: parsing and classification with pglast (``parse``), the
-catalog as a shard in the txns set (``catalog``), CREATE/DROP TABLE,
-INSERT ... VALUES/SELECT (write-only, or read-then-write for keyed tables),
-SELECT on DuckDB at one read_ts, SET/SHOW/RESET. Still to come (issue: SQL
-planner): explicit transactions, UPDATE/DELETE, COPY, ON CONFLICT,
-RETURNING, EXPLAIN, views, the snapshot cache, pg_catalog emulation.
+Modules: ``parse`` (pglast: split, classify, 42601 positions, result
+names), ``catalog`` (schemas, tables, views, materialized views as a shard),
+``bind`` (names to snapshots, rewrite for DuckDB), ``work`` (a transaction's
+read_ts, reads, buffered writes, commit), ``dml``, ``ddl``, ``copy``,
+``textfmt`` (PostgreSQL text output), ``session`` (statement dispatch,
+autocommit, implicit and explicit transactions, settings).
 """
 
 from planner.database import Database
