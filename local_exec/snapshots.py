@@ -31,7 +31,7 @@ from storage.txns import TxnsHandle
 @dataclass
 class _Entry:
     ts: int
-    updates: pa.Table  # consolidated: user columns + _diff
+    updates: pa.Table  # user columns + _diff; consolidated once anything was retracted
     has_retractions: bool
     expanded: pa.Table | None = None  # expand(updates), kept until updates change
     indexes: dict | None = None  # column -> {value: [row positions in expanded]}
@@ -77,7 +77,7 @@ class SnapshotCache:
                 self._entries.move_to_end(shard)
                 return entry.rows()
             self.misses += 1
-            updates = await reader.snapshot_updates(ts)
+            updates = await reader.snapshot_updates(ts, consolidated=False)
             if entry is None or entry.ts < ts:
                 entry = _Entry(ts, updates, False)
                 self._entries[shard] = entry

@@ -34,7 +34,7 @@ from storage.location import Blob
 from storage.persist import codec
 from storage.persist import state as st
 from storage.persist.batch import decode_part, fetch_part
-from storage.persist.codec import TS
+from storage.persist.codec import DIFF, TS
 from storage.persist.config import PersistConfig
 from storage.persist.consolidate import collapse, consolidate, expand
 from storage.persist.handle_base import ShardHandle
@@ -180,14 +180,21 @@ class ReadHandle(ShardHandle):
         schema = codec.schema_from_bytes(self.machine.state.schema)
         return pa.Table.from_batches(batches, schema=schema) if batches else schema.empty_table()
 
-    async def snapshot_updates(self, as_of: int, *, timeout: float | None = None) -> pa.Table:
+    async def snapshot_updates(self, as_of: int, *, timeout: float | None = None, consolidated: bool = True) -> pa.Table:
         """The consolidated updates at ``as_of``: user columns and ``_diff``
-        (rows with non-zero multiplicity, negative ones included)."""
+        (rows with non-zero multiplicity, negative ones included).
+
+        ``consolidated=False``: when no update retracts anything, the updates
+        are returned as they are (equal rows not summed): the same contents,
+        without the cost of grouping every row."""
         state = await self._pin(as_of, timeout)
         try:
             schema = codec.schema_from_bytes(state.schema)
             tables = [t async for _p, t in self._parts(state, as_of)]
-            return collapse(pa.concat_tables([codec.updates_schema(schema).empty_table()] + tables))
+            updates = pa.concat_tables([codec.updates_schema(schema).empty_table()] + tables)
+            if not consolidated and (updates.num_rows == 0 or pc.min(updates.column(DIFF)).as_py() > 0):
+                return updates.drop_columns([TS])
+            return collapse(updates)
         finally:
             self._unpin(state)
 

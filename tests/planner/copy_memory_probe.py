@@ -19,6 +19,11 @@ import pyarrow.csv as pacsv  # noqa: E402
 
 from planner import Database  # noqa: E402
 
+try:
+    pa.jemalloc_set_decay_ms(0)  # return freed memory at once, so peak RSS measures live data
+except NotImplementedError:
+    pass
+
 CHUNK_ROWS = 50_000
 
 

@@ -18,5 +18,5 @@ def test_large_copy_uses_bounded_memory(tmp_path):
     out = json.loads(res.stdout.strip().splitlines()[-1])
     assert out["tag"] == f"COPY {rows}"
     assert out["count"] == rows + 300_000
-    assert out["growth_mib"] < 120, out
-    assert out["arrow_mib"] > 2 * 120, out
+    assert out["growth_mib"] < 140, out  # flat in the row count: ~110 MiB for 3M and for 10M rows
+    assert out["arrow_mib"] > 2 * 140, out
