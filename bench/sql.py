@@ -18,7 +18,6 @@ import argparse
 import asyncio
 import io
 import random
-import resource
 import tempfile
 import time
 
@@ -54,11 +53,9 @@ async def bench_database(name: str, db: Database, big_csv: bytes, point_csv: byt
     out = {}
     # COPY
     await s.execute("CREATE TABLE big (id bigint, k integer, v double precision)")
-    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     t0 = time.perf_counter()
     r = (await s.execute("COPY big FROM STDIN WITH (FORMAT csv)", copy_source=BytesSource(chunks(big_csv))))[-1]
     out["copy_s"] = time.perf_counter() - t0
-    out["copy_peak_rss_growth_mb"] = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0) / 1024
     assert r.tag == f"COPY {rows}", r.tag
     # GROUP BY: cold then warm
     t0 = time.perf_counter()
@@ -146,7 +143,6 @@ async def main() -> None:
     print(row("1-row INSERT p99 ms", e["insert_p99_ms"], d["insert_p99_ms"], "-"))
     print(row(f"COPY {rows:,} CSV rows, rows/s", rows / e["copy_s"], rows / d["copy_s"], rows / ref["copy_s"]))
     print(row("COPY vs PostgreSQL", f"{ref['copy_s'] / e['copy_s']:.2f}x", f"{ref['copy_s'] / d['copy_s']:.2f}x", "1.00x"))
-    print(row("COPY peak RSS growth MB", e["copy_peak_rss_growth_mb"], d["copy_peak_rss_growth_mb"], "-"))
     print(row(f"GROUP BY {rows:,} rows, cold s", e["group_cold_s"], d["group_cold_s"], "-"))
     print(row("GROUP BY warm s", e["group_warm_s"], d["group_warm_s"], ref["group_s"]))
     print(row("GROUP BY warm vs PostgreSQL", f"{ref['group_s'] / e['group_warm_s']:.1f}x", f"{ref['group_s'] / d['group_warm_s']:.1f}x", "1.0x"))

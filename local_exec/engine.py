@@ -55,11 +55,43 @@ def _map_error(e: Exception) -> EngineError:
     return EngineError("XX000", msg)
 
 
+def _with_uuids(table: pa.Table) -> pa.Table:
+    """uuid columns (stored as 16-byte binaries) as Arrow's uuid extension
+    type, which DuckDB reads as UUID (and writes back with lossless Arrow
+    conversion on)."""
+    for i, f in enumerate(table.schema):
+        if pa.types.is_fixed_size_binary(f.type) and f.type.byte_width == 16:
+            col = table.column(i)
+            chunks = [pa.ExtensionArray.from_storage(pa.uuid(), c) for c in col.chunks]
+            table = table.set_column(i, pa.field(f.name, pa.uuid(), f.nullable, f.metadata), pa.chunked_array(chunks, pa.uuid()))
+    return table
+
+
+def _plain(table: pa.Table) -> pa.Table:
+    """Results with extension types other than uuid turned into plain Arrow
+    (DuckDB's lossless export writes booleans as bool8)."""
+    for i, f in enumerate(table.schema):
+        t = f.type
+        if isinstance(t, pa.BaseExtensionType) and not isinstance(t, pa.UuidType):
+            col = table.column(i)
+            storage = pa.chunked_array([c.storage for c in col.chunks], t.storage_type)
+            if t.extension_name == "arrow.bool8":
+                storage = storage.cast(pa.bool_())
+            elif getattr(t, "type_name", None) in ("hugeint", "uhugeint"):
+                # 16-byte little-endian integers: the layout of decimal128(38, 0)
+                storage = pa.chunked_array(
+                    [pa.Array.from_buffers(pa.decimal128(38, 0), len(c), c.buffers(), c.null_count, c.offset) for c in storage.chunks],
+                    pa.decimal128(38, 0),
+                )
+            table = table.set_column(i, pa.field(f.name, storage.type, f.nullable), storage)
+    return table
+
+
 class LocalEngine:
     def __init__(self, *, threads: int = 2, memory_limit: str = "4GB"):
         # integer_division: ``/`` on integers truncates, as in PostgreSQL.
         self._db = duckdb.connect(
-            ":memory:", config={"threads": threads, "memory_limit": memory_limit, "integer_division": True}
+            ":memory:", config={"threads": threads, "memory_limit": memory_limit, "integer_division": True, "arrow_lossless_conversion": True}
         )
         self._lock = threading.Lock()
 
@@ -86,11 +118,11 @@ class LocalEngine:
         def work() -> pa.Table:
             try:
                 for name, table in (tables or {}).items():
-                    cur.register(name, table)
+                    cur.register(name, _with_uuids(table))
                 for name, view_sql in views:
                     cur.execute(f'CREATE TEMP VIEW "{name}" AS {view_sql}')
                 rel = cur.sql(sql, params=params or None)
-                return rel.to_arrow_table() if rel is not None else pa.table({})
+                return _plain(rel.to_arrow_table()) if rel is not None else pa.table({})
             except duckdb.Error as e:
                 raise _map_error(e) from None
 

@@ -43,7 +43,8 @@ class CopySource(Protocol):
 class CopySink(Protocol):
     async def start(self, columns: int, fmt: str) -> None: ...
 
-    async def write(self, data: bytes) -> None: ...
+    async def write(self, rows: list[bytes]) -> None:
+        """Rows of COPY data, each ending with a newline (one CopyData each)."""
 
 
 class BytesSource:
@@ -67,8 +68,8 @@ class BufferSink:
     async def start(self, columns: int, fmt: str) -> None:
         pass
 
-    async def write(self, data: bytes) -> None:
-        self.chunks.append(data)
+    async def write(self, rows: list[bytes]) -> None:
+        self.chunks.extend(rows)
 
     @property
     def data(self) -> bytes:
@@ -416,7 +417,7 @@ async def copy_to(dml, node: ast.CopyStmt, sink: CopySink | None) -> Result:
         types = [c.type for c in cols]
     await sink.start(out.num_columns, opts.format)
     if opts.header:
-        await sink.write((opts.delimiter.join(_csv_quote(n, opts) if opts.format == "csv" else n for n in out.column_names) + "\n").encode())
+        await sink.write([(opts.delimiter.join(_csv_quote(n, opts) if opts.format == "csv" else n for n in out.column_names) + "\n").encode()])
     tz = dml.timezone
     for start in range(0, out.num_rows, SLICE_ROWS):
         part = out.slice(start, SLICE_ROWS)
@@ -433,8 +434,8 @@ def _csv_quote(s: str, opts: Options) -> str:
     return s
 
 
-def format_rows(table: pa.Table, types: list[str], opts: Options, timezone: str = "UTC") -> bytes:
-    """Rows in COPY text or CSV format."""
+def format_rows(table: pa.Table, types: list[str], opts: Options, timezone: str = "UTC") -> list[bytes]:
+    """Rows in COPY text or CSV format, one bytes object per row."""
     import pyarrow.compute as pc
 
     cols = []
@@ -451,12 +452,12 @@ def format_rows(table: pa.Table, types: list[str], opts: Options, timezone: str 
             s = pa.array([None if v is None else _csv_quote(v, opts) for v in s.to_pylist()], pa.string())
         cols.append(s)
     if not cols:
-        return b"\n" * table.num_rows
+        return [b"\n"] * table.num_rows
     if len(cols) == 1:
         lines = pc.fill_null(cols[0], opts.null)
     else:
         lines = pc.binary_join_element_wise(*cols, opts.delimiter, null_handling="replace", null_replacement=opts.null)
-    return ("\n".join(lines.to_pylist()) + "\n").encode() if len(lines) else b""
+    return [(line + "\n").encode() for line in lines.to_pylist()]
 
 
 __all__ = ["BufferSink", "BytesSource", "CopySink", "CopySource", "copy_from", "copy_to", "format_rows"]

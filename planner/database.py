@@ -67,10 +67,10 @@ class Database:
         await txns.register(CATALOG_SHARD, 0)
         return cls(consensus, blob, oracle, client, txns, LocalEngine())
 
-    def session(self):
+    def session(self, **kwargs):
         from planner.session import Session
 
-        return Session(self)
+        return Session(self, **kwargs)
 
     async def catalog_at(self, ts: int) -> Catalog:
         """The catalog as of ``ts`` (cached per catalog write)."""

@@ -421,6 +421,8 @@ def conform(out: pa.Table, rel: Relation) -> pa.Table:
     cols = []
     for col, f in zip(rel.columns, rel.schema_arrow):
         c = out.column(col.name)
+        if isinstance(c.type, pa.UuidType):
+            c = pa.chunked_array([x.storage for x in c.chunks], pa.binary(16))
         if col.not_null and c.null_count:
             raise SqlError(
                 NOT_NULL_VIOLATION,

@@ -50,6 +50,13 @@ def to_result(tag: str, out: pa.Table, names: list[str] | None = None) -> Result
 def _python(column) -> list:
     """A column's Python values; intervals without months as timedelta."""
     values = column.to_pylist()
+    if isinstance(column.type, pa.UuidType):
+        column = pa.chunked_array([c.storage for c in column.chunks], pa.binary(16)) if isinstance(column, pa.ChunkedArray) else column.storage
+        values = column.to_pylist()
+    if pa.types.is_fixed_size_binary(column.type) and column.type.byte_width == 16:
+        import uuid
+
+        return [None if v is None else uuid.UUID(bytes=v) for v in values]
     if pa.types.is_interval(column.type):
         import datetime as dt
 

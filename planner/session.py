@@ -209,6 +209,96 @@ class Session:
             self._fail()
             raise SqlError("40001", f"could not serialize access: {e}", hint="The statement might succeed if retried.") from None
 
+    async def describe(self, stmt: p.Statement, nparams: int) -> list[tuple[str, str]] | None:
+        """The result columns of a SELECT without running it (parameters
+        bound to NULL, no rows produced); None for other statements."""
+        if stmt.kind != p.READ:
+            return None
+        import pglast
+
+        probe = pglast.parse_sql(f"SELECT * FROM ({stmt.text}) AS q LIMIT 0")[0].stmt
+        work = self.work or Work.begin(self.db)
+        try:
+            out = await self._dml(work, [None] * nparams).select(probe)
+        except EngineError as e:
+            raise SqlError(e.sqlstate, e.message) from None
+        finally:
+            if work is not self.work:
+                await work.abort()
+        return to_result("SELECT 0", out, p.result_names(stmt.node)).columns
+
+    async def param_types(self, stmt: p.Statement, nparams: int) -> list[str]:
+        """SQL types for ``$1..$n`` from where they appear: compared with or
+        assigned to a column, inserted into one, cast, or a LIMIT; else text."""
+        from planner.bind import _visit
+        from planner.sqltypes import canonical
+
+        work = self.work or Work.begin(self.db)
+        try:
+            catalog = await work.catalog()
+        finally:
+            if work is not self.work:
+                await work.abort()
+        rels = []
+
+        def collect(n):
+            if isinstance(n, ast.RangeVar):
+                rel = catalog.lookup(n.relname, n.schemaname, self.search_path)
+                if rel is not None:
+                    rels.append(rel)
+
+        _visit(stmt.node, collect)
+
+        def column_type(ref) -> str | None:
+            if not isinstance(ref, ast.ColumnRef) or not isinstance(ref.fields[-1], ast.String):
+                return None
+            name = ref.fields[-1].sval
+            for rel in rels:
+                if name in rel.column_names:
+                    return rel.column(name).type
+            return None
+
+        types: dict[int, str] = {}
+
+        def infer(n):
+            if isinstance(n, ast.A_Expr) and isinstance(n.lexpr, ast.Node):
+                for a, b in ((n.lexpr, n.rexpr), (n.rexpr, n.lexpr)):
+                    if isinstance(a, ast.ParamRef):
+                        t = column_type(b)
+                        if t:
+                            types.setdefault(a.number, t)
+                if isinstance(n.rexpr, (list, tuple)):  # x IN ($1, $2)
+                    t = column_type(n.lexpr)
+                    for x in n.rexpr:
+                        if isinstance(x, ast.ParamRef) and t:
+                            types.setdefault(x.number, t)
+            elif isinstance(n, ast.TypeCast) and isinstance(n.arg, ast.ParamRef):
+                try:
+                    types.setdefault(n.arg.number, canonical(n.typeName))
+                except SqlError:
+                    pass
+            elif isinstance(n, ast.SelectStmt):
+                for lim in (n.limitCount, n.limitOffset):
+                    if isinstance(lim, ast.ParamRef):
+                        types.setdefault(lim.number, "bigint")
+
+        _visit(stmt.node, infer)
+        node = stmt.node
+        if isinstance(node, ast.InsertStmt) and rels:
+            target = catalog.lookup(node.relation.relname, node.relation.schemaname, self.search_path)
+            if target is not None and node.selectStmt is not None and node.selectStmt.valuesLists:
+                cols = [c.name for c in node.cols] if node.cols else target.column_names
+                for row in node.selectStmt.valuesLists:
+                    for i, v in enumerate(row):
+                        if isinstance(v, ast.ParamRef) and i < len(cols) and cols[i] in target.column_names:
+                            types.setdefault(v.number, target.column(cols[i]).type)
+        if isinstance(node, ast.UpdateStmt):
+            target = catalog.lookup(node.relation.relname, node.relation.schemaname, self.search_path)
+            for t in node.targetList or ():
+                if isinstance(t.val, ast.ParamRef) and target is not None and t.name in target.column_names:
+                    types.setdefault(t.val.number, target.column(t.name).type)
+        return [types.get(i + 1, "text") for i in range(nparams)]
+
     def _fail(self) -> None:
         if self.work is not None:
             self.work.failed = True

@@ -117,6 +117,8 @@ def of_arrow(field: pa.Field) -> str:
         return "time"
     if pa.types.is_interval(t) or pa.types.is_duration(t):
         return "interval"
+    if isinstance(t, pa.UuidType) or (pa.types.is_fixed_size_binary(t) and t.byte_width == 16):
+        return "uuid"  # how uuid columns are stored and how DuckDB returns them
     if pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_fixed_size_binary(t):
         return "bytea"
     if pa.types.is_null(t):

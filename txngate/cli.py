@@ -1,9 +1,9 @@
 """The ``txngate`` command.
 
-``txngate serve`` checks the configuration by opening the configured Consensus
-and Blob (creating the embedded default's folder if needed), then serves the
-PostgreSQL protocol. Until the pgwire front end lands it reports what it
-would serve and exits.
+``txngate serve`` opens the configured Consensus and Blob (creating the
+embedded default's folder if needed) and serves the PostgreSQL protocol until
+SIGINT or SIGTERM. Only trust authentication is built, so it refuses to
+listen on a non-loopback address.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import json
 import logging
+import signal
 import sys
 
 from storage.errors import ConfigError, UsageError
@@ -44,27 +45,38 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def _check_locations(cfg: config_mod.Config) -> None:
-    consensus = await open_consensus(cfg.consensus_url, setting="--consensus")
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+async def _serve(cfg: config_mod.Config) -> None:
+    from gateway import Server
+    from planner import Database
+
+    db = await Database.open(cfg.consensus_url, cfg.blob_url)
+    server = Server(db, cfg.host, cfg.port)
     try:
-        blob = await open_blob(cfg.blob_url, setting="--blob")
-        await blob.close()
+        await server.start()
+        logger.info(
+            "serving",
+            extra={"consensus": redact_url(cfg.consensus_url), "blob": cfg.blob_url, "embedded": cfg.embedded, "host": cfg.host, "port": server.port},
+        )
+        print(f"txngate {__version__}: serving the PostgreSQL protocol on {cfg.host}:{server.port} (database 'txngate', user 'txngate')", file=sys.stderr, flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        serving = asyncio.ensure_future(server.serve_forever())
+        await stop.wait()
+        serving.cancel()
     finally:
-        await consensus.close()
+        await server.close()
+        await db.close()
 
 
 def serve(cfg: config_mod.Config) -> int:
-    asyncio.run(_check_locations(cfg))
-    logger.info(
-        "storage locations are usable",
-        extra={"consensus": redact_url(cfg.consensus_url), "blob": cfg.blob_url, "embedded": cfg.embedded},
-    )
-    print(
-        f"txngate {__version__}: will serve the PostgreSQL protocol on {cfg.host}:{cfg.port} "
-        f"(database 'txngate', user 'txngate'), with consensus {redact_url(cfg.consensus_url)} and blob {cfg.blob_url}.\n"
-        "The storage locations opened fine; the PostgreSQL front end is not built yet, so there is nothing to serve.",
-        file=sys.stderr,
-    )
+    if cfg.host not in LOOPBACK:
+        raise ConfigError("--host", f"{cfg.host} is not a loopback address, and only trust authentication is built so far")
+    asyncio.run(_serve(cfg))
     return 0
 
 

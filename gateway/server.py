@@ -1,0 +1,531 @@
+"""The PostgreSQL front end: one asyncio task per connection driving a
+``planner.Session``.
+
+Connection life: startup (SSLRequest and GSSENCRequest answered ``N``,
+CancelRequest, protocol 3.0; a 3.x minor above 0 gets
+NegotiateProtocolVersion), trust authentication, ParameterStatus for the
+settings clients read, BackendKeyData, then queries until Terminate or EOF.
+
+* Simple query: every statement of the string, results streamed as each
+  finishes (the planner runs several as one implicit transaction);
+  EmptyQueryResponse for an empty string; COPY FROM STDIN / TO STDOUT
+  through CopyIn/CopyOut sub-protocols.
+* Extended query: Parse/Bind/Describe/Execute/Close/Flush/Sync with named
+  and unnamed statements and portals, text and binary parameters and
+  results, row limits with PortalSuspended; after an error every message is
+  discarded until Sync.
+* Each statement runs in its own task: CancelRequest (matched by process id
+  and secret key) cancels that task only, which interrupts DuckDB; the
+  client gets 57014.
+* Rows go out in chunks with ``drain()`` between them, so a slow client
+  holds back only its own query.
+
+Invariants: exactly one ReadyForQuery per simple query and per Sync; an
+error never leaves a connection half-way through a message; a protocol
+violation ends only its own connection, with FATAL 08P01.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+import struct
+from dataclasses import dataclass, field
+
+from planner import SqlError
+from planner import parse as p
+from planner.copy import CopySink, CopySource
+
+from gateway import wire
+
+log = logging.getLogger("txngate.gateway")
+
+SSL_REQUEST, GSSENC_REQUEST, CANCEL_REQUEST, PROTOCOL_3 = 80877103, 80877104, 80877102, 196608
+FLUSH_BYTES = 1 << 16
+REPORTED = ["application_name", "client_encoding", "DateStyle", "IntervalStyle", "TimeZone", "integer_datetimes",
+            "is_superuser", "server_encoding", "server_version", "session_authorization", "standard_conforming_strings"]
+
+
+@dataclass
+class Prepared:
+    sql: str
+    statements: list
+    param_oids: list[int]
+
+
+@dataclass
+class Portal:
+    prepared: Prepared
+    params: list
+    formats: list[int]
+    result: object = None
+    sent: int = 0
+    done: bool = False
+    rows: list = field(default_factory=list)
+
+
+class Server:
+    def __init__(self, db, host: str = "127.0.0.1", port: int = 6875, *, max_connections: int = 100):
+        self.db = db
+        self.host, self.port = host, port
+        self.max_connections = max_connections
+        self.connections: dict[int, "Connection"] = {}
+        self._next_pid = 1000
+        self._server: asyncio.base_events.Server | None = None
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(self._accept, self.host, self.port, limit=1 << 20)
+        if self.port == 0:
+            self.port = self._server.sockets[0].getsockname()[1]
+        log.info("listening", extra={"host": self.host, "port": self.port})
+
+    async def serve_forever(self) -> None:
+        assert self._server is not None
+        async with self._server:
+            await self._server.serve_forever()
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+        for conn in list(self.connections.values()):
+            conn.close()
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._next_pid += 1
+        conn = Connection(self, self._next_pid, reader, writer)
+        try:
+            await conn.run()
+        except Exception:  # noqa: BLE001 - one connection's failure never reaches the server
+            log.exception("connection failed", extra={"pid": conn.pid})
+        finally:
+            self.connections.pop(conn.pid, None)
+            conn.close()
+
+    def cancel(self, pid: int, secret: int) -> None:
+        conn = self.connections.get(pid)
+        if conn is not None and conn.secret == secret:
+            conn.cancel_running()
+
+
+class _Fatal(Exception):
+    def __init__(self, sqlstate: str, message: str):
+        super().__init__(message)
+        self.sqlstate, self.message = sqlstate, message
+
+
+class Connection:
+    def __init__(self, server: Server, pid: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
+        self.server = server
+        self.pid = pid
+        self.secret = secrets.randbits(31)
+        self.reader, self.writer = reader, writer
+        self.session = None
+        self.prepared: dict[str, Prepared] = {}
+        self.portals: dict[str, Portal] = {}
+        self.running: asyncio.Task | None = None
+        self.cancelled = False
+        self.busy = False  # between a query message and its ReadyForQuery
+        self.cancel_pending = False  # a cancel that arrived between two messages of a batch
+        self._out = bytearray()
+
+    # -- output ----------------------------------------------------------------
+
+    def send(self, data: bytes) -> None:
+        if data[:1] == b"Z":
+            self.busy = self.cancel_pending = False
+        self._out += data
+
+    async def flush(self) -> None:
+        if self._out:
+            self.writer.write(bytes(self._out))
+            self._out.clear()
+        await self.writer.drain()
+
+    async def maybe_flush(self) -> None:
+        if len(self._out) >= FLUSH_BYTES:
+            await self.flush()
+
+    def close(self) -> None:
+        if self.running is not None and not self.running.done():
+            self.running.cancel()
+        if not self.writer.is_closing():
+            self.writer.close()
+
+    def cancel_running(self) -> None:
+        if self.running is not None and not self.running.done():
+            self.cancelled = True
+            self.running.cancel()
+        elif self.busy:
+            self.cancel_pending = True
+
+    # -- startup ---------------------------------------------------------------
+
+    async def run(self) -> None:
+        try:
+            if not await self._startup():
+                return
+            await self._loop()
+        except _Fatal as e:
+            self.send(wire.error_response("FATAL", e.sqlstate, e.message))
+            await self._try_flush()
+        except wire.ProtocolViolation as e:
+            self.send(wire.error_response("FATAL", "08P01", f"invalid frontend message: {e}"))
+            await self._try_flush()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass  # the client went away
+
+    async def _try_flush(self) -> None:
+        try:
+            await self.flush()
+        except ConnectionError:
+            pass
+
+    async def _read_startup(self) -> tuple[int, bytes]:
+        head = await self.reader.readexactly(4)
+        length = struct.unpack("!i", head)[0]
+        if length < 8 or length > 10_000:
+            raise wire.ProtocolViolation(f"invalid startup packet length {length}")
+        body = await self.reader.readexactly(length - 4)
+        return struct.unpack("!i", body[:4])[0], body[4:]
+
+    async def _startup(self) -> bool:
+        while True:
+            code, body = await self._read_startup()
+            if code in (SSL_REQUEST, GSSENC_REQUEST):
+                self.writer.write(b"N")
+                await self.writer.drain()
+                continue
+            if code == CANCEL_REQUEST:
+                pid, secret = struct.unpack("!ii", body[:8])
+                self.server.cancel(pid, secret)
+                return False
+            break
+        if code >> 16 != 3:
+            raise _Fatal("0A000", f"unsupported frontend protocol {code >> 16}.{code & 0xFFFF}: server supports 3.0 to 3.0")
+        parts = body.split(b"\x00")
+        params = {}
+        for i in range(0, len(parts) - 1, 2):
+            if not parts[i]:
+                break
+            params[parts[i].decode()] = parts[i + 1].decode()
+        if code & 0xFFFF:
+            unknown = [k for k in params if k.startswith("_pq_.")]
+            self.send(wire.msg(b"v", struct.pack("!ii", PROTOCOL_3, len(unknown)) + b"".join(wire.cstr(k) for k in unknown)))
+        user = params.get("user")
+        if not user:
+            raise _Fatal("28000", "no PostgreSQL user name specified in startup packet")
+        database = params.get("database") or user
+        if database != "txngate":
+            raise _Fatal("3D000", f'database "{database}" does not exist')
+        if len(self.server.connections) >= self.server.max_connections:
+            raise _Fatal("53300", "sorry, too many clients already")
+        self.server.connections[self.pid] = self
+        self.session = self.server.db.session(user=user)
+        for key, value in params.items():
+            if key in ("user", "database", "replication") or key.startswith("_pq_."):
+                continue
+            if key == "options":
+                for name, val in re.findall(r"(?:-c\s*|--)([\w.]+)=(\S+)", value):
+                    self._apply_setting(name.replace("-", "_"), val)
+                continue
+            self._apply_setting(key, value)
+        self.send(wire.authentication(0))
+        for name in REPORTED:
+            self.send(wire.parameter_status(name, self.session.settings.get(name.lower(), "")))
+        self.send(wire.msg(b"K", struct.pack("!ii", self.pid, self.secret)))
+        self.send(wire.ready_for_query("I"))
+        await self.flush()
+        return True
+
+    def _apply_setting(self, name: str, value: str) -> None:
+        try:
+            self.session.set(name, value)
+        except SqlError as e:
+            raise _Fatal(e.sqlstate, e.message) from None
+
+    # -- the message loop -------------------------------------------------------
+
+    async def _loop(self) -> None:
+        skipping = False  # after an error in the extended protocol: until Sync
+        while True:
+            kind, body = await wire.read_message(self.reader)
+            if kind == b"X":
+                return
+            if kind == b"Q":
+                await self._guarded(self._simple_query(wire.Reader(body).cstr()))
+                self.send(wire.ready_for_query(self.session.status))
+                await self.flush()
+                continue
+            if kind == b"S":
+                skipping = False
+                self.send(wire.ready_for_query(self.session.status))
+                await self.flush()
+                continue
+            if kind == b"H":
+                await self.flush()
+                continue
+            if kind in (b"d", b"c", b"f"):
+                continue  # copy messages outside a copy are ignored, as PostgreSQL does
+            if kind not in (b"P", b"B", b"D", b"E", b"C"):
+                raise wire.ProtocolViolation(f"unexpected message type {kind!r}")
+            if skipping:
+                continue
+            ok = await self._guarded(self._extended(kind, wire.Reader(body)))
+            skipping = not ok
+            await self.maybe_flush()
+
+    async def _guarded(self, coro) -> bool:
+        """Run one unit of work in its own task (cancellable); send its error."""
+        self.cancelled = False
+        self.busy = True
+        if self.cancel_pending:
+            self.cancel_pending = False
+            coro.close()
+            self.send(wire.error_response("ERROR", "57014", "canceling statement due to user request"))
+            return False
+        self.running = asyncio.ensure_future(coro)
+        try:
+            await self.running
+            return True
+        except asyncio.CancelledError:
+            if not self.cancelled:
+                raise
+            self.send(wire.error_response("ERROR", "57014", "canceling statement due to user request"))
+        except SqlError as e:
+            self.send(wire.error_response(e.severity, e.sqlstate, e.message, detail=e.detail, hint=e.hint, position=e.position))
+        except (ValueError, struct.error, IndexError, UnicodeDecodeError) as e:
+            self.send(wire.error_response("ERROR", "22P02", f"invalid parameter or message value: {e}"))
+        finally:
+            self.running = None
+        return False
+
+    def _send_notices(self, notices: list[str]) -> None:
+        for n in notices:
+            m = re.match(r"^(WARNING|NOTICE) (\w{5}): (.*)$", n, re.S)
+            if m:
+                self.send(wire.notice_response(m.group(1), m.group(2), m.group(3)))
+            else:
+                self.send(wire.notice_response("NOTICE", "00000", n))
+
+    # -- simple query -------------------------------------------------------------
+
+    async def _simple_query(self, sql: str) -> None:
+        if not sql.strip() or not p.parse(sql):
+            self.send(wire.msg(b"I"))
+            return
+        source, sink = _CopyIn(self), _CopyOut(self)
+        async for result in self.session.stream(sql, None, copy_source=source, copy_sink=sink):
+            self._send_notices(result.notices)
+            if sink.started:
+                sink.finish()
+            elif result.returns_rows:
+                self.send(wire.row_description(result.columns, [0] * len(result.columns)))
+                await self._send_rows(result, [0] * len(result.columns), 0, None)
+            self.send(wire.command_complete(result.tag))
+            await self.maybe_flush()
+            source.started = sink.started = False
+
+    async def _send_rows(self, result, formats: list[int], start: int, limit: int | None) -> int:
+        """DataRows of ``result`` from row ``start`` (at most ``limit``); the count sent."""
+        table = result.table
+        end = table.num_rows if limit is None else min(table.num_rows, start + limit)
+        types = [t for _n, t in result.columns]
+        tz = self.session.settings["timezone"]
+        step = 8192
+        for lo in range(start, end, step):
+            part = table.slice(lo, min(step, end - lo))
+            cols = []
+            for i, (col, t) in enumerate(zip(part.columns, types)):
+                if formats[i] == 1:
+                    cols.append([None if v is None else wire.encode_binary(v, t) for v in _python(col)])
+                else:
+                    cols.append(wire.text_rows(part.select([i]), [t], tz)[0])
+            head = struct.pack("!h", len(cols))
+            for r in range(part.num_rows):
+                out = [head]
+                for c in cols:
+                    v = c[r]
+                    out.append(b"\xff\xff\xff\xff" if v is None else struct.pack("!i", len(v)) + v)
+                self.send(wire.msg(b"D", b"".join(out)))
+            await self.maybe_flush()
+        return end - start
+
+    # -- extended query ------------------------------------------------------------
+
+    async def _extended(self, kind: bytes, r: wire.Reader) -> None:
+        if kind == b"P":
+            name, sql = r.cstr(), r.cstr()
+            oids = [r.int32() for _ in range(r.int16())]
+            statements = p.parse(sql)
+            if len(statements) > 1:
+                raise SqlError("42601", "cannot insert multiple commands into a prepared statement")
+            if name and name in self.prepared:
+                raise SqlError("42P05", f'prepared statement "{name}" already exists')
+            nparams = _param_count(statements)
+            oids = oids + [0] * (nparams - len(oids))
+            if statements and 0 in oids:
+                inferred = await self.session.param_types(statements[0], nparams)
+                oids = [o or wire.type_oid(t)[0] for o, t in zip(oids, inferred)]
+            self.prepared[name] = Prepared(sql, statements, oids)
+            self.send(wire.msg(b"1"))
+        elif kind == b"B":
+            portal, name = r.cstr(), r.cstr()
+            prepared = self.prepared.get(name)
+            if prepared is None:
+                raise SqlError("26000", f'prepared statement "{name}" does not exist')
+            pformats = [r.int16() for _ in range(r.int16())]
+            values = []
+            for i in range(r.int16()):
+                n = r.int32()
+                values.append(None if n == -1 else r.bytes(n))
+            rformats = [r.int16() for _ in range(r.int16())]
+            if len(values) != len(prepared.param_oids):
+                raise SqlError("08P01", f"bind message supplies {len(values)} parameters, but prepared statement \"{name}\" requires {len(prepared.param_oids)}")
+            params = []
+            for i, v in enumerate(values):
+                fmt = pformats[i] if len(pformats) > 1 else (pformats[0] if pformats else 0)
+                params.append(wire.decode_param(v, prepared.param_oids[i], fmt == 1))
+            self.portals[portal] = Portal(prepared, params, rformats)
+            self.send(wire.msg(b"2"))
+        elif kind == b"D":
+            what, name = r.bytes(1), r.cstr()
+            if what == b"S":
+                prepared = self.prepared.get(name)
+                if prepared is None:
+                    raise SqlError("26000", f'prepared statement "{name}" does not exist')
+                self.send(wire.parameter_description(prepared.param_oids))
+                columns = await self._describe(prepared)
+                self.send(wire.row_description(columns, [0] * len(columns)) if columns is not None else wire.msg(b"n"))
+            else:
+                portal = self._portal(name)
+                await self._run_portal(portal)
+                res = portal.result
+                if res is not None and res.returns_rows:
+                    self.send(wire.row_description(res.columns, _formats(portal.formats, len(res.columns))))
+                else:
+                    self.send(wire.msg(b"n"))
+        elif kind == b"E":
+            name, limit = r.cstr(), r.int32()
+            portal = self._portal(name)
+            await self._run_portal(portal)
+            res = portal.result
+            if res is None:
+                self.send(wire.msg(b"I"))
+                return
+            self._send_notices(res.notices if portal.sent == 0 else [])
+            if res.returns_rows:
+                n = await self._send_rows(res, _formats(portal.formats, len(res.columns)), portal.sent, limit if limit > 0 else None)
+                portal.sent += n
+                if portal.sent < res.table.num_rows:
+                    self.send(wire.msg(b"s"))
+                    return
+            self.send(wire.command_complete(res.tag))
+        elif kind == b"C":
+            what, name = r.bytes(1), r.cstr()
+            (self.prepared if what == b"S" else self.portals).pop(name, None)
+            self.send(wire.msg(b"3"))
+
+    def _portal(self, name: str) -> Portal:
+        portal = self.portals.get(name)
+        if portal is None:
+            raise SqlError("34000", f'portal "{name}" does not exist')
+        return portal
+
+    async def _run_portal(self, portal: Portal) -> None:
+        if portal.done:
+            return
+        portal.done = True
+        if not portal.prepared.statements:
+            portal.result = None
+            return
+        stmt = portal.prepared.statements[0]
+        portal.result = await self.session.run(stmt, portal.params)
+
+    async def _describe(self, prepared: Prepared):
+        """Result columns of a prepared statement without running it."""
+        if not prepared.statements or prepared.statements[0].kind != p.READ:
+            return None
+        return await self.session.describe(prepared.statements[0], len(prepared.param_oids))
+
+
+def _formats(formats: list[int], n: int) -> list[int]:
+    if not formats:
+        return [0] * n
+    if len(formats) == 1:
+        return formats * n
+    return formats
+
+
+def _python(col) -> list:
+    from planner.result import _python as py
+
+    return py(col)
+
+
+def _param_count(statements) -> int:
+    from pglast import ast
+
+    top = 0
+
+    def visit(n):
+        nonlocal top
+        if isinstance(n, ast.ParamRef):
+            top = max(top, n.number)
+        if isinstance(n, ast.Node):
+            for a in n:
+                visit(getattr(n, a))
+        elif isinstance(n, (list, tuple)):
+            for x in n:
+                visit(x)
+
+    for s in statements:
+        visit(s.node)
+    return top
+
+
+class _CopyIn(CopySource):
+    """COPY FROM STDIN data from CopyData messages, until CopyDone/CopyFail."""
+
+    def __init__(self, conn: Connection):
+        self.conn = conn
+        self.started = False
+
+    async def start(self, columns: int, fmt: str) -> None:
+        self.started = True
+        self.conn.send(wire.copy_response(b"G", columns))
+        await self.conn.flush()
+
+    async def __aiter__(self):
+        while True:
+            kind, body = await wire.read_message(self.conn.reader)
+            if kind == b"d":
+                yield body
+            elif kind == b"c":
+                return
+            elif kind == b"f":
+                raise SqlError("57014", f"COPY from stdin failed: {wire.Reader(body).cstr()}")
+            elif kind in (b"H", b"S"):
+                continue
+            else:
+                raise SqlError("08P01", f"unexpected message type 0x{kind[0]:02x} during COPY from stdin")
+
+
+class _CopyOut(CopySink):
+    def __init__(self, conn: Connection):
+        self.conn = conn
+        self.started = False
+
+    async def start(self, columns: int, fmt: str) -> None:
+        self.started = True
+        self.conn.send(wire.copy_response(b"H", columns))
+
+    async def write(self, rows: list[bytes]) -> None:
+        for row in rows:
+            self.conn.send(wire.msg(b"d", row))
+        await self.conn.maybe_flush()
+
+    def finish(self) -> None:
+        self.conn.send(wire.msg(b"c"))

@@ -1,0 +1,300 @@
+"""PostgreSQL protocol 3.0 messages and value codecs.
+
+Framing: every frontend message after startup is a type byte and an int32
+length (including itself); startup-phase messages have no type byte.
+``read_message`` enforces ``MAX_MESSAGE`` so a malformed length cannot make
+the server allocate without bound (``ProtocolViolation`` closes the
+connection with a FATAL error).
+
+Values: the SQL types the planner supports, with their type OIDs, in text
+format (``planner.textfmt``) and binary format, and text/binary parameter
+decoding by OID.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import struct
+import uuid
+
+import pyarrow as pa
+
+from planner.textfmt import format_column
+
+MAX_MESSAGE = 64 << 20
+PG_EPOCH = dt.datetime(2000, 1, 1)
+PG_EPOCH_TZ = dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc)
+PG_EPOCH_DATE = dt.date(2000, 1, 1)
+
+OIDS = {
+    "boolean": 16, "bytea": 17, "bigint": 20, "smallint": 21, "integer": 23, "text": 25, "json": 114,
+    "real": 700, "double precision": 701, "unknown": 705, "char": 1042, "varchar": 1043, "date": 1082,
+    "time": 1083, "timestamp": 1114, "timestamptz": 1184, "interval": 1186, "numeric": 1700, "uuid": 2950,
+    "jsonb": 3802,
+}
+TYPLEN = {16: 1, 17: -1, 20: 8, 21: 2, 23: 4, 25: -1, 114: -1, 700: 4, 701: 8, 705: -2, 1042: -1, 1043: -1,
+          1082: 4, 1083: 8, 1114: 8, 1184: 8, 1186: 16, 1700: -1, 2950: 16, 3802: -1}
+OID_NAMES = {v: k for k, v in OIDS.items()}
+
+
+class ProtocolViolation(Exception):
+    """The client broke the protocol; the connection ends with FATAL 08P01."""
+
+
+def type_oid(sql_type: str) -> tuple[int, int]:
+    """(type OID, typmod) of a canonical SQL type."""
+    if sql_type.startswith("numeric("):
+        p, s = (int(x) for x in sql_type[8:-1].split(","))
+        return 1700, ((p << 16) | s) + 4
+    if sql_type.startswith("varchar("):
+        return 1043, int(sql_type[8:-1]) + 4
+    if sql_type.startswith("char("):
+        return 1042, int(sql_type[5:-1]) + 4
+    return OIDS.get(sql_type, 25), -1
+
+
+# -- building backend messages -----------------------------------------------
+
+
+def msg(kind: bytes, payload: bytes = b"") -> bytes:
+    return kind + struct.pack("!i", len(payload) + 4) + payload
+
+
+def cstr(s: str) -> bytes:
+    return s.encode() + b"\x00"
+
+
+def authentication(code: int, extra: bytes = b"") -> bytes:
+    return msg(b"R", struct.pack("!i", code) + extra)
+
+
+def parameter_status(name: str, value: str) -> bytes:
+    return msg(b"S", cstr(name) + cstr(value))
+
+
+def ready_for_query(status: str) -> bytes:
+    return msg(b"Z", status.encode())
+
+
+def command_complete(tag: str) -> bytes:
+    return msg(b"C", cstr(tag))
+
+
+def error_fields(severity: str, sqlstate: str, message: str, *, detail=None, hint=None, position=None) -> bytes:
+    out = b"S" + cstr(severity) + b"V" + cstr(severity) + b"C" + cstr(sqlstate) + b"M" + cstr(message)
+    if detail:
+        out += b"D" + cstr(detail)
+    if hint:
+        out += b"H" + cstr(hint)
+    if position:
+        out += b"P" + cstr(str(position))
+    return out + b"\x00"
+
+
+def error_response(severity: str, sqlstate: str, message: str, **kw) -> bytes:
+    return msg(b"E", error_fields(severity, sqlstate, message, **kw))
+
+
+def notice_response(severity: str, sqlstate: str, message: str) -> bytes:
+    return msg(b"N", error_fields(severity, sqlstate, message))
+
+
+def row_description(columns: list[tuple[str, str]], formats: list[int]) -> bytes:
+    out = [struct.pack("!h", len(columns))]
+    for (name, sql_type), fmt in zip(columns, formats):
+        oid, typmod = type_oid(sql_type)
+        out.append(cstr(name) + struct.pack("!ihihih", 0, 0, oid, TYPLEN.get(oid, -1), typmod, fmt))
+    return msg(b"T", b"".join(out))
+
+
+def parameter_description(oids: list[int]) -> bytes:
+    return msg(b"t", struct.pack("!h", len(oids)) + b"".join(struct.pack("!i", o) for o in oids))
+
+
+def copy_response(kind: bytes, columns: int, binary: bool = False) -> bytes:
+    fmt = 1 if binary else 0
+    return msg(kind, struct.pack("!bh", fmt, columns) + struct.pack("!h", fmt) * columns)
+
+
+# -- reading frontend messages ----------------------------------------------------
+
+
+class Reader:
+    """Parses one message body."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+        self.pos = 0
+
+    def int16(self) -> int:
+        v = struct.unpack_from("!h", self.data, self.pos)[0]
+        self.pos += 2
+        return v
+
+    def int32(self) -> int:
+        v = struct.unpack_from("!i", self.data, self.pos)[0]
+        self.pos += 4
+        return v
+
+    def cstr(self) -> str:
+        end = self.data.index(b"\x00", self.pos)
+        s = self.data[self.pos : end].decode()
+        self.pos = end + 1
+        return s
+
+    def bytes(self, n: int) -> bytes:
+        if n < 0 or self.pos + n > len(self.data):
+            raise ProtocolViolation("message too short")
+        b = self.data[self.pos : self.pos + n]
+        self.pos += n
+        return b
+
+
+async def read_message(reader) -> tuple[bytes, bytes]:
+    head = await reader.readexactly(5)
+    kind, length = head[:1], struct.unpack("!i", head[1:])[0]
+    if length < 4 or length > MAX_MESSAGE:
+        raise ProtocolViolation(f"invalid message length {length}")
+    return kind, await reader.readexactly(length - 4)
+
+
+# -- values -------------------------------------------------------------------------
+
+
+def text_rows(table: pa.Table, types: list[str], timezone: str) -> list[list[bytes | None]]:
+    """Columns of ``table`` as lists of text-format bytes (None for NULL)."""
+    cols = []
+    for col, t in zip(table.columns, types):
+        cols.append([None if v is None else v.encode() for v in format_column(col, t, timezone).to_pylist()])
+    return cols
+
+
+def encode_binary(v, sql_type: str) -> bytes:
+    oid, _ = type_oid(sql_type)
+    if oid == 16:
+        return b"\x01" if v else b"\x00"
+    if oid == 21:
+        return struct.pack("!h", v)
+    if oid == 23:
+        return struct.pack("!i", v)
+    if oid == 20:
+        return struct.pack("!q", v)
+    if oid == 700:
+        return struct.pack("!f", v)
+    if oid == 701:
+        return struct.pack("!d", v)
+    if oid == 17:
+        return bytes(v)
+    if oid == 2950:
+        return bytes(v) if isinstance(v, (bytes, bytearray)) else uuid.UUID(str(v)).bytes
+    if oid == 1082:
+        return struct.pack("!i", (v - PG_EPOCH_DATE).days)
+    if oid == 1114:
+        return struct.pack("!q", (v - PG_EPOCH) // dt.timedelta(microseconds=1))
+    if oid == 1184:
+        return struct.pack("!q", (v - PG_EPOCH_TZ) // dt.timedelta(microseconds=1))
+    if oid == 1083:
+        return struct.pack("!q", ((v.hour * 60 + v.minute) * 60 + v.second) * 1_000_000 + v.microsecond)
+    if oid == 1186:
+        if isinstance(v, dt.timedelta):
+            total = v // dt.timedelta(microseconds=1)
+            days = int(total / 86_400_000_000)
+            return struct.pack("!qii", total - days * 86_400_000_000, days, 0)
+        return struct.pack("!qii", v.nanoseconds // 1000, v.days, v.months)
+    if oid == 1700:
+        return _numeric_binary(v)
+    if oid == 3802:
+        return b"\x01" + str(v).encode()
+    return str(v).encode()
+
+
+def _numeric_binary(d: decimal.Decimal) -> bytes:
+    if d.is_nan():
+        return struct.pack("!hhHh", 0, 0, 0xC000, 0)
+    sign, digits, exp = d.as_tuple()
+    dscale = max(0, -exp)
+    s = "".join(map(str, digits))
+    # split into base-10000 groups aligned on the decimal point
+    int_part = s[: len(s) + exp] if exp < 0 else s + "0" * exp
+    frac_part = s[len(s) + exp :] if exp < 0 else ""
+    if len(int_part) < 0:
+        int_part = ""
+    frac_part = frac_part.rjust(-exp, "0") if exp < 0 and len(frac_part) < -exp else frac_part
+    int_part = int_part.lstrip("0")
+    ig = []
+    while int_part:
+        ig.insert(0, int(int_part[-4:]))
+        int_part = int_part[:-4]
+    fg = []
+    frac_part = frac_part + "0" * (-len(frac_part) % 4)
+    for i in range(0, len(frac_part), 4):
+        fg.append(int(frac_part[i : i + 4]))
+    groups = ig + fg
+    weight = len(ig) - 1
+    while groups and groups[-1] == 0:
+        groups.pop()
+    while groups and groups[0] == 0:
+        groups.pop(0)
+        weight -= 1
+    if not groups:
+        weight = 0
+    return struct.pack("!hhHh", len(groups), weight, 0x4000 if sign else 0, dscale) + b"".join(struct.pack("!h", g) for g in groups)
+
+
+def decode_param(data: bytes | None, oid: int, binary: bool):
+    """A parameter value for the engine, from its wire form."""
+    if data is None:
+        return None
+    if not binary:
+        text = data.decode()
+        if oid in (20, 21, 23):
+            return int(text)
+        if oid in (700, 701):
+            return float(text)
+        if oid == 1700:
+            return decimal.Decimal(text)
+        if oid == 16:
+            return text.strip().lower() in ("t", "true", "1", "on", "yes", "y")
+        if oid == 17:
+            return bytes.fromhex(text[2:]) if text.startswith("\\x") else text.encode()
+        return text
+    if oid == 16:
+        return data != b"\x00"
+    if oid == 21:
+        return struct.unpack("!h", data)[0]
+    if oid == 23:
+        return struct.unpack("!i", data)[0]
+    if oid == 20:
+        return struct.unpack("!q", data)[0]
+    if oid == 700:
+        return struct.unpack("!f", data)[0]
+    if oid == 701:
+        return struct.unpack("!d", data)[0]
+    if oid == 17:
+        return data
+    if oid == 2950:
+        return str(uuid.UUID(bytes=data))
+    if oid == 1082:
+        return PG_EPOCH_DATE + dt.timedelta(days=struct.unpack("!i", data)[0])
+    if oid == 1114:
+        return PG_EPOCH + dt.timedelta(microseconds=struct.unpack("!q", data)[0])
+    if oid == 1184:
+        return PG_EPOCH_TZ + dt.timedelta(microseconds=struct.unpack("!q", data)[0])
+    if oid == 1700:
+        return _numeric_from_binary(data)
+    if oid == 3802:
+        return data[1:].decode()
+    return data.decode()
+
+
+def _numeric_from_binary(data: bytes) -> decimal.Decimal:
+    ndigits, weight, sign, dscale = struct.unpack_from("!hhHh", data)
+    if sign == 0xC000:
+        return decimal.Decimal("NaN")
+    groups = struct.unpack_from(f"!{ndigits}h", data, 8)
+    value = decimal.Decimal(0)
+    for i, g in enumerate(groups):
+        value += decimal.Decimal(g).scaleb(4 * (weight - i))
+    value = value.quantize(decimal.Decimal(1).scaleb(-dscale)) if dscale else value.quantize(decimal.Decimal(1))
+    return -value if sign == 0x4000 else value

@@ -1,0 +1,131 @@
+"""The gateway through real clients: psql, psycopg 3 (sync and async, text
+and binary), asyncpg; errors with SQLSTATEs; COPY; cancellation; a bad
+frontend message ends only its own connection."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import decimal
+import socket
+import struct
+import subprocess
+import uuid
+
+import asyncpg
+import psycopg
+import pytest
+
+
+def psql(gateway, *args, input=None):
+    return subprocess.run(
+        ["psql", "-X", "-h", "127.0.0.1", "-p", str(gateway.port), "-U", "txngate", "-d", "txngate", *args],
+        capture_output=True, text=True, input=input, timeout=60,
+    )
+
+
+def test_psql_ddl_dml_errors_and_copy(gateway, tmp_path):
+    res = psql(gateway, "-v", "ON_ERROR_STOP=1", "-c", "CREATE TABLE ps (id int PRIMARY KEY, name text, at date)",
+               "-c", "INSERT INTO ps VALUES (1, 'one', '2024-01-02'), (2, NULL, NULL)", "-At", "-c", "SELECT id, name, at FROM ps ORDER BY id")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines()[-2:] == ["1|one|2024-01-02", "2||"]
+    res = psql(gateway, "-c", "\\set VERBOSITY verbose", "-c", "INSERT INTO ps VALUES (1, 'dup', NULL)")
+    assert res.returncode == 1
+    assert "ERROR:  23505: duplicate key value violates unique constraint \"ps_pkey\"" in res.stderr
+    src = tmp_path / "in.csv"
+    src.write_text("3,three,2024-03-03\n4,\"four, quoted\",\n")
+    res = psql(gateway, "-v", "ON_ERROR_STOP=1", "-c", f"\\copy ps FROM '{src}' WITH (FORMAT csv)")
+    assert res.returncode == 0 and "COPY 2" in res.stdout, res.stderr
+    out = tmp_path / "out.txt"
+    res = psql(gateway, "-v", "ON_ERROR_STOP=1", "-c", f"\\copy (SELECT id, name FROM ps ORDER BY id) TO '{out}'")
+    assert res.returncode == 0, res.stderr
+    assert out.read_text() == "1\tone\n2\t\\N\n3\tthree\n4\tfour, quoted\n"
+
+
+def test_psycopg_parameters_text_and_binary(gateway):
+    with psycopg.connect(gateway.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE pp (id bigint PRIMARY KEY, n numeric(10,2), f double precision, b boolean, t text, d date, ts timestamptz, u uuid, raw bytea)")
+        row = (1, decimal.Decimal("12.34"), 1.5, True, "héllo", dt.date(2024, 2, 29),
+               dt.datetime(2024, 1, 2, 3, 4, 5, 600000, tzinfo=dt.timezone.utc), uuid.UUID("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"), b"\x00\x01")
+        conn.execute("INSERT INTO pp VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)", row)
+        for binary in (False, True):
+            cur = conn.cursor(binary=binary)
+            got = cur.execute("SELECT id, n, f, b, t, d, ts, u, raw FROM pp WHERE id = %s", [1]).fetchone()
+            assert got == row, binary
+            assert [d.name for d in cur.description] == ["id", "n", "f", "b", "t", "d", "ts", "u", "raw"]
+        cur = conn.execute("SELECT 1 AS one, NULL::text AS nothing, 'x' || %s AS s", ["y"])
+        assert cur.fetchall() == [(1, None, "xy")]
+
+
+def test_psycopg_transactions_errors_and_copy(gateway):
+    with psycopg.connect(gateway.dsn()) as conn:
+        conn.execute("CREATE TABLE pt (id int PRIMARY KEY, v int)")
+        conn.commit()
+        with conn.transaction():
+            conn.execute("INSERT INTO pt VALUES (1, 10), (2, 20)")
+            assert conn.execute("SELECT sum(v) FROM pt").fetchone() == (30,)
+        with pytest.raises(psycopg.errors.UniqueViolation):
+            conn.execute("INSERT INTO pt VALUES (1, 0)")
+        assert conn.info.transaction_status == psycopg.pq.TransactionStatus.INERROR
+        with pytest.raises(psycopg.errors.InFailedSqlTransaction):
+            conn.execute("SELECT 1")
+        conn.rollback()
+        with conn.cursor() as cur:
+            with cur.copy("COPY pt FROM STDIN") as copy:
+                for i in range(3, 1003):
+                    copy.write_row((i, i))
+        conn.commit()
+        assert conn.execute("SELECT count(*), sum(v) FROM pt").fetchone() == (1002, 30 + sum(range(3, 1003)))
+        with conn.cursor() as cur:
+            with cur.copy("COPY (SELECT id FROM pt WHERE id < 3 ORDER BY id) TO STDOUT") as copy:
+                assert [r for r in copy.rows()] == [("1",), ("2",)]
+        conn.commit()
+        with pytest.raises(psycopg.errors.SyntaxError) as info:
+            conn.execute("SELEC 1")
+        assert info.value.diag.statement_position == "1"
+        conn.rollback()
+        with pytest.raises(psycopg.errors.DivisionByZero):
+            conn.execute("SELECT 1 / 0")
+
+
+def test_wrong_database_and_bad_messages(gateway):
+    with pytest.raises(psycopg.OperationalError) as info:
+        psycopg.connect(gateway.dsn(dbname="nope"))
+    assert 'database "nope" does not exist' in str(info.value)
+    # A garbage message ends that connection with FATAL; the server carries on.
+    with psycopg.connect(gateway.dsn(), autocommit=True) as conn:
+        raw = socket.fromfd(conn.fileno(), socket.AF_INET, socket.SOCK_STREAM)
+        raw.settimeout(30)
+        raw.sendall(b"Q" + struct.pack("!i", 2**31 - 1))
+        data = raw.recv(4096)
+        assert data[:1] == b"E" and b"08P01" in data
+        raw.close()
+    with psycopg.connect(gateway.dsn(), autocommit=True) as conn:
+        assert conn.execute("SELECT 42").fetchone() == (42,)
+
+
+async def test_async_clients_cancel_and_asyncpg(gateway):
+    conn = await psycopg.AsyncConnection.connect(gateway.dsn(), autocommit=True)
+    other = await psycopg.AsyncConnection.connect(gateway.dsn(), autocommit=True)
+    try:
+        slow = asyncio.ensure_future(conn.execute("SELECT count(*) FROM range(100000000) t(x) WHERE md5(x::text) < 'a'"))
+        # another session is served while the slow one runs
+        assert await (await other.execute("SELECT 7")).fetchone() == (7,)
+        assert not slow.done()
+        conn.cancel()  # CancelRequest on a new connection
+        with pytest.raises(psycopg.errors.QueryCanceled):
+            await slow
+        assert await (await conn.execute("SELECT 1")).fetchone() == (1,)
+    finally:
+        await conn.close()
+        await other.close()
+    a = await asyncpg.connect(host="127.0.0.1", port=gateway.port, user="txngate", database="txngate")
+    try:
+        await a.execute("CREATE TABLE ap (id bigint PRIMARY KEY, name text, amount numeric(8,2))")
+        await a.execute("INSERT INTO ap VALUES ($1, $2, $3)", 1, "a", decimal.Decimal("2.50"))
+        assert await a.fetchrow("SELECT id, name, amount FROM ap WHERE id = $1", 1) == (1, "a", decimal.Decimal("2.50"))
+        stmt = await a.prepare("SELECT name FROM ap WHERE id = $1")
+        for _ in range(6):
+            assert await stmt.fetchval(1) == "a"
+    finally:
+        await a.close()
