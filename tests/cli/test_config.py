@@ -3,7 +3,6 @@ are ConfigErrors naming the flag; ``txngate serve`` checks the locations."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -64,16 +63,6 @@ def test_serve_refuses_a_non_loopback_address(tmp_path):
     res = subprocess.run([TXNGATE, "serve", "--data-dir", str(tmp_path / "d"), "--host", "0.0.0.0"], capture_output=True, text=True)
     assert res.returncode == 2
     assert "--host" in res.stderr and "loopback" in res.stderr and "Traceback" not in res.stderr
-
-
-def _old_serve_check(tmp_path):
-    res = subprocess.run([TXNGATE, "serve", "--data-dir", str(tmp_path / "d")], capture_output=True, text=True)
-    assert res.returncode == 0, res.stderr
-    assert (tmp_path / "d" / "consensus.db").exists()
-    assert (tmp_path / "d" / "blob").is_dir()
-    first = json.loads(res.stderr.splitlines()[0])  # structured log line
-    assert first["level"] == "info" and first["embedded"] is True
-    assert "127.0.0.1:6875" in res.stderr
 
 
 def test_serve_with_bad_consensus_fails_clearly(tmp_path):

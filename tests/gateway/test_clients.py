@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import decimal
+import json
 import socket
 import struct
 import subprocess
@@ -129,3 +130,9 @@ async def test_async_clients_cancel_and_asyncpg(gateway):
             assert await stmt.fetchval(1) == "a"
     finally:
         await a.close()
+
+
+def test_serve_logs_structured_lines(gateway):
+    lines = [json.loads(x) for x in gateway.output().splitlines() if x.startswith("{")]
+    serving = next(x for x in lines if x["msg"] == "serving")
+    assert serving["level"] == "info" and serving["embedded"] is True and serving["port"] == gateway.port
