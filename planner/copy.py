@@ -30,7 +30,7 @@ from planner.result import Result
 from planner.sqltypes import duckdb_type, of_arrow
 from planner.textfmt import format_column
 
-BLOCK_BYTES = 8 << 20
+BLOCK_BYTES = 4 << 20
 SLICE_ROWS = 65536
 
 
