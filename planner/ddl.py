@@ -424,8 +424,7 @@ class Ddl(Dml):
                     if cmd.missing_ok:
                         continue
                     raise SqlError("42703", f'column "{cmd.name}" of relation "{rel.name}" does not exist')
-                if any(cmd.name in cols for _n, cols in new.keys) and cmd.behavior.name != "DROP_CASCADE":
-                    pass  # PostgreSQL drops the constraint with the column
+                # PostgreSQL drops the constraints on the column with it.
                 new = new.with_(
                     columns=tuple(c for c in new.columns if c.name != cmd.name),
                     primary_key=() if cmd.name in new.primary_key else new.primary_key,

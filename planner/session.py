@@ -488,8 +488,6 @@ class Session:
         if kind == "VAR_SET_MULTI":  # SET TRANSACTION / SESSION CHARACTERISTICS
             for opt in node.args or ():
                 if opt.defname == "transaction_read_only" and self.work is not None:
-                    if self.work.wrote and bool(opt.arg.val.ival) is False:
-                        pass
                     self.work.read_only = bool(opt.arg.val.ival)
             return Result("SET")
         if kind in ("VAR_RESET", "VAR_SET_DEFAULT"):
