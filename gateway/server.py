@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from planner import SqlError
 from planner import parse as p
 from planner.copy import CopySink, CopySource
+from planner.result import python_values
 
 from gateway import wire
 
@@ -340,7 +341,7 @@ class Connection:
             cols = []
             for i, (col, t) in enumerate(zip(part.columns, types)):
                 if formats[i] == 1:
-                    cols.append([None if v is None else wire.encode_binary(v, t) for v in _python(col)])
+                    cols.append([None if v is None else wire.encode_binary(v, t) for v in python_values(col)])
                 else:
                     cols.append(wire.text_rows(part.select([i]), [t], tz)[0])
             head = struct.pack("!h", len(cols))
@@ -364,7 +365,7 @@ class Connection:
                 raise SqlError("42601", "cannot insert multiple commands into a prepared statement")
             if name and name in self.prepared:
                 raise SqlError("42P05", f'prepared statement "{name}" already exists')
-            nparams = _param_count(statements)
+            nparams = p.param_count(statements)
             oids = oids + [0] * (nparams - len(oids))
             if statements and 0 in oids:
                 inferred = await self.session.param_types(statements[0], nparams)
@@ -457,33 +458,6 @@ def _formats(formats: list[int], n: int) -> list[int]:
     if len(formats) == 1:
         return formats * n
     return formats
-
-
-def _python(col) -> list:
-    from planner.result import _python as py
-
-    return py(col)
-
-
-def _param_count(statements) -> int:
-    from pglast import ast
-
-    top = 0
-
-    def visit(n):
-        nonlocal top
-        if isinstance(n, ast.ParamRef):
-            top = max(top, n.number)
-        if isinstance(n, ast.Node):
-            for a in n:
-                visit(getattr(n, a))
-        elif isinstance(n, (list, tuple)):
-            for x in n:
-                visit(x)
-
-    for s in statements:
-        visit(s.node)
-    return top
 
 
 class _CopyIn(CopySource):

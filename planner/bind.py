@@ -27,6 +27,7 @@ from pglast.stream import RawStream
 
 from planner.catalog import Catalog, Relation
 from planner.errors import SqlError, not_supported
+from planner.parse import walk
 
 #: ``virtual(schema, name)`` -> a Relation-like provider or None
 Virtual = Callable[[str | None, str], "VirtualTable | None"]
@@ -77,11 +78,14 @@ class Binder:
 
     def rewrite(self, node: ast.Node) -> ast.Node:
         node = copy.deepcopy(node)
-        ctes: set[str] = set()
-        _visit(node, lambda n: ctes.add(n.ctename) if isinstance(n, ast.CommonTableExpr) else None)
-        _visit(node, lambda n: self._rename(n, ctes) if isinstance(n, ast.RangeVar) else None)
-        _visit(node, lambda n: _rename_function(n) if isinstance(n, ast.FuncCall) else None)
-        _visit(node, lambda n: _pg_casts(n) if isinstance(n, ast.TypeCast) else None)
+        ctes = {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}
+        for n in walk(node):
+            if isinstance(n, ast.RangeVar):
+                self._rename(n, ctes)
+            elif isinstance(n, ast.FuncCall):
+                _rename_function(n)
+            elif isinstance(n, ast.TypeCast):
+                _pg_casts(n)
         return node
 
     def internal(self, rel: Relation) -> str:
@@ -160,11 +164,3 @@ def _pg_casts(tc: ast.TypeCast) -> None:
             tc.typeName = ast.TypeName(names=(ast.String(sval="bytea"),), typemod=-1)
 
 
-def _visit(n, fn) -> None:
-    if isinstance(n, ast.Node):
-        fn(n)
-        for attr in n:
-            _visit(getattr(n, attr), fn)
-    elif isinstance(n, (list, tuple)):
-        for x in n:
-            _visit(x, fn)

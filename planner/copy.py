@@ -19,13 +19,18 @@ then ``write`` per chunk).
 from __future__ import annotations
 
 import io
+import re
 from typing import AsyncIterator, Protocol
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 from pglast import ast
 
-from planner.errors import BAD_COPY_FILE_FORMAT, SqlError, not_supported
+from planner import parse as p
+from planner.bind import transpile
+from planner.dml import SERIAL, _key_index
+from planner.errors import BAD_COPY_FILE_FORMAT, UNIQUE_VIOLATION, SqlError, not_supported
 from planner.result import Result
 from planner.sqltypes import duckdb_type, of_arrow
 from planner.textfmt import format_column
@@ -179,8 +184,6 @@ async def copy_from(dml, node: ast.CopyStmt, source: CopySource | None) -> Resul
 
 
 def _has_serial(rel) -> bool:
-    from planner.dml import SERIAL
-
     return any(c.default == SERIAL for c in rel.columns)
 
 
@@ -225,8 +228,6 @@ async def _load_block(dml, rel, cols, opts: Options, block: bytes, first: bool, 
             else:
                 expr = f"CAST({src} AS {duckdb_type(col.type)})"
         elif col.default is not None and col.default != "serial":
-            from planner.bind import transpile
-
             expr = f"CAST({transpile(col.default)} AS {duckdb_type(col.type)})"
         elif col.default == "serial":
             expr = f"CAST({guard.serial_base(col.name)} + row_number() OVER () AS {duckdb_type(col.type)})"
@@ -269,8 +270,6 @@ def _parse_block(block: bytes, ncols: int, opts: Options, skip_header: bool) -> 
 
 
 def _more(msg: str) -> bool:
-    import re
-
     m = re.search(r"Expected (\d+) columns, got (\d+)", msg)
     return bool(m) and int(m.group(2)) > int(m.group(1))
 
@@ -309,8 +308,6 @@ def _unescape(s: str) -> str:
 
 
 def _unescape_column(col) -> pa.Array:
-    import pyarrow.compute as pc
-
     if col.null_count == len(col) or not pc.any(pc.match_substring(col, "\\")).as_py():
         return col
     return pa.array([None if v is None else _unescape(v) for v in col.to_pylist()], pa.string())
@@ -356,8 +353,6 @@ class _KeyGuard:
         self._serial: dict[str, int] = {}
 
     def serial_base(self, column: str) -> int:
-        import pyarrow.compute as pc
-
         if column not in self._serial:
             t = self.existing
             top = pc.max(t.column(column)).as_py() if t is not None and t.num_rows else None
@@ -365,16 +360,12 @@ class _KeyGuard:
         return self._serial[column]
 
     def check(self, rows: pa.Table) -> None:
-        import pyarrow.compute as pc
-
         for col in self._serial:
             top = pc.max(rows.column(col)).as_py()
             if top is not None:
                 self._serial[col] = max(self._serial[col], int(top))
         if not self.rel.keys:
             return
-        from planner.dml import UNIQUE_VIOLATION, _key_index
-
         if self.seen is None:
             self.seen = [set(_key_index(self.existing, cols)) for _n, cols in self.rel.keys]
         for (name, cols), seen in zip(self.rel.keys, self.seen):
@@ -400,8 +391,6 @@ async def copy_to(dml, node: ast.CopyStmt, sink: CopySink | None) -> Result:
         raise SqlError("57014", "COPY TO STDOUT needs a copy-out capable client")
     opts = Options(node)
     if node.query is not None:
-        from planner import parse as p
-
         out = await dml.select(node.query)
         names = p.result_names(node.query)
         if names is not None and len(names) == out.num_columns:
@@ -436,8 +425,6 @@ def _csv_quote(s: str, opts: Options) -> str:
 
 def format_rows(table: pa.Table, types: list[str], opts: Options, timezone: str = "UTC") -> list[bytes]:
     """Rows in COPY text or CSV format, one bytes object per row."""
-    import pyarrow.compute as pc
-
     cols = []
     for col, t in zip(table.columns, types):
         s = format_column(col, t, timezone)

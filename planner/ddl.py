@@ -24,9 +24,9 @@ import pyarrow as pa
 from pglast import ast
 
 from planner import parse as p
-from planner.bind import Binder, pg_sql
+from planner.bind import pg_sql
 from planner.catalog import CATALOG_SHARD, Catalog, Column, Relation, catalog_rows, schema_rows
-from planner.dml import SERIAL, Dml, conform
+from planner.dml import SERIAL, Dml, check_unique, conform
 from planner.errors import (
     DEPENDENT_OBJECTS_STILL_EXIST,
     DUPLICATE_COLUMN,
@@ -121,20 +121,10 @@ class Ddl(Dml):
         columns, pk, unique, checks = [], [], [], []
         for elt in node.tableElts or ():
             if isinstance(elt, ast.ColumnDef):
-                type_name = elt.typeName.names[-1].sval.lower()
-                col_type = canonical(elt.typeName)
-                not_null, default = False, None
-                if type_name in SERIALS:
-                    not_null, default = True, SERIAL
-                for c in elt.constraints or ():
+                column, others = _column(elt)
+                for c in others:
                     kind = c.contype.name
-                    if kind == "CONSTR_NOTNULL":
-                        not_null = True
-                    elif kind == "CONSTR_NULL":
-                        not_null = False
-                    elif kind == "CONSTR_DEFAULT":
-                        default = pg_sql(c.raw_expr)
-                    elif kind == "CONSTR_PRIMARY":
+                    if kind == "CONSTR_PRIMARY":
                         pk.append(elt.colname)
                     elif kind == "CONSTR_UNIQUE":
                         unique.append((elt.colname,))
@@ -144,7 +134,7 @@ class Ddl(Dml):
                         pass  # accepted, not enforced (listed in the README)
                     else:
                         raise not_supported(f"column constraint {kind.removeprefix('CONSTR_')}")
-                columns.append(Column(elt.colname, col_type, not_null, default))
+                columns.append(column)
             elif isinstance(elt, ast.Constraint):
                 kind = elt.contype.name
                 if kind == "CONSTR_PRIMARY":
@@ -403,19 +393,12 @@ class Ddl(Dml):
                     if cmd.missing_ok:
                         continue
                     raise SqlError(DUPLICATE_COLUMN, f'column "{d.colname}" of relation "{rel.name}" already exists')
-                col_type = canonical(d.typeName)
-                not_null, default = False, None
-                for c in d.constraints or ():
-                    k = c.contype.name
-                    if k == "CONSTR_NOTNULL":
-                        not_null = True
-                    elif k == "CONSTR_DEFAULT":
-                        default = pg_sql(c.raw_expr)
-                    elif k != "CONSTR_NULL":
-                        raise not_supported(f"constraint {k.removeprefix('CONSTR_')} in ADD COLUMN")
-                col = Column(d.colname, col_type, not_null, default)
+                col, others = _column(d)
+                if others or col.default == SERIAL:
+                    raise not_supported("constraints and serial types in ADD COLUMN")
+                default = col.default
                 new = new.with_(columns=new.columns + (col,))
-                value = await self.run(f"SELECT {default or 'NULL'} AS v", {}) if default else None
+                value = await self.run(f"SELECT {default} AS v", {}) if default else None
                 filler = value.column(0)[0] if value is not None else None
                 arr = pa.repeat(filler if filler is not None else pa.scalar(None), rows.num_rows)
                 rows = rows.append_column(col.name, arr)
@@ -486,44 +469,37 @@ class Ddl(Dml):
         if tuple(cols) in rel.unique or tuple(cols) == rel.primary_key:
             return Result("CREATE INDEX")
         new = rel.with_(unique=rel.unique + (tuple(cols),))
-        from planner.dml import check_unique
-
         check_unique(new.with_(primary_key=(), unique=(tuple(cols),)), new.schema_arrow.empty_table(), await self.work.contents(rel))
         await self._write_catalog(catalog_rows(rel), -1)
         await self._write_catalog(catalog_rows(new), 1)
         return Result("CREATE INDEX")
 
 
+def _column(elt: ast.ColumnDef) -> tuple[Column, list[ast.Constraint]]:
+    """A column from its definition (type, serial, NULL/NOT NULL, DEFAULT)
+    and its other constraints, for the caller to apply."""
+    not_null, default = False, None
+    if elt.typeName.names[-1].sval.lower() in SERIALS:
+        not_null, default = True, SERIAL
+    others = []
+    for c in elt.constraints or ():
+        kind = c.contype.name
+        if kind == "CONSTR_NOTNULL":
+            not_null = True
+        elif kind == "CONSTR_NULL":
+            not_null = False
+        elif kind == "CONSTR_DEFAULT":
+            default = pg_sql(c.raw_expr)
+        else:
+            others.append(c)
+    return Column(elt.colname, canonical(elt.typeName), not_null, default), others
+
+
 def _view_deps(view: Relation, catalog: Catalog) -> set[str]:
     """Qualified names of the relations a view or materialized view reads."""
-    deps = set()
-    binder = Binder(catalog, ("public",))
-    try:
-        node = pglast.parse_sql(view.query)[0].stmt
-    except pglast.parser.ParseError:
-        return deps
-    for rv in _range_vars(node):
-        rel = binder.catalog.lookup(rv.relname, rv.schemaname, ("public",))
-        if rel is not None:
-            deps.add(rel.qualified)
-    return deps
-
-
-def _range_vars(node) -> list:
-    out = []
-
-    def visit(n):
-        if isinstance(n, ast.RangeVar):
-            out.append(n)
-        if isinstance(n, ast.Node):
-            for a in n:
-                visit(getattr(n, a))
-        elif isinstance(n, (list, tuple)):
-            for x in n:
-                visit(x)
-
-    visit(node)
-    return out
+    node = pglast.parse_sql(view.query)[0].stmt
+    found = (catalog.lookup(n.relname, n.schemaname) for n in p.walk(node) if isinstance(n, ast.RangeVar))
+    return {rel.qualified for rel in found if rel is not None}
 
 
 def _quote(name: str) -> str:

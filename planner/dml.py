@@ -15,6 +15,9 @@ rows matched, each once.
 
 from __future__ import annotations
 
+import copy
+import uuid
+
 import pglast
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -37,7 +40,8 @@ from planner.errors import (
 )
 from planner.result import Result, to_result
 from planner.sqltypes import duckdb_type
-from planner.work import Work
+from planner.work import Work, with_diff
+from storage.persist.consolidate import collapse, expand
 
 ROWID = "__rowid"
 
@@ -416,8 +420,6 @@ def _point_lookup(node, bound, params):
 
 
 def conform(out: pa.Table, rel: Relation) -> pa.Table:
-    import uuid
-
     cols = []
     for col, f in zip(rel.columns, rel.schema_arrow):
         c = out.column(col.name)
@@ -491,10 +493,6 @@ def _key_index(table: pa.Table, cols) -> dict[tuple, int]:
 
 
 def _remove_rows(current: pa.Table, removed: pa.Table) -> pa.Table:
-    from storage.persist.consolidate import collapse, expand
-
-    from planner.work import with_diff
-
     both = pa.concat_tables([with_diff(current, 1), with_diff(removed.cast(current.schema), -1)])
     return expand(collapse(both))
 
@@ -520,8 +518,6 @@ def _fill_defaults(select: ast.SelectStmt, rel: Relation, targets: list[str]) ->
     """VALUES rows with DEFAULT replaced by the column's default expression."""
     if not any(isinstance(v, ast.SetToDefault) for row in select.valuesLists for v in row):
         return select
-    import copy
-
     select = copy.deepcopy(select)
     rows = []
     for row in select.valuesLists:

@@ -100,25 +100,30 @@ def classify(node: ast.Node) -> str:
     raise not_supported(f"statement {pretty}")
 
 
+def walk(node):
+    """Every AST node under ``node`` (itself first), parents before children.
+    A node's children are read after it is yielded, so a caller may replace
+    them on the way down."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Node):
+            yield n
+            stack.extend(reversed([getattr(n, attr) for attr in n]))
+        elif isinstance(n, (list, tuple)):
+            stack.extend(reversed(n))
+
+
 def table_refs(node: ast.Node) -> list[str]:
     """Names of the tables a statement reads (RangeVar nodes), CTE names excluded."""
-    names: list[str] = []
-    ctes: set[str] = set()
+    nodes = list(walk(node))
+    ctes = {n.ctename for n in nodes if isinstance(n, ast.CommonTableExpr)}
+    return sorted({n.relname for n in nodes if isinstance(n, ast.RangeVar) and n.relname not in ctes})
 
-    def visit(n) -> None:
-        if isinstance(n, ast.CommonTableExpr):
-            ctes.add(n.ctename)
-        if isinstance(n, ast.RangeVar):
-            names.append(n.relname)
-        if isinstance(n, ast.Node):
-            for attr in n:
-                visit(getattr(n, attr))
-        elif isinstance(n, (list, tuple)):
-            for x in n:
-                visit(x)
 
-    visit(node)
-    return sorted({n for n in names if n not in ctes})
+def param_count(statements: list[Statement]) -> int:
+    """The highest ``$n`` the statements use."""
+    return max((n.number for s in statements for n in walk(s.node) if isinstance(n, ast.ParamRef)), default=0)
 
 
 def result_names(node: ast.Node) -> list[str] | None:

@@ -6,6 +6,8 @@ columns without going through Python rows; ``rows`` are Python values.
 
 from __future__ import annotations
 
+import datetime as dt
+import uuid
 from dataclasses import dataclass, field
 
 import pyarrow as pa
@@ -31,7 +33,7 @@ class Result:
             elif t.num_columns == 0:
                 self._rows = [()] * t.num_rows
             else:
-                self._rows = list(zip(*(_python(c) for c in t.columns)))
+                self._rows = list(zip(*(python_values(c) for c in t.columns)))
         return self._rows
 
     @property
@@ -47,19 +49,14 @@ def to_result(tag: str, out: pa.Table, names: list[str] | None = None) -> Result
     return Result(tag, [(f.name, of_arrow(f)) for f in out.schema], out)
 
 
-def _python(column) -> list:
-    """A column's Python values; intervals without months as timedelta."""
+def python_values(column) -> list:
+    """A column's Python values: uuids as UUID (Arrow's uuid type gives them
+    already; stored ones are 16-byte binaries), intervals without months as
+    timedelta."""
     values = column.to_pylist()
-    if isinstance(column.type, pa.UuidType):
-        column = pa.chunked_array([c.storage for c in column.chunks], pa.binary(16)) if isinstance(column, pa.ChunkedArray) else column.storage
-        values = column.to_pylist()
     if pa.types.is_fixed_size_binary(column.type) and column.type.byte_width == 16:
-        import uuid
-
         return [None if v is None else uuid.UUID(bytes=v) for v in values]
     if pa.types.is_interval(column.type):
-        import datetime as dt
-
         return [
             v if v is None or v.months else dt.timedelta(days=v.days, microseconds=v.nanoseconds // 1000) for v in values
         ]

@@ -30,13 +30,17 @@ refused with 0A000.
 from __future__ import annotations
 
 import asyncio
+import copy
 import re
 from typing import AsyncIterator
 
+import pglast
+import pyarrow as pa
 from pglast import ast, enums
 
 from local_exec import EngineError
 from planner import parse as p
+from planner.bind import Binder
 from planner.catalog import CATALOG_SHARD
 from planner.copy import CopySink, CopySource, copy_from, copy_to
 from planner.ddl import Ddl
@@ -45,13 +49,13 @@ from planner.errors import (
     ACTIVE_SQL_TRANSACTION,
     IN_FAILED_SQL_TRANSACTION,
     INVALID_PARAMETER_VALUE,
-    QUERY_CANCELED,
     READ_ONLY_TRANSACTION,
     UNDEFINED_PARAMETER,
     SqlError,
     not_supported,
 )
 from planner.result import Result, to_result
+from planner.sqltypes import canonical
 from planner.work import Work
 from storage.errors import UsageError
 from storage.txns import read_then_write
@@ -214,8 +218,6 @@ class Session:
         bound to NULL, no rows produced); None for other statements."""
         if stmt.kind != p.READ:
             return None
-        import pglast
-
         probe = pglast.parse_sql(f"SELECT * FROM ({stmt.text}) AS q LIMIT 0")[0].stmt
         work = self.work or Work.begin(self.db)
         try:
@@ -230,24 +232,15 @@ class Session:
     async def param_types(self, stmt: p.Statement, nparams: int) -> list[str]:
         """SQL types for ``$1..$n`` from where they appear: compared with or
         assigned to a column, inserted into one, cast, or a LIMIT; else text."""
-        from planner.bind import _visit
-        from planner.sqltypes import canonical
-
         work = self.work or Work.begin(self.db)
         try:
             catalog = await work.catalog()
         finally:
             if work is not self.work:
                 await work.abort()
-        rels = []
-
-        def collect(n):
-            if isinstance(n, ast.RangeVar):
-                rel = catalog.lookup(n.relname, n.schemaname, self.search_path)
-                if rel is not None:
-                    rels.append(rel)
-
-        _visit(stmt.node, collect)
+        nodes = list(p.walk(stmt.node))
+        found = (catalog.lookup(n.relname, n.schemaname, self.search_path) for n in nodes if isinstance(n, ast.RangeVar))
+        rels = [rel for rel in found if rel is not None]
 
         def column_type(ref) -> str | None:
             if not isinstance(ref, ast.ColumnRef) or not isinstance(ref.fields[-1], ast.String):
@@ -282,7 +275,8 @@ class Session:
                     if isinstance(lim, ast.ParamRef):
                         types.setdefault(lim.number, "bigint")
 
-        _visit(stmt.node, infer)
+        for n in nodes:
+            infer(n)
         node = stmt.node
         if isinstance(node, ast.InsertStmt) and rels:
             target = catalog.lookup(node.relation.relname, node.relation.schemaname, self.search_path)
@@ -326,9 +320,7 @@ class Session:
             return await copy_to(dml, node, copy_sink)
         ddl = self._dml(work, params, Ddl, memo=memo)
         if isinstance(node, ast.SelectStmt):  # SELECT INTO
-            import copy as _copy
-
-            query = _copy.copy(node)
+            query = copy.copy(node)
             query.intoClause = None
             node = ast.CreateTableAsStmt(query=query, into=node.intoClause, objtype=enums.ObjectType.OBJECT_TABLE, if_not_exists=False)
         handler = {
@@ -422,8 +414,6 @@ class Session:
     # -- EXPLAIN -------------------------------------------------------------------
 
     async def _explain(self, work: Work, node: ast.ExplainStmt, params) -> Result:
-        from planner.bind import Binder
-
         query = node.query
         lines = []
         if isinstance(query, ast.SelectStmt) and query.intoClause is None:
@@ -453,8 +443,6 @@ class Session:
         for name, sql in bound.views:
             lines.append(f"View {name}: {sql}")
         lines.append(f"DuckDB query: {bound.sql}")
-        import pyarrow as pa
-
         return to_result("EXPLAIN", pa.table({"QUERY PLAN": pa.array(lines, pa.string())}))
 
     # -- session statements ------------------------------------------------------
@@ -470,8 +458,6 @@ class Session:
         if isinstance(node, ast.VariableShowStmt):
             name = node.name.lower()
             if name == "all":
-                import pyarrow as pa
-
                 items = sorted(self.settings.items())
                 return to_result("SHOW", pa.table({"name": [k for k, _ in items], "setting": [v for _, v in items]}))
             name = {"transaction isolation level": "transaction_isolation", "session authorization": "session_authorization"}.get(name, name)
@@ -480,8 +466,6 @@ class Session:
             value = self.settings[name]
             if name == "statement_timeout" and value != "0":
                 value = f"{value}ms"
-            import pyarrow as pa
-
             return to_result("SHOW", pa.table({name: pa.array([value], pa.string())}))
         kind = node.kind.name
         name = (node.name or "").lower()
@@ -524,4 +508,4 @@ def _ends_txn(stmt: p.Statement) -> bool:
     return stmt.kind == p.TXN and stmt.node.kind.name in ("TRANS_STMT_COMMIT", "TRANS_STMT_ROLLBACK")
 
 
-__all__ = ["QUERY_CANCELED", "Result", "Session"]
+__all__ = ["Result", "Session"]
