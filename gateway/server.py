@@ -225,6 +225,7 @@ class Connection:
             raise _Fatal("53300", "sorry, too many clients already")
         self.server.connections[self.pid] = self
         self.session = self.server.db.session(user=user)
+        self.session.backend_pid = self.pid
         for key, value in params.items():
             if key in ("user", "database", "replication") or key.startswith("_pq_."):
                 continue
@@ -299,6 +300,10 @@ class Connection:
             self.send(wire.error_response(e.severity, e.sqlstate, e.message, detail=e.detail, hint=e.hint, position=e.position))
         except (ValueError, struct.error, IndexError, UnicodeDecodeError) as e:
             self.send(wire.error_response("ERROR", "22P02", f"invalid parameter or message value: {e}"))
+        except Exception as e:  # noqa: BLE001 - a bug fails the statement, not the connection
+            log.exception("internal error", extra={"pid": self.pid})
+            self.session.fail()
+            self.send(wire.error_response("ERROR", "XX000", f"internal error: {type(e).__name__}: {e}"))
         finally:
             self.running = None
         return False

@@ -20,6 +20,7 @@ import uuid
 
 import pyarrow as pa
 
+from planner.sqltypes import PG_ARRAY_ELEMENT, type_length, type_oid
 from planner.textfmt import format_column
 
 MAX_MESSAGE = 64 << 20
@@ -27,31 +28,8 @@ PG_EPOCH = dt.datetime(2000, 1, 1)
 PG_EPOCH_TZ = dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc)
 PG_EPOCH_DATE = dt.date(2000, 1, 1)
 
-OIDS = {
-    "boolean": 16, "bytea": 17, "bigint": 20, "smallint": 21, "integer": 23, "text": 25, "json": 114,
-    "real": 700, "double precision": 701, "unknown": 705, "char": 1042, "varchar": 1043, "date": 1082,
-    "time": 1083, "timestamp": 1114, "timestamptz": 1184, "interval": 1186, "numeric": 1700, "uuid": 2950,
-    "jsonb": 3802,
-}
-TYPLEN = {16: 1, 17: -1, 20: 8, 21: 2, 23: 4, 25: -1, 114: -1, 700: 4, 701: 8, 705: -2, 1042: -1, 1043: -1,
-          1082: 4, 1083: 8, 1114: 8, 1184: 8, 1186: 16, 1700: -1, 2950: 16, 3802: -1}
-OID_NAMES = {v: k for k, v in OIDS.items()}
-
-
 class ProtocolViolation(Exception):
     """The client broke the protocol; the connection ends with FATAL 08P01."""
-
-
-def type_oid(sql_type: str) -> tuple[int, int]:
-    """(type OID, typmod) of a canonical SQL type."""
-    if sql_type.startswith("numeric("):
-        p, s = (int(x) for x in sql_type[8:-1].split(","))
-        return 1700, ((p << 16) | s) + 4
-    if sql_type.startswith("varchar("):
-        return 1043, int(sql_type[8:-1]) + 4
-    if sql_type.startswith("char("):
-        return 1042, int(sql_type[5:-1]) + 4
-    return OIDS.get(sql_type, 25), -1
 
 
 # -- building backend messages -----------------------------------------------
@@ -104,7 +82,7 @@ def row_description(columns: list[tuple[str, str]], formats: list[int]) -> bytes
     out = [struct.pack("!h", len(columns))]
     for (name, sql_type), fmt in zip(columns, formats):
         oid, typmod = type_oid(sql_type)
-        out.append(cstr(name) + struct.pack("!ihihih", 0, 0, oid, TYPLEN.get(oid, -1), typmod, fmt))
+        out.append(cstr(name) + struct.pack("!ihihih", 0, 0, oid, type_length(oid), typmod, fmt))
     return msg(b"T", b"".join(out))
 
 
@@ -172,6 +150,14 @@ def text_rows(table: pa.Table, types: list[str], timezone: str) -> list[list[byt
 
 def encode_binary(v, sql_type: str) -> bytes:
     oid, _ = type_oid(sql_type)
+    if sql_type.endswith("[]"):
+        return _array_binary(v, sql_type[:-2], PG_ARRAY_ELEMENT[oid].oid)
+    if sql_type == "int2vector":
+        return _array_binary(v, "smallint", 21)
+    if sql_type == "oidvector":
+        return _array_binary(v, "oid", 26)
+    if sql_type == "oid":
+        return struct.pack("!I", v)
     if oid == 16:
         return b"\x01" if v else b"\x00"
     if oid == 21:
@@ -207,6 +193,65 @@ def encode_binary(v, sql_type: str) -> bytes:
     if oid == 3802:
         return b"\x01" + str(v).encode()
     return str(v).encode()
+
+
+def _array_binary(values: list, element_type: str, element_oid: int) -> bytes:
+    """A one-dimensional array: ndim, has-nulls, element OID, (size, lower bound), elements."""
+    if not values:
+        return struct.pack("!iii", 0, 0, element_oid)
+    has_null = any(v is None for v in values)
+    out = [struct.pack("!iiiii", 1, int(has_null), element_oid, len(values), 1)]
+    for v in values:
+        if v is None:
+            out.append(struct.pack("!i", -1))
+        else:
+            b = encode_binary(v, element_type)
+            out.append(struct.pack("!i", len(b)) + b)
+    return b"".join(out)
+
+
+def _array_from_binary(data: bytes, oid: int) -> list:
+    ndim, _flags, element_oid = struct.unpack_from("!iii", data)
+    if ndim == 0:
+        return []
+    if ndim != 1:
+        raise ValueError("only one-dimensional arrays are supported")
+    size, _lower = struct.unpack_from("!ii", data, 12)
+    pos, out = 20, []
+    for _ in range(size):
+        (n,) = struct.unpack_from("!i", data, pos)
+        pos += 4
+        if n < 0:
+            out.append(None)
+            continue
+        out.append(decode_param(data[pos : pos + n], element_oid, True))
+        pos += n
+    return out
+
+
+def _array_from_text(text: str, element_oid: int) -> list:
+    """``{a,b,"c d",NULL}`` -> values (one dimension)."""
+    body = text.strip()
+    if not (body.startswith("{") and body.endswith("}")):
+        raise ValueError(f'malformed array literal: "{text}"')
+    body, out, i = body[1:-1], [], 0
+    while i < len(body):
+        if body[i] == '"':
+            j, buf = i + 1, []
+            while body[j] != '"':
+                if body[j] == "\\":
+                    j += 1
+                buf.append(body[j])
+                j += 1
+            out.append(decode_param("".join(buf).encode(), element_oid, False))
+            i = j + 2
+        else:
+            j = body.find(",", i)
+            j = len(body) if j < 0 else j
+            item = body[i:j].strip()
+            out.append(None if item.upper() == "NULL" else decode_param(item.encode(), element_oid, False))
+            i = j + 1
+    return out
 
 
 def _numeric_binary(d: decimal.Decimal) -> bytes:
@@ -246,9 +291,12 @@ def decode_param(data: bytes | None, oid: int, binary: bool):
     """A parameter value for the engine, from its wire form."""
     if data is None:
         return None
+    if oid in PG_ARRAY_ELEMENT:
+        element = PG_ARRAY_ELEMENT[oid].oid
+        return _array_from_binary(data, oid) if binary else _array_from_text(data.decode(), element)
     if not binary:
         text = data.decode()
-        if oid in (20, 21, 23):
+        if oid in (20, 21, 23, 26):
             return int(text)
         if oid in (700, 701):
             return float(text)
@@ -267,6 +315,8 @@ def decode_param(data: bytes | None, oid: int, binary: bool):
         return struct.unpack("!i", data)[0]
     if oid == 20:
         return struct.unpack("!q", data)[0]
+    if oid == 26:
+        return struct.unpack("!I", data)[0]
     if oid == 700:
         return struct.unpack("!f", data)[0]
     if oid == 701:

@@ -27,6 +27,18 @@ class EngineError(Exception):
         self.message = message
 
 
+_PARAM = re.compile(r"'(?:[^']|'')*'|\$(\d+)")
+
+
+def _referenced(sql: str, params: list | None) -> dict | None:
+    """The parameters ``sql`` refers to, by number: DuckDB refuses unused
+    ones, and a rewrite may have dropped an argument that held one."""
+    if not params:
+        return None
+    used = {int(m.group(1)) for m in _PARAM.finditer(sql) if m.group(1)}
+    return {str(i): params[i - 1] for i in sorted(used) if 0 < i <= len(params)} or None
+
+
 def _map_error(e: Exception) -> EngineError:
     msg = str(e).split("\n")[0]
     msg = re.sub(r"^[A-Za-z ]+ Error: ", "", msg)
@@ -69,31 +81,46 @@ def _with_uuids(table: pa.Table) -> pa.Table:
 
 def _plain(table: pa.Table) -> pa.Table:
     """Results with extension types other than uuid turned into plain Arrow
-    (DuckDB's lossless export writes booleans as bool8)."""
+    (DuckDB's lossless export writes booleans as bool8), in lists too."""
     for i, f in enumerate(table.schema):
-        t = f.type
-        if isinstance(t, pa.BaseExtensionType) and not isinstance(t, pa.UuidType):
+        if _needs_plain(f.type):
             col = table.column(i)
-            storage = pa.chunked_array([c.storage for c in col.chunks], t.storage_type)
-            if t.extension_name == "arrow.bool8":
-                storage = storage.cast(pa.bool_())
-            elif getattr(t, "type_name", None) in ("hugeint", "uhugeint"):
-                # 16-byte little-endian integers: the layout of decimal128(38, 0)
-                storage = pa.chunked_array(
-                    [pa.Array.from_buffers(pa.decimal128(38, 0), len(c), c.buffers(), c.null_count, c.offset) for c in storage.chunks],
-                    pa.decimal128(38, 0),
-                )
-            table = table.set_column(i, pa.field(f.name, storage.type, f.nullable), storage)
+            chunks = [_plain_array(c) for c in col.chunks]
+            plain = pa.chunked_array(chunks, chunks[0].type if chunks else _plain_array(pa.array([], f.type)).type)
+            table = table.set_column(i, pa.field(f.name, plain.type, f.nullable), plain)
     return table
 
 
+def _needs_plain(t: pa.DataType) -> bool:
+    if isinstance(t, pa.BaseExtensionType):
+        return not isinstance(t, pa.UuidType)
+    return pa.types.is_list(t) and _needs_plain(t.value_type)
+
+
+def _plain_array(arr: pa.Array) -> pa.Array:
+    t = arr.type
+    if pa.types.is_list(t):
+        return pa.ListArray.from_arrays(arr.offsets, _plain_array(arr.values), mask=arr.is_null() if arr.null_count else None)
+    if not isinstance(t, pa.BaseExtensionType) or isinstance(t, pa.UuidType):
+        return arr
+    storage = arr.storage
+    if t.extension_name == "arrow.bool8":
+        return storage.cast(pa.bool_())
+    if getattr(t, "type_name", None) in ("hugeint", "uhugeint"):
+        # 16-byte little-endian integers: the layout of decimal128(38, 0)
+        return pa.Array.from_buffers(pa.decimal128(38, 0), len(storage), storage.buffers(), storage.null_count, storage.offset)
+    return storage
+
+
 class LocalEngine:
-    def __init__(self, *, threads: int = 2, memory_limit: str = "4GB"):
+    def __init__(self, *, threads: int = 2, memory_limit: str = "4GB", macros: tuple[str, ...] = ()):
         # integer_division: ``/`` on integers truncates, as in PostgreSQL.
         self._db = duckdb.connect(
             ":memory:", config={"threads": threads, "memory_limit": memory_limit, "integer_division": True, "arrow_lossless_conversion": True}
         )
         self._lock = threading.Lock()
+        for sql in macros:  # CREATE MACRO statements the planner's rewrites call
+            self._db.execute(sql)
 
     def _cursor(self):
         with self._lock:
@@ -121,7 +148,7 @@ class LocalEngine:
                     cur.register(name, _with_uuids(table))
                 for name, view_sql in views:
                     cur.execute(f'CREATE TEMP VIEW "{name}" AS {view_sql}')
-                rel = cur.sql(sql, params=params or None)
+                rel = cur.sql(sql, params=_referenced(sql, params))
                 return _plain(rel.to_arrow_table()) if rel is not None else pa.table({})
             except duckdb.Error as e:
                 raise _map_error(e) from None

@@ -7,8 +7,10 @@ relation's Arrow snapshot is registered, keeping the name the query used as
 its alias, so schema-qualified names and column references keep working.
 Views are bound recursively and become temporary DuckDB views over the same
 internal names, dependencies first. Names that a WITH clause defines are
-left alone. ``virtual`` resolves names no catalog row holds (pg_catalog
-emulation plugs in there).
+left alone. ``emulation`` (planner.pgcatalog) resolves the system catalogs
+no catalog row holds, and rewrites the PostgreSQL functions, casts and
+operators clients use on them; a statement that used it is not cached
+(its answer depends on the session).
 
 The statement node given is never modified (binding works on a copy), so a
 retried compute binds the same statement again.
@@ -17,6 +19,7 @@ retried compute binds the same statement again.
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -28,9 +31,11 @@ from pglast.stream import RawStream
 from planner.catalog import Catalog, Relation
 from planner.errors import SqlError, not_supported
 from planner.parse import walk
+from planner.pgcatalog import expand, replace_children
+from planner.sqltypes import CATALOG_TYPES
 
-#: ``virtual(schema, name)`` -> a Relation-like provider or None
-Virtual = Callable[[str | None, str], "VirtualTable | None"]
+#: ``emulation(catalog)`` -> a planner.pgcatalog.PgCatalog for that catalog
+Emulation = Callable[[Catalog], object]
 
 
 @dataclass
@@ -49,6 +54,7 @@ class Bound:
     tables: dict[str, Relation] = field(default_factory=dict)  # internal name -> stored relation
     virtual: dict[str, VirtualTable] = field(default_factory=dict)  # internal name -> virtual table
     views: list[tuple[str, str]] = field(default_factory=list)  # (internal name, DuckDB SQL), dependencies first
+    uncacheable: bool = False  # used the emulation: depends on the session
 
 
 def pg_sql(node: ast.Node) -> str:
@@ -57,16 +63,17 @@ def pg_sql(node: ast.Node) -> str:
 
 def transpile(pg: str) -> str:
     try:
-        return sqlglot.transpile(pg, read="postgres", write="duckdb")[0]
+        return _AFTER_TRANSPILE.sub(r"\1(", sqlglot.transpile(pg, read="postgres", write="duckdb")[0])
     except sqlglot.errors.SqlglotError as e:
         raise not_supported(f"query construct ({str(e).splitlines()[0]})") from None
 
 
 class Binder:
-    def __init__(self, catalog: Catalog, search_path: tuple[str, ...], virtual: Virtual | None = None):
+    def __init__(self, catalog: Catalog, search_path: tuple[str, ...], emulation: Emulation | None = None):
         self.catalog = catalog
         self.search_path = search_path
-        self.virtual = virtual
+        self.emulation = emulation
+        self._pg = None
         self._names: dict[str, str] = {}  # qualified -> internal
         self.out = Bound("")
         self._binding_views: set[str] = set()
@@ -86,7 +93,57 @@ class Binder:
                 _rename_function(n)
             elif isinstance(n, ast.TypeCast):
                 _pg_casts(n)
+            elif isinstance(n, ast.ColumnRef) and len(n.fields) >= 3 and isinstance(n.fields[-1], (ast.String, ast.A_Star)):
+                n.fields = n.fields[-2:]  # schema.table.column: the table's alias is its name
+            elif isinstance(n, ast.A_Expr) and n.name and len(n.name) == 2 and n.name[0].sval == "pg_catalog":
+                n.name = n.name[1:]  # OPERATOR(pg_catalog.~)
+            replace_children(n, self._substitute)
         return node
+
+    @property
+    def pg(self):
+        if self._pg is None:
+            self._pg = self.emulation(self.catalog)
+        return self._pg
+
+    def _substitute(self, n: ast.Node) -> ast.Node | None:
+        if isinstance(n, ast.A_Expr) and isinstance(n.rexpr, ast.FuncCall) and n.rexpr.funcname[-1].sval == "like_escape":
+            return _like_escape(n)
+        if self.emulation is None:
+            return None
+        new = self._emulated(n)
+        if new is not None:
+            self.out.uncacheable = True
+        return new
+
+    def _emulated(self, n: ast.Node) -> ast.Node | None:
+        """A replacement for a node PostgreSQL's catalogs give meaning to."""
+        if isinstance(n, ast.CollateClause):
+            return n.arg  # COLLATE pg_catalog.default / "C": DuckDB compares bytes
+        if isinstance(n, ast.SQLValueFunction):
+            return self.pg.value(n.op.name)
+        if isinstance(n, ast.FuncCall):
+            names = [x.sval for x in n.funcname]
+            if len(names) == 1 or names[0] in ("pg_catalog", "information_schema"):
+                return self.pg.function(names[-1].lower(), list(n.args or ()))
+            return None
+        if isinstance(n, ast.TypeCast):
+            kind = n.typeName.names[-1].sval.lower()
+            if kind in ("regclass", "regtype", "regnamespace") and not n.typeName.arrayBounds:
+                arg = n.arg
+                if isinstance(arg, ast.A_Const) and isinstance(arg.val, ast.String):
+                    return ast.A_Const(val=ast.Integer(ival=getattr(self.pg, kind)(arg.val.sval)))
+                if isinstance(arg, ast.ParamRef):  # a name given as a parameter: its OID, or NULL
+                    name_kind = {"regclass": "relname", "regtype": "typname"}.get(kind, kind)
+                    return expand(f"(SELECT min(d.txngate_oid) FROM pg_catalog.txngate_defs d WHERE d.txngate_kind = '{name_kind}' AND d.txngate_def = _arg1)", [arg])
+                return expand(f"(SELECT d.txngate_def FROM pg_catalog.txngate_defs d WHERE d.txngate_oid = _arg1 AND d.txngate_kind = '{kind}')", [arg])
+            return None
+        if isinstance(n, ast.RangeFunction) and len(n.functions) == 1:
+            fc = n.functions[0][0]
+            if isinstance(fc, ast.FuncCall) and fc.funcname[-1].sval == "pg_get_keywords":
+                return ast.RangeVar(schemaname="pg_catalog", relname="pg_keywords", inh=True, relpersistence="p",
+                                    alias=n.alias or ast.Alias(aliasname="pg_get_keywords"))
+        return None
 
     def internal(self, rel: Relation) -> str:
         name = self._names.get(rel.qualified)
@@ -112,15 +169,16 @@ class Binder:
         if rv.catalogname is not None and rv.catalogname != "txngate":
             raise not_supported("cross-database references")
         rel = self.catalog.lookup(rv.relname, rv.schemaname, self.search_path)
-        if rel is None and self.virtual is not None:
-            vt = self.virtual(rv.schemaname, rv.relname)
-            if vt is not None:
-                key = f"virtual:{vt.name}"
+        if rel is None and self.emulation is not None:
+            found = self.pg.relation(rv.schemaname, rv.relname)
+            if found is not None:
+                key = f"virtual:{found[0]}"
                 name = self._names.get(key)
                 if name is None:
                     name = f"_r{len(self._names)}"
                     self._names[key] = name
-                    self.out.virtual[name] = vt
+                    self.out.virtual[name] = VirtualTable(*found)
+                    self.out.uncacheable = True
                 self._set(rv, name)
                 return
         if rel is None:
@@ -136,7 +194,14 @@ class Binder:
 
 
 #: PostgreSQL functions DuckDB knows under another name (or not with pg_catalog.)
-FUNCTION_NAMES = {"btrim": "trim", "octet_length": "strlen", "position": "strpos", "char_length": "length", "character_length": "length"}
+FUNCTION_NAMES = {
+    "btrim": "trim", "octet_length": "strlen", "position": "strpos", "char_length": "length", "character_length": "length",
+    # DuckDB's spelling, which sqlglot would parse as SQL/JSON syntax: renamed after transpiling
+    "json_build_object": "txngate_fn_json_object", "jsonb_build_object": "txngate_fn_json_object",
+    "json_build_array": "txngate_fn_json_array", "jsonb_build_array": "txngate_fn_json_array",
+    "json_agg": "json_group_array", "jsonb_agg": "json_group_array", "to_jsonb": "to_json",
+}
+_AFTER_TRANSPILE = re.compile(r"\btxngate_fn_(\w+)\(", re.IGNORECASE)
 
 
 def _rename_function(fc: ast.FuncCall) -> None:
@@ -148,12 +213,25 @@ def _rename_function(fc: ast.FuncCall) -> None:
         fc.funcname = (ast.String(sval=name),)
 
 
+def _like_escape(n: ast.A_Expr) -> ast.Node:
+    """``a [NOT] [I]LIKE p ESCAPE e`` (pglast: ``like_escape(p, e)``) as
+    DuckDB's ``[not_][i]like_escape(a, p, e)``."""
+    op = n.name[-1].sval
+    name = {"~~": "like_escape", "!~~": "not_like_escape", "~~*": "ilike_escape", "!~~*": "not_ilike_escape"}[op]
+    return ast.FuncCall(funcname=(ast.String(sval=name),), args=(n.lexpr, *n.rexpr.args), funcformat=n.rexpr.funcformat)
+
+
 def _pg_casts(tc: ast.TypeCast) -> None:
     """Casts whose PostgreSQL meaning DuckDB spells differently: numeric
     without a typmod keeps 38 digits, 10 after the point (as stored); a
     ``'\\x..'`` literal cast to bytea is hex."""
     names = [n.sval for n in tc.typeName.names]
     name = names[-1].lower()
+    if names[0] == "pg_catalog" or name in CATALOG_TYPES or name == "int2vector":
+        duck = {"int2vector": "int2", "oidvector": "oid"}.get(name, name)
+        duck = CATALOG_TYPES.get(duck, duck)
+        tc.typeName = ast.TypeName(names=(ast.String(sval=duck),), typmods=tc.typeName.typmods,
+                                   arrayBounds=tc.typeName.arrayBounds or ((ast.Integer(ival=-1),) if duck != name and name.endswith("vector") else None), typemod=-1)
     if name in ("numeric", "decimal") and not tc.typeName.typmods and not tc.typeName.arrayBounds:
         tc.typeName = ast.TypeName(names=(ast.String(sval="numeric"),), typmods=(
             ast.A_Const(val=ast.Integer(ival=38)), ast.A_Const(val=ast.Integer(ival=10))), typemod=-1)

@@ -19,6 +19,7 @@ DDL code keeps that order).
 from __future__ import annotations
 
 import json
+import secrets
 from dataclasses import dataclass, field, replace
 
 import pyarrow as pa
@@ -36,6 +37,7 @@ CATALOG_SHARD = "catalog"
 CATALOG_SCHEMA = pa.schema(
     [field_for("kind", "text", nullable=False), field_for("name", "text", nullable=False), field_for("def", "jsonb", nullable=False)]
 )
+FIRST_USER_OID = 16384
 #: Schemas every database has; they are not rows of the catalog shard.
 BUILTIN_SCHEMAS = ("public", "pg_catalog", "information_schema")
 
@@ -61,6 +63,7 @@ class Relation:
     unique: tuple[tuple[str, ...], ...] = ()
     checks: tuple[tuple[str, str], ...] = ()  # (constraint name, SQL expression)
     query: str | None = None  # views and materialized views: PostgreSQL SQL
+    oid: int = 0  # the OID clients see (pg_class); 0 for rows written before OIDs were kept
 
     @property
     def qualified(self) -> str:
@@ -101,6 +104,7 @@ class Relation:
             "unique": [list(u) for u in self.unique],
             "checks": [list(c) for c in self.checks],
             "query": self.query,
+            "oid": self.oid,
         }
         return {"kind": self.kind, "name": self.qualified, "def": json.dumps(d, sort_keys=True)}
 
@@ -111,6 +115,7 @@ class Relation:
         return cls(
             name, schema, kind, tuple(Column(*c) for c in d["columns"]), d.get("shard"), tuple(d.get("primary_key", ())),
             tuple(tuple(u) for u in d.get("unique", ())), tuple(tuple(c) for c in d.get("checks", ())), d.get("query"),
+            d.get("oid", 0),
         )
 
 
@@ -147,6 +152,14 @@ class Catalog:
     def tables(self) -> dict[str, Relation]:
         """Tables by unqualified name (for callers that know only public)."""
         return {r.name: r for r in self.relations.values() if r.schema == "public"}
+
+    def new_oid(self) -> int:
+        """An OID no relation has: user OIDs are 16384 + a random 29-bit number."""
+        taken = {r.oid for r in self.relations.values()}
+        while True:
+            oid = FIRST_USER_OID + secrets.randbelow(1 << 29)
+            if oid not in taken:
+                return oid
 
     def lookup(self, name: str, schema: str | None = None, search_path: tuple[str, ...] = ("public",)) -> Relation | None:
         if schema is not None:

@@ -162,7 +162,7 @@ class Ddl(Dml):
         if len(set(pk)) != len(pk):
             raise SqlError(SYNTAX_ERROR, "invalid PRIMARY KEY")
         columns = [Column(c.name, c.type, c.not_null or c.name in pk, c.default) for c in columns]
-        rel = Relation(name, schema, "table", tuple(columns), None, tuple(pk), tuple(dict.fromkeys(unique)), tuple(checks))
+        rel = Relation(name, schema, "table", tuple(columns), None, tuple(pk), tuple(dict.fromkeys(unique)), tuple(checks), oid=catalog.new_oid())
         shard = await self._new_shard(f"create:{schema}.{name}", rel.schema_arrow)
         await self._write_catalog(catalog_rows(rel.with_(shard=shard)), 1)
         return Result("CREATE TABLE")
@@ -194,7 +194,7 @@ class Ddl(Dml):
         for n in names:
             if names.count(n) > 1:
                 raise SqlError(DUPLICATE_COLUMN, f'column "{n}" specified more than once')
-        rel = Relation(name, schema, kind, columns, query=pg_sql(node.query) if kind == "matview" else None)
+        rel = Relation(name, schema, kind, columns, query=pg_sql(node.query) if kind == "matview" else None, oid=catalog.new_oid())
         shard = await self._new_shard(f"create:{schema}.{name}", rel.schema_arrow)
         rel = rel.with_(shard=shard)
         rows = conform(out, rel) if not into.skipData else rel.schema_arrow.empty_table()
@@ -239,7 +239,7 @@ class Ddl(Dml):
             cols = ", ".join(_quote(n) for n in names)
             query = f"SELECT * FROM ({query}) AS {_quote(name)}({cols})"
         columns = tuple(Column(n, of_arrow(f)) for n, f in zip(names, out.schema))
-        rel = Relation(name, schema, "view", columns, query=query)
+        rel = Relation(name, schema, "view", columns, query=query, oid=old.oid if old is not None else catalog.new_oid())
         if old is not None:
             await self._write_catalog(catalog_rows(old), -1)
         await self._write_catalog(catalog_rows(rel), 1)

@@ -49,20 +49,20 @@ ROWID = "__rowid"
 class Dml:
     """Runs DML statements in a Work with the session's settings."""
 
-    def __init__(self, work: Work, search_path: tuple[str, ...], params: list | None, timeout: float | None, virtual=None, timezone: str = "UTC"):
+    def __init__(self, work: Work, search_path: tuple[str, ...], params: list | None, timeout: float | None, emulation=None, timezone: str = "UTC"):
         self.timezone = timezone
         self.work = work
         self.search_path = search_path
         self.params = params
         self.timeout = timeout
-        self.virtual = virtual
+        self.emulation = emulation
 
     @property
     def engine(self):
         return self.work.db.engine
 
     async def binder(self) -> Binder:
-        return Binder(await self.work.catalog(), self.search_path, self.virtual)
+        return Binder(await self.work.catalog(), self.search_path, self.emulation)
 
     async def inputs(self, bound, override: dict[str, pa.Table] | None = None) -> dict[str, pa.Table]:
         tables = dict(override or {})
@@ -80,8 +80,8 @@ class Dml:
         catalog = await self.work.catalog()
         bound = self.work.db.bind_cache.get(node, catalog, self.search_path)
         if bound is None:
-            bound = Binder(catalog, self.search_path, self.virtual).bind(node)
-            if not bound.virtual:
+            bound = Binder(catalog, self.search_path, self.emulation).bind(node)
+            if not bound.uncacheable:
                 self.work.db.bind_cache.put(node, catalog, self.search_path, bound)
         point = _point_lookup(node, bound, self.params)
         override = {}

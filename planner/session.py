@@ -22,9 +22,10 @@ DDL, and commit everything at COMMIT (or the end of the string) atomically,
 at ``read_ts + 1`` or later only if nothing they read was written in between
 — else 40001 and nothing is written. That is serializable (the write-skew of
 seed 001 is refused). An error puts an explicit transaction in the aborted
-state: 25P02 until ROLLBACK or COMMIT (which rolls back); it rolls back an
-implicit one. READ ONLY transactions refuse writes (25006). Savepoints are
-refused with 0A000.
+state: 25P02 until ROLLBACK, ROLLBACK TO a savepoint, or COMMIT (which rolls
+back); it rolls back an implicit one. READ ONLY transactions refuse writes
+(25006). SAVEPOINT / RELEASE / ROLLBACK TO undo the writes made since the
+savepoint (Work.rollback_to); reads stay in the read set.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from planner.errors import (
     SqlError,
     not_supported,
 )
+from planner.pgcatalog import PgCatalog
 from planner.result import Result, to_result
 from planner.sqltypes import canonical
 from planner.work import Work
@@ -110,8 +112,9 @@ class Session:
             self.set(k, v)
         self.work: Work | None = None  # the open explicit (or implicit) transaction
         self._explicit = False
-        #: ``virtual(schema, name)``: relations no catalog row holds (pg_catalog emulation)
-        self.virtual = None
+        self._savepoints: list[tuple[str, tuple]] = []  # (name, Work.mark()), innermost last
+        #: the process id clients see (pg_backend_pid(), BackendKeyData)
+        self.backend_pid = 0
 
     # -- state -----------------------------------------------------------------
 
@@ -150,6 +153,17 @@ class Session:
         if name == "txngate.engine" and value.lower() not in ("auto", "local", "spark"):
             raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "txngate.engine": "{value}"', hint="Available values: auto, local, spark.")
         self.settings[name] = value
+
+    def show(self, name: str) -> str:
+        """A setting's value as SHOW and current_setting() print it."""
+        value = self.settings[name]
+        if name in ("statement_timeout", "idle_in_transaction_session_timeout", "lock_timeout") and value != "0":
+            value = f"{value}ms"
+        return value
+
+    def emulation(self, catalog) -> PgCatalog:
+        """The pg_catalog emulation of ``catalog`` for this session."""
+        return PgCatalog(catalog, self)
 
     # -- running ---------------------------------------------------------------
 
@@ -200,17 +214,17 @@ class Session:
                     await work.abort()
             return await self._autocommit(stmt, params, copy_source)
         except EngineError as e:
-            self._fail()
+            self.fail()
             raise SqlError(e.sqlstate, e.message) from None
         except SqlError:
-            self._fail()
+            self.fail()
             raise
         except asyncio.CancelledError:
-            self._fail()
+            self.fail()
             raise
         except UsageError as e:
             # e.g. a table dropped between a statement's read and its write
-            self._fail()
+            self.fail()
             raise SqlError("40001", f"could not serialize access: {e}", hint="The statement might succeed if retried.") from None
 
     async def describe(self, stmt: p.Statement, nparams: int) -> list[tuple[str, str]] | None:
@@ -266,8 +280,10 @@ class Session:
                         if isinstance(x, ast.ParamRef) and t:
                             types.setdefault(x.number, t)
             elif isinstance(n, ast.TypeCast) and isinstance(n.arg, ast.ParamRef):
+                if n.typeName.names[-1].sval.lower() in ("regclass", "regtype", "regnamespace"):
+                    types.setdefault(n.arg.number, "text")  # a name, looked up
                 try:
-                    types.setdefault(n.arg.number, canonical(n.typeName))
+                    types.setdefault(n.arg.number, canonical(n.typeName, array_ok=True))
                 except SqlError:
                     pass
             elif isinstance(n, ast.SelectStmt):
@@ -293,7 +309,8 @@ class Session:
                     types.setdefault(t.val.number, target.column(t.name).type)
         return [types.get(i + 1, "text") for i in range(nparams)]
 
-    def _fail(self) -> None:
+    def fail(self) -> None:
+        """The running statement failed: an open transaction is now aborted."""
         if self.work is not None:
             self.work.failed = True
 
@@ -331,7 +348,7 @@ class Session:
         return await handler(node)
 
     def _dml(self, work: Work, params, cls=Dml, **kwargs):
-        return cls(work, self.search_path, params, self.timeout, self.virtual, self.settings["timezone"], **kwargs)
+        return cls(work, self.search_path, params, self.timeout, self.emulation, self.settings["timezone"], **kwargs)
 
     async def _autocommit(self, stmt: p.Statement, params, copy_source) -> Result:
         """A write or DDL statement on its own: write-only when it read no
@@ -404,12 +421,35 @@ class Session:
             if self.work is None or not self._explicit:
                 return Result(word, notices=["WARNING 25P01: there is no transaction in progress"])
             work, self.work, self._explicit = self.work, None, False
+            self._savepoints.clear()
             if word == "ROLLBACK" or work.failed:
                 await work.abort()
                 return Result("ROLLBACK")
             await work.commit()
             return Result("COMMIT")
-        raise not_supported(f"{kind.removeprefix('TRANS_STMT_')} (savepoints and two-phase commit)")
+        if kind in ("TRANS_STMT_SAVEPOINT", "TRANS_STMT_RELEASE", "TRANS_STMT_ROLLBACK_TO"):
+            return await self._savepoint(kind, node.savepoint_name)
+        raise not_supported(f"{kind.removeprefix('TRANS_STMT_')} (two-phase commit)")
+
+    async def _savepoint(self, kind: str, name: str) -> Result:
+        """SAVEPOINT, RELEASE [SAVEPOINT], ROLLBACK TO [SAVEPOINT]."""
+        word = {"TRANS_STMT_SAVEPOINT": "SAVEPOINT", "TRANS_STMT_RELEASE": "RELEASE", "TRANS_STMT_ROLLBACK_TO": "ROLLBACK"}[kind]
+        if self.work is None or not self._explicit:
+            raise SqlError("25P01", f"{word if word != 'ROLLBACK' else 'ROLLBACK TO SAVEPOINT'} can only be used in transaction blocks")
+        if kind == "TRANS_STMT_SAVEPOINT":
+            self._savepoints.append((name, self.work.mark()))
+            return Result("SAVEPOINT")
+        for i in range(len(self._savepoints) - 1, -1, -1):
+            if self._savepoints[i][0] == name:
+                break
+        else:
+            raise SqlError("3B001", f'savepoint "{name}" does not exist')
+        if kind == "TRANS_STMT_RELEASE":
+            del self._savepoints[i:]
+            return Result("RELEASE")
+        del self._savepoints[i + 1:]
+        await self.work.rollback_to(self._savepoints[i][1])
+        return Result("ROLLBACK")
 
     # -- EXPLAIN -------------------------------------------------------------------
 
@@ -429,7 +469,7 @@ class Session:
         lines.append(f"Timestamps: read_ts={ts}" + ("" if klass == "read-only" else f", write_ts>={ts + 1}"))
         lines.append("Engine: local (DuckDB)")
         select = query if isinstance(query, ast.SelectStmt) else getattr(query, "selectStmt", None)
-        binder = Binder(await work.catalog(), self.search_path, self.virtual)
+        binder = Binder(await work.catalog(), self.search_path, self.emulation)
         if select is not None:
             bound = binder.bind(select)
         else:
@@ -463,10 +503,7 @@ class Session:
             name = {"transaction isolation level": "transaction_isolation", "session authorization": "session_authorization"}.get(name, name)
             if name not in self.settings:
                 raise SqlError(UNDEFINED_PARAMETER, f'unrecognized configuration parameter "{node.name}"')
-            value = self.settings[name]
-            if name == "statement_timeout" and value != "0":
-                value = f"{value}ms"
-            return to_result("SHOW", pa.table({name: pa.array([value], pa.string())}))
+            return to_result("SHOW", pa.table({name: pa.array([self.show(name)], pa.string())}))
         kind = node.kind.name
         name = (node.name or "").lower()
         if kind == "VAR_SET_MULTI":  # SET TRANSACTION / SESSION CHARACTERISTICS
@@ -505,7 +542,7 @@ class Session:
 
 
 def _ends_txn(stmt: p.Statement) -> bool:
-    return stmt.kind == p.TXN and stmt.node.kind.name in ("TRANS_STMT_COMMIT", "TRANS_STMT_ROLLBACK")
+    return stmt.kind == p.TXN and stmt.node.kind.name in ("TRANS_STMT_COMMIT", "TRANS_STMT_ROLLBACK", "TRANS_STMT_ROLLBACK_TO")
 
 
 __all__ = ["Result", "Session"]

@@ -141,6 +141,10 @@ def format_value(v, sql_type: str, timezone: str = "UTC") -> str | None:
     """One Python value (as Arrow's to_pylist gives it) in text format."""
     if v is None:
         return None
+    if isinstance(v, list):
+        if sql_type in ("int2vector", "oidvector"):
+            return " ".join(str(x) for x in v)
+        return format_array(v, sql_type.removesuffix("[]"), timezone)
     if sql_type == "boolean":
         return "t" if v else "f"
     if sql_type == "double precision":
@@ -174,8 +178,6 @@ def format_value(v, sql_type: str, timezone: str = "UTC") -> str | None:
         return str(uuid.UUID(bytes=bytes(v))) if isinstance(v, (bytes, bytearray)) else str(v)
     if sql_type in ("json", "jsonb") and not isinstance(v, str):
         return json.dumps(v)
-    if isinstance(v, list):
-        return format_array(v, sql_type.removesuffix("[]"), timezone)
     return str(v)
 
 

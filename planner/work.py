@@ -134,6 +134,30 @@ class Work:
             self.pending.setdefault(shard, []).append(with_diff(rows, diff))
         await self.txn.write(shard, rows, diff)
 
+    # -- savepoints ------------------------------------------------------------
+
+    def mark(self) -> tuple:
+        """A savepoint: how far each of the work's records reached."""
+        return ({shard: len(parts) for shard, parts in self.pending.items()}, len(self.created), len(self.dropped))
+
+    async def rollback_to(self, mark: tuple) -> None:
+        """Undo every write since ``mark``: the txn gets the opposite rows
+        (so its buffered writes consolidate to what they were), shards
+        dropped since are kept, shards created since are forgotten after
+        commit. The work is usable again."""
+        lengths, created, dropped = mark
+        for shard in list(self.pending):
+            keep = lengths.get(shard, 0)
+            for part in self.pending[shard][keep:]:
+                diff = part.column(DIFF)[0].as_py()
+                await self.txn.write(shard, part.drop_columns([DIFF]), -diff)
+            del self.pending[shard][keep:]
+            if not self.pending[shard]:
+                del self.pending[shard]
+        self.dropped[dropped:] = []
+        self.dropped.extend(self.created[created:])
+        self.failed = False
+
     # -- end -----------------------------------------------------------------
 
     async def commit(self) -> None:

@@ -1,0 +1,877 @@
+"""pg_catalog and information_schema emulation, derived from the txngate
+catalog at the statement's ``read_ts``.
+
+Clients (psql's backslash commands, drivers' metadata calls, ORMs'
+reflection, BI tools' connect probes) ask PostgreSQL about itself with SQL
+over system catalogs and functions. This module answers those queries from
+the txngate ``Catalog`` the statement reads, so they are consistent with it
+by construction:
+
+* ``relation(schema, name)``: the virtual relations (``pg_class``,
+  ``pg_attribute``, ``pg_type``, ``information_schema.columns``, ...), each
+  an Arrow table built on demand. Relations no txngate object can populate
+  (``pg_policy``, ``pg_trigger``, ...) exist with their columns and no rows,
+  so queries over them run and find nothing.
+* ``function(name, args)``: PostgreSQL functions DuckDB lacks or answers
+  differently (``format_type``, ``pg_get_indexdef``, ``pg_table_is_visible``,
+  ``current_setting``, ``version``, ...), rewritten to expressions over the
+  virtual relations or to constants from the session.
+* ``cast(type, arg)``: ``regclass``/``regtype``/``regnamespace`` casts —
+  a name constant becomes its OID at bind time (42P01 when missing); an OID
+  becomes its name through a scalar subquery.
+* ``value(op)``: ``current_user``, ``current_schema``, ``current_catalog``.
+
+Invariants: OIDs are stable for the life of an object (a relation's OID is
+stored in its catalog row, and constraint/index OIDs derive from it and the
+constraint's name); user object OIDs (≥ 16384) never collide with the
+built-in ones below; every row of ``pg_attribute``/``pg_index``/
+``pg_constraint`` refers to a ``pg_class`` row of the same build.
+"""
+
+from __future__ import annotations
+
+import copy
+import zlib
+from functools import lru_cache
+
+import pglast
+import pyarrow as pa
+from pglast import ast
+from pglast.keywords import COL_NAME_KEYWORDS, RESERVED_KEYWORDS, TYPE_FUNC_NAME_KEYWORDS, UNRESERVED_KEYWORDS
+
+from planner.catalog import FIRST_USER_OID, Catalog, Relation
+from planner.errors import UNDEFINED_TABLE, SqlError, not_supported
+from planner.parse import walk
+from planner.sqltypes import PG_TYPE_BY_OID, PG_TYPES, type_oid
+
+DATABASE = "txngate"
+DATABASE_OID = 16384 - 1  # below every user object
+SUPERUSER_OID = 10
+NAMESPACE_OIDS = {"pg_catalog": 11, "public": 2200, "information_schema": 13000}
+VERSION = "PostgreSQL 16.4 (txngate 0.1.0) on x86_64-pc-linux-gnu, compiled by gcc, 64-bit"
+
+
+def derived_oid(*parts: object) -> int:
+    """A stable OID for an object named by ``parts`` (constraints, indexes,
+    schemas): in [2^30, 2^31), apart from relation OIDs."""
+    return (1 << 30) | (zlib.crc32(":".join(map(str, parts)).encode()) & ((1 << 30) - 1))
+
+
+def relation_oid(rel: Relation) -> int:
+    return rel.oid or FIRST_USER_OID + (zlib.crc32(rel.qualified.encode()) & ((1 << 29) - 1))
+
+
+def namespace_oid(schema: str) -> int:
+    return NAMESPACE_OIDS.get(schema) or derived_oid("schema", schema)
+
+
+# -- column specs ---------------------------------------------------------------
+
+_ARROW = {
+    "oid": pa.int64(), "int2": pa.int16(), "int4": pa.int32(), "int8": pa.int64(), "text": pa.string(),
+    "bool": pa.bool_(), "float4": pa.float32(), "float8": pa.float64(),
+    "oid[]": pa.list_(pa.int64()), "int2[]": pa.list_(pa.int16()), "text[]": pa.list_(pa.string()),
+    "char[]": pa.list_(pa.string()),
+    # int2vector and oidvector: element types no txngate column has, so results keep their type
+    "int2vector": pa.list_(pa.int8()), "oidvector": pa.list_(pa.uint32()),
+}
+
+
+def _schema(spec: str) -> pa.Schema:
+    fields = []
+    for item in spec.split(","):
+        name, typ = item.split()
+        fields.append(pa.field(name, _ARROW[typ]))
+    return pa.schema(fields)
+
+
+#: every virtual relation: (schema, name) -> columns
+SPECS: dict[tuple[str, str], str] = {
+    ("pg_catalog", "pg_namespace"): "oid oid, nspname text, nspowner oid, nspacl text[]",
+    ("pg_catalog", "pg_class"): (
+        "oid oid, relname text, relnamespace oid, reltype oid, reloftype oid, relowner oid, relam oid, relfilenode oid, "
+        "reltablespace oid, relpages int4, reltuples float4, relallvisible int4, reltoastrelid oid, relhasindex bool, "
+        "relisshared bool, relpersistence text, relkind text, relnatts int2, relchecks int2, relhasrules bool, "
+        "relhastriggers bool, relhassubclass bool, relrowsecurity bool, relforcerowsecurity bool, relispopulated bool, "
+        "relreplident text, relispartition bool, relrewrite oid, relfrozenxid int8, relminmxid int8, relacl text[], "
+        "reloptions text[], relpartbound text"
+    ),
+    ("pg_catalog", "pg_attribute"): (
+        "attrelid oid, attname text, atttypid oid, attlen int2, attnum int2, attcacheoff int4, atttypmod int4, attndims int2, "
+        "attbyval bool, attalign text, attstorage text, attcompression text, attnotnull bool, atthasdef bool, "
+        "atthasmissing bool, attidentity text, attgenerated text, attisdropped bool, attislocal bool, attinhcount int2, "
+        "attstattarget int2, attcollation oid, attacl text[], attoptions text[], attfdwoptions text[], attmissingval text"
+    ),
+    ("pg_catalog", "pg_type"): (
+        "oid oid, typname text, typnamespace oid, typowner oid, typlen int2, typbyval bool, typtype text, typcategory text, "
+        "typispreferred bool, typisdefined bool, typdelim text, typrelid oid, typsubscript text, typelem oid, typarray oid, "
+        "typinput text, typoutput text, typreceive text, typsend text, typmodin text, typmodout text, typanalyze text, "
+        "typalign text, typstorage text, typnotnull bool, typbasetype oid, typtypmod int4, typndims int4, typcollation oid, "
+        "typdefaultbin text, typdefault text, typacl text[]"
+    ),
+    ("pg_catalog", "pg_attrdef"): "oid oid, adrelid oid, adnum int2, adbin text",
+    ("pg_catalog", "pg_index"): (
+        "indexrelid oid, indrelid oid, indnatts int2, indnkeyatts int2, indisunique bool, indnullsnotdistinct bool, "
+        "indisprimary bool, indisexclusion bool, indimmediate bool, indisclustered bool, indisvalid bool, "
+        "indcheckxmin bool, indisready bool, indislive bool, indisreplident bool, indkey int2vector, indcollation oidvector, "
+        "indclass oidvector, indoption int2vector, indexprs text, indpred text"
+    ),
+    ("pg_catalog", "pg_constraint"): (
+        "oid oid, conname text, connamespace oid, contype text, condeferrable bool, condeferred bool, convalidated bool, "
+        "conrelid oid, contypid oid, conindid oid, conparentid oid, confrelid oid, confupdtype text, confdeltype text, "
+        "confmatchtype text, conislocal bool, coninhcount int2, connoinherit bool, conkey int2[], confkey int2[], "
+        "conpfeqop oid[], conppeqop oid[], conffeqop oid[], confdelsetcols int2[], conexclop oid[], conbin text"
+    ),
+    ("pg_catalog", "pg_am"): "oid oid, amname text, amhandler text, amtype text",
+    ("pg_catalog", "pg_database"): (
+        "oid oid, datname text, datdba oid, encoding int4, datlocprovider text, datistemplate bool, datallowconn bool, "
+        "datconnlimit int4, datfrozenxid int8, datminmxid int8, dattablespace oid, datcollate text, datctype text, "
+        "daticulocale text, daticurules text, datcollversion text, datacl text[]"
+    ),
+    ("pg_catalog", "pg_roles"): (
+        "rolname text, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool, rolcanlogin bool, "
+        "rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil text, rolbypassrls bool, "
+        "rolconfig text[], oid oid"
+    ),
+    ("pg_catalog", "pg_user"): (
+        "usename text, usesysid oid, usecreatedb bool, usesuper bool, userepl bool, usebypassrls bool, passwd text, "
+        "valuntil text, useconfig text[]"
+    ),
+    ("pg_catalog", "pg_auth_members"): "oid oid, roleid oid, member oid, grantor oid, admin_option bool",
+    ("pg_catalog", "pg_proc"): (
+        "oid oid, proname text, pronamespace oid, proowner oid, prolang oid, procost float4, prorows float4, "
+        "provariadic oid, prosupport text, prokind text, prosecdef bool, proleakproof bool, proisstrict bool, "
+        "proretset bool, provolatile text, proparallel text, pronargs int2, pronargdefaults int2, prorettype oid, "
+        "proargtypes oidvector, proallargtypes oid[], proargmodes char[], proargnames text[], proargdefaults text, "
+        "protrftypes oid[], prosrc text, probin text, prosqlbody text, proconfig text[], proacl text[]"
+    ),
+    ("pg_catalog", "pg_collation"): (
+        "oid oid, collname text, collnamespace oid, collowner oid, collprovider text, collisdeterministic bool, "
+        "collencoding int4, collcollate text, collctype text, colliculocale text, collicurules text, collversion text"
+    ),
+    ("pg_catalog", "pg_description"): "objoid oid, classoid oid, objsubid int4, description text",
+    ("pg_catalog", "pg_shdescription"): "objoid oid, classoid oid, description text",
+    ("pg_catalog", "pg_settings"): (
+        "name text, setting text, unit text, category text, short_desc text, extra_desc text, context text, "
+        "vartype text, source text, min_val text, max_val text, enumvals text[], boot_val text, reset_val text, "
+        "sourcefile text, sourceline int4, pending_restart bool"
+    ),
+    ("pg_catalog", "pg_tables"): (
+        "schemaname text, tablename text, tableowner text, tablespace text, hasindexes bool, hasrules bool, "
+        "hastriggers bool, rowsecurity bool"
+    ),
+    ("pg_catalog", "pg_views"): "schemaname text, viewname text, viewowner text, definition text",
+    ("pg_catalog", "pg_matviews"): (
+        "schemaname text, matviewname text, matviewowner text, tablespace text, hasindexes bool, ispopulated bool, "
+        "definition text"
+    ),
+    ("pg_catalog", "pg_indexes"): "schemaname text, tablename text, indexname text, tablespace text, indexdef text",
+    ("pg_catalog", "pg_tablespace"): "oid oid, spcname text, spcowner oid, spcacl text[], spcoptions text[]",
+    ("pg_catalog", "pg_extension"): (
+        "oid oid, extname text, extowner oid, extnamespace oid, extrelocatable bool, extversion text, "
+        "extconfig oid[], extcondition text[]"
+    ),
+    ("pg_catalog", "pg_inherits"): "inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool",
+    ("pg_catalog", "pg_policy"): (
+        "oid oid, polname text, polrelid oid, polcmd text, polpermissive bool, polroles oid[], polqual text, "
+        "polwithcheck text"
+    ),
+    ("pg_catalog", "pg_statistic_ext"): (
+        "oid oid, stxrelid oid, stxname text, stxnamespace oid, stxowner oid, stxstattarget int4, stxkeys int2vector, "
+        "stxkind char[], stxexprs text"
+    ),
+    ("pg_catalog", "pg_publication"): (
+        "oid oid, pubname text, pubowner oid, puballtables bool, pubinsert bool, pubupdate bool, pubdelete bool, "
+        "pubtruncate bool, pubviaroot bool"
+    ),
+    ("pg_catalog", "pg_publication_namespace"): "oid oid, pnpubid oid, pnnspid oid",
+    ("pg_catalog", "pg_publication_rel"): "oid oid, prpubid oid, prrelid oid, prqual text, prattrs int2[]",
+    ("pg_catalog", "pg_trigger"): (
+        "oid oid, tgrelid oid, tgparentid oid, tgname text, tgfoid oid, tgtype int2, tgenabled text, tgisinternal bool, "
+        "tgconstrrelid oid, tgconstrindid oid, tgconstraint oid, tgdeferrable bool, tginitdeferred bool, tgnargs int2, "
+        "tgattr int2vector, tgargs text, tgqual text, tgoldtable text, tgnewtable text"
+    ),
+    ("pg_catalog", "pg_rewrite"): "oid oid, rulename text, ev_class oid, ev_type text, ev_enabled text, is_instead bool, ev_qual text, ev_action text",
+    ("pg_catalog", "pg_depend"): "classid oid, objid oid, objsubid int4, refclassid oid, refobjid oid, refobjsubid int4, deptype text",
+    ("pg_catalog", "pg_enum"): "oid oid, enumtypid oid, enumsortorder float4, enumlabel text",
+    ("pg_catalog", "pg_range"): "rngtypid oid, rngsubtype oid, rngmultitypid oid, rngcollation oid, rngsubopc oid, rngcanonical text, rngsubdiff text",
+    ("pg_catalog", "pg_sequence"): "seqrelid oid, seqtypid oid, seqstart int8, seqincrement int8, seqmax int8, seqmin int8, seqcache int8, seqcycle bool",
+    ("pg_catalog", "pg_language"): "oid oid, lanname text, lanowner oid, lanispl bool, lanpltrusted bool",
+    ("pg_catalog", "pg_opclass"): "oid oid, opcmethod oid, opcname text, opcnamespace oid, opcowner oid, opcfamily oid, opcintype oid, opcdefault bool, opckeytype oid",
+    ("pg_catalog", "pg_operator"): "oid oid, oprname text, oprnamespace oid, oprowner oid, oprkind text, oprleft oid, oprright oid, oprresult oid",
+    ("pg_catalog", "pg_cast"): "oid oid, castsource oid, casttarget oid, castfunc oid, castcontext text, castmethod text",
+    ("pg_catalog", "pg_foreign_table"): "ftrelid oid, ftserver oid, ftoptions text[]",
+    ("pg_catalog", "pg_partitioned_table"): "partrelid oid, partstrat text, partnatts int2, partdefid oid, partattrs int2vector",
+    ("pg_catalog", "pg_event_trigger"): "oid oid, evtname text, evtevent text, evtowner oid, evtfoid oid, evtenabled text, evttags text[]",
+    ("pg_catalog", "pg_stat_activity"): (
+        "datid oid, datname text, pid int4, usesysid oid, usename text, application_name text, client_addr text, "
+        "backend_start text, query_start text, state text, query text, backend_type text"
+    ),
+    ("pg_catalog", "pg_locks"): "locktype text, database oid, relation oid, pid int4, mode text, granted bool",
+    ("pg_catalog", "pg_stat_user_tables"): "relid oid, schemaname text, relname text, n_live_tup int8, n_dead_tup int8",
+    ("pg_catalog", "pg_keywords"): "word text, catcode text, barelabel bool, catdesc text, baredesc text",
+    ("information_schema", "schemata"): (
+        "catalog_name text, schema_name text, schema_owner text, default_character_set_catalog text, "
+        "default_character_set_schema text, default_character_set_name text, sql_path text"
+    ),
+    ("information_schema", "tables"): (
+        "table_catalog text, table_schema text, table_name text, table_type text, self_referencing_column_name text, "
+        "reference_generation text, user_defined_type_catalog text, user_defined_type_schema text, "
+        "user_defined_type_name text, is_insertable_into text, is_typed text, commit_action text"
+    ),
+    ("information_schema", "views"): (
+        "table_catalog text, table_schema text, table_name text, view_definition text, check_option text, "
+        "is_updatable text, is_insertable_into text, is_trigger_updatable text, is_trigger_deletable text, "
+        "is_trigger_insertable_into text"
+    ),
+    ("information_schema", "columns"): (
+        "table_catalog text, table_schema text, table_name text, column_name text, ordinal_position int4, "
+        "column_default text, is_nullable text, data_type text, character_maximum_length int4, "
+        "character_octet_length int4, numeric_precision int4, numeric_precision_radix int4, numeric_scale int4, "
+        "datetime_precision int4, interval_type text, interval_precision int4, character_set_catalog text, "
+        "character_set_schema text, character_set_name text, collation_catalog text, collation_schema text, "
+        "collation_name text, domain_catalog text, domain_schema text, domain_name text, udt_catalog text, "
+        "udt_schema text, udt_name text, scope_catalog text, scope_schema text, scope_name text, "
+        "maximum_cardinality int4, dtd_identifier text, is_self_referencing text, is_identity text, "
+        "identity_generation text, identity_start text, identity_increment text, identity_maximum text, "
+        "identity_minimum text, identity_cycle text, is_generated text, generation_expression text, is_updatable text"
+    ),
+    ("information_schema", "table_constraints"): (
+        "constraint_catalog text, constraint_schema text, constraint_name text, table_catalog text, table_schema text, "
+        "table_name text, constraint_type text, is_deferrable text, initially_deferred text, enforced text, "
+        "nulls_distinct text"
+    ),
+    ("information_schema", "key_column_usage"): (
+        "constraint_catalog text, constraint_schema text, constraint_name text, table_catalog text, table_schema text, "
+        "table_name text, column_name text, ordinal_position int4, position_in_unique_constraint int4"
+    ),
+    ("information_schema", "constraint_column_usage"): (
+        "table_catalog text, table_schema text, table_name text, column_name text, constraint_catalog text, "
+        "constraint_schema text, constraint_name text"
+    ),
+    ("information_schema", "check_constraints"): "constraint_catalog text, constraint_schema text, constraint_name text, check_clause text",
+    ("information_schema", "referential_constraints"): (
+        "constraint_catalog text, constraint_schema text, constraint_name text, unique_constraint_catalog text, "
+        "unique_constraint_schema text, unique_constraint_name text, match_option text, update_rule text, delete_rule text"
+    ),
+    ("information_schema", "routines"): "specific_catalog text, specific_schema text, specific_name text, routine_catalog text, routine_schema text, routine_name text, routine_type text, data_type text",
+    ("information_schema", "sequences"): "sequence_catalog text, sequence_schema text, sequence_name text, data_type text",
+    ("information_schema", "character_sets"): "character_set_catalog text, character_set_schema text, character_set_name text, character_repertoire text, form_of_use text, default_collate_catalog text, default_collate_schema text, default_collate_name text",
+    ("information_schema", "enabled_roles"): "role_name text",
+    # txngate's own lookup tables behind the rewritten functions
+    ("pg_catalog", "txngate_defs"): "txngate_oid oid, txngate_kind text, txngate_def text",
+}
+_NAMES = {name: key for key in SPECS for name in [key[1]] if key[0] == "pg_catalog"}
+
+
+@lru_cache(maxsize=None)
+def _arrow_schema(key: tuple[str, str]) -> pa.Schema:
+    return _schema(SPECS[key])
+
+
+def _table(key: tuple[str, str], rows: list[dict]) -> pa.Table:
+    schema = _arrow_schema(key)
+    return pa.Table.from_pylist(rows, schema=schema) if rows else schema.empty_table()
+
+
+def _type_rows() -> list[dict]:
+    rows = []
+    for t in PG_TYPES:
+        base = dict(typnamespace=11, typowner=SUPERUSER_OID, typbyval=t.typlen in (1, 2, 4, 8), typtype="p" if t.category == "P" else "b",
+                    typispreferred=t.typname in ("text", "float8", "bool"), typisdefined=True, typdelim=",", typrelid=0,
+                    typinput=f"{t.typname}in", typoutput=f"{t.typname}out", typreceive=f"{t.typname}recv", typsend=f"{t.typname}send",
+                    typmodin="-", typmodout="-", typanalyze="-", typalign="i", typstorage="p" if t.typlen > 0 else "x",
+                    typnotnull=False, typbasetype=0, typtypmod=-1, typndims=0)
+        rows.append(dict(base, oid=t.oid, typname=t.typname, typlen=t.typlen, typcategory=t.category, typelem=0,
+                         typarray=t.array_oid, typcollation=100 if t.collatable else 0, typsubscript="-"))
+        if t.array_oid:
+            rows.append(dict(base, oid=t.array_oid, typname=f"_{t.typname}", typlen=-1, typbyval=False, typcategory="A",
+                             typelem=t.oid, typarray=0, typcollation=100 if t.collatable else 0, typsubscript="array_subscript_handler",
+                             typinput="array_in", typoutput="array_out", typreceive="array_recv", typsend="array_send", typstorage="x"))
+    return rows
+
+
+_TYPE_ROWS = _type_rows()
+#: format_type's names by type OID (arrays included)
+TYPE_DISPLAY = {t.oid: t.display for t in PG_TYPES} | {t.array_oid: t.display + "[]" for t in PG_TYPES if t.array_oid}
+
+
+def format_type(oid: int | None, typmod: int | None) -> str | None:
+    """PostgreSQL's ``format_type(oid, typmod)``."""
+    if oid is None:
+        return None
+    name = TYPE_DISPLAY.get(oid)
+    if name is None:
+        return "???"
+    base, array = (name[:-2], "[]") if name.endswith("[]") else (name, "")
+    if typmod is not None and typmod >= 4:
+        if base in ("character varying", "character"):
+            base = f"{base}({typmod - 4})"
+        elif base == "numeric":
+            base = f"numeric({(typmod - 4) >> 16},{(typmod - 4) & 0xFFFF})"
+    return base + array
+
+
+def _storage(sql_type: str) -> str:
+    return "p" if type_oid(sql_type)[0] in (16, 20, 21, 23, 700, 701, 1082, 1083, 1114, 1184, 1186, 2950) else "x"
+
+
+def _data_type(sql_type: str) -> str:
+    oid = type_oid(sql_type)[0]
+    return "ARRAY" if sql_type.endswith("[]") else TYPE_DISPLAY.get(oid, "text")
+
+
+def _default_expr(rel: Relation, column) -> str | None:
+    if column.default is None:
+        return None
+    if column.default == "serial":
+        return f"nextval('{rel.name}_{column.name}_seq'::regclass)"
+    return column.default
+
+
+def _quote_ident(name: str) -> str:
+    if name.isidentifier() and name == name.lower() and name.isascii() and name not in RESERVED_KEYWORDS:
+        return name
+    return '"' + name.replace('"', '""') + '"'
+
+
+class PgCatalog:
+    """The emulated system catalogs of one statement: ``catalog`` at its
+    ``read_ts``, ``session`` for the settings, user and search path."""
+
+    def __init__(self, catalog: Catalog, session):
+        self.catalog = catalog
+        self.session = session
+        self._built: dict[str, pa.Table] = {}
+        self.user = session.user
+        self.search_path = session.search_path
+
+    # -- relations ---------------------------------------------------------------
+
+    def relation(self, schema: str | None, name: str) -> tuple[str, callable] | None:
+        """(key, build) for a virtual relation the name resolves to, or None."""
+        if schema is None:
+            key = ("pg_catalog", name) if name in _NAMES else None
+        else:
+            key = (schema, name) if (schema, name) in SPECS else None
+        if key is None:
+            return None
+        return ".".join(key), lambda: self.build(key)
+
+    def build(self, key: tuple[str, str]) -> pa.Table:
+        name = ".".join(key)
+        if name not in self._built:
+            rows = getattr(self, "_" + key[1], lambda: [])()
+            self._built[name] = _table(key, rows)
+        return self._built[name]
+
+    def _relations(self) -> list[Relation]:
+        return sorted(self.catalog.relations.values(), key=lambda r: r.qualified)
+
+    def _schemas(self) -> list[str]:
+        return sorted(self.catalog.schemas)
+
+    def _visible(self) -> set[int]:
+        """OIDs of the relations an unqualified name finds on the search path."""
+        out = set()
+        seen: set[str] = set()
+        for schema in self.search_path:
+            for rel in self._relations():
+                if rel.schema == schema and rel.name not in seen:
+                    seen.add(rel.name)
+                    out.add(relation_oid(rel))
+                    out.update(derived_oid(relation_oid(rel), cname) for cname, _ in rel.keys)
+        return out
+
+    def _pg_namespace(self):
+        return [dict(oid=namespace_oid(s), nspname=s, nspowner=SUPERUSER_OID) for s in self._schemas()]
+
+    def _pg_class(self):
+        rows = []
+        for rel in self._relations():
+            oid, kind = relation_oid(rel), {"table": "r", "view": "v", "matview": "m"}[rel.kind]
+            rows.append(dict(oid=oid, relname=rel.name, relnamespace=namespace_oid(rel.schema), reltype=0, reloftype=0,
+                             relowner=SUPERUSER_OID, relam=2 if kind != "v" else 0, relfilenode=oid, reltablespace=0, relpages=0,
+                             reltuples=-1.0, relallvisible=0, reltoastrelid=0, relhasindex=bool(rel.keys), relisshared=False,
+                             relpersistence="p", relkind=kind, relnatts=len(rel.columns), relchecks=len(rel.checks),
+                             relhasrules=kind == "v", relhastriggers=False, relhassubclass=False, relrowsecurity=False,
+                             relforcerowsecurity=False, relispopulated=True, relreplident="d", relispartition=False,
+                             relrewrite=0, relfrozenxid=0, relminmxid=0))
+            for cname, cols in rel.keys:
+                rows.append(dict(oid=derived_oid(oid, cname), relname=cname, relnamespace=namespace_oid(rel.schema), reltype=0,
+                                 reloftype=0, relowner=SUPERUSER_OID, relam=403, relfilenode=0, reltablespace=0, relpages=1,
+                                 reltuples=0.0, relallvisible=0, reltoastrelid=0, relhasindex=False, relisshared=False,
+                                 relpersistence="p", relkind="i", relnatts=len(cols), relchecks=0, relhasrules=False,
+                                 relhastriggers=False, relhassubclass=False, relrowsecurity=False, relforcerowsecurity=False,
+                                 relispopulated=True, relreplident="n", relispartition=False, relrewrite=0, relfrozenxid=0,
+                                 relminmxid=0))
+        return rows
+
+    def _pg_attribute(self):
+        rows = []
+        for rel in self._relations():
+            oid = relation_oid(rel)
+            for i, c in enumerate(rel.columns, 1):
+                typid, typmod = type_oid(c.type)
+                t = PG_TYPE_BY_OID.get(typid)
+                rows.append(dict(attrelid=oid, attname=c.name, atttypid=typid, attlen=t.typlen if t else -1, attnum=i,
+                                 attcacheoff=-1, atttypmod=typmod, attndims=int(c.type.endswith("[]")),
+                                 attbyval=bool(t and t.typlen in (1, 2, 4, 8)), attalign="i", attstorage=_storage(c.type),
+                                 attcompression="", attnotnull=c.not_null, atthasdef=c.default is not None,
+                                 atthasmissing=False, attidentity="", attgenerated="", attisdropped=False, attislocal=True,
+                                 attinhcount=0, attstattarget=-1, attcollation=100 if t and t.collatable else 0))
+            for cname, cols in rel.keys:
+                for i, col in enumerate(cols, 1):
+                    typid, typmod = type_oid(rel.column(col).type)
+                    rows.append(dict(attrelid=derived_oid(oid, cname), attname=col, atttypid=typid, attlen=-1, attnum=i,
+                                     attcacheoff=-1, atttypmod=typmod, attndims=0, attbyval=False, attalign="i",
+                                     attstorage="p", attcompression="", attnotnull=False, atthasdef=False,
+                                     atthasmissing=False, attidentity="", attgenerated="", attisdropped=False,
+                                     attislocal=True, attinhcount=0, attstattarget=-1, attcollation=0))
+        return rows
+
+    def _pg_type(self):
+        return _TYPE_ROWS
+
+    def _pg_attrdef(self):
+        rows = []
+        for rel in self._relations():
+            for i, c in enumerate(rel.columns, 1):
+                if c.default is not None:
+                    rows.append(dict(oid=derived_oid(relation_oid(rel), "default", c.name), adrelid=relation_oid(rel), adnum=i,
+                                     adbin=_default_expr(rel, c)))
+        return rows
+
+    def _pg_index(self):
+        rows = []
+        for rel in self._relations():
+            oid = relation_oid(rel)
+            for cname, cols in rel.keys:
+                nums = [rel.column_names.index(c) + 1 for c in cols]
+                rows.append(dict(indexrelid=derived_oid(oid, cname), indrelid=oid, indnatts=len(cols), indnkeyatts=len(cols),
+                                 indisunique=True, indnullsnotdistinct=False, indisprimary=cname == f"{rel.name}_pkey",
+                                 indisexclusion=False, indimmediate=True, indisclustered=False, indisvalid=True,
+                                 indcheckxmin=False, indisready=True, indislive=True, indisreplident=False, indkey=nums,
+                                 indcollation=[0] * len(cols), indclass=[0] * len(cols), indoption=[0] * len(cols)))
+        return rows
+
+    def _constraints(self):
+        """(relation, oid, name, type p/u/c/n, columns, definition) of every constraint."""
+        for rel in self._relations():
+            oid = relation_oid(rel)
+            for cname, cols in rel.keys:
+                kind = "p" if cname == f"{rel.name}_pkey" else "u"
+                words = "PRIMARY KEY" if kind == "p" else "UNIQUE"
+                yield rel, derived_oid(oid, cname), cname, kind, cols, f"{words} ({', '.join(map(_quote_ident, cols))})"
+            for cname, expr in rel.checks:
+                yield rel, derived_oid(oid, "check", cname), cname, "c", (), f"CHECK ({expr})"
+
+    def _pg_constraint(self):
+        rows = []
+        for rel, oid, cname, kind, cols, _ in self._constraints():
+            rows.append(dict(oid=oid, conname=cname, connamespace=namespace_oid(rel.schema), contype=kind, condeferrable=False,
+                             condeferred=False, convalidated=True, conrelid=relation_oid(rel), contypid=0,
+                             conindid=oid if kind in "pu" else 0, conparentid=0, confrelid=0, confupdtype=" ",
+                             confdeltype=" ", confmatchtype=" ", conislocal=True, coninhcount=0, connoinherit=False,
+                             conkey=[rel.column_names.index(c) + 1 for c in cols] if cols else None))
+        return rows
+
+    def _pg_am(self):
+        return [dict(oid=2, amname="heap", amhandler="heap_tableam_handler", amtype="t"),
+                dict(oid=403, amname="btree", amhandler="bthandler", amtype="i")]
+
+    def _pg_database(self):
+        return [dict(oid=DATABASE_OID, datname=DATABASE, datdba=SUPERUSER_OID, encoding=6, datlocprovider="c",
+                     datistemplate=False, datallowconn=True, datconnlimit=-1, datfrozenxid=0, datminmxid=1,
+                     dattablespace=1663, datcollate="C.UTF-8", datctype="C.UTF-8")]
+
+    def _pg_roles(self):
+        return [dict(rolname=self.user, rolsuper=True, rolinherit=True, rolcreaterole=True, rolcreatedb=True,
+                     rolcanlogin=True, rolreplication=False, rolconnlimit=-1, rolpassword="********", rolbypassrls=True,
+                     oid=SUPERUSER_OID)]
+
+    def _pg_user(self):
+        return [dict(usename=self.user, usesysid=SUPERUSER_OID, usecreatedb=True, usesuper=True, userepl=False,
+                     usebypassrls=True, passwd="********")]
+
+    def _pg_collation(self):
+        return [dict(oid=100, collname="default", collnamespace=11, collowner=SUPERUSER_OID, collprovider="d",
+                     collisdeterministic=True, collencoding=-1),
+                dict(oid=950, collname="C", collnamespace=11, collowner=SUPERUSER_OID, collprovider="c",
+                     collisdeterministic=True, collencoding=-1, collcollate="C", collctype="C")]
+
+    def _pg_settings(self):
+        return [dict(name=k, setting=v, category="txngate" if k.startswith("txngate.") else "Client Connection Defaults",
+                     context="user", vartype="string", source="default", boot_val=v, reset_val=v, pending_restart=False)
+                for k, v in sorted(self.session.settings.items())]
+
+    def _pg_tables(self):
+        return [dict(schemaname=r.schema, tablename=r.name, tableowner=self.user, hasindexes=bool(r.keys), hasrules=False,
+                     hastriggers=False, rowsecurity=False) for r in self._relations() if r.kind == "table"]
+
+    def _pg_views(self):
+        return [dict(schemaname=r.schema, viewname=r.name, viewowner=self.user, definition=r.query)
+                for r in self._relations() if r.kind == "view"]
+
+    def _pg_matviews(self):
+        return [dict(schemaname=r.schema, matviewname=r.name, matviewowner=self.user, hasindexes=False, ispopulated=True,
+                     definition=r.query) for r in self._relations() if r.kind == "matview"]
+
+    def _pg_indexes(self):
+        return [dict(schemaname=r.schema, tablename=r.name, indexname=cname, indexdef=self._indexdef(r, cname, cols))
+                for r in self._relations() for cname, cols in r.keys]
+
+    def _pg_tablespace(self):
+        return [dict(oid=1663, spcname="pg_default", spcowner=SUPERUSER_OID)]
+
+    def _pg_language(self):
+        return [dict(oid=12, lanname="internal", lanowner=SUPERUSER_OID, lanispl=False, lanpltrusted=False),
+                dict(oid=14, lanname="sql", lanowner=SUPERUSER_OID, lanispl=False, lanpltrusted=True)]
+
+    def _pg_keywords(self):
+        out = []
+        for words, code, desc in ((UNRESERVED_KEYWORDS, "U", "unreserved"), (COL_NAME_KEYWORDS, "C", "unreserved (cannot be function or type name)"),
+                                  (TYPE_FUNC_NAME_KEYWORDS, "T", "reserved (can be function or type name)"), (RESERVED_KEYWORDS, "R", "reserved")):
+            out += [dict(word=w, catcode=code, barelabel=True, catdesc=desc, baredesc="can be bare label") for w in words]
+        return sorted(out, key=lambda r: r["word"])
+
+    def _pg_stat_activity(self):
+        return [dict(datid=DATABASE_OID, datname=DATABASE, pid=self.session.backend_pid, usesysid=SUPERUSER_OID,
+                     usename=self.user, application_name=self.session.settings.get("application_name", ""),
+                     state="active", backend_type="client backend")]
+
+    def _schemata(self):
+        return [dict(catalog_name=DATABASE, schema_name=s, schema_owner=self.user) for s in self._schemas()]
+
+    def _tables(self):
+        kinds = {"table": "BASE TABLE", "view": "VIEW", "matview": None}
+        return [dict(table_catalog=DATABASE, table_schema=r.schema, table_name=r.name, table_type=kinds[r.kind],
+                     is_insertable_into="YES" if r.kind == "table" else "NO", is_typed="NO")
+                for r in self._relations() if kinds[r.kind]]
+
+    def _views(self):
+        return [dict(table_catalog=DATABASE, table_schema=r.schema, table_name=r.name, view_definition=r.query,
+                     check_option="NONE", is_updatable="NO", is_insertable_into="NO", is_trigger_updatable="NO",
+                     is_trigger_deletable="NO", is_trigger_insertable_into="NO") for r in self._relations() if r.kind == "view"]
+
+    def _columns(self):
+        rows = []
+        for rel in self._relations():
+            if rel.kind == "matview":
+                continue  # PostgreSQL lists materialized views' columns nowhere in information_schema
+            for i, c in enumerate(rel.columns, 1):
+                typid, typmod = type_oid(c.type)
+                t = PG_TYPE_BY_OID.get(typid)
+                length = typmod - 4 if typid in (1042, 1043) and typmod >= 4 else None
+                precision = scale = radix = None
+                if typid in (21, 23, 20):
+                    precision, scale, radix = {21: 16, 23: 32, 20: 64}[typid], 0, 2
+                elif typid in (700, 701):
+                    precision, radix = {700: 24, 701: 53}[typid], 2
+                elif typid == 1700:
+                    radix = 10
+                    if typmod >= 4:
+                        precision, scale = (typmod - 4) >> 16, (typmod - 4) & 0xFFFF
+                rows.append(dict(table_catalog=DATABASE, table_schema=rel.schema, table_name=rel.name, column_name=c.name,
+                                 ordinal_position=i, column_default=_default_expr(rel, c), is_nullable="NO" if c.not_null else "YES",
+                                 data_type=_data_type(c.type), character_maximum_length=length,
+                                 character_octet_length=(length * 4 if length else 1073741824) if typid in (25, 1042, 1043) else None,
+                                 numeric_precision=precision, numeric_precision_radix=radix, numeric_scale=scale,
+                                 datetime_precision=6 if typid in (1083, 1114, 1184, 1186) else (0 if typid == 1082 else None),
+                                 udt_catalog=DATABASE, udt_schema="pg_catalog", udt_name=t.typname if t else "text",
+                                 dtd_identifier=str(i), is_self_referencing="NO", is_identity="NO", identity_cycle="NO",
+                                 is_generated="NEVER", is_updatable="YES" if rel.kind == "table" else "NO"))
+        return rows
+
+    def _table_constraints(self):
+        words = {"p": "PRIMARY KEY", "u": "UNIQUE", "c": "CHECK"}
+        return [dict(constraint_catalog=DATABASE, constraint_schema=rel.schema, constraint_name=cname, table_catalog=DATABASE,
+                     table_schema=rel.schema, table_name=rel.name, constraint_type=words[kind], is_deferrable="NO",
+                     initially_deferred="NO", enforced="YES", nulls_distinct="YES" if kind in "pu" else None)
+                for rel, _oid, cname, kind, _cols, _def in self._constraints()]
+
+    def _key_column_usage(self):
+        return [dict(constraint_catalog=DATABASE, constraint_schema=rel.schema, constraint_name=cname, table_catalog=DATABASE,
+                     table_schema=rel.schema, table_name=rel.name, column_name=col, ordinal_position=i)
+                for rel, _oid, cname, kind, cols, _def in self._constraints() if kind in "pu" for i, col in enumerate(cols, 1)]
+
+    def _constraint_column_usage(self):
+        return [dict(table_catalog=DATABASE, table_schema=rel.schema, table_name=rel.name, column_name=col,
+                     constraint_catalog=DATABASE, constraint_schema=rel.schema, constraint_name=cname)
+                for rel, _oid, cname, kind, cols, _def in self._constraints() if kind in "pu" for col in cols]
+
+    def _check_constraints(self):
+        return [dict(constraint_catalog=DATABASE, constraint_schema=rel.schema, constraint_name=cname, check_clause=d[6:])
+                for rel, _oid, cname, kind, _cols, d in self._constraints() if kind == "c"]
+
+    def _character_sets(self):
+        return [dict(character_set_name="UTF8", character_repertoire="UCS", form_of_use="UTF8")]
+
+    def _enabled_roles(self):
+        return [dict(role_name=self.user)]
+
+    def _indexdef(self, rel: Relation, cname: str, cols) -> str:
+        unique = "UNIQUE " if cname else ""
+        return f"CREATE {unique}INDEX {_quote_ident(cname)} ON {rel.schema}.{_quote_ident(rel.name)} USING btree ({', '.join(map(_quote_ident, cols))})"
+
+    def _txngate_defs(self):
+        """What the rewritten functions look up: index and constraint
+        definitions, view definitions, and relation/type/namespace names."""
+        rows = []
+        visible = self._visible()
+        for rel in self._relations():
+            oid = relation_oid(rel)
+            shown = _quote_ident(rel.name) if oid in visible else f"{_quote_ident(rel.schema)}.{_quote_ident(rel.name)}"
+            rows.append(dict(oid=oid, kind="regclass", def_=shown))
+            rows.append(dict(oid=oid, kind="relname", def_=rel.name))
+            if rel.query is not None:
+                rows.append(dict(oid=oid, kind="viewdef", def_=" " + rel.query + ";"))
+            for cname, cols in rel.keys:
+                rows.append(dict(oid=derived_oid(oid, cname), kind="regclass", def_=_quote_ident(cname)))
+                rows.append(dict(oid=derived_oid(oid, cname), kind="indexdef", def_=self._indexdef(rel, cname, cols)))
+        for rel, oid, _cname, _kind, _cols, definition in self._constraints():
+            rows.append(dict(oid=oid, kind="constraintdef", def_=definition))
+        for s in self._schemas():
+            rows.append(dict(oid=namespace_oid(s), kind="regnamespace", def_=s))
+        for oid, name in TYPE_DISPLAY.items():
+            rows.append(dict(oid=oid, kind="regtype", def_=name))
+        for t in PG_TYPES:
+            rows.append(dict(oid=t.oid, kind="typname", def_=t.typname))
+            if t.array_oid:
+                rows.append(dict(oid=t.array_oid, kind="typname", def_="_" + t.typname))
+        return [dict(txngate_oid=r["oid"], txngate_kind=r["kind"], txngate_def=r["def_"]) for r in rows]
+
+    # -- names to OIDs ------------------------------------------------------------
+
+    def regclass(self, text: str) -> int:
+        """``'name'::regclass``: the OID of the relation the name finds."""
+        if text.isdigit():
+            return int(text)
+        parts = [p.strip('"') if p.startswith('"') else p.lower() for p in text.split(".")]
+        schema, name = (parts[-2], parts[-1]) if len(parts) >= 2 else (None, parts[-1])
+        rel = self.catalog.lookup(name, schema, self.search_path)
+        if rel is not None:
+            return relation_oid(rel)
+        for r in self._relations():
+            for cname, _ in r.keys:
+                if cname == name and (schema is None or r.schema == schema):
+                    return derived_oid(relation_oid(r), cname)
+        raise SqlError(UNDEFINED_TABLE, f'relation "{text}" does not exist')
+
+    def regtype(self, text: str) -> int:
+        name = text.strip().lower().removeprefix("pg_catalog.")
+        for t in PG_TYPES:
+            if name in (t.typname, t.display, t.sql):
+                return t.oid
+            if name in (f"_{t.typname}", f"{t.display}[]", f"{t.sql}[]"):
+                return t.array_oid
+        raise SqlError("42704", f'type "{text}" does not exist')
+
+    def regnamespace(self, text: str) -> int:
+        if text not in self.catalog.schemas:
+            raise SqlError("3F000", f'schema "{text}" does not exist')
+        return namespace_oid(text)
+
+    # -- functions ------------------------------------------------------------------
+
+    def function(self, name: str, args: list[ast.Node]) -> ast.Node | None:
+        """An expression replacing a call of ``name`` (lower case, without
+        pg_catalog.), or None when DuckDB runs it as written."""
+        s = self.session
+        if name in _CONSTANT_FUNCTIONS:
+            value = _CONSTANT_FUNCTIONS[name]
+            return _const(value(self) if callable(value) else value)
+        if name in _TEMPLATES:
+            return expand(_TEMPLATES[name], args)
+        if name == "pg_table_is_visible":
+            visible = ", ".join(str(o) for o in sorted(self._visible())) or "NULL"
+            return expand(f"(_arg1 IN ({visible}))", args)
+        if name == "current_setting":
+            setting = _const_text(args[0], name).lower()
+            if setting not in s.settings:
+                if len(args) > 1 and _const_bool(args[1]):
+                    return ast.A_Const(isnull=True)
+                raise SqlError("42704", f'unrecognized configuration parameter "{setting}"')
+            return _const(s.show(setting))
+        if name == "set_config":
+            setting, value = _const_text(args[0], name), _const_text(args[1], name)
+            s.set(setting, value)
+            return _const(s.show(setting.lower()))
+        if name == "to_regclass":
+            if not _is_text_const(args[0]):
+                return expand("(SELECT min(d.txngate_oid) FROM pg_catalog.txngate_defs d WHERE d.txngate_kind = 'relname' AND d.txngate_def = _arg1)", args)
+            try:
+                return _const(self.regclass(_const_text(args[0], name)))
+            except SqlError:
+                return ast.A_Const(isnull=True)
+        if name == "current_schemas":
+            schemas = [x for x in self.search_path if x in self.catalog.schemas]
+            if _const_bool(args[0]):
+                schemas = ["pg_catalog"] + schemas
+            return pglast.parse_sql("SELECT ARRAY[" + ", ".join(_literal(x) for x in schemas) + "]::text[]")[0].stmt.targetList[0].val
+        return None
+
+    def value(self, op: str) -> ast.Node:
+        """``current_user`` and friends (SQLValueFunction ops)."""
+        if op in ("SVFOP_CURRENT_USER", "SVFOP_USER", "SVFOP_SESSION_USER", "SVFOP_CURRENT_ROLE"):
+            return _const(self.user)
+        if op == "SVFOP_CURRENT_CATALOG":
+            return _const(DATABASE)
+        if op == "SVFOP_CURRENT_SCHEMA":
+            return _const(self.current_schema())
+        return None
+
+    def current_schema(self) -> str | None:
+        return next((x for x in self.search_path if x in self.catalog.schemas), None)
+
+
+def _const(value) -> ast.A_Const:
+    if value is None:
+        return ast.A_Const(isnull=True)
+    if isinstance(value, bool):
+        return ast.A_Const(val=ast.Boolean(boolval=value))
+    if isinstance(value, int):
+        return ast.A_Const(val=ast.Integer(ival=value))
+    return ast.A_Const(val=ast.String(sval=str(value)))
+
+
+def _literal(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _const_text(node: ast.Node, fn: str) -> str:
+    while isinstance(node, ast.TypeCast):
+        node = node.arg
+    if isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
+        return node.val.sval
+    raise not_supported(f"{fn}() with an argument that is not a constant")
+
+
+def _is_text_const(node: ast.Node) -> bool:
+    while isinstance(node, ast.TypeCast):
+        node = node.arg
+    return isinstance(node, ast.A_Const) and isinstance(node.val, ast.String)
+
+
+def _const_bool(node: ast.Node) -> bool:
+    if isinstance(node, ast.A_Const) and isinstance(node.val, ast.Boolean):
+        return node.val.boolval
+    if isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
+        return node.val.sval.lower() in ("t", "true", "on", "1", "yes")
+    return False
+
+
+#: functions whose value comes from the session or is fixed
+_CONSTANT_FUNCTIONS = {
+    "version": VERSION,
+    "current_database": DATABASE,
+    "current_catalog": DATABASE,
+    "current_user": lambda c: c.user,
+    "session_user": lambda c: c.user,
+    "pg_get_userbyid": lambda c: c.user,
+    "current_schema": lambda c: c.current_schema(),
+    "pg_backend_pid": lambda c: c.session.backend_pid,
+    "pg_encoding_to_char": "UTF8",
+    "pg_client_encoding": "UTF8",
+    "pg_advisory_unlock_all": None,
+    "pg_is_in_recovery": False,
+    "inet_server_port": None,
+    "inet_server_addr": None,
+    "pg_postmaster_start_time": None,
+    "obj_description": None,
+    "col_description": None,
+    "shobj_description": None,
+    "pg_get_statisticsobjdef_columns": None,
+    "pg_relation_is_publishable": False,
+    "pg_function_is_visible": True,
+    "pg_type_is_visible": True,
+    "has_table_privilege": True,
+    "has_schema_privilege": True,
+    "has_database_privilege": True,
+    "has_column_privilege": True,
+    "has_any_column_privilege": True,
+    "has_function_privilege": True,
+    "has_sequence_privilege": True,
+    "pg_has_role": True,
+    "pg_try_advisory_lock": True,
+    "pg_try_advisory_xact_lock": True,
+    "pg_get_function_result": None,
+    "pg_get_serial_sequence": None,
+    "pg_get_function_arguments": None,
+    "pg_get_function_identity_arguments": None,
+    "pg_total_relation_size": 0,
+    "pg_relation_size": 0,
+    "pg_table_size": 0,
+    "pg_indexes_size": 0,
+}
+
+#: functions rewritten to PostgreSQL expressions (bound again like the query);
+#: ``_argN`` is the N-th argument. Subqueries use txngate_defs, whose column
+#: names no client query uses, so an argument's column is never captured.
+_TEMPLATES = {
+    "format_type": "pg_catalog.txngate_format_type(_arg1, _arg2)",
+    "pg_get_expr": "_arg1",
+    "pg_get_indexdef": "(SELECT d.txngate_def FROM pg_catalog.txngate_defs d WHERE d.txngate_oid = _arg1 AND d.txngate_kind = 'indexdef')",
+    "pg_get_constraintdef": "(SELECT d.txngate_def FROM pg_catalog.txngate_defs d WHERE d.txngate_oid = _arg1 AND d.txngate_kind = 'constraintdef')",
+    "pg_get_viewdef": "(SELECT d.txngate_def FROM pg_catalog.txngate_defs d WHERE d.txngate_oid = _arg1 AND d.txngate_kind = 'viewdef')",
+    "quote_ident": "(CASE WHEN _arg1 ~ '^[a-z_][a-z0-9_$]*$' THEN _arg1 ELSE '\"' || replace(_arg1, '\"', '\"\"') || '\"' END)",
+    "array_upper": "len(_arg1)",
+    "array_lower": "(CASE WHEN len(_arg1) > 0 THEN 1 END)",
+    "pg_typeof": "typeof(_arg1)",
+    "to_regtype": "(SELECT min(d.txngate_oid) FROM pg_catalog.txngate_defs d WHERE d.txngate_kind IN ('regtype', 'typname') AND d.txngate_def = lower(_arg1))",
+}
+
+
+def format_type_sql() -> str:
+    """The DuckDB macro behind ``format_type(oid, typmod)``."""
+    cases = " ".join(f"WHEN {oid} THEN '{name}'" for oid, name in sorted(TYPE_DISPLAY.items()))
+    base = f"(CASE t {cases} ELSE '???' END)"
+    elem = "regexp_replace(" + base + ", '\\[\\]$', '')"
+    arr = f"(CASE WHEN {base} LIKE '%[]' THEN '[]' ELSE '' END)"
+    return (
+        "CREATE OR REPLACE MACRO txngate_format_type(t, m) AS CASE WHEN t IS NULL THEN NULL "
+        f"WHEN m >= 4 AND {elem} IN ('character varying', 'character') THEN {elem} || '(' || CAST(m - 4 AS VARCHAR) || ')' || {arr} "
+        f"WHEN m >= 4 AND {elem} = 'numeric' THEN 'numeric(' || CAST((m - 4) >> 16 AS VARCHAR) || ',' || CAST((m - 4) & 65535 AS VARCHAR) || ')' || {arr} "
+        f"ELSE {base} END"
+    )
+
+
+@lru_cache(maxsize=256)
+def _template(sql: str) -> ast.Node:
+    return pglast.parse_sql(f"SELECT {sql}")[0].stmt.targetList[0].val
+
+
+def expand(sql: str, args: list[ast.Node]) -> ast.Node:
+    """The template expression with ``_argN`` replaced by copies of the arguments."""
+    node = copy.deepcopy(_template(sql))
+
+    def arg(n):
+        if isinstance(n, ast.ColumnRef) and len(n.fields) == 1 and isinstance(n.fields[0], ast.String) and n.fields[0].sval.startswith("_arg"):
+            i = int(n.fields[0].sval[4:]) - 1
+            return copy.deepcopy(args[i]) if i < len(args) else ast.A_Const(isnull=True)
+        return None
+
+    if arg(node) is not None:
+        return arg(node)
+    for n in walk(node):
+        replace_children(n, arg)
+    return node
+
+
+def replace_children(node: ast.Node, fn) -> None:
+    """Replace each direct child ``c`` of ``node`` by ``fn(c)`` when that is not None."""
+    for attr in node:
+        value = getattr(node, attr)
+        if isinstance(value, ast.Node):
+            new = fn(value)
+            if new is not None:
+                setattr(node, attr, new)
+        elif isinstance(value, tuple) and any(isinstance(v, ast.Node) for v in value):
+            changed = False
+            out = []
+            for v in value:
+                new = fn(v) if isinstance(v, ast.Node) else None
+                changed |= new is not None
+                out.append(v if new is None else new)
+            if changed:
+                setattr(node, attr, tuple(out))
