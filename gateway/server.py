@@ -130,6 +130,7 @@ class Connection:
         self.cancelled = False
         self.busy = False  # between a query message and its ReadyForQuery
         self.cancel_pending = False  # a cancel that arrived between two messages of a batch
+        self.reported: dict[str, str] = {}  # ParameterStatus values the client has
         self._out = bytearray()
 
     # -- output ----------------------------------------------------------------
@@ -226,6 +227,7 @@ class Connection:
         self.server.connections[self.pid] = self
         self.session = self.server.db.session(user=user)
         self.session.backend_pid = self.pid
+        self.session.on_deallocate = self._deallocate
         for key, value in params.items():
             if key in ("user", "database", "replication") or key.startswith("_pq_."):
                 continue
@@ -235,8 +237,7 @@ class Connection:
                 continue
             self._apply_setting(key, value)
         self.send(wire.authentication(0))
-        for name in REPORTED:
-            self.send(wire.parameter_status(name, self.session.settings.get(name.lower(), "")))
+        self._report_changes()
         self.send(wire.msg(b"K", struct.pack("!ii", self.pid, self.secret)))
         self.send(wire.ready_for_query("I"))
         await self.flush()
@@ -258,11 +259,13 @@ class Connection:
                 return
             if kind == b"Q":
                 await self._guarded(self._simple_query(wire.Reader(body).cstr()))
+                self._report_changes()
                 self.send(wire.ready_for_query(self.session.status))
                 await self.flush()
                 continue
             if kind == b"S":
                 skipping = False
+                self._report_changes()
                 self.send(wire.ready_for_query(self.session.status))
                 await self.flush()
                 continue
@@ -307,6 +310,15 @@ class Connection:
         finally:
             self.running = None
         return False
+
+    def _report_changes(self) -> None:
+        """ParameterStatus for each reported setting whose value changed
+        (all of them at startup), before ReadyForQuery, as PostgreSQL does."""
+        for name in REPORTED:
+            value = self.session.settings.get(name.lower(), "")
+            if self.reported.get(name) != value:
+                self.reported[name] = value
+                self.send(wire.parameter_status(name, value))
 
     def _send_notices(self, notices: list[str]) -> None:
         for n in notices:
@@ -405,6 +417,9 @@ class Connection:
                 self.send(wire.parameter_description(prepared.param_oids))
                 columns = await self._describe(prepared)
                 self.send(wire.row_description(columns, [0] * len(columns)) if columns is not None else wire.msg(b"n"))
+            elif name not in self.portals and name in self.session.cursors.open:  # a DECLAREd cursor is a portal too
+                columns = self.session.cursors.open[name].result.columns
+                self.send(wire.row_description(columns, [0] * len(columns)))
             else:
                 portal = self._portal(name)
                 await self._run_portal(portal)
@@ -433,6 +448,13 @@ class Connection:
             what, name = r.bytes(1), r.cstr()
             (self.prepared if what == b"S" else self.portals).pop(name, None)
             self.send(wire.msg(b"3"))
+
+    def _deallocate(self, name: str | None) -> None:
+        """DEALLOCATE name / ALL (and DISCARD ALL): forget prepared statements."""
+        if name is None:
+            self.prepared.clear()
+        elif self.prepared.pop(name, None) is None:
+            raise SqlError("26000", f'prepared statement "{name}" does not exist')
 
     def _portal(self, name: str) -> Portal:
         portal = self.portals.get(name)

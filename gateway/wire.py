@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import re
 import struct
 import uuid
 
@@ -306,6 +307,8 @@ def decode_param(data: bytes | None, oid: int, binary: bool):
             return text.strip().lower() in ("t", "true", "1", "on", "yes", "y")
         if oid == 17:
             return bytes.fromhex(text[2:]) if text.startswith("\\x") else text.encode()
+        if oid in (1082, 1114, 1184):
+            return _datetime_from_text(text, oid)
         return text
     if oid == 16:
         return data != b"\x00"
@@ -336,6 +339,30 @@ def decode_param(data: bytes | None, oid: int, binary: bool):
     if oid == 3802:
         return data[1:].decode()
     return data.decode()
+
+
+_DATETIME = re.compile(
+    r"\s*(\d{4,})-(\d\d)-(\d\d)(?:[ T](\d\d):(\d\d)(?::(\d\d)(?:\.(\d{1,6}))?)?)?\s*(?:([+-])(\d\d)(?::?(\d\d))?(?::(\d\d))?|Z)?\s*$"
+)
+
+
+def _datetime_from_text(text: str, oid: int):
+    """PostgreSQL's ISO input for date, timestamp and timestamptz (a zone on
+    a date or timestamp is ignored, as PostgreSQL does); other spellings
+    ('epoch', 'infinity', ...) are left to the engine."""
+    m = _DATETIME.match(text)
+    if m is None:
+        return text
+    y, mo, d, h, mi, sec, frac, sign, zh, zm, zs = m.groups()
+    if oid == 1082:
+        return dt.date(int(y), int(mo), int(d))
+    value = dt.datetime(int(y), int(mo), int(d), int(h or 0), int(mi or 0), int(sec or 0), int((frac or "0").ljust(6, "0")))
+    if oid == 1114:
+        return value
+    if sign is None:
+        return text if not text.rstrip().endswith("Z") else value.replace(tzinfo=dt.timezone.utc)
+    offset = dt.timedelta(hours=int(zh), minutes=int(zm or 0), seconds=int(zs or 0))
+    return value.replace(tzinfo=dt.timezone(offset if sign == "+" else -offset))
 
 
 def _numeric_from_binary(data: bytes) -> decimal.Decimal:

@@ -85,8 +85,7 @@ def _plain(table: pa.Table) -> pa.Table:
     for i, f in enumerate(table.schema):
         if _needs_plain(f.type):
             col = table.column(i)
-            chunks = [_plain_array(c) for c in col.chunks]
-            plain = pa.chunked_array(chunks, chunks[0].type if chunks else _plain_array(pa.array([], f.type)).type)
+            plain = pa.chunked_array([_plain_array(c) for c in col.chunks], _plain_type(f.type))
             table = table.set_column(i, pa.field(f.name, plain.type, f.nullable), plain)
     return table
 
@@ -95,6 +94,18 @@ def _needs_plain(t: pa.DataType) -> bool:
     if isinstance(t, pa.BaseExtensionType):
         return not isinstance(t, pa.UuidType)
     return pa.types.is_list(t) and _needs_plain(t.value_type)
+
+
+def _plain_type(t: pa.DataType) -> pa.DataType:
+    if pa.types.is_list(t):
+        return pa.list_(_plain_type(t.value_type))
+    if not isinstance(t, pa.BaseExtensionType) or isinstance(t, pa.UuidType):
+        return t
+    if t.extension_name == "arrow.bool8":
+        return pa.bool_()
+    if getattr(t, "type_name", None) in ("hugeint", "uhugeint"):
+        return pa.decimal128(38, 0)
+    return t.storage_type
 
 
 def _plain_array(arr: pa.Array) -> pa.Array:

@@ -93,6 +93,8 @@ class Binder:
                 _rename_function(n)
             elif isinstance(n, ast.TypeCast):
                 _pg_casts(n)
+            elif isinstance(n, ast.SelectStmt) and n.lockingClause:
+                n.lockingClause = None  # FOR UPDATE/SHARE: serializable commits need no row locks
             elif isinstance(n, ast.ColumnRef) and len(n.fields) >= 3 and isinstance(n.fields[-1], (ast.String, ast.A_Star)):
                 n.fields = n.fields[-2:]  # schema.table.column: the table's alias is its name
             elif isinstance(n, ast.A_Expr) and n.name and len(n.name) == 2 and n.name[0].sval == "pg_catalog":

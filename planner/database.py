@@ -18,7 +18,7 @@ from storage.txns import GroupCommitter, TxnsHandle
 
 from local_exec import LocalEngine, SnapshotCache
 from planner.catalog import CATALOG_SCHEMA, CATALOG_SHARD, Catalog
-from planner.pgcatalog import format_type_sql
+from planner.pgcatalog import macros
 
 
 class BindCache:
@@ -66,7 +66,7 @@ class Database:
         txns = await TxnsHandle.open(client)
         await client.create_shard(CATALOG_SHARD, CATALOG_SCHEMA)
         await txns.register(CATALOG_SHARD, 0)
-        return cls(consensus, blob, oracle, client, txns, LocalEngine(macros=(format_type_sql(),)))
+        return cls(consensus, blob, oracle, client, txns, LocalEngine(macros=macros()))
 
     def session(self, **kwargs):
         from planner.session import Session

@@ -2,7 +2,9 @@
 
 ``parse(sql)`` splits a query string into statements and classifies each:
 
-* ``read``: SELECT (and VALUES, TABLE) — runs at one ``read_ts``;
+* ``read``: SELECT (and VALUES, TABLE) — runs at one ``read_ts``; FOR UPDATE /
+  FOR SHARE are accepted and need no locks (transactions are serializable:
+  a conflicting write after ``read_ts`` fails the commit with 40001);
 * ``write``: TRUNCATE; INSERT — write-only, or read-then-write when the table has a
   primary key (uniqueness needs the current contents) or the rows come from
   a SELECT; UPDATE and DELETE — read-then-write;
@@ -10,7 +12,8 @@
   views, CREATE TABLE AS / SELECT INTO, REFRESH — catalog writes;
 * ``copy``: COPY FROM STDIN / TO STDOUT;
 * ``explain``: EXPLAIN;
-* ``session``: SET, SHOW, RESET, DISCARD;
+* ``session``: SET, SHOW, RESET, DISCARD, DEALLOCATE, UNLISTEN;
+* ``cursor``: DECLARE, FETCH, MOVE, CLOSE;
 * ``txn``: BEGIN, COMMIT, ROLLBACK, ...
 * anything else is refused with 0A000 naming the statement.
 
@@ -28,7 +31,7 @@ from pglast.parser import ParseError
 
 from planner.errors import SYNTAX_ERROR, SqlError, not_supported
 
-READ, WRITE, DDL, SESSION, TXN, COPY, EXPLAIN = "read", "write", "ddl", "session", "txn", "copy", "explain"
+READ, WRITE, DDL, SESSION, TXN, COPY, EXPLAIN, CURSOR = "read", "write", "ddl", "session", "txn", "copy", "explain", "cursor"
 
 
 @dataclass
@@ -77,8 +80,6 @@ DDL_NODES = (
 
 def classify(node: ast.Node) -> str:
     if isinstance(node, ast.SelectStmt):
-        if node.lockingClause:
-            raise not_supported("SELECT ... FOR UPDATE/SHARE")
         return DDL if node.intoClause is not None else READ
     if isinstance(node, (ast.InsertStmt, ast.UpdateStmt, ast.DeleteStmt, ast.TruncateStmt)):
         return WRITE
@@ -88,8 +89,10 @@ def classify(node: ast.Node) -> str:
         return COPY
     if isinstance(node, ast.ExplainStmt):
         return EXPLAIN
-    if isinstance(node, (ast.VariableSetStmt, ast.VariableShowStmt, ast.DiscardStmt)):
+    if isinstance(node, (ast.VariableSetStmt, ast.VariableShowStmt, ast.DiscardStmt, ast.DeallocateStmt, ast.UnlistenStmt)):
         return SESSION
+    if isinstance(node, (ast.DeclareCursorStmt, ast.FetchStmt, ast.ClosePortalStmt)):
+        return CURSOR
     if isinstance(node, ast.TransactionStmt):
         return TXN
     name = type(node).__name__

@@ -48,6 +48,10 @@ DATABASE = "txngate"
 DATABASE_OID = 16384 - 1  # below every user object
 SUPERUSER_OID = 10
 NAMESPACE_OIDS = {"pg_catalog": 11, "public": 2200, "information_schema": 13000}
+#: PostgreSQL's OIDs of the system catalogs clients name in ``'pg_class'::regclass``
+SYSTEM_RELATION_OIDS = {"pg_type": 1247, "pg_attribute": 1249, "pg_proc": 1255, "pg_class": 1259, "pg_database": 1262,
+                        "pg_namespace": 2615, "pg_constraint": 2606, "pg_index": 2610, "pg_description": 2609,
+                        "pg_attrdef": 2604, "pg_trigger": 2620, "pg_rewrite": 2618}
 VERSION = "PostgreSQL 16.4 (txngate 0.1.0) on x86_64-pc-linux-gnu, compiled by gcc, 64-bit"
 
 
@@ -68,12 +72,13 @@ def namespace_oid(schema: str) -> int:
 # -- column specs ---------------------------------------------------------------
 
 _ARROW = {
-    "oid": pa.int64(), "int2": pa.int16(), "int4": pa.int32(), "int8": pa.int64(), "text": pa.string(),
+    "oid": pa.uint32(), "int2": pa.int16(), "int4": pa.int32(), "int8": pa.int64(), "text": pa.string(),
     "bool": pa.bool_(), "float4": pa.float32(), "float8": pa.float64(),
-    "oid[]": pa.list_(pa.int64()), "int2[]": pa.list_(pa.int16()), "text[]": pa.list_(pa.string()),
+    "oid[]": pa.list_(pa.uint32()), "int2[]": pa.list_(pa.int16()), "text[]": pa.list_(pa.string()),
     "char[]": pa.list_(pa.string()),
-    # int2vector and oidvector: element types no txngate column has, so results keep their type
-    "int2vector": pa.list_(pa.int8()), "oidvector": pa.list_(pa.uint32()),
+    # oid is uint32 (as in PostgreSQL); int2vector and oidvector get element types no
+    # txngate column has, so results keep their types (our oidvectors hold only 0s)
+    "int2vector": pa.list_(pa.int8()), "oidvector": pa.list_(pa.uint16()),
 }
 
 
@@ -656,6 +661,8 @@ class PgCatalog:
             for cname, _ in r.keys:
                 if cname == name and (schema is None or r.schema == schema):
                     return derived_oid(relation_oid(r), cname)
+        if self.relation(schema, name) is not None:
+            return SYSTEM_RELATION_OIDS.get(name) or derived_oid(schema or "pg_catalog", name)
         raise SqlError(UNDEFINED_TABLE, f'relation "{text}" does not exist')
 
     def regtype(self, text: str) -> int:
@@ -818,8 +825,18 @@ _TEMPLATES = {
     "array_upper": "len(_arg1)",
     "array_lower": "(CASE WHEN len(_arg1) > 0 THEN 1 END)",
     "pg_typeof": "typeof(_arg1)",
+    "_pg_expandarray": "unnest(pg_catalog.txngate_expandarray(_arg1))",
     "to_regtype": "(SELECT min(d.txngate_oid) FROM pg_catalog.txngate_defs d WHERE d.txngate_kind IN ('regtype', 'typname') AND d.txngate_def = lower(_arg1))",
 }
+
+
+def macros() -> tuple[str, ...]:
+    """The DuckDB macros the rewritten functions call."""
+    return (
+        format_type_sql(),
+        # information_schema._pg_expandarray(a): rows (x, n) of the elements and their positions
+        "CREATE OR REPLACE MACRO txngate_expandarray(a) AS list_transform(range(1, len(a) + 1), lambda i: {'x': a[i], 'n': i})",
+    )
 
 
 def format_type_sql() -> str:

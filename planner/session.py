@@ -41,9 +41,10 @@ from pglast import ast, enums
 
 from local_exec import EngineError
 from planner import parse as p
-from planner.bind import Binder
+from planner.bind import Binder, pg_sql
 from planner.catalog import CATALOG_SHARD
 from planner.copy import CopySink, CopySource, copy_from, copy_to
+from planner.cursors import CURSOR_OPT_HOLD, Cursors
 from planner.ddl import Ddl
 from planner.dml import Dml
 from planner.errors import (
@@ -113,6 +114,9 @@ class Session:
         self.work: Work | None = None  # the open explicit (or implicit) transaction
         self._explicit = False
         self._savepoints: list[tuple[str, tuple]] = []  # (name, Work.mark()), innermost last
+        self.cursors = Cursors()
+        #: called with a prepared statement's name (None: all) on DEALLOCATE
+        self.on_deallocate = None
         #: the process id clients see (pg_backend_pid(), BackendKeyData)
         self.backend_pid = 0
 
@@ -204,6 +208,8 @@ class Session:
                 return await self._transaction_statement(stmt.node)
             if stmt.kind == p.SESSION:
                 return self._session_statement(stmt.node)
+            if stmt.kind == p.CURSOR:
+                return await self._cursor_statement(stmt.node, params)
             if self.work is not None:
                 return await self._in_work(self.work, stmt, params, {}, copy_source, copy_sink)
             if stmt.kind in (p.READ, p.EXPLAIN) or (stmt.kind == p.COPY and not stmt.node.is_from):
@@ -422,6 +428,7 @@ class Session:
                 return Result(word, notices=["WARNING 25P01: there is no transaction in progress"])
             work, self.work, self._explicit = self.work, None, False
             self._savepoints.clear()
+            self.cursors.end_transaction()
             if word == "ROLLBACK" or work.failed:
                 await work.abort()
                 return Result("ROLLBACK")
@@ -450,6 +457,29 @@ class Session:
         del self._savepoints[i + 1:]
         await self.work.rollback_to(self._savepoints[i][1])
         return Result("ROLLBACK")
+
+    # -- cursors -------------------------------------------------------------------
+
+    async def _cursor_statement(self, node: ast.Node, params) -> Result:
+        if isinstance(node, ast.DeclareCursorStmt):
+            hold = bool(node.options & CURSOR_OPT_HOLD)
+            if not hold and (self.work is None or not self._explicit):
+                raise SqlError("25P01", "DECLARE CURSOR can only be used in transaction blocks")
+            if node.portalname in self.cursors.open:
+                raise SqlError("42P03", f'cursor "{node.portalname}" already exists')
+            query = p.Statement(node.query, pg_sql(node.query), p.READ)
+            if self.work is not None:
+                result = await self._in_work(self.work, query, params, {})
+            else:
+                work = Work.begin(self.db)
+                try:
+                    result = await self._in_work(work, query, params, {})
+                finally:
+                    await work.abort()
+            return self.cursors.declare(node, result)
+        if isinstance(node, ast.FetchStmt):
+            return self.cursors.fetch(node)
+        return self.cursors.close(node)
 
     # -- EXPLAIN -------------------------------------------------------------------
 
@@ -488,12 +518,21 @@ class Session:
     # -- session statements ------------------------------------------------------
 
     def _session_statement(self, node: ast.Node) -> Result:
+        if isinstance(node, ast.DeallocateStmt):
+            if self.on_deallocate is not None:
+                self.on_deallocate(node.name)
+            return Result("DEALLOCATE ALL" if node.name is None else "DEALLOCATE")
+        if isinstance(node, ast.UnlistenStmt):
+            return Result("UNLISTEN")  # LISTEN is refused, so there is never a channel to leave
         if isinstance(node, ast.DiscardStmt):
             if self._explicit:
                 raise SqlError(ACTIVE_SQL_TRANSACTION, "DISCARD ALL cannot run inside a transaction block")
             if node.target.name == "DISCARD_ALL":
                 self.settings = dict(DEFAULT_SETTINGS)
                 self.settings["session_authorization"] = self.user
+                self.cursors.open.clear()
+                if self.on_deallocate is not None:
+                    self.on_deallocate(None)
             return Result("DISCARD ALL" if node.target.name == "DISCARD_ALL" else "DISCARD")
         if isinstance(node, ast.VariableShowStmt):
             name = node.name.lower()

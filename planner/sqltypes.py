@@ -55,7 +55,7 @@ def canonical(tn: ast.TypeName, *, array_ok: bool = False) -> str:
             raise not_supported("array columns")
         return canonical(ast.TypeName(names=tn.names, typmods=tn.typmods, typemod=-1)) + "[]"
     if name in CATALOG_TYPES:
-        return CATALOG_TYPES[name]
+        return "oid" if name == "oid" else CATALOG_TYPES[name]
     mods = _typmods(tn)
     if name == "numeric" or name == "decimal":
         if not mods:
@@ -104,6 +104,8 @@ def of_arrow(field: pa.Field) -> str:
     t = field.type
     if pa.types.is_int16(t) or pa.types.is_int8(t):
         return "smallint"
+    if pa.types.is_uint32(t):
+        return "oid"  # the emulated catalogs' OID columns
     if pa.types.is_int32(t) or pa.types.is_uint16(t):
         return "integer"
     if pa.types.is_integer(t):
@@ -134,7 +136,7 @@ def of_arrow(field: pa.Field) -> str:
         return "bytea"
     if pa.types.is_list(t) and pa.types.is_int8(t.value_type):
         return "int2vector"  # how the emulated catalogs keep int2vector columns (txngate has no tinyint)
-    if pa.types.is_list(t) and pa.types.is_uint32(t.value_type):
+    if pa.types.is_list(t) and pa.types.is_uint16(t.value_type):
         return "oidvector"
     if pa.types.is_list(t) or pa.types.is_large_list(t):
         return of_arrow(pa.field("element", t.value_type)) + "[]"
@@ -167,7 +169,7 @@ PG_TYPES = [
     PgType(23, "int4", "integer", "integer", 4, "N", 1007),
     PgType(24, "regproc", "", "regproc", 4, "N", 1008),
     PgType(25, "text", "text", "text", -1, "S", 1009, True),
-    PgType(26, "oid", "", "oid", 4, "N", 1028),
+    PgType(26, "oid", "oid", "oid", 4, "N", 1028),
     PgType(30, "oidvector", "oidvector", "oidvector", -1, "A", 1013),
     PgType(114, "json", "json", "json", -1, "U", 199),
     PgType(700, "float4", "real", "real", 4, "N", 1021),
@@ -223,4 +225,4 @@ def sql_of_oid(oid: int) -> str:
     t = PG_TYPE_BY_OID.get(oid)
     if t is None or t.oid == 705:
         return "text"
-    return CATALOG_TYPES.get(t.typname) or t.sql or "text"
+    return t.sql or CATALOG_TYPES.get(t.typname) or "text"

@@ -66,7 +66,8 @@ async def test_multi_statement_strings_and_settings(db):
         ("INSERT INTO e VALUES (2, NULL), (2, NULL)", "23505"),
         ("INSERT INTO e VALUES (3, $$x$$); INSERT INTO e VALUES (1, $$y$$)", "23505"),
         ("UPDATE e SET id = 'abc'", "22P02"),
-        ("SAVEPOINT s", "0A000"),
+        ("SAVEPOINT s", "25P01"),
+        ("PREPARE TRANSACTION 'x'", "0A000"),
         ("SHOW no_such_setting", "42704"),
     ],
 )
