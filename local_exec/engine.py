@@ -19,6 +19,8 @@ import threading
 import duckdb
 import pyarrow as pa
 
+from storage.persist.codec import TYPE_KEY
+
 
 class EngineError(Exception):
     def __init__(self, sqlstate: str, message: str):
@@ -86,7 +88,9 @@ def _plain(table: pa.Table) -> pa.Table:
         if _needs_plain(f.type):
             col = table.column(i)
             plain = pa.chunked_array([_plain_array(c) for c in col.chunks], _plain_type(f.type))
-            table = table.set_column(i, pa.field(f.name, plain.type, f.nullable), plain)
+            # json stays json: the SQL type rides in the field's metadata, as stored columns' do
+            meta = {TYPE_KEY: b"json"} if isinstance(f.type, pa.JsonType) else None
+            table = table.set_column(i, pa.field(f.name, plain.type, f.nullable, metadata=meta), plain)
     return table
 
 
