@@ -1,10 +1,13 @@
 """The PostgreSQL front end: one asyncio task per connection driving a
 ``planner.Session``.
 
-Connection life: startup (SSLRequest and GSSENCRequest answered ``N``,
-CancelRequest, protocol 3.0; a 3.x minor above 0 gets
-NegotiateProtocolVersion), trust authentication, ParameterStatus for the
-settings clients read, BackendKeyData, then queries until Terminate or EOF.
+Connection life: startup (SSLRequest answered ``S`` and the stream
+upgraded to TLS when a certificate is configured, else ``N``; GSSENCRequest
+``N``; CancelRequest; protocol 3.0, a 3.x minor above 0 gets
+NegotiateProtocolVersion), authentication (gateway.auth: trust, cleartext,
+md5 or SCRAM-SHA-256; a failure is FATAL 28P01), ParameterStatus for the
+settings clients read (and again whenever one changes), BackendKeyData,
+then queries until Terminate or EOF.
 
 * Simple query: every statement of the string, results streamed as each
   finishes (the planner runs several as one implicit transaction);
@@ -31,6 +34,7 @@ import asyncio
 import logging
 import re
 import secrets
+import ssl
 import struct
 from dataclasses import dataclass, field
 
@@ -40,6 +44,7 @@ from planner.copy import CopySink, CopySource
 from planner.result import python_values
 
 from gateway import wire
+from gateway.auth import Authenticator, Users
 
 log = logging.getLogger("txngate.gateway")
 
@@ -68,8 +73,11 @@ class Portal:
 
 
 class Server:
-    def __init__(self, db, host: str = "127.0.0.1", port: int = 6875, *, max_connections: int = 100):
+    def __init__(self, db, host: str = "127.0.0.1", port: int = 6875, *, max_connections: int = 100,
+                 authenticator: Authenticator | None = None, tls: ssl.SSLContext | None = None):
         self.db = db
+        self.authenticator = authenticator or Authenticator("trust", Users())
+        self.tls = tls
         self.host, self.port = host, port
         self.max_connections = max_connections
         self.connections: dict[int, "Connection"] = {}
@@ -131,6 +139,7 @@ class Connection:
         self.busy = False  # between a query message and its ReadyForQuery
         self.cancel_pending = False  # a cancel that arrived between two messages of a batch
         self.reported: dict[str, str] = {}  # ParameterStatus values the client has
+        self.tls = False
         self._out = bytearray()
 
     # -- output ----------------------------------------------------------------
@@ -196,6 +205,12 @@ class Connection:
     async def _startup(self) -> bool:
         while True:
             code, body = await self._read_startup()
+            if code == SSL_REQUEST and self.server.tls is not None and not self.tls:
+                self.writer.write(b"S")
+                await self.writer.drain()
+                await self.writer.start_tls(self.server.tls)
+                self.tls = True
+                continue
             if code in (SSL_REQUEST, GSSENC_REQUEST):
                 self.writer.write(b"N")
                 await self.writer.drain()
@@ -224,6 +239,9 @@ class Connection:
             raise _Fatal("3D000", f'database "{database}" does not exist')
         if len(self.server.connections) >= self.server.max_connections:
             raise _Fatal("53300", "sorry, too many clients already")
+        if not await self._authenticate(user):
+            log.info("authentication failed", extra={"pid": self.pid, "user": user})
+            raise _Fatal("28P01", f'password authentication failed for user "{user}"')
         self.server.connections[self.pid] = self
         self.session = self.server.db.session(user=user)
         self.session.backend_pid = self.pid
@@ -242,6 +260,22 @@ class Connection:
         self.send(wire.ready_for_query("I"))
         await self.flush()
         return True
+
+    async def _authenticate(self, user: str) -> bool:
+        async def send(code: int, extra: bytes) -> None:
+            self.send(wire.authentication(code, extra))
+            await self.flush()
+
+        async def receive() -> bytes:
+            kind, body = await wire.read_message(self.reader)
+            if kind != b"p":
+                raise wire.ProtocolViolation(f"expected a password message, got {kind!r}")
+            return body
+
+        try:
+            return await self.server.authenticator.exchange(user, send, receive)
+        except (ValueError, KeyError, IndexError, struct.error) as e:
+            raise _Fatal("08P01", f"malformed authentication message: {e}") from None
 
     def _apply_setting(self, name: str, value: str) -> None:
         try:

@@ -2,8 +2,8 @@
 
 ``txngate serve`` opens the configured Consensus and Blob (creating the
 embedded default's folder if needed) and serves the PostgreSQL protocol until
-SIGINT or SIGTERM. Only trust authentication is built, so it refuses to
-listen on a non-loopback address.
+SIGINT or SIGTERM. It refuses to listen on a non-loopback address with
+trust authentication.
 """
 
 from __future__ import annotations
@@ -50,10 +50,15 @@ LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 async def _serve(cfg: config_mod.Config) -> None:
     from gateway import Server
+    from gateway.auth import Authenticator, Users, tls_context
     from planner import Database
 
+    users = Users.load(cfg.users_file, cfg.users)
+    if cfg.auth != "trust" and not users.secrets:
+        raise ConfigError("--auth", f"{cfg.auth} authentication needs users: give --users-file or --users")
+    tls = tls_context(cfg.tls_cert, cfg.tls_key)
     db = await Database.open(cfg.consensus_url, cfg.blob_url)
-    server = Server(db, cfg.host, cfg.port)
+    server = Server(db, cfg.host, cfg.port, max_connections=cfg.max_connections, authenticator=Authenticator(cfg.auth, users), tls=tls)
     try:
         await server.start()
         logger.info(
@@ -74,8 +79,8 @@ async def _serve(cfg: config_mod.Config) -> None:
 
 
 def serve(cfg: config_mod.Config) -> int:
-    if cfg.host not in LOOPBACK:
-        raise ConfigError("--host", f"{cfg.host} is not a loopback address, and only trust authentication is built so far")
+    if cfg.host not in LOOPBACK and cfg.auth == "trust":
+        raise ConfigError("--host", f"{cfg.host} is not a loopback address: trust authentication is for loopback only (set --auth)")
     asyncio.run(_serve(cfg))
     return 0
 

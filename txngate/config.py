@@ -34,6 +34,12 @@ SETTINGS: list[Setting] = [
     Setting("--consensus", "TXNGATE_CONSENSUS", None, "Consensus URL: postgres://user:pw@host:port/db or sqlite:///path (default: sqlite in --data-dir)"),
     Setting("--blob", "TXNGATE_BLOB", None, "Blob URL: s3://bucket/prefix?endpoint=http://host:9000 or file:///path (default: a folder in --data-dir)"),
     Setting("--spark-master", "TXNGATE_SPARK_MASTER", "local[*]", "Spark master URL for large queries"),
+    Setting("--auth", "TXNGATE_AUTH", "trust", "client authentication: trust (loopback only), password, md5 or scram-sha-256"),
+    Setting("--users-file", "TXNGATE_USERS_FILE", None, "users for password authentication: one 'name:password' (or name:SCRAM-SHA-256$... / name:md5...) per line"),
+    Setting("--users", "TXNGATE_USERS", None, "users for password authentication as 'name:password,name2:password2' (added to --users-file)"),
+    Setting("--tls-cert", "TXNGATE_TLS_CERT", None, "PEM certificate: clients may then use TLS (SSLRequest answered S)"),
+    Setting("--tls-key", "TXNGATE_TLS_KEY", None, "PEM private key of --tls-cert"),
+    Setting("--max-connections", "TXNGATE_MAX_CONNECTIONS", "100", "connections beyond this get 53300", int),
     Setting("--log-level", "TXNGATE_LOG_LEVEL", "info", "debug, info, warning or error"),
     Setting("--log-format", "TXNGATE_LOG_FORMAT", "json", "json (structured, one object per line) or text"),
 ]
@@ -50,6 +56,12 @@ class Config:
     spark_conf: tuple[tuple[str, str], ...] = field(default_factory=tuple)
     log_level: str = "info"
     log_format: str = "json"
+    auth: str = "trust"
+    users_file: str | None = None
+    users: str | None = None
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    max_connections: int = 100
 
     @property
     def consensus_url(self) -> str:
@@ -105,6 +117,10 @@ def from_args(args: argparse.Namespace, environ: dict[str, str] | None = None) -
         raise ConfigError("--log-level", f"{values['log_level']!r} is not one of debug, info, warning, error")
     if values.get("log_format", "json") not in ("json", "text"):
         raise ConfigError("--log-format", f"{values['log_format']!r} is not json or text")
+    if values.get("auth", "trust") not in ("trust", "password", "md5", "scram-sha-256"):
+        raise ConfigError("--auth", f"{values['auth']!r} is not one of trust, password, md5, scram-sha-256")
+    if bool(values.get("tls_cert")) != bool(values.get("tls_key")):
+        raise ConfigError("--tls-cert", "--tls-cert and --tls-key go together")
     spark_conf = getattr(args, "spark_conf", None)
     if spark_conf is None and env.get("TXNGATE_SPARK_CONF"):
         spark_conf = [p for p in env["TXNGATE_SPARK_CONF"].split(",") if p]

@@ -17,11 +17,11 @@ TXNGATE = os.path.join(os.path.dirname(sys.executable), "txngate")
 
 
 class Gateway:
-    def __init__(self, data_dir: str):
+    def __init__(self, data_dir: str, *extra: str):
         self.port = free_port()
         self.log = open(os.path.join(data_dir, "gateway.log"), "w+")
         self.proc = subprocess.Popen(
-            [TXNGATE, "serve", "--data-dir", os.path.join(data_dir, "data"), "--port", str(self.port)],
+            [TXNGATE, "serve", "--data-dir", os.path.join(data_dir, "data"), "--port", str(self.port), *extra],
             stdout=self.log, stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 60
