@@ -5,11 +5,11 @@ Public API: ``Server(database, host, port).start()`` / ``serve_forever()`` /
 value codecs; ``server`` the connection state machine that drives a
 ``planner.Session`` per connection and nothing below it.
 
-Built: startup (SSL/GSSENC refused with N, protocol 3.0, NegotiateProtocolVersion),
-trust authentication, simple and extended query protocols, COPY in/out,
-CancelRequest, text and binary formats. Not yet (issue: pgwire front end):
-TLS, password and SCRAM authentication, cursors, pg_catalog emulation,
-idle_in_transaction_session_timeout.
+``auth`` holds authentication (trust, cleartext, md5, SCRAM-SHA-256) and
+the TLS context.
+
+Not yet (issue: pgwire front end): binary COPY,
+idle_in_transaction_session_timeout, streaming results larger than memory.
 """
 
 from gateway.server import Server

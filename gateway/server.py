@@ -112,6 +112,11 @@ class Server:
         finally:
             self.connections.pop(conn.pid, None)
             conn.close()
+            if conn.session is not None:
+                try:
+                    await conn.session.close()
+                except Exception:  # noqa: BLE001 - cleanup of a gone client must not fail the server
+                    log.exception("closing a session failed", extra={"pid": conn.pid})
 
     def cancel(self, pid: int, secret: int) -> None:
         conn = self.connections.get(pid)
@@ -285,10 +290,22 @@ class Connection:
 
     # -- the message loop -------------------------------------------------------
 
+    async def _next_message(self) -> tuple[bytes, bytes]:
+        """The next frontend message; idle_in_transaction_session_timeout
+        ends a connection that waits too long inside a transaction."""
+        limit = self.session.settings.get("idle_in_transaction_session_timeout", "0")
+        if self.session.status == "I" or limit == "0" or self.busy:
+            return await wire.read_message(self.reader)
+        try:
+            return await asyncio.wait_for(wire.read_message(self.reader), int(limit) / 1000)
+        except asyncio.TimeoutError:
+            await self.session.close()
+            raise _Fatal("25P03", "terminating connection due to idle-in-transaction timeout") from None
+
     async def _loop(self) -> None:
         skipping = False  # after an error in the extended protocol: until Sync
         while True:
-            kind, body = await wire.read_message(self.reader)
+            kind, body = await self._next_message()
             if kind == b"X":
                 return
             if kind == b"Q":

@@ -158,6 +158,14 @@ class Session:
             raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "txngate.engine": "{value}"', hint="Available values: auto, local, spark.")
         self.settings[name] = value
 
+    async def close(self) -> None:
+        """The client went away: an open transaction rolls back."""
+        work, self.work, self._explicit = self.work, None, False
+        self._savepoints.clear()
+        self.cursors.open.clear()
+        if work is not None:
+            await work.abort()
+
     def show(self, name: str) -> str:
         """A setting's value as SHOW and current_setting() print it."""
         value = self.settings[name]

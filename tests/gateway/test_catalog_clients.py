@@ -211,3 +211,15 @@ def test_cursors_and_savepoints(gateway):
             conn.execute(f"INSERT INTO {t} VALUES (1003)")
         got = conn.execute(f"SELECT i FROM {t} WHERE i > 1000 ORDER BY i").fetchall()
         assert got == [(1001,), (1003,)]
+
+
+def test_idle_in_transaction_timeout_ends_only_that_connection(gateway):
+    import time
+
+    with psycopg.connect(gateway.dsn()) as idle, psycopg.connect(gateway.dsn(), autocommit=True) as other:
+        idle.execute("SET idle_in_transaction_session_timeout = '200ms'")
+        idle.execute("SELECT 1")  # psycopg opened a transaction: the connection is now idle in it
+        time.sleep(0.5)  # the client idles past the limit (the behaviour under test, not synchronization)
+        with pytest.raises(psycopg.errors.IdleInTransactionSessionTimeout):
+            idle.execute("SELECT 2")
+        assert other.execute("SELECT 3").fetchone() == (3,)
