@@ -181,14 +181,7 @@ class Ddl(Dml):
             exists.tag = tag
             return exists
         out = await self.select(node.query)
-        names = p.result_names(node.query)
-        if names is None or len(names) != out.num_columns:
-            names = out.column_names
-        if into.colNames:
-            given = [c.sval for c in into.colNames]
-            if len(given) > len(names):
-                raise SqlError(SYNTAX_ERROR, "too many column names were specified")
-            names = given + names[len(given):]
+        names = _column_names(node.query, out, [c.sval for c in into.colNames or ()], "too many column names were specified")
         out = out.rename_columns(names)
         columns = tuple(Column(n, of_arrow(f)) for n, f in zip(names, out.schema))
         for n in names:
@@ -226,14 +219,7 @@ class Ddl(Dml):
         # The view's shape: its query with no rows.
         probe = pglast.parse_sql(f"SELECT * FROM ({pg_sql(node.query)}) AS v LIMIT 0")[0].stmt
         out = await self.select(probe)
-        names = p.result_names(node.query) or out.column_names
-        if len(names) != out.num_columns:
-            names = out.column_names
-        if node.aliases:
-            given = [a.sval for a in node.aliases]
-            if len(given) > len(names):
-                raise SqlError(SYNTAX_ERROR, "CREATE VIEW specifies more column names than columns")
-            names = given + names[len(given):]
+        names = _column_names(node.query, out, [a.sval for a in node.aliases or ()], "CREATE VIEW specifies more column names than columns")
         query = pg_sql(node.query)
         if node.aliases or names != out.column_names:
             cols = ", ".join(_quote(n) for n in names)
@@ -493,6 +479,17 @@ def _column(elt: ast.ColumnDef) -> tuple[Column, list[ast.Constraint]]:
         else:
             others.append(c)
     return Column(elt.colname, canonical(elt.typeName), not_null, default), others
+
+
+def _column_names(query: ast.Node, out, given: list[str], too_many: str) -> list[str]:
+    """A new relation's column names: the names the user gave, then
+    PostgreSQL's names for the query's result columns."""
+    names = p.result_names(query)
+    if names is None or len(names) != out.num_columns:
+        names = out.column_names
+    if len(given) > len(names):
+        raise SqlError(SYNTAX_ERROR, too_many)
+    return given + names[len(given):]
 
 
 def _view_deps(view: Relation, catalog: Catalog) -> set[str]:

@@ -266,7 +266,7 @@ SPECS: dict[tuple[str, str], str] = {
     # txngate's own lookup tables behind the rewritten functions
     ("pg_catalog", "txngate_defs"): "txngate_oid oid, txngate_kind text, txngate_def text",
 }
-_NAMES = {name: key for key in SPECS for name in [key[1]] if key[0] == "pg_catalog"}
+_PG_CATALOG_NAMES = {name for schema, name in SPECS if schema == "pg_catalog"}
 
 
 @lru_cache(maxsize=None)
@@ -299,22 +299,6 @@ def _type_rows() -> list[dict]:
 _TYPE_ROWS = _type_rows()
 #: format_type's names by type OID (arrays included)
 TYPE_DISPLAY = {t.oid: t.display for t in PG_TYPES} | {t.array_oid: t.display + "[]" for t in PG_TYPES if t.array_oid}
-
-
-def format_type(oid: int | None, typmod: int | None) -> str | None:
-    """PostgreSQL's ``format_type(oid, typmod)``."""
-    if oid is None:
-        return None
-    name = TYPE_DISPLAY.get(oid)
-    if name is None:
-        return "???"
-    base, array = (name[:-2], "[]") if name.endswith("[]") else (name, "")
-    if typmod is not None and typmod >= 4:
-        if base in ("character varying", "character"):
-            base = f"{base}({typmod - 4})"
-        elif base == "numeric":
-            base = f"numeric({(typmod - 4) >> 16},{(typmod - 4) & 0xFFFF})"
-    return base + array
 
 
 def _storage(sql_type: str) -> str:
@@ -356,7 +340,7 @@ class PgCatalog:
     def relation(self, schema: str | None, name: str) -> tuple[str, callable] | None:
         """(key, build) for a virtual relation the name resolves to, or None."""
         if schema is None:
-            key = ("pg_catalog", name) if name in _NAMES else None
+            key = ("pg_catalog", name) if name in _PG_CATALOG_NAMES else None
         else:
             key = (schema, name) if (schema, name) in SPECS else None
         if key is None:
@@ -623,28 +607,31 @@ class PgCatalog:
         """What the rewritten functions look up: index and constraint
         definitions, view definitions, and relation/type/namespace names."""
         rows = []
+
+        def add(oid: int, kind: str, text: str) -> None:
+            rows.append(dict(txngate_oid=oid, txngate_kind=kind, txngate_def=text))
+
         visible = self._visible()
         for rel in self._relations():
             oid = relation_oid(rel)
-            shown = _quote_ident(rel.name) if oid in visible else f"{_quote_ident(rel.schema)}.{_quote_ident(rel.name)}"
-            rows.append(dict(oid=oid, kind="regclass", def_=shown))
-            rows.append(dict(oid=oid, kind="relname", def_=rel.name))
+            add(oid, "regclass", _quote_ident(rel.name) if oid in visible else f"{_quote_ident(rel.schema)}.{_quote_ident(rel.name)}")
+            add(oid, "relname", rel.name)
             if rel.query is not None:
-                rows.append(dict(oid=oid, kind="viewdef", def_=" " + rel.query + ";"))
+                add(oid, "viewdef", " " + rel.query + ";")
             for cname, cols in rel.keys:
-                rows.append(dict(oid=derived_oid(oid, cname), kind="regclass", def_=_quote_ident(cname)))
-                rows.append(dict(oid=derived_oid(oid, cname), kind="indexdef", def_=self._indexdef(rel, cname, cols)))
-        for rel, oid, _cname, _kind, _cols, definition in self._constraints():
-            rows.append(dict(oid=oid, kind="constraintdef", def_=definition))
+                add(derived_oid(oid, cname), "regclass", _quote_ident(cname))
+                add(derived_oid(oid, cname), "indexdef", self._indexdef(rel, cname, cols))
+        for _rel, oid, _cname, _kind, _cols, definition in self._constraints():
+            add(oid, "constraintdef", definition)
         for s in self._schemas():
-            rows.append(dict(oid=namespace_oid(s), kind="regnamespace", def_=s))
+            add(namespace_oid(s), "regnamespace", s)
         for oid, name in TYPE_DISPLAY.items():
-            rows.append(dict(oid=oid, kind="regtype", def_=name))
+            add(oid, "regtype", name)
         for t in PG_TYPES:
-            rows.append(dict(oid=t.oid, kind="typname", def_=t.typname))
+            add(t.oid, "typname", t.typname)
             if t.array_oid:
-                rows.append(dict(oid=t.array_oid, kind="typname", def_="_" + t.typname))
-        return [dict(txngate_oid=r["oid"], txngate_kind=r["kind"], txngate_def=r["def_"]) for r in rows]
+                add(t.array_oid, "typname", "_" + t.typname)
+        return rows
 
     # -- names to OIDs ------------------------------------------------------------
 

@@ -31,6 +31,7 @@ savepoint (Work.rollback_to); reads stay in the read set.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import re
 from typing import AsyncIterator
@@ -221,11 +222,8 @@ class Session:
             if self.work is not None:
                 return await self._in_work(self.work, stmt, params, {}, copy_source, copy_sink)
             if stmt.kind in (p.READ, p.EXPLAIN) or (stmt.kind == p.COPY and not stmt.node.is_from):
-                work = Work.begin(self.db)
-                try:
+                async with self._reading() as work:
                     return await self._in_work(work, stmt, params, {}, copy_source, copy_sink)
-                finally:
-                    await work.abort()
             return await self._autocommit(stmt, params, copy_source)
         except EngineError as e:
             self.fail()
@@ -247,25 +245,18 @@ class Session:
         if stmt.kind != p.READ:
             return None
         probe = pglast.parse_sql(f"SELECT * FROM ({stmt.text}) AS q LIMIT 0")[0].stmt
-        work = self.work or Work.begin(self.db)
         try:
-            out = await self._dml(work, [None] * nparams).select(probe)
+            async with self._reading() as work:
+                out = await self._dml(work, [None] * nparams).select(probe)
         except EngineError as e:
             raise SqlError(e.sqlstate, e.message) from None
-        finally:
-            if work is not self.work:
-                await work.abort()
         return to_result("SELECT 0", out, p.result_names(stmt.node)).columns
 
     async def param_types(self, stmt: p.Statement, nparams: int) -> list[str]:
         """SQL types for ``$1..$n`` from where they appear: compared with or
         assigned to a column, inserted into one, cast, or a LIMIT; else text."""
-        work = self.work or Work.begin(self.db)
-        try:
+        async with self._reading() as work:
             catalog = await work.catalog()
-        finally:
-            if work is not self.work:
-                await work.abort()
         nodes = list(p.walk(stmt.node))
         found = (catalog.lookup(n.relname, n.schemaname, self.search_path) for n in nodes if isinstance(n, ast.RangeVar))
         rels = [rel for rel in found if rel is not None]
@@ -322,6 +313,19 @@ class Session:
                 if isinstance(t.val, ast.ParamRef) and target is not None and t.name in target.column_names:
                     types.setdefault(t.val.number, target.column(t.name).type)
         return [types.get(i + 1, "text") for i in range(nparams)]
+
+    @contextlib.asynccontextmanager
+    async def _reading(self):
+        """The open transaction's Work, else a Work of its own for reading,
+        aborted afterwards."""
+        if self.work is not None:
+            yield self.work
+            return
+        work = Work.begin(self.db)
+        try:
+            yield work
+        finally:
+            await work.abort()
 
     def fail(self) -> None:
         """The running statement failed: an open transaction is now aborted."""
@@ -476,14 +480,8 @@ class Session:
             if node.portalname in self.cursors.open:
                 raise SqlError("42P03", f'cursor "{node.portalname}" already exists')
             query = p.Statement(node.query, pg_sql(node.query), p.READ)
-            if self.work is not None:
-                result = await self._in_work(self.work, query, params, {})
-            else:
-                work = Work.begin(self.db)
-                try:
-                    result = await self._in_work(work, query, params, {})
-                finally:
-                    await work.abort()
+            async with self._reading() as work:
+                result = await self._in_work(work, query, params, {})
             return self.cursors.declare(node, result)
         if isinstance(node, ast.FetchStmt):
             return self.cursors.fetch(node)

@@ -10,16 +10,7 @@ import decimal
 import pytest
 
 from planner.errors import SqlError
-
-
-async def run(session, sql, params=None):
-    return (await session.execute(sql, params))[-1]
-
-
-async def error(session, sql) -> SqlError:
-    with pytest.raises(SqlError) as info:
-        await session.execute(sql)
-    return info.value
+from tests.planner.helpers import error, one as run
 
 
 async def test_ddl_insert_select_roundtrip(db):

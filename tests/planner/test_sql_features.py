@@ -12,20 +12,7 @@ import pytest
 
 from planner.copy import BufferSink, BytesSource
 from planner.errors import SqlError
-
-
-async def one(s, sql, params=None):
-    return (await s.execute(sql, params))[-1]
-
-
-async def rows(s, sql, params=None):
-    return (await one(s, sql, params)).rows
-
-
-async def sqlstate(s, sql) -> str:
-    with pytest.raises(SqlError) as info:
-        await s.execute(sql)
-    return info.value.sqlstate
+from tests.planner.helpers import one, rows, sqlstate
 
 
 async def test_returning_and_on_conflict(db):

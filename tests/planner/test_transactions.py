@@ -4,19 +4,7 @@ serializable commits (40001, the write-skew case)."""
 
 from __future__ import annotations
 
-import pytest
-
-from planner.errors import SqlError
-
-
-async def rows(session, sql):
-    return (await session.execute(sql))[-1].rows
-
-
-async def sqlstate(session, sql) -> str:
-    with pytest.raises(SqlError) as info:
-        await session.execute(sql)
-    return info.value.sqlstate
+from tests.planner.helpers import rows, sqlstate
 
 
 async def test_update_and_delete(db):
