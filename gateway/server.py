@@ -36,12 +36,12 @@ import re
 import secrets
 import ssl
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from planner import SqlError
 from planner import parse as p
 from planner.copy import CopySink, CopySource
-from planner.result import python_values
+from planner.result import Result, RowStream
 
 from gateway import wire
 from gateway.auth import Authenticator, Users
@@ -50,8 +50,10 @@ log = logging.getLogger("txngate.gateway")
 
 SSL_REQUEST, GSSENC_REQUEST, CANCEL_REQUEST, PROTOCOL_3 = 80877103, 80877104, 80877102, 196608
 FLUSH_BYTES = 1 << 16
-REPORTED = ["application_name", "client_encoding", "DateStyle", "IntervalStyle", "TimeZone", "integer_datetimes",
-            "is_superuser", "server_encoding", "server_version", "session_authorization", "standard_conforming_strings"]
+# The settings PostgreSQL 16 reports in ParameterStatus (GUC_REPORT).
+REPORTED = ["application_name", "client_encoding", "DateStyle", "default_transaction_read_only", "in_hot_standby", "integer_datetimes",
+            "IntervalStyle", "is_superuser", "scram_iterations", "server_encoding", "server_version", "session_authorization",
+            "standard_conforming_strings", "TimeZone"]
 
 
 @dataclass
@@ -66,10 +68,13 @@ class Portal:
     prepared: Prepared
     params: list
     formats: list[int]
-    result: object = None
-    sent: int = 0
-    done: bool = False
-    rows: list = field(default_factory=list)
+    result: Result | None = None
+    sent: bool = False  # an Execute has sent some of its result
+    done: bool = False  # the statement has run (its rows may still stream)
+
+    def close(self) -> None:
+        if self.result is not None and self.result.stream is not None:
+            self.result.stream.close()
 
 
 class Server:
@@ -165,6 +170,8 @@ class Connection:
             await self.flush()
 
     def close(self) -> None:
+        for portal in self.portals.values():
+            portal.close()
         if self.running is not None and not self.running.done():
             self.running.cancel()
         if not self.writer.is_closing():
@@ -225,6 +232,10 @@ class Connection:
                 self.server.cancel(pid, secret)
                 return False
             break
+        if code >> 16 < 3:  # answered in the old protocol's framing, as PostgreSQL does
+            self.writer.write(b"E" + wire.cstr(f"FATAL:  unsupported frontend protocol {code >> 16}.{code & 0xFFFF}: server supports 3.0 to 3.0\n"))
+            await self._try_flush()
+            return False
         if code >> 16 != 3:
             raise _Fatal("0A000", f"unsupported frontend protocol {code >> 16}.{code & 0xFFFF}: server supports 3.0 to 3.0")
         parts = body.split(b"\x00")
@@ -239,14 +250,15 @@ class Connection:
         user = params.get("user")
         if not user:
             raise _Fatal("28000", "no PostgreSQL user name specified in startup packet")
-        database = params.get("database") or user
-        if database != "txngate":
-            raise _Fatal("3D000", f'database "{database}" does not exist')
         if len(self.server.connections) >= self.server.max_connections:
             raise _Fatal("53300", "sorry, too many clients already")
         if not await self._authenticate(user):
             log.info("authentication failed", extra={"pid": self.pid, "user": user})
             raise _Fatal("28P01", f'password authentication failed for user "{user}"')
+        self.send(wire.authentication(0))  # then the database and settings are checked, as in PostgreSQL
+        database = params.get("database") or user
+        if database != "txngate":
+            raise _Fatal("3D000", f'database "{database}" does not exist')
         self.server.connections[self.pid] = self
         self.session = self.server.db.session(user=user)
         self.session.backend_pid = self.pid
@@ -259,7 +271,6 @@ class Connection:
                     self._apply_setting(name.replace("-", "_"), val)
                 continue
             self._apply_setting(key, value)
-        self.send(wire.authentication(0))
         self._report_changes()
         self.send(wire.msg(b"K", struct.pack("!ii", self.pid, self.secret)))
         self.send(wire.ready_for_query("I"))
@@ -309,13 +320,20 @@ class Connection:
             if kind == b"X":
                 return
             if kind == b"Q":
-                await self._guarded(self._simple_query(wire.Reader(body).cstr()))
+                r = wire.Reader(body)
+                sql = r.cstr()
+                if r.remaining():
+                    self.send(wire.error_response("ERROR", "08P01", "invalid message format"))
+                else:
+                    await self._guarded(self._simple_query(sql))
+                self._end_of_transaction()
                 self._report_changes()
                 self.send(wire.ready_for_query(self.session.status))
                 await self.flush()
                 continue
             if kind == b"S":
                 skipping = False
+                self._end_of_transaction()
                 self._report_changes()
                 self.send(wire.ready_for_query(self.session.status))
                 await self.flush()
@@ -386,41 +404,37 @@ class Connection:
             self.send(wire.msg(b"I"))
             return
         source, sink = _CopyIn(self), _CopyOut(self)
-        async for result in self.session.stream(sql, None, copy_source=source, copy_sink=sink):
+        async for result in self.session.stream(sql, None, copy_source=source, copy_sink=sink, lazy=True):
             self._send_notices(result.notices)
             if sink.started:
                 sink.finish()
             elif result.returns_rows:
-                self.send(wire.row_description(result.columns, [0] * len(result.columns)))
-                await self._send_rows(result, [0] * len(result.columns), 0, None)
-            self.send(wire.command_complete(result.tag))
+                self.send(wire.row_description(result.columns, [0] * len(result.columns), result.origins))
+                stream = result.row_stream()
+                try:
+                    await self._send_rows(stream, result.columns, [0] * len(result.columns), None)
+                finally:
+                    stream.close()
+            self.send(wire.command_complete(result.command_tag()))
             await self.maybe_flush()
             source.started = sink.started = False
 
-    async def _send_rows(self, result, formats: list[int], start: int, limit: int | None) -> int:
-        """DataRows of ``result`` from row ``start`` (at most ``limit``); the count sent."""
-        table = result.table
-        end = table.num_rows if limit is None else min(table.num_rows, start + limit)
-        types = [t for _n, t in result.columns]
+    async def _send_rows(self, stream: RowStream, columns, formats: list[int], limit: int | None) -> tuple[int, bool]:
+        """DataRows from ``stream``, at most ``limit``: how many, and whether
+        the stream ran out.
+        Each batch is flushed (awaiting the socket) once the output buffer
+        is full, so a slow client holds back only its own query."""
+        types = [t for _n, t in columns]
         tz = self.session.settings["timezone"]
-        step = 8192
-        for lo in range(start, end, step):
-            part = table.slice(lo, min(step, end - lo))
-            cols = []
-            for i, (col, t) in enumerate(zip(part.columns, types)):
-                if formats[i] == 1:
-                    cols.append([None if v is None else wire.encode_binary(v, t) for v in python_values(col)])
-                else:
-                    cols.append(wire.text_rows(part.select([i]), [t], tz)[0])
-            head = struct.pack("!h", len(cols))
-            for r in range(part.num_rows):
-                out = [head]
-                for c in cols:
-                    v = c[r]
-                    out.append(b"\xff\xff\xff\xff" if v is None else struct.pack("!i", len(v)) + v)
-                self.send(wire.msg(b"D", b"".join(out)))
+        sent = 0
+        while limit is None or sent < limit:
+            part = await stream.next(None if limit is None else limit - sent)
+            if part is None:
+                return sent, True
+            self.send(wire.data_rows(part, types, formats, tz))
+            sent += part.num_rows
             await self.maybe_flush()
-        return end - start
+        return sent, stream.done
 
     # -- extended query ------------------------------------------------------------
 
@@ -431,6 +445,7 @@ class Connection:
             statements = p.parse(sql)
             if len(statements) > 1:
                 raise SqlError("42601", "cannot insert multiple commands into a prepared statement")
+            self.session.check_not_aborted(statements[0] if statements else None)
             if name and name in self.prepared:
                 raise SqlError("42P05", f'prepared statement "{name}" already exists')
             nparams = p.param_count(statements)
@@ -445,6 +460,7 @@ class Connection:
             prepared = self.prepared.get(name)
             if prepared is None:
                 raise SqlError("26000", f'prepared statement "{name}" does not exist')
+            self.session.check_not_aborted(prepared.statements[0] if prepared.statements else None)
             pformats = [r.int16() for _ in range(r.int16())]
             values = []
             for i in range(r.int16()):
@@ -457,6 +473,7 @@ class Connection:
             for i, v in enumerate(values):
                 fmt = pformats[i] if len(pformats) > 1 else (pformats[0] if pformats else 0)
                 params.append(wire.decode_param(v, prepared.param_oids[i], fmt == 1))
+            self._drop_portal(portal)
             self.portals[portal] = Portal(prepared, params, rformats)
             self.send(wire.msg(b"2"))
         elif kind == b"D":
@@ -476,7 +493,7 @@ class Connection:
                 await self._run_portal(portal)
                 res = portal.result
                 if res is not None and res.returns_rows:
-                    self.send(wire.row_description(res.columns, _formats(portal.formats, len(res.columns))))
+                    self.send(wire.row_description(res.columns, _formats(portal.formats, len(res.columns)), res.origins))
                 else:
                     self.send(wire.msg(b"n"))
         elif kind == b"E":
@@ -487,17 +504,23 @@ class Connection:
             if res is None:
                 self.send(wire.msg(b"I"))
                 return
-            self._send_notices(res.notices if portal.sent == 0 else [])
+            self._send_notices(res.notices if not portal.sent else [])
+            portal.sent = True
+            tag = res.command_tag() if res.tag is not None else None
             if res.returns_rows:
-                n = await self._send_rows(res, _formats(portal.formats, len(res.columns)), portal.sent, limit if limit > 0 else None)
-                portal.sent += n
-                if portal.sent < res.table.num_rows:
+                sent, done = await self._send_rows(res.row_stream(), res.columns, _formats(portal.formats, len(res.columns)), limit if limit > 0 else None)
+                if not done:
                     self.send(wire.msg(b"s"))
                     return
-            self.send(wire.command_complete(res.tag))
+                if tag is None or tag.startswith("SELECT "):
+                    tag = f"SELECT {sent}"  # the rows of this Execute, as PostgreSQL counts a resumed portal
+            self.send(wire.command_complete(tag))
         elif kind == b"C":
             what, name = r.bytes(1), r.cstr()
-            (self.prepared if what == b"S" else self.portals).pop(name, None)
+            if what == b"S":
+                self.prepared.pop(name, None)
+            else:
+                self._drop_portal(name)
             self.send(wire.msg(b"3"))
 
     def _deallocate(self, name: str | None) -> None:
@@ -506,6 +529,18 @@ class Connection:
             self.prepared.clear()
         elif self.prepared.pop(name, None) is None:
             raise SqlError("26000", f'prepared statement "{name}" does not exist')
+
+    def _drop_portal(self, name: str) -> None:
+        portal = self.portals.pop(name, None)
+        if portal is not None:
+            portal.close()
+
+    def _end_of_transaction(self) -> None:
+        """At Sync outside a transaction block every portal is gone, as in
+        PostgreSQL (portals live in their transaction)."""
+        if self.session.status == "I":
+            for name in list(self.portals):
+                self._drop_portal(name)
 
     def _portal(self, name: str) -> Portal:
         portal = self.portals.get(name)
@@ -521,7 +556,7 @@ class Connection:
             portal.result = None
             return
         stmt = portal.prepared.statements[0]
-        portal.result = await self.session.run(stmt, portal.params)
+        portal.result = await self.session.run(stmt, portal.params, lazy=True)
 
     async def _describe(self, prepared: Prepared):
         """Result columns of a prepared statement without running it."""

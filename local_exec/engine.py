@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
+import time
 
 import duckdb
 import pyarrow as pa
@@ -88,10 +89,18 @@ def _plain(table: pa.Table) -> pa.Table:
         if _needs_plain(f.type):
             col = table.column(i)
             plain = pa.chunked_array([_plain_array(c) for c in col.chunks], _plain_type(f.type))
-            # json stays json: the SQL type rides in the field's metadata, as stored columns' do
-            meta = {TYPE_KEY: b"json"} if isinstance(f.type, pa.JsonType) else None
-            table = table.set_column(i, pa.field(f.name, plain.type, f.nullable, metadata=meta), plain)
+            table = table.set_column(i, _plain_field(f), plain)
     return table
+
+
+def _plain_schema(schema: pa.Schema) -> pa.Schema:
+    return pa.schema([_plain_field(f) if _needs_plain(f.type) else f for f in schema])
+
+
+def _plain_field(f: pa.Field) -> pa.Field:
+    # json stays json: the SQL type rides in the field's metadata, as stored columns' do
+    meta = {TYPE_KEY: b"json"} if isinstance(f.type, pa.JsonType) else None
+    return pa.field(f.name, _plain_type(f.type), f.nullable, metadata=meta)
 
 
 def _needs_plain(t: pa.DataType) -> bool:
@@ -127,6 +136,79 @@ def _plain_array(arr: pa.Array) -> pa.Array:
     return storage
 
 
+STREAM_BATCH_ROWS = 8192
+
+
+async def _in_thread(cur, fn, timeout: float | None):
+    """``fn()`` in a worker thread with DuckDB errors mapped to EngineError;
+    a timeout (57014) or the caller's cancellation interrupts ``cur``."""
+
+    def guarded():
+        try:
+            return fn()
+        except duckdb.Error as e:
+            raise _map_error(e) from None
+
+    future = asyncio.get_running_loop().run_in_executor(None, guarded)
+    try:
+        return await asyncio.wait_for(asyncio.shield(future), timeout)
+    except (asyncio.TimeoutError, asyncio.CancelledError) as e:
+        cur.interrupt()
+        try:
+            await asyncio.shield(future)
+        except Exception:  # noqa: BLE001 - the interrupted query's own error
+            pass
+        if isinstance(e, asyncio.TimeoutError):
+            raise EngineError("57014", "canceling statement due to statement timeout") from None
+        raise
+
+
+def _close(cur) -> None:
+    """Close ``cur`` (no thread is using it: ``_in_thread`` waits for its
+    work even when interrupted)."""
+    try:
+        cur.close()
+    except duckdb.Error:
+        pass
+
+
+class EngineStream:
+    """The record batches of one running DuckDB query, each fetched in a
+    worker thread when asked for. Invariant: the cursor is closed exactly
+    once, when the batches run out, on an error, or by ``close()``."""
+
+    def __init__(self, cur, reader, schema: pa.Schema, deadline: float | None):
+        self._cur, self._reader, self.schema, self._deadline = cur, reader, schema, deadline
+
+    async def next(self) -> pa.RecordBatch | None:
+        """The next batch (never empty), or None at the end."""
+        while self._reader is not None:
+            timeout = None if self._deadline is None else max(0.0, self._deadline - time.monotonic())
+            try:
+                batch = await _in_thread(self._cur, self._read, timeout)
+            except BaseException:
+                self.close()
+                raise
+            if batch is None:
+                self.close()
+                return None
+            if batch.num_rows:
+                return batch
+        return None
+
+    def _read(self):
+        try:
+            batch = self._reader.read_next_batch()
+        except StopIteration:
+            return None
+        return _plain(pa.Table.from_batches([batch])).combine_chunks().to_batches()[0] if batch.num_rows else batch
+
+    def close(self) -> None:
+        if self._cur is not None:
+            cur, self._cur, self._reader = self._cur, None, None
+            _close(cur)
+
+
 class LocalEngine:
     def __init__(self, *, threads: int = 2, memory_limit: str = "4GB", macros: tuple[str, ...] = ()):
         # integer_division: ``/`` on integers truncates, as in PostgreSQL.
@@ -140,6 +222,15 @@ class LocalEngine:
     def _cursor(self):
         with self._lock:
             return self._db.cursor()
+
+    def _start(self, cur, sql: str, tables, params, views):
+        """Register ``tables``, create ``views`` and plan ``sql`` on ``cur``
+        (in a worker thread): the DuckDB relation, or None."""
+        for name, table in (tables or {}).items():
+            cur.register(name, _with_uuids(table))
+        for name, view_sql in views:
+            cur.execute(f'CREATE TEMP VIEW "{name}" AS {view_sql}')
+        return cur.sql(sql, params=_referenced(sql, params))
 
     async def run(
         self,
@@ -158,33 +249,45 @@ class LocalEngine:
         cur = self._cursor()
 
         def work() -> pa.Table:
-            try:
-                for name, table in (tables or {}).items():
-                    cur.register(name, _with_uuids(table))
-                for name, view_sql in views:
-                    cur.execute(f'CREATE TEMP VIEW "{name}" AS {view_sql}')
-                rel = cur.sql(sql, params=_referenced(sql, params))
-                return _plain(rel.to_arrow_table()) if rel is not None else pa.table({})
-            except duckdb.Error as e:
-                raise _map_error(e) from None
+            rel = self._start(cur, sql, tables, params, views)
+            return _plain(rel.to_arrow_table()) if rel is not None else pa.table({})
 
-        future = asyncio.get_running_loop().run_in_executor(None, work)
         try:
-            return await asyncio.wait_for(asyncio.shield(future), timeout)
-        except (asyncio.TimeoutError, asyncio.CancelledError) as e:
-            cur.interrupt()
-            try:
-                await asyncio.shield(future)
-            except Exception:  # noqa: BLE001 - the interrupted query's own error
-                pass
-            if isinstance(e, asyncio.TimeoutError):
-                raise EngineError("57014", "canceling statement due to statement timeout") from None
-            raise
+            return await _in_thread(cur, work, timeout)
         finally:
-            if future.done():
-                cur.close()
-            else:
-                future.add_done_callback(lambda _f: cur.close())
+            _close(cur)
+
+    async def stream(
+        self,
+        sql: str,
+        tables: dict[str, pa.Table] | None = None,
+        params: list | None = None,
+        *,
+        views: list[tuple[str, str]] = (),
+        timeout: float | None = None,
+    ) -> "EngineStream":
+        """Start DuckDB ``sql`` like ``run`` and return its result as a
+        stream of record batches, computed as they are fetched (a result of
+        any size holds one batch at a time). ``timeout`` bounds the whole
+        query, fetches included."""
+        cur = self._cursor()
+        deadline = None if timeout is None else time.monotonic() + timeout
+
+        def start():
+            rel = self._start(cur, sql, tables, params, views)
+            if rel is None:
+                return None
+            return rel.to_arrow_reader(STREAM_BATCH_ROWS)
+
+        try:
+            reader = await _in_thread(cur, start, timeout)
+        except BaseException:
+            _close(cur)
+            raise
+        if reader is None:
+            _close(cur)
+            return EngineStream(None, None, pa.schema([]), None)
+        return EngineStream(cur, reader, _plain_schema(reader.schema), deadline)
 
     def close(self) -> None:
         self._db.close()

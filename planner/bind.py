@@ -74,6 +74,7 @@ class Binder:
         self.search_path = search_path
         self.emulation = emulation
         self._pg = None
+        self._cast: set[int] = set()  # ids of FuncCalls already wrapped in an integer cast
         self._names: dict[str, str] = {}  # qualified -> internal
         self.out = Bound("")
         self._binding_views: set[str] = set()
@@ -111,6 +112,9 @@ class Binder:
     def _substitute(self, n: ast.Node) -> ast.Node | None:
         if isinstance(n, ast.A_Expr) and isinstance(n.rexpr, ast.FuncCall) and n.rexpr.funcname[-1].sval == "like_escape":
             return _like_escape(n)
+        if isinstance(n, ast.FuncCall) and FUNCTION_NAMES.get(n.funcname[-1].sval, n.funcname[-1].sval) in INTEGER_RESULTS and id(n) not in self._cast:
+            self._cast.add(id(n))  # DuckDB's bigint result as PostgreSQL's integer
+            return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval="int4"),), typemod=-1))
         if self.emulation is None:
             return None
         new = self._emulated(n)
@@ -196,6 +200,9 @@ class Binder:
 
 
 #: PostgreSQL functions DuckDB knows under another name (or not with pg_catalog.)
+# Functions PostgreSQL types integer whose DuckDB versions return bigint (after renaming).
+INTEGER_RESULTS = {"length", "strlen", "strpos", "ascii", "bit_length"}
+
 FUNCTION_NAMES = {
     "btrim": "trim", "octet_length": "strlen", "position": "strpos", "char_length": "length", "character_length": "length",
     # DuckDB's spelling, which sqlglot would parse as SQL/JSON syntax: renamed after transpiling

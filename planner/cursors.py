@@ -5,8 +5,9 @@ position. The result is computed at DECLARE (so later writes of the same
 transaction are not seen, as PostgreSQL's insensitive cursors behave) and
 kept in memory as Arrow; FETCH slices it.
 
-Invariants: ``0 <= position <= rows`` (position is the number of rows
-before the cursor: 0 before the first row, ``rows`` after the last); a
+Invariants: ``0 <= position <= rows + 1``, PostgreSQL's cursor position:
+``k`` is on row ``k`` (the last one fetched), 0 before the first row and
+``rows + 1`` after the last; a
 cursor without HOLD lives until its transaction ends, one WITH HOLD until
 CLOSE or the end of the session.
 """
@@ -35,7 +36,7 @@ class Cursor:
         return self.result.table.num_rows
 
     def validate(self) -> None:
-        assert 0 <= self.position <= self.rows, (self.name, self.position, self.rows)
+        assert 0 <= self.position <= self.rows + 1, (self.name, self.position, self.rows)
 
 
 class Cursors:
@@ -60,30 +61,32 @@ class Cursors:
         cursor = self.get(node.portalname)
         direction = node.direction.name
         count = node.howMany
-        start, table = cursor.position, cursor.result.table
-        if direction == "FETCH_FORWARD":
-            n = min(count, cursor.rows - start)
-            table = table.slice(start, n)
-            cursor.position = start + n
-        elif direction == "FETCH_BACKWARD":  # the rows before the cursor, nearest first
-            n = min(count, start)
-            table = table.take(list(range(start - 1, start - 1 - n, -1)))
-            cursor.position = start - n
-        else:  # ABSOLUTE / RELATIVE n: the one row at that position (negative: from the end)
-            target = count if direction == "FETCH_ABSOLUTE" else start + count
+        pos, rows, table = cursor.position, cursor.rows, cursor.result.table
+        if direction == "FETCH_FORWARD":  # rows pos+1 .. pos+count
+            last = min(pos + count, rows)
+            table = table.slice(pos, max(0, last - pos))
+            cursor.position = pos + count if pos + count <= rows else rows + 1
+        elif direction == "FETCH_BACKWARD":  # rows pos-1 down to pos-count
+            first = max(pos - count, 1)
+            table = table.take(list(range(min(pos, rows + 1) - 2, first - 2, -1)))
+            cursor.position = pos - count if pos - count >= 1 else 0
+        else:  # ABSOLUTE / RELATIVE: the one row at the target (negative ABSOLUTE counts from the end)
+            target = count if direction == "FETCH_ABSOLUTE" else pos + count
             if direction == "FETCH_ABSOLUTE" and target < 0:
-                target = cursor.rows + target + 1
-            target = max(0, min(cursor.rows + 1, target))
-            table = table.slice(target - 1, 1) if 1 <= target <= cursor.rows else table.slice(0, 0)
-            cursor.position = min(target, cursor.rows)
+                target = rows + target + 1
+            if 1 <= target <= rows:
+                table, cursor.position = table.slice(target - 1, 1), target
+            else:
+                table, cursor.position = table.slice(0, 0), (0 if target < 1 else rows + 1)
         cursor.validate()
         if node.ismove:
             return Result(f"MOVE {table.num_rows}")
         return Result(f"FETCH {table.num_rows}", cursor.result.columns, table)
 
     def close(self, node: ast.ClosePortalStmt) -> Result:
-        if node.portalname is None:  # CLOSE ALL
+        if node.portalname is None:
             self.open.clear()
+            return Result("CLOSE CURSOR ALL")
         else:
             self.get(node.portalname)
             del self.open[node.portalname]

@@ -38,6 +38,7 @@ from planner.errors import (
     SqlError,
     not_supported,
 )
+from planner.pgcatalog import column_origins
 from planner.result import Result, to_result
 from planner.sqltypes import duckdb_type
 from planner.work import Work, with_diff
@@ -77,6 +78,27 @@ class Dml:
         return await self.engine.run(sql, tables, self.params, views=views, timeout=self.timeout)
 
     async def select(self, node: ast.Node) -> pa.Table:
+        plan = await self._plan_select(node)
+        if isinstance(plan, pa.Table):
+            return plan
+        sql, tables, views = plan
+        return await self.run(sql, tables, views)
+
+    async def select_stream(self, node: ast.Node):
+        """Like ``select``, but the rows come as the engine computes them:
+        a ``pa.Table`` when they are already known, else an EngineStream."""
+        plan = await self._plan_select(node)
+        if isinstance(plan, pa.Table):
+            return plan
+        sql, tables, views = plan
+        return await self.engine.stream(sql, tables, self.params, views=views, timeout=self.timeout)
+
+    async def _plan_select(self, node: ast.Node):
+        """The answer of a SELECT that needs no engine (literals only, or a
+        point lookup of plain columns), else (DuckDB SQL, input tables, views)."""
+        constant = _constant_row(node)
+        if constant is not None:
+            return constant
         catalog = await self.work.catalog()
         bound = self.work.db.bind_cache.get(node, catalog, self.search_path)
         if bound is None:
@@ -93,7 +115,7 @@ class Dml:
                 if columns is not None:
                     return rows.select(columns)  # nothing left for an engine to do
                 override[name] = rows
-        return await self.run(bound.sql, await self.inputs(bound, override), bound.views)
+        return bound.sql, await self.inputs(bound, override), bound.views
 
     async def target(self, rv: ast.RangeVar) -> Relation:
         catalog = await self.work.catalog()
@@ -323,7 +345,11 @@ class Dml:
         binder = await self.binder()
         bound = binder.bind(select)
         out = await self.run(bound.sql, await self.inputs(bound, {binder.internal(rel): rows}), bound.views)
-        return to_result(tag, out, p.result_names(select))
+        result = to_result(tag, out, p.result_names(select))
+        origins = column_origins(clause.exprs, [node.relation], await self.work.catalog(), self.search_path)
+        if origins is not None and len(origins) == len(result.columns):
+            result.origins = origins
+        return result
 
     # -- checks ----------------------------------------------------------------
 
@@ -346,6 +372,27 @@ _POINT_TYPES = {"smallint": int, "integer": int, "bigint": int, "text": str}
 
 
 _PLAIN_TYPES = ("smallint", "integer", "bigint", "text", "double precision", "real", "boolean", "date", "timestamp", "timestamptz")
+
+
+_LITERAL_TYPES = {ast.Integer: ("ival", pa.int32()), ast.String: ("sval", pa.string()), ast.Boolean: ("boolval", pa.bool_())}
+
+
+def _constant_row(node) -> pa.Table | None:
+    """The one row of ``SELECT literal, ...`` without any other clause
+    (clients' liveness probes, ``SELECT 1``): it reads nothing, so it needs
+    no timestamp, catalog or engine. None for anything else."""
+    if not isinstance(node, ast.SelectStmt) or not node.targetList or node.fromClause:
+        return None
+    if any(getattr(node, a) for a in node.__slots__ if a != "targetList"):
+        return None
+    columns = {}
+    for i, t in enumerate(node.targetList):
+        v = t.val
+        if not isinstance(v, ast.A_Const) or v.isnull or type(v.val) not in _LITERAL_TYPES:
+            return None
+        attr, typ = _LITERAL_TYPES[type(v.val)]
+        columns[f"c{i}"] = pa.array([getattr(v.val, attr)], typ)
+    return pa.table(columns)
 
 
 def _plain_projection(node: ast.SelectStmt, rel: Relation) -> list[str] | None:

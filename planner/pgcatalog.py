@@ -879,3 +879,30 @@ def replace_children(node: ast.Node, fn) -> None:
                 out.append(v if new is None else new)
             if changed:
                 setattr(node, attr, tuple(out))
+
+
+def column_origins(targets, from_clause, catalog, search_path) -> list[tuple[int, int]] | None:
+    """For a target list over one relation (a SELECT with a single table in
+    FROM, or a RETURNING), the (relation OID, attnum) each output column
+    reads directly, (0, 0) for computed ones, as PostgreSQL's RowDescription
+    reports them; None when the query is of another shape."""
+    if not targets or len(from_clause or ()) != 1 or not isinstance(from_clause[0], ast.RangeVar):
+        return None
+    rv = from_clause[0]
+    rel = catalog.lookup(rv.relname, rv.schemaname, search_path)
+    if rel is None:
+        return None
+    oid = relation_oid(rel)
+    alias = rv.alias.aliasname if rv.alias is not None else rv.relname
+    names = rel.column_names
+    out = []
+    for t in targets:
+        v = getattr(t, "val", t)
+        fields = v.fields if isinstance(v, ast.ColumnRef) else ()
+        if fields and isinstance(fields[-1], ast.A_Star) and (len(fields) == 1 or fields[0].sval == alias):
+            out.extend((oid, i) for i in range(1, len(names) + 1))
+        elif fields and isinstance(fields[-1], ast.String) and fields[-1].sval in names and (len(fields) == 1 or (len(fields) == 2 and fields[0].sval == alias)):
+            out.append((oid, names.index(fields[-1].sval) + 1))
+        else:
+            out.append((0, 0))
+    return out

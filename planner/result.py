@@ -2,6 +2,10 @@
 
 ``Result.table`` keeps the Arrow result so the wire front end can encode
 columns without going through Python rows; ``rows`` are Python values.
+A streamed result (``Session.run(..., lazy=True)``) has a ``RowStream``
+instead of a table: its rows are computed as the sender asks for them, so
+a result of any size holds one batch in memory; its tag is known only once
+the stream is exhausted (``RowStream.sent``).
 """
 
 from __future__ import annotations
@@ -17,10 +21,12 @@ from planner.sqltypes import of_arrow
 
 @dataclass
 class Result:
-    tag: str
+    tag: str | None  # None: a streamed SELECT's, known at its end (command_tag)
     columns: list[tuple[str, str]] = field(default_factory=list)  # (name, SQL type)
     table: pa.Table | None = None
     notices: list[str] = field(default_factory=list)
+    stream: "RowStream | None" = None
+    origins: list[tuple[int, int]] | None = None  # per column: (table OID, attnum) it comes from, or (0, 0)
     _rows: list[tuple] | None = None
 
     @property
@@ -38,7 +44,68 @@ class Result:
 
     @property
     def returns_rows(self) -> bool:
-        return self.table is not None
+        return self.table is not None or self.stream is not None
+
+    def command_tag(self) -> str:
+        """The tag; a streamed SELECT's counts the rows sent."""
+        return self.tag if self.tag is not None else f"SELECT {self.stream.sent}"
+
+    def row_stream(self) -> "RowStream":
+        """The rows as a stream (a materialized table's in slices)."""
+        if self.stream is None:
+            self.stream = RowStream.of_table(self.table)
+        return self.stream
+
+
+class RowStream:
+    """A result's rows in order, batch by batch.
+
+    ``fetch`` returns the next record batch or None at the end; ``next(n)``
+    hands out at most ``n`` rows at a time, keeping the rest of a batch for
+    the next call (row limits of the extended protocol). Invariant: ``sent``
+    counts the rows handed out; ``close()`` runs ``on_close`` exactly once.
+    """
+
+    SLICE = 8192
+
+    def __init__(self, fetch, on_close=None):
+        self._fetch, self._on_close = fetch, on_close
+        self._pending: pa.Table | None = None
+        self.sent = 0
+        self.done = False
+
+    @classmethod
+    def of_table(cls, table: pa.Table) -> "RowStream":
+        batches = iter(table.to_batches(cls.SLICE))
+
+        async def fetch():
+            return next(batches, None)
+
+        return cls(fetch)
+
+    async def next(self, limit: int | None = None) -> pa.Table | None:
+        """Up to ``limit`` (default: a batch's worth of) rows, None at the end."""
+        while self._pending is None:
+            if self.done:
+                return None
+            batch = await self._fetch()
+            if batch is None:
+                self.close()
+                return None
+            self._pending = pa.Table.from_batches([batch]) if batch.num_rows else None
+        rows = self._pending
+        n = rows.num_rows if limit is None else min(limit, rows.num_rows)
+        out, rest = rows.slice(0, n), rows.slice(n)
+        self._pending = rest if rest.num_rows else None
+        self.sent += n
+        return out
+
+    def close(self) -> None:
+        if not self.done:
+            self.done = True
+            self._pending = None
+            if self._on_close is not None:
+                self._on_close()
 
 
 def to_result(tag: str, out: pa.Table, names: list[str] | None = None) -> Result:

@@ -57,8 +57,8 @@ from planner.errors import (
     SqlError,
     not_supported,
 )
-from planner.pgcatalog import PgCatalog
-from planner.result import Result, to_result
+from planner.pgcatalog import PgCatalog, column_origins
+from planner.result import Result, RowStream, to_result
 from planner.sqltypes import canonical
 from planner.work import Work
 from storage.errors import UsageError
@@ -74,11 +74,13 @@ DEFAULT_SETTINGS = {
     "default_transaction_read_only": "off",
     "extra_float_digits": "1",
     "idle_in_transaction_session_timeout": "0",
+    "in_hot_standby": "off",
     "integer_datetimes": "on",
     "intervalstyle": "postgres",
     "is_superuser": "on",
     "lock_timeout": "0",
     "max_identifier_length": "63",
+    "scram_iterations": "4096",
     "search_path": '"$user", public',
     "server_encoding": "UTF8",
     "server_version": "16.4",
@@ -91,7 +93,9 @@ DEFAULT_SETTINGS = {
     "transaction_read_only": "off",
     "txngate.engine": "auto",
 }
-READ_ONLY_SETTINGS = {"server_version", "server_version_num", "server_encoding", "integer_datetimes", "max_identifier_length", "is_superuser"}
+DISPLAY_NAMES = {"datestyle": "DateStyle", "intervalstyle": "IntervalStyle", "timezone": "TimeZone"}  # as SHOW titles them
+READ_ONLY_SETTINGS = {"server_version", "server_version_num", "server_encoding", "integer_datetimes", "max_identifier_length", "is_superuser",
+                      "in_hot_standby"}
 ISOLATION_NAMES = {"serializable", "repeatable read", "read committed", "read uncommitted"}
 
 
@@ -102,6 +106,26 @@ def parse_duration_ms(value: str, setting: str) -> int:
         raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "{setting}": "{value}"')
     scale = {"ms": 1, None: 1, "s": 1000, "min": 60_000, "h": 3_600_000, "d": 86_400_000}[m.group(2)]
     return int(float(m.group(1)) * scale)
+
+
+_DATE_FORMATS = {"iso": "ISO", "sql": "SQL", "postgres": "Postgres", "german": "German"}
+_DATE_ORDERS = {"dmy": "DMY", "euro": "DMY", "european": "DMY", "mdy": "MDY", "us": "MDY", "noneuro": "MDY", "noneuropean": "MDY", "ymd": "YMD"}
+
+
+def _datestyle(value: str, current: str) -> str:
+    """DateStyle in PostgreSQL's canonical form (``ISO, DMY``): an output
+    format and a field order, each kept from ``current`` when not given."""
+    fmt, order = (part.strip() for part in current.split(","))
+    for token in re.split(r"[\s,]+", value.strip()):
+        if token.lower() in _DATE_FORMATS:
+            fmt = _DATE_FORMATS[token.lower()]
+        elif token.lower() in _DATE_ORDERS:
+            order = _DATE_ORDERS[token.lower()]
+        elif token.lower() == "default":
+            fmt, order = "ISO", "MDY"
+        else:
+            raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "DateStyle": "{value}"', detail=f'Unrecognized key word: "{token}".')
+    return f"{fmt}, {order}"
 
 
 class Session:
@@ -155,6 +179,8 @@ class Session:
             value = str(parse_duration_ms(value, name))
         if name in ("transaction_isolation", "default_transaction_isolation") and value.lower() not in ISOLATION_NAMES:
             raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "{name}": "{value}"')
+        if name == "datestyle":
+            value = _datestyle(value, self.settings["datestyle"])
         if name == "txngate.engine" and value.lower() not in ("auto", "local", "spark"):
             raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "txngate.engine": "{value}"', hint="Available values: auto, local, spark.")
         self.settings[name] = value
@@ -183,8 +209,10 @@ class Session:
     async def execute(self, sql: str, params: list | None = None, *, copy_source: CopySource | None = None, copy_sink: CopySink | None = None) -> list[Result]:
         return [r async for r in self.stream(sql, params, copy_source=copy_source, copy_sink=copy_sink)]
 
-    async def stream(self, sql: str, params: list | None = None, *, copy_source=None, copy_sink=None) -> AsyncIterator[Result]:
-        """Run every statement of ``sql``, yielding each result when done.
+    async def stream(self, sql: str, params: list | None = None, *, copy_source=None, copy_sink=None, lazy: bool = False) -> AsyncIterator[Result]:
+        """Run every statement of ``sql``, yielding each result when done
+        (``lazy``: a SELECT's as soon as its rows can be streamed; the caller
+        drains or closes that stream before asking for the next result).
 
         Several statements without transaction control run in one implicit
         transaction: an error rolls back all of them."""
@@ -192,14 +220,14 @@ class Session:
         implicit = len(statements) > 1 and self.work is None and not any(s.kind == p.TXN for s in statements)
         if not implicit:
             for stmt in statements:
-                yield await self.run(stmt, params, copy_source, copy_sink)
+                yield await self.run(stmt, params, copy_source, copy_sink, lazy=lazy)
             return
         self.work = Work.begin(self.db)
         self.work.explicit = True
         ok = False
         try:
             for stmt in statements:
-                yield await self.run(stmt, params, copy_source, copy_sink)
+                yield await self.run(stmt, params, copy_source, copy_sink, lazy=lazy)
             work, self.work = self.work, None
             await work.commit()
             ok = True
@@ -208,10 +236,10 @@ class Session:
                 work, self.work = self.work, None
                 await work.abort()
 
-    async def run(self, stmt: p.Statement, params: list | None, copy_source=None, copy_sink=None) -> Result:
-        """Run one parsed statement."""
-        if self.work is not None and self.work.failed and not _ends_txn(stmt):
-            raise SqlError(IN_FAILED_SQL_TRANSACTION, "current transaction is aborted, commands ignored until end of transaction block")
+    async def run(self, stmt: p.Statement, params: list | None, copy_source=None, copy_sink=None, *, lazy: bool = False) -> Result:
+        """Run one parsed statement; ``lazy``: a SELECT's rows as a stream
+        (``Result.stream``) computed as they are read."""
+        self.check_not_aborted(stmt)
         try:
             if stmt.kind == p.TXN:
                 return await self._transaction_statement(stmt.node)
@@ -219,6 +247,9 @@ class Session:
                 return self._session_statement(stmt.node)
             if stmt.kind == p.CURSOR:
                 return await self._cursor_statement(stmt.node, params)
+            if lazy and stmt.kind == p.READ:
+                async with self._reading() as work:  # the inputs are in memory once the stream starts
+                    return await self._select_stream(work, stmt, params)
             if self.work is not None:
                 return await self._in_work(self.work, stmt, params, {}, copy_source, copy_sink)
             if stmt.kind in (p.READ, p.EXPLAIN) or (stmt.kind == p.COPY and not stmt.node.is_from):
@@ -227,7 +258,7 @@ class Session:
             return await self._autocommit(stmt, params, copy_source)
         except EngineError as e:
             self.fail()
-            raise SqlError(e.sqlstate, e.message) from None
+            raise SqlError(e.sqlstate, e.message, position=_error_position(stmt.node, e)) from None
         except SqlError:
             self.fail()
             raise
@@ -327,6 +358,39 @@ class Session:
         finally:
             await work.abort()
 
+    async def _select_stream(self, work: Work, stmt: p.Statement, params) -> Result:
+        out = await self._dml(work, params).select_stream(stmt.node)
+        names = p.result_names(stmt.node)
+        if isinstance(out, pa.Table):
+            return await self._with_origins(work, stmt.node, to_result(f"SELECT {out.num_rows}", out, names))
+
+        async def fetch():
+            try:
+                return await out.next()
+            except EngineError as e:
+                self.fail()
+                raise SqlError(e.sqlstate, e.message) from None
+            except asyncio.CancelledError:
+                self.fail()
+                raise
+
+        columns = to_result("", out.schema.empty_table(), names).columns
+        return await self._with_origins(work, stmt.node, Result(None, columns, stream=RowStream(fetch, out.close)))
+
+    async def _with_origins(self, work: Work, node, result: Result) -> Result:
+        """``result`` with the table columns its SELECT reads, for RowDescription."""
+        if isinstance(node, ast.SelectStmt) and node.fromClause:
+            origins = column_origins(node.targetList, node.fromClause, await work.catalog(), self.search_path)
+            if origins is not None and len(origins) == len(result.columns):
+                result.origins = origins
+        return result
+
+    def check_not_aborted(self, stmt: p.Statement | None) -> None:
+        """25P02 for a statement other than COMMIT/ROLLBACK in an aborted
+        transaction (checked at Parse and Bind too, as PostgreSQL does)."""
+        if self.work is not None and self.work.failed and (stmt is None or not _ends_txn(stmt)):
+            raise SqlError(IN_FAILED_SQL_TRANSACTION, "current transaction is aborted, commands ignored until end of transaction block")
+
     def fail(self) -> None:
         """The running statement failed: an open transaction is now aborted."""
         if self.work is not None:
@@ -336,7 +400,7 @@ class Session:
         node = stmt.node
         if stmt.kind == p.READ:
             out = await self._dml(work, params).select(node)
-            return to_result(f"SELECT {out.num_rows}", out, p.result_names(node))
+            return await self._with_origins(work, node, to_result(f"SELECT {out.num_rows}", out, p.result_names(node)))
         if stmt.kind == p.EXPLAIN:
             return await self._explain(work, node, params)
         if work.read_only and stmt.kind in (p.WRITE, p.DDL, p.COPY) and not (stmt.kind == p.COPY and not node.is_from):
@@ -548,7 +612,7 @@ class Session:
             name = {"transaction isolation level": "transaction_isolation", "session authorization": "session_authorization"}.get(name, name)
             if name not in self.settings:
                 raise SqlError(UNDEFINED_PARAMETER, f'unrecognized configuration parameter "{node.name}"')
-            return to_result("SHOW", pa.table({name: pa.array([self.show(name)], pa.string())}))
+            return to_result("SHOW", pa.table({DISPLAY_NAMES.get(name, name): pa.array([self.show(name)], pa.string())}))
         kind = node.kind.name
         name = (node.name or "").lower()
         if kind == "VAR_SET_MULTI":  # SET TRANSACTION / SESSION CHARACTERISTICS
@@ -584,6 +648,18 @@ class Session:
         name = {"time zone": "timezone"}.get(name, name)
         self.set(name, ", ".join(values))
         return Result("SET")
+
+
+def _error_position(node, e: EngineError) -> int | None:
+    """Where in the query an engine error points, as PostgreSQL reports it
+    (1-based): the column reference DuckDB could not resolve."""
+    m = re.search(r'column "([^"]+)"', e.message) if e.sqlstate == "42703" else None
+    if m is None:
+        return None
+    for n in p.walk(node):
+        if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and n.fields[-1].sval == m.group(1):
+            return n.location + 1
+    return None
 
 
 def _ends_txn(stmt: p.Statement) -> bool:

@@ -194,6 +194,21 @@ def format_array(values: list, element_type: str, timezone: str = "UTC") -> str:
     return "{" + ",".join(out) + "}"
 
 
+def _format_floats(arr: pa.Array, one, plain_below: float) -> pa.Array:
+    """Floats with Arrow's shortest round-trip cast where it matches
+    PostgreSQL (plain notation: ``1e-4 <= |x| < plain_below``, and zeros),
+    and ``one`` value by value elsewhere (exponents, NaN, infinities)."""
+    out = arr.cast(pa.string())
+    size = pc.abs(arr)
+    plain = pc.or_(pc.and_(pc.greater_equal(size, 1e-4), pc.less(size, plain_below)), pc.equal(size, 0))
+    same = pc.and_(plain, pc.invert(pc.match_substring_regex(out, "[eni]")))
+    redo = pc.and_(pc.invert(same.fill_null(True)), arr.is_valid())
+    where = pc.indices_nonzero(redo)
+    if len(where) == 0:
+        return out
+    return pc.replace_with_mask(out, redo, pa.array([one(v) for v in pc.take(arr, where).to_pylist()], pa.string()))
+
+
 def format_column(arr, sql_type: str, timezone: str = "UTC") -> pa.Array:
     """A column as PostgreSQL text (a string array, nulls kept)."""
     if isinstance(arr, pa.ChunkedArray):
@@ -207,4 +222,6 @@ def format_column(arr, sql_type: str, timezone: str = "UTC") -> pa.Array:
         return pc.if_else(arr, "t", "f")
     if sql_type == "date" and pa.types.is_date(t):
         return arr.cast(pa.string())
+    if sql_type in ("double precision", "real") and pa.types.is_floating(t):
+        return _format_floats(arr, format_float8 if sql_type == "double precision" else format_float4, 1e15 if sql_type == "double precision" else 1e6)
     return pa.array([format_value(v, sql_type, timezone) for v in arr.to_pylist()], pa.string())

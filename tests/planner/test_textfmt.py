@@ -4,7 +4,10 @@ text output, read through psql)."""
 
 from __future__ import annotations
 
+import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from planner.textfmt import format_column, format_value
 
@@ -42,3 +45,14 @@ async def test_text_output_matches_postgres(db, pg_server, timezone):
         if got != expected or vector != expected:
             mismatches.append((expr, sql_type, got, vector, expected))
     assert not mismatches, "\n".join(map(repr, mismatches))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True)), max_size=50))
+def test_float_columns_format_like_single_values(values):
+    """The column-at-a-time float formatting (Arrow's cast where it agrees
+    with PostgreSQL) gives exactly the value-by-value text, for float8 and float4."""
+    for sql_type, arrow_type in (("double precision", pa.float64()), ("real", pa.float32())):
+        arr = pa.array(values, arrow_type)
+        expected = [format_value(v, sql_type) for v in arr.to_pylist()]
+        assert format_column(arr, sql_type).to_pylist() == expected
