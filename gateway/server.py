@@ -160,6 +160,9 @@ class Connection:
         self._out += data
 
     async def flush(self) -> None:
+        if self.writer.transport.is_closing():
+            # asyncio drops writes to a lost connection without an error: stop the work instead
+            raise ConnectionResetError("the client went away")
         if self._out:
             self.writer.write(bytes(self._out))
             self._out.clear()
@@ -370,8 +373,12 @@ class Connection:
             self.send(wire.error_response("ERROR", "57014", "canceling statement due to user request"))
         except SqlError as e:
             self.send(wire.error_response(e.severity, e.sqlstate, e.message, detail=e.detail, hint=e.hint, position=e.position))
-        except (ValueError, struct.error, IndexError, UnicodeDecodeError) as e:
+        except (struct.error, IndexError):
+            self.send(wire.error_response("ERROR", "08P01", "insufficient data left in message"))
+        except (ValueError, UnicodeDecodeError) as e:
             self.send(wire.error_response("ERROR", "22P02", f"invalid parameter or message value: {e}"))
+        except ConnectionError:
+            raise  # the client went away: the connection ends
         except Exception as e:  # noqa: BLE001 - a bug fails the statement, not the connection
             log.exception("internal error", extra={"pid": self.pid})
             self.session.fail()

@@ -9,6 +9,7 @@ txns set. Sessions come from ``database.session()``.
 
 from __future__ import annotations
 
+import weakref
 from collections import OrderedDict
 
 from storage.location import open_blob, open_consensus
@@ -56,6 +57,7 @@ class Database:
         self.snapshots = SnapshotCache(txns)
         self._catalogs: dict[int, Catalog] = {}
         self.bind_cache = BindCache()
+        self.sessions: weakref.WeakSet = weakref.WeakSet()  # open sessions, for pg_stat_activity
 
     @classmethod
     async def open(cls, consensus_url: str, blob_url: str, *, config: PersistConfig | None = None) -> "Database":

@@ -525,9 +525,13 @@ class PgCatalog:
         return sorted(out, key=lambda r: r["word"])
 
     def _pg_stat_activity(self):
-        return [dict(datid=DATABASE_OID, datname=DATABASE, pid=self.session.backend_pid, usesysid=SUPERUSER_OID,
-                     usename=self.user, application_name=self.session.settings.get("application_name", ""),
-                     state="active", backend_type="client backend")]
+        """Every open session of this gateway; the asking one is active."""
+        states = {"I": "idle", "T": "idle in transaction", "E": "idle in transaction (aborted)"}
+        sessions = sorted(self.session.db.sessions, key=lambda s: s.backend_pid or 0)
+        return [dict(datid=DATABASE_OID, datname=DATABASE, pid=s.backend_pid, usesysid=SUPERUSER_OID,
+                     usename=s.user, application_name=s.settings.get("application_name", ""),
+                     state="active" if s is self.session else states.get(s.status, "active"), backend_type="client backend")
+                for s in sessions]
 
     def _schemata(self):
         return [dict(catalog_name=DATABASE, schema_name=s, schema_owner=self.user) for s in self._schemas()]

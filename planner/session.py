@@ -131,6 +131,7 @@ def _datestyle(value: str, current: str) -> str:
 class Session:
     def __init__(self, db, *, user: str = "txngate", settings: dict[str, str] | None = None):
         self.db = db
+        db.sessions.add(self)
         self.user = user
         self.settings = dict(DEFAULT_SETTINGS)
         self.settings["session_authorization"] = user
@@ -187,6 +188,7 @@ class Session:
 
     async def close(self) -> None:
         """The client went away: an open transaction rolls back."""
+        self.db.sessions.discard(self)
         work, self.work, self._explicit = self.work, None, False
         self._savepoints.clear()
         self.cursors.open.clear()
