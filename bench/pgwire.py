@@ -2,12 +2,15 @@
 use, on this machine. For each server prints:
 
 * ``SELECT 1`` round trips per second from one psycopg connection;
-* point SELECT qps by primary key with pgbench (16 clients, -M prepared);
+* point SELECT qps by primary key with pgbench (16 clients, -M simple:
+  buenavista answers pgbench's extended-protocol modes with errors);
 * rows/s streaming a --rows (1M) row, 4-column SELECT in text format (psycopg).
 
-txngate runs as a ``txngate serve`` child process on the embedded default.
-(buenavista, the issue's third comparison, is not run here: it needs its own
-virtualenv; see the closing note of the pgwire issue.)
+Three servers: txngate (a ``txngate serve`` child process on the embedded
+default), the real PostgreSQL the tests use, and buenavista 0.5 serving an
+in-memory DuckDB, installed on first run into its own virtualenv under
+``.bench/buenavista`` (buenavista 0.5 needs duckdb < 2, so it cannot share
+txngate's environment).
 
 Run: .venv/bin/python bench/pgwire.py [--rows 1000000] [--seconds 5]
 """
@@ -27,7 +30,7 @@ from _common import ROOT, row
 import psycopg
 
 from tests.gateway.conftest import Gateway
-from tests.servers import PostgresServer
+from tests.servers import PostgresServer, free_port
 
 
 def select1(dsn: str, seconds: float) -> float:
@@ -38,6 +41,41 @@ def select1(dsn: str, seconds: float) -> float:
             conn.execute("SELECT 1").fetchone()
             n += 1
         return n / (time.perf_counter() - start)
+
+
+BUENAVISTA_VENV = os.path.join(ROOT, ".bench", "buenavista")
+BUENAVISTA_PACKAGES = ["buenavista==0.5.0", "duckdb==1.5.6", "pyarrow==26.0.1", "python-dateutil==2.9.0.post0"]
+
+
+class Buenavista:
+    """buenavista's DuckDB example server in its own virtualenv."""
+
+    def __init__(self):
+        python = os.path.join(BUENAVISTA_VENV, "bin", "python")
+        if not os.path.exists(python):
+            subprocess.run([sys.executable, "-m", "venv", BUENAVISTA_VENV], check=True)
+            subprocess.run([python, "-m", "pip", "install", "-q", *BUENAVISTA_PACKAGES], check=True)
+        self.port = free_port()
+        env = dict(os.environ, BUENAVISTA_HOST="127.0.0.1", BUENAVISTA_PORT=str(self.port))
+        self.proc = subprocess.Popen([python, "-u", "-m", "buenavista.examples.duckdb_postgres"], env=env,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        line = self.proc.stdout.readline()
+        while line and "Listening" not in line:
+            line = self.proc.stdout.readline()
+        if "Listening" not in line:
+            raise RuntimeError("buenavista did not start")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=30)
+
+
+def setup_buenavista(dsn: str, rows: int) -> None:
+    """The same table, built in DuckDB (buenavista has no COPY)."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS wide")
+        conn.execute("CREATE TABLE wide AS SELECT i::bigint AS id, (i % 1000)::integer AS k, i / 7.0 AS v, 'name-' || i AS s "
+                     f"FROM generate_series(0, {rows - 1}) AS t(i)")
 
 
 def setup(dsn: str, rows: int) -> None:
@@ -52,9 +90,9 @@ def setup(dsn: str, rows: int) -> None:
 def point_qps(host: str, port: int, user: str, rows: int, seconds: float) -> float:
     with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as f:
         f.write(f"\\set id random(0, {rows - 1})\nSELECT id, k, v, s FROM wide WHERE id = :id;\n")
-    db = "txngate" if user == "txngate" else "postgres"
+    db = {"txngate": "txngate", "postgres": "postgres"}.get(user, user)
     res = subprocess.run(["pgbench", "-n", "-h", host, "-p", str(port), "-U", user, "-f", f.name, "-c", "16", "-j", "2",
-                          "-T", str(int(seconds)), "-M", "prepared", db], capture_output=True, text=True, timeout=seconds + 120)
+                          "-T", str(int(seconds)), "-M", "simple", db], capture_output=True, text=True, timeout=seconds + 120)
     os.unlink(f.name)
     m = re.search(r"tps = ([\d.]+)", res.stdout)
     if m is None or res.returncode != 0:
@@ -73,10 +111,10 @@ def stream(dsn: str) -> float:
         return n / (time.perf_counter() - start)
 
 
-def measure(name: str, dsn: str, host: str, port: int, user: str, args) -> dict:
-    setup(dsn, args.rows)
+def measure(name: str, dsn: str, host: str, port: int, user: str, args, load=setup) -> dict:
+    load(dsn, args.rows)
     out = {"SELECT 1 round trips/s (1 connection)": select1(dsn, args.seconds),
-           "point SELECT qps (pgbench, 16 clients)": point_qps(host, port, user, args.rows, args.seconds),
+           "point SELECT qps (pgbench -M simple, 16 clients)": point_qps(host, port, user, args.rows, args.seconds),
            f"streaming rows/s ({args.rows:,} rows x 4 columns, text)": stream(dsn)}
     print(f"  measured {name}", file=sys.stderr)
     return out
@@ -98,10 +136,17 @@ def main() -> None:
     with PostgresServer() as pg:
         dsn = f"host=127.0.0.1 port={pg.port} user=postgres dbname=postgres"
         results["PostgreSQL"] = measure("PostgreSQL", dsn, "127.0.0.1", pg.port, "postgres", args)
-    print(row("", "txngate", "PostgreSQL", "txngate/PG", widths=(52, 14, 14, 12)))
+    bv = Buenavista()
+    try:
+        results["buenavista"] = measure("buenavista", f"host=127.0.0.1 port={bv.port} user=bench dbname=bench", "127.0.0.1", bv.port,
+                                        "bench", args, load=setup_buenavista)
+    finally:
+        bv.stop()
+    widths = (52, 13, 13, 13, 11, 11)
+    print(row("", "txngate", "PostgreSQL", "buenavista", "vs PG", "vs bv", widths=widths))
     for key in results["txngate"]:
-        a, b = results["txngate"][key], results["PostgreSQL"][key]
-        print(row(key, a, b, f"{a / b:.2f}x", widths=(52, 14, 14, 12)))
+        a, b, c = results["txngate"][key], results["PostgreSQL"][key], results["buenavista"][key]
+        print(row(key, a, b, c, f"{a / b:.2f}x", f"{a / c:.2f}x", widths=widths))
 
 
 if __name__ == "__main__":

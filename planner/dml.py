@@ -100,6 +100,12 @@ class Dml:
         if constant is not None:
             return constant
         catalog = await self.work.catalog()
+        direct = _direct_point(node, catalog, self.search_path, self.params)
+        if direct is not None:  # by key, plain columns: no binding, no engine
+            rel, column, value, columns = direct
+            rows = await self.work.lookup(rel, column, value)
+            if rows is not None:
+                return rows.select(columns)
         bound = self.work.db.bind_cache.get(node, catalog, self.search_path)
         if bound is None:
             bound = Binder(catalog, self.search_path, self.emulation).bind(node)
@@ -413,10 +419,34 @@ def _plain_projection(node: ast.SelectStmt, rel: Relation) -> list[str] | None:
             continue
         if len(v.fields) > 2 or last.sval not in rel.column_names:
             return None
+        if len(v.fields) == 2 and v.fields[0].sval != _alias(node):
+            return None
         out.append(last.sval)
     if any(not (rel.column(c).type in _PLAIN_TYPES or rel.column(c).type.startswith(("numeric(", "varchar("))) for c in out):
         return None
     return out
+
+
+def _alias(node: ast.SelectStmt) -> str | None:
+    rv = node.fromClause[0] if node.fromClause and isinstance(node.fromClause[0], ast.RangeVar) else None
+    return None if rv is None else (rv.alias.aliasname if rv.alias is not None else rv.relname)
+
+
+def _direct_point(node, catalog, search_path, params):
+    """(relation, key column, value, output columns) for ``SELECT plain
+    columns FROM table WHERE key = constant``, resolved straight from the
+    catalog so the statement needs no binding; None otherwise."""
+    if not isinstance(node, ast.SelectStmt) or len(node.fromClause or ()) != 1 or not isinstance(node.fromClause[0], ast.RangeVar):
+        return None
+    rv = node.fromClause[0]
+    rel = catalog.lookup(rv.relname, rv.schemaname, search_path)
+    if rel is None or rel.kind != "table":
+        return None
+    point = _point_on(node, rel, params)
+    columns = _plain_projection(node, rel) if point is not None else None
+    if columns is None:
+        return None
+    return rel, point[0], point[1], columns
 
 
 def _point_lookup(node, bound, params):
@@ -424,13 +454,20 @@ def _point_lookup(node, bound, params):
     single-table SELECT whose WHERE requires ``key = constant`` on a
     one-column primary key: the snapshot index then supplies the (at most
     one) row and DuckDB evaluates the rest of the query over it."""
-    if not isinstance(node, ast.SelectStmt) or node.valuesLists or (node.op is not None and node.op.name != "SETOP_NONE"):
+    if len(bound.tables) != 1 or bound.views or bound.virtual:
         return None
-    if len(bound.tables) != 1 or bound.views or bound.virtual or node.whereClause is None:
-        return None
-    if len(node.fromClause or ()) != 1 or not isinstance(node.fromClause[0], ast.RangeVar):
+    if not isinstance(node, ast.SelectStmt) or len(node.fromClause or ()) != 1 or not isinstance(node.fromClause[0], ast.RangeVar):
         return None
     (name, rel), = bound.tables.items()
+    point = _point_on(node, rel, params)
+    return None if point is None else (name, rel, *point)
+
+
+def _point_on(node, rel, params):
+    """(key column, value) when ``node`` (a SELECT over ``rel`` alone)
+    requires ``key = constant`` on ``rel``'s one-column primary key."""
+    if node.valuesLists or (node.op is not None and node.op.name != "SETOP_NONE") or node.whereClause is None:
+        return None
     if len(rel.primary_key) != 1:
         return None
     key = rel.primary_key[0]
@@ -462,7 +499,7 @@ def _point_lookup(node, bound, params):
                 return None
             if value is None:
                 return None
-            return name, rel, key, value
+            return key, value
     return None
 
 
