@@ -55,6 +55,7 @@ class Work:
     done: bool = False
     unseen_writes: bool = False  # writes made with keep=False
     explicit: bool = False  # a transaction of several statements
+    _base: tuple[int, Catalog] | None = None  # the catalog at read_ts, once looked up
 
     @classmethod
     def begin(cls, db, *, read_ts: int | None = None, read_only: bool = False, reads: list[str] | None = None) -> "Work":
@@ -82,7 +83,9 @@ class Work:
     async def catalog(self) -> Catalog:
         ts = await self.ts()
         self._read(CATALOG_SHARD)
-        base = await self.db.catalog_at(ts)
+        if self._base is None or self._base[0] != ts:
+            self._base = (ts, await self.db.catalog_at(ts))
+        base = self._base[1]
         pending = self.pending.get(CATALOG_SHARD)
         if not pending:
             return base
