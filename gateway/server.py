@@ -266,6 +266,7 @@ class Connection:
         self.session = self.server.db.session(user=user)
         self.session.backend_pid = self.pid
         self.session.on_deallocate = self._deallocate
+        self.session.on_notice = self._notice_now
         for key, value in params.items():
             if key in ("user", "database", "replication") or key.startswith("_pq_."):
                 continue
@@ -395,6 +396,14 @@ class Connection:
             if self.reported.get(name) != value:
                 self.reported[name] = value
                 self.send(wire.parameter_status(name, value))
+
+    def _notice_now(self, notice: str) -> None:
+        """A notice raised while a statement runs (Spark progress): sent at
+        once, with whatever this connection had queued before it."""
+        self._send_notices([notice])
+        if not self.writer.transport.is_closing():
+            self.writer.write(bytes(self._out))
+            self._out.clear()
 
     def _send_notices(self, notices: list[str]) -> None:
         for n in notices:

@@ -69,7 +69,10 @@ def transpile(pg: str) -> str:
 
 
 class Binder:
-    def __init__(self, catalog: Catalog, search_path: tuple[str, ...], emulation: Emulation | None = None):
+    def __init__(self, catalog: Catalog, search_path: tuple[str, ...], emulation: Emulation | None = None, *, dialect: str = "duckdb"):
+        #: "duckdb": ``Bound.sql`` and views are DuckDB SQL; "spark": they stay
+        #: PostgreSQL (with internal names) for planner.spark_sql to rewrite
+        self.dialect = dialect
         self.catalog = catalog
         self.search_path = search_path
         self.emulation = emulation
@@ -81,8 +84,11 @@ class Binder:
 
     def bind(self, node: ast.Node) -> Bound:
         """Bind a SELECT (or any node holding one) and rewrite it for DuckDB."""
-        self.out.sql = transpile(pg_sql(self.rewrite(node)))
+        self.out.sql = self._finish(pg_sql(self.rewrite(node)))
         return self.out
+
+    def _finish(self, pg: str) -> str:
+        return transpile(pg) if self.dialect == "duckdb" else pg
 
     def rewrite(self, node: ast.Node) -> ast.Node:
         node = copy.deepcopy(node)
@@ -91,7 +97,7 @@ class Binder:
             if isinstance(n, ast.RangeVar):
                 self._rename(n, ctes)
             elif isinstance(n, ast.FuncCall):
-                _rename_function(n)
+                _rename_function(n, self.dialect)
             elif isinstance(n, ast.TypeCast):
                 _pg_casts(n)
             elif isinstance(n, ast.SelectStmt) and n.lockingClause:
@@ -110,7 +116,7 @@ class Binder:
         return self._pg
 
     def _substitute(self, n: ast.Node) -> ast.Node | None:
-        if isinstance(n, ast.A_Expr) and isinstance(n.rexpr, ast.FuncCall) and n.rexpr.funcname[-1].sval == "like_escape":
+        if isinstance(n, ast.A_Expr) and isinstance(n.rexpr, ast.FuncCall) and n.rexpr.funcname[-1].sval == "like_escape" and self.dialect == "duckdb":
             return _like_escape(n)
         if isinstance(n, ast.FuncCall) and FUNCTION_NAMES.get(n.funcname[-1].sval, n.funcname[-1].sval) in INTEGER_RESULTS and id(n) not in self._cast:
             self._cast.add(id(n))  # DuckDB's bigint result as PostgreSQL's integer
@@ -160,7 +166,7 @@ class Binder:
                 raise SqlError("42P17", f'infinite recursion detected in rules for relation "{rel.name}"')
             self._binding_views.add(rel.qualified)
             inner = pglast.parse_sql(rel.query)[0].stmt
-            sql = transpile(pg_sql(self.rewrite(inner)))
+            sql = self._finish(pg_sql(self.rewrite(inner)))
             name = f"_r{len(self._names)}"
             self.out.views.append((name, sql))
         else:
@@ -210,14 +216,16 @@ FUNCTION_NAMES = {
     "json_build_array": "txngate_fn_json_array", "jsonb_build_array": "txngate_fn_json_array",
     "json_agg": "json_group_array", "jsonb_agg": "json_group_array", "to_jsonb": "to_json",
 }
+#: ... and for the Spark rewrite (the grammar gives ``position(b IN a)`` as ``position(a, b)``)
+SPARK_FUNCTION_NAMES = {"position": "strpos"}
 _AFTER_TRANSPILE = re.compile(r"\btxngate_fn_(\w+)\(", re.IGNORECASE)
 
 
-def _rename_function(fc: ast.FuncCall) -> None:
+def _rename_function(fc: ast.FuncCall, dialect: str) -> None:
     names = [n.sval for n in fc.funcname]
     if len(names) == 2 and names[0] == "pg_catalog":
         names = names[1:]
-    name = FUNCTION_NAMES.get(names[-1], names[-1])
+    name = (FUNCTION_NAMES if dialect == "duckdb" else SPARK_FUNCTION_NAMES).get(names[-1], names[-1])
     if len(names) == 1:
         fc.funcname = (ast.String(sval=name),)
 

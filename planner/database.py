@@ -18,8 +18,23 @@ from storage.persist import PersistClient, PersistConfig
 from storage.txns import GroupCommitter, TxnsHandle
 
 from local_exec import LocalEngine, SnapshotCache
+from spark_exec import BlobAccess, SparkEngine, SparkRuntime
 from planner.catalog import CATALOG_SCHEMA, CATALOG_SHARD, Catalog
 from planner.pgcatalog import macros
+
+
+def _native_path(blob, spark_conf):
+    """How Spark reads parts itself: files of a local folder; ``s3a://``
+    objects when the Spark configuration sets up the S3A connector;
+    otherwise None (the ``txngate_parts`` data source reads them)."""
+    path_of = getattr(blob, "path_of", None)
+    if path_of is not None:
+        return path_of
+    bucket = getattr(blob, "bucket", None)
+    if bucket is not None and any(k.startswith("spark.hadoop.fs.s3a.") for k, _v in spark_conf):
+        prefix = f"{blob.prefix}/" if blob.prefix else ""
+        return lambda key: f"s3a://{bucket}/{prefix}{key}"
+    return None
 
 
 class BindCache:
@@ -46,8 +61,9 @@ class BindCache:
 
 
 class Database:
-    def __init__(self, consensus, blob, oracle, client: PersistClient, txns: TxnsHandle, engine: LocalEngine):
+    def __init__(self, consensus, blob, oracle, client: PersistClient, txns: TxnsHandle, engine: LocalEngine, spark: SparkEngine | None = None):
         self.consensus = consensus
+        self.spark = spark
         self.blob = blob
         self.oracle = oracle
         self.client = client
@@ -60,7 +76,10 @@ class Database:
         self.sessions: weakref.WeakSet = weakref.WeakSet()  # open sessions, for pg_stat_activity
 
     @classmethod
-    async def open(cls, consensus_url: str, blob_url: str, *, config: PersistConfig | None = None) -> "Database":
+    async def open(cls, consensus_url: str, blob_url: str, *, config: PersistConfig | None = None,
+                   spark_master: str | None = "local[*]", spark_conf: tuple[tuple[str, str], ...] = ()) -> "Database":
+        """``spark_master`` None: no Spark (every query runs locally); else
+        the driver starts on the first query routed to it."""
         consensus = await open_consensus(consensus_url, setting="--consensus")
         blob = await open_blob(blob_url, setting="--blob")
         oracle = await open_oracle(consensus_url, setting="--consensus")
@@ -68,7 +87,11 @@ class Database:
         txns = await TxnsHandle.open(client)
         await client.create_shard(CATALOG_SHARD, CATALOG_SCHEMA)
         await txns.register(CATALOG_SHARD, 0)
-        return cls(consensus, blob, oracle, client, txns, LocalEngine(macros=macros()))
+        spark = None
+        if spark_master is not None:
+            runtime = SparkRuntime(spark_master, spark_conf)
+            spark = SparkEngine(runtime, BlobAccess(blob_url, blob, _native_path(blob, spark_conf)))
+        return cls(consensus, blob, oracle, client, txns, LocalEngine(macros=macros()), spark)
 
     def session(self, **kwargs):
         from planner.session import Session
@@ -89,6 +112,8 @@ class Database:
         return catalog
 
     async def close(self) -> None:
+        if self.spark is not None:
+            await self.spark.runtime.stop()
         await self.client.close()
         await self.oracle.close()
         await self.blob.close()

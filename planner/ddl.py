@@ -180,7 +180,8 @@ class Ddl(Dml):
         if exists is not None:
             exists.tag = tag
             return exists
-        out = await self.select(node.query)
+        spark = await self._spark_shape(node.query) if not into.skipData else None
+        out = spark if spark is not None else await self.select(node.query)
         names = _column_names(node.query, out, [c.sval for c in into.colNames or ()], "too many column names were specified")
         out = out.rename_columns(names)
         columns = tuple(Column(n, of_arrow(f)) for n, f in zip(names, out.schema))
@@ -190,16 +191,40 @@ class Ddl(Dml):
         rel = Relation(name, schema, kind, columns, query=pg_sql(node.query) if kind == "matview" else None, oid=catalog.new_oid())
         shard = await self._new_shard(f"create:{schema}.{name}", rel.schema_arrow)
         rel = rel.with_(shard=shard)
-        rows = conform(out, rel) if not into.skipData else rel.schema_arrow.empty_table()
         await self._write_catalog(catalog_rows(rel), 1)
+        if spark is not None:
+            query = pglast.parse_sql(f"SELECT * FROM ({pg_sql(node.query)}) AS q")[0].stmt
+            written = await self.spark_write(query, rel)
+            if written is not None:
+                return Result(tag if kind == "matview" else f"SELECT {written}")
+            out = await self.select(node.query)  # Spark fell back to local
+        rows = conform(out.rename_columns(names), rel) if not into.skipData else rel.schema_arrow.empty_table()
         await self.work.write(shard, rows, 1)
         return Result(tag if kind == "matview" else f"SELECT {rows.num_rows}")
+
+    async def _spark_shape(self, query: ast.Node) -> pa.Table | None:
+        """When ``query`` (of a CREATE TABLE AS) is to run on Spark: its
+        result's shape (no rows), else None."""
+        if self.work.explicit or self.work.db.spark is None:
+            return None
+        bound = (await self.binder()).bind(query)
+        choice = await self.router.choose(query, bound)
+        choice.release()
+        if choice.engine != "spark":
+            return None
+        return (await self.local_schema(bound)).empty_table()
 
     async def refresh(self, node: ast.RefreshMatViewStmt) -> Result:
         catalog = await self.work.catalog()
         rel = catalog.relation(node.relation.relname, node.relation.schemaname, self.search_path)
         if rel.kind != "matview":
             raise SqlError(WRONG_OBJECT_TYPE, f'"{rel.name}" is not a materialized view')
+        if not node.skipData and not self.work.explicit and self.work.db.spark is not None:
+            # Retract the old contents and add the new in one Spark job.
+            name = f"{_quote(rel.schema)}.{_quote(rel.name)}"
+            query = pglast.parse_sql(f"SELECT *, -1 AS _diff FROM {name} UNION ALL SELECT *, 1 AS _diff FROM ({rel.query}) AS q")[0].stmt
+            if await self.spark_write(query, rel) is not None:
+                return Result("REFRESH MATERIALIZED VIEW")
         new = conform(await self.select(pglast.parse_sql(rel.query)[0].stmt), rel) if not node.skipData else rel.schema_arrow.empty_table()
         await self.work.write(rel.shard, await self.work.contents(rel), -1)
         await self.work.write(rel.shard, new, 1)

@@ -16,7 +16,9 @@ rows matched, each once.
 from __future__ import annotations
 
 import copy
+import functools
 import uuid
+from dataclasses import dataclass
 
 import pglast
 import pyarrow as pa
@@ -40,18 +42,32 @@ from planner.errors import (
 )
 from planner.pgcatalog import column_origins
 from planner.result import Result, to_result
+from planner.route import Choice, ExecOptions, RoutedStream, Router, drain
 from planner.sqltypes import duckdb_type
 from planner.work import Work, with_diff
+from storage.persist import DIFF
 from storage.persist.consolidate import collapse, expand
 
 ROWID = "__rowid"
 
 
+@dataclass
+class SparkPlan:
+    """A SELECT that runs on Spark: its Spark SQL, the leased snapshots it
+    reads, and its DuckDB binding (for the result schema and fallback)."""
+
+    choice: Choice
+    sql: str
+    bound: object
+
+
 class Dml:
     """Runs DML statements in a Work with the session's settings."""
 
-    def __init__(self, work: Work, search_path: tuple[str, ...], params: list | None, timeout: float | None, emulation=None, timezone: str = "UTC"):
+    def __init__(self, work: Work, search_path: tuple[str, ...], params: list | None, timeout: float | None, emulation=None, timezone: str = "UTC",
+                 options: ExecOptions | None = None):
         self.timezone = timezone
+        self.router = Router(work, options or ExecOptions(), params, search_path)
         self.work = work
         self.search_path = search_path
         self.params = params
@@ -81,17 +97,62 @@ class Dml:
         plan = await self._plan_select(node)
         if isinstance(plan, pa.Table):
             return plan
+        if isinstance(plan, SparkPlan):
+            stream = await self._spark_stream(plan)
+            if not isinstance(stream, RoutedStream):
+                plan = stream
+            else:
+                try:
+                    return pa.Table.from_batches(await drain(stream), schema=stream.schema)
+                finally:
+                    stream.close()
         sql, tables, views = plan
         return await self.run(sql, tables, views)
 
     async def select_stream(self, node: ast.Node):
         """Like ``select``, but the rows come as the engine computes them:
-        a ``pa.Table`` when they are already known, else an EngineStream."""
+        a ``pa.Table`` when they are already known, else an EngineStream
+        (or a RoutedStream from Spark)."""
         plan = await self._plan_select(node)
         if isinstance(plan, pa.Table):
             return plan
+        if isinstance(plan, SparkPlan):
+            stream = await self._spark_stream(plan)
+            if isinstance(stream, RoutedStream):
+                return stream
+            plan = stream
         sql, tables, views = plan
         return await self.engine.stream(sql, tables, self.params, views=views, timeout=self.timeout)
+
+    async def local_schema(self, bound) -> pa.Schema:
+        """The schema DuckDB gives ``bound``'s result (asked over empty inputs)."""
+        empty = {name: rel.schema_arrow.empty_table() for name, rel in bound.tables.items()}
+        return (await self.run(bound.sql, empty, bound.views)).schema
+
+    async def _spark_stream(self, plan: "SparkPlan"):
+        """Start ``plan`` on Spark: a RoutedStream, or — Spark unavailable and
+        ``txngate.spark_fallback`` on — the local plan (sql, tables, views)."""
+        from spark_exec import SparkError, SparkUnavailable
+
+        try:
+            schema = await self.local_schema(plan.bound)
+            stream = await self.work.db.spark.stream(
+                plan.sql, plan.choice.sources, timeout=self.timeout, on_progress=self.router.notify,
+                progress_every=self.router.options.progress_every, on_close=plan.choice.release,
+            )
+        except SparkUnavailable as e:
+            plan.choice.release()
+            if not self.router.options.spark_fallback:
+                raise SqlError(e.sqlstate, e.message, hint="SET txngate.engine = local, or txngate.spark_fallback = on to run such queries locally.") from None
+            self.router.notify(f"{e.message}; running on the local engine (txngate.spark_fallback)")
+            return plan.bound.sql, await self.inputs(plan.bound), plan.bound.views
+        except SparkError as e:
+            plan.choice.release()
+            raise SqlError(e.sqlstate, e.message) from None
+        except BaseException:
+            plan.choice.release()
+            raise
+        return RoutedStream(stream, schema)
 
     async def _plan_select(self, node: ast.Node):
         """The answer of a SELECT that needs no engine (literals only, or a
@@ -112,6 +173,13 @@ class Dml:
             if not bound.uncacheable:
                 self.work.db.bind_cache.put(node, catalog, self.search_path, bound)
         point = _point_lookup(node, bound, self.params)
+        if point is None and bound.tables:
+            choice = await self.router.choose(node, bound)
+            if choice.engine == "spark":
+                sql = self.router.spark_sql(node, catalog, forced=self.router.options.engine == "spark")
+                if sql is not None:
+                    return SparkPlan(choice, sql, bound)
+                choice.release()
         override = {}
         if point is not None:
             name, rel, column, value = point
@@ -137,6 +205,10 @@ class Dml:
             rel.column(t)
         if len(set(targets)) != len(targets):
             raise SqlError(DUPLICATE_COLUMN, f'column "{_first_dup(targets)}" specified more than once')
+        if _spark_insertable(node, rel, self.work):
+            written = await self._spark_insert(node, rel, targets)
+            if written is not None:
+                return Result(f"INSERT 0 {written}")
         new = await self._proposed(node, rel, targets)
         current = None
         inserted, retracted = new, None
@@ -153,6 +225,73 @@ class Dml:
             await self.work.write(rel.shard, retracted, -1)
         await self.work.write(rel.shard, inserted, 1)
         return await self._returning(node, rel, new, f"INSERT 0 {new.num_rows}")
+
+    async def _spark_insert(self, node: ast.InsertStmt, rel: Relation, targets: list[str]) -> int | None:
+        """INSERT ... SELECT on Spark when the router picks it: the rows
+        written, or None (run it locally)."""
+        select = node.selectStmt
+        bound = (await self.binder()).bind(select)
+        choice = await self.router.choose(select, bound)
+        choice.release()  # spark_write leases again, for the statement it runs
+        if choice.engine != "spark":
+            return None
+        source = await self.local_schema(bound)
+        if len(source) > len(targets):
+            raise SqlError(SYNTAX_ERROR, "INSERT has more expressions than target columns")
+        if len(source) < len(targets):
+            if node.cols:
+                raise SqlError(SYNTAX_ERROR, "INSERT has more target columns than expressions")
+            targets = targets[:len(source)]
+        exprs = []
+        for col in rel.columns:
+            if col.name in targets:
+                i = targets.index(col.name)
+                expr = f'src."c{i}"'
+            else:
+                expr = col.default if col.default is not None else "NULL"
+            if col.type in ("bytea", "uuid"):
+                exprs.append(f'{expr} AS "{col.name}"')  # text input is decoded by conform()
+            else:  # conform() pads char(n), checks varchar(n)
+                kind = "text" if col.type.startswith(("varchar", "char", "json")) else _pg_type(col.type)
+                exprs.append(f'CAST({expr} AS {kind}) AS "{col.name}"')
+        names = ", ".join(f'"c{i}"' for i in range(len(targets)))
+        query = pglast.parse_sql(f"SELECT {', '.join(exprs)} FROM ({pg_sql(select)}) AS src({names})")[0].stmt
+        return await self.spark_write(query, rel)
+
+    async def spark_write(self, query: ast.SelectStmt, rel: Relation) -> int | None:
+        """Run ``query`` — ``rel``'s columns in order, optionally ``_diff``
+        last — on Spark, its rows written as batches for ``rel``'s shard and
+        added to the work's commit. The rows written, or None when the
+        router keeps ``query`` local (or Spark cannot express it)."""
+        from spark_exec import SparkError, SparkUnavailable
+
+        catalog = await self.work.catalog()
+        bound = Binder(catalog, self.search_path, None).bind(query)
+        choice = await self.router.choose(query, bound)
+        try:
+            if choice.engine != "spark":
+                return None
+            await self.local_schema(bound)  # DuckDB's errors for what it cannot type, before a job starts
+            sql = self.router.spark_sql(query, catalog, forced=self.router.options.engine == "spark")
+            if sql is None:
+                return None
+            options = self.router.options
+            try:
+                handles = await self.work.db.spark.write(
+                    sql, choice.sources, shard_id=rel.shard, schema=rel.schema_arrow, transform=functools.partial(conform_rows, rel),
+                    timeout=self.timeout, on_progress=self.router.notify, progress_every=options.progress_every,
+                )
+            except SparkUnavailable as e:
+                if not options.spark_fallback:
+                    raise SqlError(e.sqlstate, e.message, hint="SET txngate.engine = local, or txngate.spark_fallback = on to run such statements locally.") from None
+                self.router.notify(f"{e.message}; running on the local engine (txngate.spark_fallback)")
+                return None
+            except SparkError as e:
+                raise SqlError(e.sqlstate, e.message) from None
+        finally:
+            choice.release()
+        self.work.write_batches(rel.shard, handles)
+        return sum(p.rows for h in handles for p in h.parts)
 
     async def _proposed(self, node: ast.InsertStmt, rel: Relation, targets: list[str]) -> pa.Table:
         """The rows an INSERT proposes, cast to the table's types and checked."""
@@ -501,6 +640,27 @@ def _point_on(node, rel, params):
                 return None
             return key, value
     return None
+
+
+def conform_rows(rel: Relation, rows: pa.Table) -> pa.Table:
+    """``conform`` for rows that may carry a ``_diff`` column (kept as is);
+    what Spark executors apply to each batch they write."""
+    if DIFF not in rows.column_names:
+        return conform(rows, rel)
+    diff = rows.column(DIFF)
+    return conform(rows.drop_columns([DIFF]), rel).append_column(DIFF, diff)
+
+
+def _spark_insertable(node: ast.InsertStmt, rel: Relation, work: Work) -> bool:
+    """Whether an INSERT may run on Spark: a SELECT (not VALUES) into a
+    table with no key, CHECK or serial column to enforce, no ON CONFLICT or
+    RETURNING, outside a transaction block (its rows are not read back)."""
+    select = node.selectStmt
+    return (
+        select is not None and not select.valuesLists and node.onConflictClause is None and not node.returningClause
+        and not node.withClause and not rel.keys and not rel.checks and not work.explicit
+        and all(c.default != SERIAL for c in rel.columns) and work.db.spark is not None
+    )
 
 
 def conform(out: pa.Table, rel: Relation) -> pa.Table:

@@ -59,6 +59,7 @@ from planner.errors import (
 )
 from planner.pgcatalog import PgCatalog, column_origins
 from planner.result import Result, RowStream, to_result
+from planner.route import DEFAULT_SPARK_THRESHOLD, ExecOptions, parse_bytes
 from planner.sqltypes import canonical
 from planner.work import Work
 from storage.errors import UsageError
@@ -92,6 +93,9 @@ DEFAULT_SETTINGS = {
     "transaction_isolation": "serializable",
     "transaction_read_only": "off",
     "txngate.engine": "auto",
+    "txngate.progress_interval": "5000",
+    "txngate.spark_fallback": "off",
+    "txngate.spark_threshold": str(DEFAULT_SPARK_THRESHOLD),
 }
 DISPLAY_NAMES = {"datestyle": "DateStyle", "intervalstyle": "IntervalStyle", "timezone": "TimeZone"}  # as SHOW titles them
 READ_ONLY_SETTINGS = {"server_version", "server_version_num", "server_encoding", "integer_datetimes", "max_identifier_length", "is_superuser",
@@ -110,6 +114,15 @@ def parse_duration_ms(value: str, setting: str) -> int:
 
 _DATE_FORMATS = {"iso": "ISO", "sql": "SQL", "postgres": "Postgres", "german": "German"}
 _DATE_ORDERS = {"dmy": "DMY", "euro": "DMY", "european": "DMY", "mdy": "MDY", "us": "MDY", "noneuro": "MDY", "noneuropean": "MDY", "ymd": "YMD"}
+
+
+def _boolean(value: str, setting: str) -> str:
+    v = value.strip().lower()
+    if v in ("on", "true", "yes", "1", "t", "y"):
+        return "on"
+    if v in ("off", "false", "no", "0", "f", "n"):
+        return "off"
+    raise SqlError(INVALID_PARAMETER_VALUE, f'parameter "{setting}" requires a Boolean value')
 
 
 def _datestyle(value: str, current: str) -> str:
@@ -145,6 +158,9 @@ class Session:
         self.on_deallocate = None
         #: the process id clients see (pg_backend_pid(), BackendKeyData)
         self.backend_pid = 0
+        #: called with a notice ("SEVERITY SQLSTATE: text") while a statement
+        #: runs (Spark progress); the gateway sends it at once
+        self.on_notice = None
 
     # -- state -----------------------------------------------------------------
 
@@ -176,8 +192,12 @@ class Session:
             raise SqlError(UNDEFINED_PARAMETER, f'unrecognized configuration parameter "{name}"')
         if name in READ_ONLY_SETTINGS and value != self.settings.get(name):
             raise SqlError("55P02", f'parameter "{name}" cannot be changed')
-        if name in ("statement_timeout", "idle_in_transaction_session_timeout", "lock_timeout"):
+        if name in ("statement_timeout", "idle_in_transaction_session_timeout", "lock_timeout", "txngate.progress_interval"):
             value = str(parse_duration_ms(value, name))
+        if name == "txngate.spark_threshold":
+            value = str(parse_bytes(value, name))
+        if name == "txngate.spark_fallback":
+            value = _boolean(value, name)
         if name in ("transaction_isolation", "default_transaction_isolation") and value.lower() not in ISOLATION_NAMES:
             raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "{name}": "{value}"')
         if name == "datestyle":
@@ -198,7 +218,7 @@ class Session:
     def show(self, name: str) -> str:
         """A setting's value as SHOW and current_setting() print it."""
         value = self.settings[name]
-        if name in ("statement_timeout", "idle_in_transaction_session_timeout", "lock_timeout") and value != "0":
+        if name in ("statement_timeout", "idle_in_transaction_session_timeout", "lock_timeout", "txngate.progress_interval") and value != "0":
             value = f"{value}ms"
         return value
 
@@ -372,7 +392,7 @@ class Session:
             except EngineError as e:
                 self.fail()
                 raise SqlError(e.sqlstate, e.message) from None
-            except asyncio.CancelledError:
+            except (SqlError, asyncio.CancelledError):
                 self.fail()
                 raise
 
@@ -432,7 +452,16 @@ class Session:
         return await handler(node)
 
     def _dml(self, work: Work, params, cls=Dml, **kwargs):
-        return cls(work, self.search_path, params, self.timeout, self.emulation, self.settings["timezone"], **kwargs)
+        return cls(work, self.search_path, params, self.timeout, self.emulation, self.settings["timezone"], self.exec_options(), **kwargs)
+
+    def exec_options(self) -> ExecOptions:
+        return ExecOptions(
+            engine=self.settings["txngate.engine"].lower(),
+            spark_threshold=int(self.settings["txngate.spark_threshold"]),
+            spark_fallback=self.settings["txngate.spark_fallback"] == "on",
+            progress_every=max(0.1, int(self.settings["txngate.progress_interval"]) / 1000),
+            on_notice=self.on_notice,
+        )
 
     async def _autocommit(self, stmt: p.Statement, params, copy_source) -> Result:
         """A write or DDL statement on its own: write-only when it read no
@@ -569,21 +598,38 @@ class Session:
         ts = await work.ts()
         lines.append(f"Transaction: {klass}{' (in transaction block)' if self._explicit else ''}")
         lines.append(f"Timestamps: read_ts={ts}" + ("" if klass == "read-only" else f", write_ts>={ts + 1}"))
-        lines.append("Engine: local (DuckDB)")
         select = query if isinstance(query, ast.SelectStmt) else getattr(query, "selectStmt", None)
-        binder = Binder(await work.catalog(), self.search_path, self.emulation)
+        catalog = await work.catalog()
+        binder = Binder(catalog, self.search_path, self.emulation)
         if select is not None:
             bound = binder.bind(select)
         else:
             bound = binder.bind(ast.SelectStmt(targetList=(), fromClause=(query.relation,)))
+        target = None
         if not isinstance(query, ast.SelectStmt):
-            rel = (await work.catalog()).table(query.relation.relname, query.relation.schemaname, self.search_path)
-            bound.tables.setdefault(binder.internal(rel), rel)
+            target = catalog.table(query.relation.relname, query.relation.schemaname, self.search_path)
+        dml = self._dml(work, params)
+        choice = await dml.router.choose(select if select is not None else query, bound)
+        try:
+            spark_sql = dml.router.spark_sql(select, catalog, forced=False) if choice.engine == "spark" and select is not None else None
+        finally:
+            choice.release()
+        engine = "spark" if choice.engine == "spark" and (spark_sql is not None or select is None) else "local (DuckDB)"
+        lines.append(f"Engine: {engine}: {choice.reason}")
+        if choice.estimate is not None:
+            lines.append(f"Estimated bytes read: {choice.estimate}")
+        if target is not None:
+            bound.tables.setdefault(binder.internal(target), target)
         for _name, rel in bound.tables.items():
+            if engine == "spark" or choice.estimate is not None and choice.estimate >= dml.router.options.spark_threshold:
+                lines.append(f"Shard {rel.shard} ({rel.qualified})")
+                continue
             contents = await work.contents(rel)
             lines.append(f"Shard {rel.shard} ({rel.qualified}): {contents.num_rows} rows, ~{contents.nbytes} bytes")
         for name, sql in bound.views:
             lines.append(f"View {name}: {sql}")
+        if spark_sql is not None:
+            lines.append(f"Spark query: {spark_sql}")
         lines.append(f"DuckDB query: {bound.sql}")
         return to_result("EXPLAIN", pa.table({"QUERY PLAN": pa.array(lines, pa.string())}))
 

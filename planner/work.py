@@ -28,7 +28,7 @@ import pyarrow as pa
 
 from planner.catalog import CATALOG_SCHEMA, CATALOG_SHARD, Catalog, Relation
 from planner.errors import READ_ONLY_TRANSACTION, SERIALIZATION_FAILURE, SqlError
-from storage.persist import DIFF
+from storage.persist import DIFF, LeasedParts
 from storage.persist.consolidate import collapse, expand
 from storage.txns import Txn
 
@@ -113,6 +113,19 @@ class Work:
         self._read(rel.shard)
         return await self.db.snapshots.lookup(rel.shard, ts, column, value)
 
+    def local_only(self, rel: Relation) -> bool:
+        """Whether reading ``rel`` must see this work's own writes (which
+        only the local engine can merge in)."""
+        return rel.shard in self.created or bool(self.pending.get(rel.shard)) or self.unseen_writes
+
+    async def lease_parts(self, rel: Relation) -> LeasedParts:
+        """The parts of ``rel``'s snapshot at ``read_ts``, pinned against GC
+        until released (for Spark, which reads them itself)."""
+        assert not self.local_only(rel), "a leased snapshot cannot hold this work's own writes"
+        ts = await self.ts()
+        self._read(rel.shard)
+        return await self.db.txns.lease_parts(rel.shard, ts)
+
     @staticmethod
     def _merge(current: pa.Table, pending: list[pa.Table], schema: pa.Schema) -> pa.Table:
         names = schema.names
@@ -136,6 +149,16 @@ class Work:
         if keep:
             self.pending.setdefault(shard, []).append(with_diff(rows, diff))
         await self.txn.write(shard, rows, diff)
+
+    def write_batches(self, shard: str, batches) -> None:
+        """Add batches written elsewhere (Spark executors) to the commit.
+        Later statements of this work do not see them (like ``keep=False``)."""
+        if self.read_only:
+            raise SqlError(READ_ONLY_TRANSACTION, "cannot execute a write in a read-only transaction")
+        for batch in batches:
+            assert batch.shard_id == shard, "a batch written for another shard"
+            self.txn.write_batch(batch)
+            self.unseen_writes = True
 
     # -- savepoints ------------------------------------------------------------
 

@@ -12,7 +12,7 @@ Public API:
   ``downgrade_critical``, ``compact``, ``gc``, ``inspect``, ``list_shards``;
 * ``WriteHandle``: ``builder``/``batch`` to write, ``compare_and_append``,
   ``append``, ``heartbeat``;
-* ``ReadHandle``: ``snapshot`` (streamed), ``snapshot_table``,
+* ``ReadHandle``: ``snapshot`` (streamed), ``lease_parts`` (``LeasedParts``), ``snapshot_table``,
   ``snapshot_updates``, ``listen``, ``downgrade_since``, ``wait_for_upper``;
 * ``BatchHandle``: a written batch that can be sent to another process
   (``to_bytes``/``from_bytes``) and re-timestamped without rewriting
@@ -26,7 +26,7 @@ from storage.persist.client import PersistClient
 from storage.persist.codec import DIFF, TS, SchemaError, field_for
 from storage.persist.config import PersistConfig
 from storage.persist.gc import GcReport
-from storage.persist.read import ReadHandle
+from storage.persist.read import LeasedParts, ReadHandle
 from storage.persist.state import FOREVER, AppendOutcome, InvariantViolation, ShardState
 from storage.persist.write import WriteHandle
 
@@ -38,6 +38,7 @@ __all__ = [
     "FOREVER",
     "GcReport",
     "InvariantViolation",
+    "LeasedParts",
     "PersistClient",
     "PersistConfig",
     "ReadHandle",

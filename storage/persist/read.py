@@ -13,6 +13,10 @@ lease is live it holds two things back:
 A background task heartbeats every third of the lease. A reader that stops
 heartbeating (a crashed process) expires, and its holds are released.
 
+``lease_parts(as_of)`` hands out the parts of a snapshot themselves (for an
+engine that reads Parquet on its own, e.g. Spark): the state they come
+from stays pinned, so GC keeps every one of them, until ``release()``.
+
 ``snapshot(as_of)`` waits until ``upper > as_of``, refuses ``as_of < since``
 (UsageError), and streams the contents as Arrow record batches, part by part
 (bounded memory) when no part holds a retraction; retractions force a
@@ -24,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
+from dataclasses import dataclass
 from typing import AsyncIterator
 
 import pyarrow as pa
@@ -44,6 +49,35 @@ logger = logging.getLogger(__name__)
 
 PREFETCH = 4
 SMALL_DECODE_BYTES = 64 << 10
+
+
+@dataclass
+class LeasedParts:
+    """The parts holding a shard's updates at times <= ``as_of``, pinned
+    against GC until ``release()``. A part with ``max_ts > as_of`` also holds
+    later updates, which a reader must filter out by ``_ts``."""
+
+    shard_id: str
+    schema: pa.Schema
+    as_of: int
+    parts: tuple[st.PartMeta, ...]
+    _release: object = None
+
+    @property
+    def nbytes(self) -> int:
+        """Encoded (Parquet) bytes: what a reader fetches."""
+        return sum(p.nbytes for p in self.parts)
+
+    @property
+    def needs_consolidation(self) -> bool:
+        """Whether rows must be summed by their diffs (some retract, or count
+        more than once); else every stored row is one row of the contents."""
+        return any(p.min_diff != 1 or p.max_diff != 1 for p in self.parts)
+
+    def release(self) -> None:
+        release, self._release = self._release, None
+        if release is not None:
+            release()
 
 
 class ReadHandle(ShardHandle):
@@ -156,6 +190,12 @@ class ReadHandle(ShardHandle):
         finally:
             for task in queue:
                 task.cancel()
+
+    async def lease_parts(self, as_of: int, *, timeout: float | None = None) -> LeasedParts:
+        """The parts of the snapshot at ``as_of``, pinned until released."""
+        state = await self._pin(as_of, timeout)
+        parts = tuple(p for b in state.batches_for(as_of) for p in b.parts if p.min_ts <= as_of)
+        return LeasedParts(self.shard_id, codec.schema_from_bytes(state.schema), as_of, parts, lambda: self._unpin(state))
 
     async def snapshot(self, as_of: int, *, timeout: float | None = None) -> AsyncIterator[pa.RecordBatch]:
         """The contents at ``as_of`` (rows with multiplicity), streamed."""

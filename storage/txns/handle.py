@@ -41,7 +41,7 @@ from dataclasses import dataclass, replace
 import pyarrow as pa
 
 from storage.errors import UsageError
-from storage.persist import DIFF, TS, BatchHandle, PersistClient, ReadHandle, WriteHandle
+from storage.persist import DIFF, TS, BatchHandle, LeasedParts, PersistClient, ReadHandle, WriteHandle
 from storage.persist.batch import BatchBuilder
 from storage.txns.cache import TXNS_SCHEMA, Row, TxnsCache
 
@@ -305,6 +305,12 @@ class TxnsHandle:
             if out.applied:
                 return
             upper = out.upper
+
+    async def lease_parts(self, shard: str, ts: int) -> LeasedParts:
+        """The parts of data shard ``shard``'s snapshot at ``ts``, pinned
+        against GC until released (for engines that read Parquet themselves)."""
+        await self.data_snapshot(shard, ts)
+        return await (await self.data_reader(shard)).lease_parts(ts)
 
     async def read(self, shard: str, ts: int) -> pa.Table:
         """The contents of data shard ``shard`` at ``ts`` (convenience)."""

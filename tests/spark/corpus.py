@@ -1,0 +1,96 @@
+"""Queries that must give the same answer on the local engine and on
+Spark, over the tables ``SETUP`` makes (every stored type, NULLs, rows
+retracted and rewritten, several batches)."""
+
+SETUP = [
+    """CREATE TABLE items (id bigint, k int, small smallint, v double precision, r real, n numeric(12,3), s text,
+        vc varchar(20), c char(5), d date, ts timestamp, tz timestamptz, b boolean, by bytea, u uuid, j jsonb)""",
+    """INSERT INTO items SELECT g, g % 13, (g % 100)::smallint, g * 0.25, (g % 7) * 1.5, g / 8.0, 's' || (g % 50),
+        'v' || g, 'c' || (g % 3), DATE '2024-01-01' + (g % 400)::int, TIMESTAMP '2024-03-01 12:00:00' + g * interval '37 minutes',
+        TIMESTAMPTZ '2024-03-01 00:00:00+00' + g * interval '1 hour', g % 3 = 0, CAST('b' || g AS bytea),
+        ('00000000-0000-0000-0000-' || lpad(g::text, 12, '0'))::uuid, ('{"a": ' || g || ', "t": "x' || (g % 4) || '"}')::jsonb
+      FROM generate_series(1, 3000) g""",
+    "INSERT INTO items (id, k) SELECT g, NULL FROM generate_series(3001, 3040) g",
+    "INSERT INTO items (id, k, s, v) VALUES (3041, 5, NULL, NULL), (3042, NULL, 'dup', 1.0), (3042, NULL, 'dup', 1.0)",
+    "DELETE FROM items WHERE id % 97 = 0",
+    "UPDATE items SET v = -v, s = upper(s) WHERE id % 89 = 0",
+    "CREATE TABLE groups (k int, name text, weight numeric(6,2))",
+    "INSERT INTO groups SELECT g, 'group ' || g, g * 1.25 FROM generate_series(0, 10) g",
+    "INSERT INTO groups VALUES (NULL, 'nulls', 0), (99, 'empty', 9.99)",
+    "CREATE VIEW heavy AS SELECT k, sum(v) AS total FROM items WHERE v > 100 GROUP BY k",
+]
+
+QUERIES = [
+    # scans, filters, projections
+    "SELECT count(*) FROM items",
+    "SELECT * FROM items WHERE id < 20",
+    "SELECT id, k, s FROM items WHERE k = 3 AND id > 2900",
+    "SELECT id FROM items WHERE s IS NULL",
+    "SELECT id, v FROM items WHERE v IS NULL OR v < 0",
+    "SELECT id, s FROM items WHERE s LIKE 'S1%' OR s ILIKE 'dup'",
+    "SELECT id FROM items WHERE id IN (1, 5, 97, 3042) OR id BETWEEN 100 AND 103",
+    "SELECT id, c, vc FROM items WHERE c = 'c1' AND id < 40",
+    "SELECT id, b FROM items WHERE b AND id < 30",
+    "SELECT DISTINCT k FROM items",
+    "SELECT DISTINCT s, b FROM items WHERE id < 300",
+    # expressions and casts
+    "SELECT id, id / 7, id % 7, -id, abs(v), k * 2 + 1 FROM items WHERE id < 50",
+    "SELECT id, v / 3, r * 2, n + 1, n * 2 FROM items WHERE id < 40",
+    "SELECT id, CAST(v AS integer), CAST(id AS text), CAST(n AS double precision), CAST(k AS bigint) FROM items WHERE id < 40",
+    "SELECT id, round(n, 1), floor(v), ceil(v), sqrt(id), power(k, 2) FROM items WHERE id < 40",
+    "SELECT id, upper(s), lower(vc), length(s), s || '-' || vc, substring(vc from 2 for 3), replace(s, 's', 'z') FROM items WHERE id < 40",
+    "SELECT id, trim(c), coalesce(s, 'none'), nullif(k, 3), greatest(k, 5), least(k, 5) FROM items WHERE id < 40",
+    "SELECT id, CASE WHEN k < 5 THEN 'low' WHEN k < 10 THEN 'mid' ELSE 'high' END FROM items WHERE id < 60",
+    "SELECT id, d, d + 7, extract(year from d), extract(month from d), date_trunc('month', ts) FROM items WHERE id < 40",
+    "SELECT id, ts, tz, ts + interval '1 day', tz - interval '2 hours' FROM items WHERE id < 40",
+    "SELECT id, by, u, j FROM items WHERE id < 30",
+    "SELECT id, j ->> 't', (j ->> 'a')::int FROM items WHERE id < 30",
+    "SELECT id, starts_with(s, 's1'), position('1' in s), left(vc, 2), right(vc, 2) FROM items WHERE id < 40",
+    # aggregates
+    "SELECT k, count(*), count(s), sum(id), min(v), max(v), avg(id) FROM items GROUP BY k",
+    "SELECT k, sum(n), min(n), max(n) FROM items GROUP BY k",
+    "SELECT s, count(*) FROM items GROUP BY s HAVING count(*) > 55",
+    "SELECT b, k, count(*) FROM items GROUP BY b, k",
+    "SELECT min(d), max(d), min(ts), max(tz), min(s), max(vc) FROM items",
+    "SELECT count(DISTINCT k), count(DISTINCT s), sum(DISTINCT k) FROM items",
+    "SELECT k, string_agg(s, ',' ORDER BY id) FROM items WHERE id < 60 GROUP BY k",
+    "SELECT k, bool_and(b), bool_or(b) FROM items GROUP BY k",
+    "SELECT extract(year from d) AS y, count(*) FROM items GROUP BY 1",
+    "SELECT k, sum(v) FILTER (WHERE b), count(*) FILTER (WHERE s LIKE 's2%') FROM items GROUP BY k",
+    "SELECT sum(k), avg(v), count(*) FROM items WHERE id > 5000",
+    # joins
+    "SELECT i.id, g.name FROM items i JOIN groups g ON g.k = i.k WHERE i.id < 50",
+    "SELECT g.name, count(i.id) FROM groups g LEFT JOIN items i ON i.k = g.k GROUP BY g.name",
+    "SELECT i.id, g.name FROM items i LEFT JOIN groups g ON g.k = i.k WHERE i.id > 2990",
+    "SELECT g.name, i.id FROM items i RIGHT JOIN groups g ON g.k = i.k AND i.id < 20",
+    "SELECT coalesce(g.k, -1), count(*) FROM items i FULL JOIN groups g ON g.k = i.k GROUP BY 1",
+    "SELECT a.id, b.id FROM items a JOIN items b ON a.id = b.id + 1 WHERE a.id < 30",
+    "SELECT i.k, sum(i.v * g.weight) FROM items i, groups g WHERE i.k = g.k GROUP BY i.k",
+    "SELECT id FROM items WHERE k IN (SELECT k FROM groups WHERE weight > 10)",
+    "SELECT id FROM items i WHERE EXISTS (SELECT 1 FROM groups g WHERE g.k = i.k AND g.name = 'group 4') AND id < 200",
+    "SELECT name FROM groups g WHERE NOT EXISTS (SELECT 1 FROM items i WHERE i.k = g.k)",
+    # windows
+    "SELECT id, k, row_number() OVER (PARTITION BY k ORDER BY id) FROM items WHERE id < 100",
+    "SELECT id, sum(id) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM items WHERE id < 100",
+    "SELECT id, lag(v) OVER (ORDER BY id), lead(s, 2) OVER (ORDER BY id) FROM items WHERE id < 60",
+    "SELECT id, rank() OVER (PARTITION BY b ORDER BY k), dense_rank() OVER (ORDER BY k) FROM items WHERE id < 80",
+    "SELECT k, avg(v) OVER (PARTITION BY k) FROM items WHERE id < 100",
+    # set operations, CTEs, subqueries, ordering, limits
+    "SELECT k FROM items WHERE id < 30 UNION SELECT k FROM groups",
+    "SELECT k FROM items WHERE id < 30 UNION ALL SELECT k FROM groups",
+    "SELECT k FROM groups EXCEPT SELECT k FROM items WHERE id < 30",
+    "SELECT k FROM groups INTERSECT SELECT k FROM items",
+    "WITH t AS (SELECT k, count(*) AS n FROM items GROUP BY k) SELECT g.name, t.n FROM t JOIN groups g ON g.k = t.k",
+    "SELECT x.k, x.m FROM (SELECT k, max(id) AS m FROM items GROUP BY k) AS x WHERE x.m > 100",
+    "SELECT id, (SELECT max(weight) FROM groups) FROM items WHERE id < 5",
+    "SELECT id, v FROM items ORDER BY v DESC NULLS LAST, id LIMIT 15",
+    "SELECT id, s FROM items ORDER BY s, id LIMIT 10 OFFSET 5",
+    "SELECT id, k FROM items ORDER BY k DESC, id LIMIT 12",
+    "SELECT * FROM heavy",
+    "SELECT h.k, h.total, g.name FROM heavy h JOIN groups g ON g.k = h.k",
+    "SELECT g, g * 2 FROM generate_series(1, 5) AS g",
+    "SELECT i.id FROM items i JOIN generate_series(10, 15) AS s(x) ON i.id = s.x",
+    "SELECT id FROM items WHERE id = $1 OR s = $2",
+]
+
+PARAMS = {"SELECT id FROM items WHERE id = $1 OR s = $2": [7, "dup"]}
