@@ -506,6 +506,9 @@ class Session:
                 if not any(shard in w.created for w in works):
                     await self.db.txns.forget(shard, 0)
             raise
+        finally:
+            for w in works:
+                w.release()
 
     # -- transactions ------------------------------------------------------------
 

@@ -56,6 +56,7 @@ class Work:
     unseen_writes: bool = False  # writes made with keep=False
     explicit: bool = False  # a transaction of several statements
     _base: tuple[int, Catalog] | None = None  # the catalog at read_ts, once looked up
+    _held: int | None = None  # read_ts, while the txns cache keeps history for it
 
     @classmethod
     def begin(cls, db, *, read_ts: int | None = None, read_only: bool = False, reads: list[str] | None = None) -> "Work":
@@ -72,7 +73,17 @@ class Work:
     async def ts(self) -> int:
         if self.read_ts is None:
             self.read_ts = await self.db.oracle.read_ts()
+        if self._held is None and not self.done:
+            self._held = self.read_ts
+            self.db.txns.cache.hold_history(self._held)  # commit asks what changed since
         return self.read_ts
+
+    def release(self) -> None:
+        """Let the txns cache forget write times this work may ask about
+        (idempotent; commit and abort call it)."""
+        held, self._held = self._held, None
+        if held is not None:
+            self.db.txns.cache.release_history(held)
 
     def _read(self, shard: str) -> None:
         if shard not in self.reads:
@@ -192,6 +203,12 @@ class Work:
         was written in between — otherwise 40001 and nothing is written."""
         assert not self.done, "work committed twice"
         self.done = True
+        try:
+            await self._commit()
+        finally:
+            self.release()
+
+    async def _commit(self) -> None:
         if not self.wrote:
             await self.txn.abort()
             await self._forget(self.created)
@@ -222,6 +239,7 @@ class Work:
             read_ts = new_read  # nothing we read changed: commit later instead
 
     async def abort(self) -> None:
+        self.release()
         if self.done:
             return
         self.done = True

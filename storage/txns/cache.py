@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 import pyarrow as pa
 
@@ -50,6 +50,9 @@ class TxnsCache:
         self.unapplied: dict[str, list[int]] = defaultdict(list)
         #: data shard -> sorted commit ts of every write seen since history_from
         self.write_times: dict[str, list[int]] = defaultdict(list)
+        #: read timestamps of work in flight that will ask ``changed_between``
+        #: from them: history is kept back to the oldest
+        self._holds: Counter[int] = Counter()
 
     async def load(self) -> None:
         """Start from the shard's contents at its since (one snapshot), then
@@ -157,8 +160,22 @@ class TxnsCache:
         i = bisect.bisect_right(times, t)
         return times[i - 1] if i else None
 
+    def hold_history(self, ts: int) -> None:
+        """Keep the write times after ``ts`` until ``release_history(ts)``:
+        a long read-then-write (a Spark job) asks whether its inputs changed
+        since ``ts``, and "unknown" would force a needless recompute."""
+        self._holds[ts] += 1
+
+    def release_history(self, ts: int) -> None:
+        self._holds[ts] -= 1
+        if self._holds[ts] <= 0:
+            del self._holds[ts]
+
     def trim_history(self, before: int) -> None:
-        """Forget write times below ``before`` (nobody asks about them)."""
+        """Forget write times below ``before`` (nobody asks about them),
+        never those a hold still needs."""
+        if self._holds:
+            before = min(before, min(self._holds) + 1)
         if before <= self.history_from:
             return
         for shard, times in self.write_times.items():

@@ -8,7 +8,7 @@ import pytest_asyncio
 from planner.database import Database
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
+@pytest_asyncio.fixture(scope="package", loop_scope="package")
 async def sdb(tmp_path_factory):
     folder = tmp_path_factory.mktemp("spark")
     database = await Database.open(f"sqlite://{folder}/consensus.db", f"file://{folder}/blob", spark_master="local[2]")

@@ -14,7 +14,7 @@ import pytest
 from planner.errors import SqlError
 from tests.spark.corpus import PARAMS, QUERIES, SETUP
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = pytest.mark.asyncio(loop_scope="package")
 
 
 def _norm(v):

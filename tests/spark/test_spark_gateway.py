@@ -1,0 +1,67 @@
+"""Spark through the wire: progress notices reach psycopg while a long job
+runs, a CancelRequest from a second connection (psycopg's ``cancel()``)
+stops the job with 57014, statement_timeout does too, and the session and
+the server are usable afterwards."""
+
+from __future__ import annotations
+
+import threading
+
+import psycopg
+import pytest
+
+from tests.gateway.conftest import Gateway
+
+# a join whose result is ~1e11 rows: it only ever ends by being cancelled
+ENDLESS = "SELECT count(*) FROM big a JOIN big b ON a.k = b.k"
+
+
+@pytest.fixture(scope="module")
+def spark_gateway(tmp_path_factory):
+    g = Gateway(str(tmp_path_factory.mktemp("spark-gateway")), "--spark-master", "local[2]")
+    yield g
+    if g.proc.poll() is None:
+        assert g.stop() == 0
+
+
+def _connect(g, notices=None):
+    conn = psycopg.connect(g.dsn(), autocommit=True)
+    if notices is not None:
+        conn.add_notice_handler(lambda d: notices.append(d.message_primary))
+    return conn
+
+
+def test_progress_then_cancel_from_another_connection(spark_gateway):
+    notices: list[str] = []
+    got_progress = threading.Event()
+    with _connect(spark_gateway) as setup:
+        setup.execute("CREATE TABLE big (id bigint, k int)")
+        setup.execute("INSERT INTO big SELECT g, g % 3 FROM generate_series(1, 600000) g")
+    with _connect(spark_gateway, notices) as conn:
+        conn.add_notice_handler(lambda d: got_progress.set() if d.message_primary.startswith("Spark progress") else None)
+        conn.execute("SET txngate.engine = spark")
+        conn.execute("SET txngate.progress_interval = '300ms'")
+
+        def cancel_after_progress():
+            if got_progress.wait(120):
+                conn.cancel()
+
+        canceller = threading.Thread(target=cancel_after_progress)
+        canceller.start()
+        with pytest.raises(psycopg.errors.QueryCanceled) as info:
+            conn.execute(ENDLESS)
+        canceller.join()
+        assert info.value.sqlstate == "57014"
+        progress = [n for n in notices if n.startswith("Spark progress")]
+        assert progress and "tasks" in progress[0], notices
+        # the session goes on, on Spark
+        assert conn.execute("SELECT count(*), sum(k) FROM big").fetchone() == (600000, 600000)
+        conn.execute("SET statement_timeout = '2s'")
+        with pytest.raises(psycopg.errors.QueryCanceled) as info:
+            conn.execute(ENDLESS)
+        assert "statement timeout" in str(info.value)
+        conn.execute("SET statement_timeout = 0")
+        assert conn.execute("SELECT count(*) FROM big WHERE k = 1").fetchone() == (200000,)
+    with _connect(spark_gateway) as other:  # the server goes on too
+        other.execute("SET txngate.engine = spark")
+        assert other.execute("SELECT max(id) FROM big").fetchone() == (600000,)
