@@ -38,6 +38,7 @@ async def timed(session, sql: str) -> float:
 
 
 async def estimate(session, table: str) -> int:
+    await session.execute("SET txngate.engine = auto")
     plan = [r[0] for r in (await session.execute(f"EXPLAIN SELECT count(*) FROM {table}"))[-1].rows]
     return int(next(line for line in plan if line.startswith("Estimated bytes read:")).split(":")[1])
 

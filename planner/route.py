@@ -106,13 +106,16 @@ class Router:
                 if forced:
                     raise not_supported(f"Spark execution of {why}")
                 return Choice("local", None, f"Spark cannot read {why}")
+        estimate = 0
+        for rel in bound.tables.values():
+            estimate += await self.work.estimate_bytes(rel)  # metadata only: nothing pinned yet
+        if not forced and estimate < self.options.spark_threshold:
+            return Choice("local", estimate, f"estimate below txngate.spark_threshold ({self.options.spark_threshold} bytes)")
         sources = {}
         try:
             for name, rel in bound.tables.items():
                 sources[name] = await self.work.lease_parts(rel)
             estimate = sum(s.nbytes for s in sources.values())
-            if not forced and estimate < self.options.spark_threshold:
-                return Choice("local", estimate, f"estimate below txngate.spark_threshold ({self.options.spark_threshold} bytes)")
             choice = Choice("spark", estimate, "txngate.engine = spark" if forced else f"estimate at or above txngate.spark_threshold ({self.options.spark_threshold} bytes)", sources)
             sources = {}
             return choice

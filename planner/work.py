@@ -129,6 +129,10 @@ class Work:
         only the local engine can merge in)."""
         return rel.shard in self.created or bool(self.pending.get(rel.shard)) or self.unseen_writes
 
+    async def estimate_bytes(self, rel: Relation) -> int:
+        """The encoded bytes of ``rel``'s snapshot at ``read_ts``."""
+        return await self.db.txns.estimate_bytes(rel.shard, await self.ts())
+
     async def lease_parts(self, rel: Relation) -> LeasedParts:
         """The parts of ``rel``'s snapshot at ``read_ts``, pinned against GC
         until released (for Spark, which reads them itself)."""

@@ -57,7 +57,8 @@ async def _serve(cfg: config_mod.Config) -> None:
     if cfg.auth != "trust" and not users.secrets:
         raise ConfigError("--auth", f"{cfg.auth} authentication needs users: give --users-file or --users")
     tls = tls_context(cfg.tls_cert, cfg.tls_key)
-    db = await Database.open(cfg.consensus_url, cfg.blob_url, spark_master=cfg.spark_master or None, spark_conf=cfg.spark_conf)
+    spark_master = None if cfg.spark_master.lower() in ("", "none", "off") else cfg.spark_master
+    db = await Database.open(cfg.consensus_url, cfg.blob_url, spark_master=spark_master, spark_conf=cfg.spark_conf)
     server = Server(db, cfg.host, cfg.port, max_connections=cfg.max_connections, authenticator=Authenticator(cfg.auth, users), tls=tls)
     try:
         await server.start()

@@ -191,6 +191,12 @@ class ReadHandle(ShardHandle):
             for task in queue:
                 task.cancel()
 
+    async def estimate_bytes(self, as_of: int, *, timeout: float | None = None) -> int:
+        """The encoded bytes a snapshot at ``as_of`` would fetch, from state
+        metadata (nothing pinned: for deciding how to read, not reading)."""
+        state = await self.wait_for_upper(as_of, timeout)
+        return sum(p.nbytes for b in state.batches_for(as_of) for p in b.parts if p.min_ts <= as_of)
+
     async def lease_parts(self, as_of: int, *, timeout: float | None = None) -> LeasedParts:
         """The parts of the snapshot at ``as_of``, pinned until released."""
         state = await self._pin(as_of, timeout)

@@ -5,7 +5,7 @@ Public API:
 * ``TxnsHandle.open(client, txns_id, init_ts)``: ``register``, ``forget``,
   ``begin`` (a ``Txn``: ``write``, ``write_batch``, ``merge``, ``commit_at``,
   ``apply``, ``abort``), ``apply_le``, ``tidy``, ``compact_to``,
-  ``data_snapshot``, ``read``, ``lease_parts``, ``validate``; its ``cache`` (``TxnsCache``)
+  ``data_snapshot``, ``read``, ``estimate_bytes``, ``lease_parts``, ``validate``; its ``cache`` (``TxnsCache``)
   answers registration and latest-write questions;
 * ``GroupCommitter(txns, oracle).commit(txn)``: group commit;
 * ``loops``: ``read_only``, ``commit_write_only``, ``read_then_write``.

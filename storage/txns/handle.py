@@ -306,6 +306,11 @@ class TxnsHandle:
                 return
             upper = out.upper
 
+    async def estimate_bytes(self, shard: str, ts: int) -> int:
+        """The encoded bytes of data shard ``shard``'s snapshot at ``ts``."""
+        await self.data_snapshot(shard, ts)
+        return await (await self.data_reader(shard)).estimate_bytes(ts)
+
     async def lease_parts(self, shard: str, ts: int) -> LeasedParts:
         """The parts of data shard ``shard``'s snapshot at ``ts``, pinned
         against GC until released (for engines that read Parquet themselves)."""

@@ -174,3 +174,33 @@ async def test_consensus_log_is_truncated(mem_client):
     retained = await mem_client.consensus.scan("shard/trunc")
     assert len(retained) < 30, f"{len(retained)} seqnos retained of {state.seqno + 1}"
     assert retained[-1].seqno == state.seqno
+
+
+async def test_leased_parts_survive_compaction_and_gc_until_released(mem_client, clock):
+    """What Spark reads: the parts of a snapshot handed out by
+    ``lease_parts`` stay in Blob, whatever compaction and GC do, until the
+    lease is released and the reader heartbeats."""
+    mem_client.config.inline_threshold = 0
+    mem_client.config.compaction = False
+    w = await mem_client.open_writer("leased", SCHEMA)
+    for i in range(6):
+        await w.compare_and_append(await w.batch(one(0, i), ts=i), i, i + 1)
+    r = await mem_client.open_reader("leased")
+    leased = await r.lease_parts(5)
+    assert sum(p.rows for p in leased.parts) == 6 and not leased.needs_consolidation
+    assert leased.nbytes == sum(p.nbytes for p in leased.parts) > 0
+    keys = [p.key for p in leased.parts]
+    assert await mem_client.compact("leased") > 0
+    await r.heartbeat()
+    assert (await mem_client.gc("leased")).deleted == 0
+    assert None not in [await mem_client.blob.get(k) for k in keys]
+    leased.release()
+    leased.release()  # idempotent
+    await r.heartbeat()
+    assert (await mem_client.gc("leased")).deleted == len(keys)
+    assert [await mem_client.blob.get(k) for k in keys] == [None] * len(keys)
+    # a snapshot with a retraction must be consolidated by whoever reads it
+    await w.compare_and_append(await w.batch(one(0, 0).append_column("_diff", pa.array([-1], pa.int64())), ts=6), 6, 7)
+    again = await r.lease_parts(6)
+    assert again.needs_consolidation
+    again.release()

@@ -65,3 +65,28 @@ def test_progress_then_cancel_from_another_connection(spark_gateway):
     with _connect(spark_gateway) as other:  # the server goes on too
         other.execute("SET txngate.engine = spark")
         assert other.execute("SELECT max(id) FROM big").fetchone() == (600000,)
+
+
+@pytest.fixture(scope="module")
+def broken_spark_gateway(tmp_path_factory):
+    g = Gateway(str(tmp_path_factory.mktemp("spark-broken")), "--spark-master", "bogus://nowhere:1")
+    yield g
+    if g.proc.poll() is None:
+        assert g.stop() == 0
+
+
+def test_spark_that_cannot_start(broken_spark_gateway):
+    notices: list[str] = []
+    with _connect(broken_spark_gateway, notices) as conn:
+        conn.execute("CREATE TABLE t (a int)")
+        conn.execute("INSERT INTO t VALUES (1), (2)")
+        conn.execute("SET txngate.engine = spark")
+        with pytest.raises(psycopg.Error) as info:
+            conn.execute("SELECT sum(a) FROM t")
+        assert info.value.sqlstate == "58000" and "could not start Spark" in str(info.value)
+        assert "txngate.spark_fallback" in (info.value.diag.message_hint or "")
+        conn.execute("SET txngate.spark_fallback = on")
+        assert conn.execute("SELECT sum(a) FROM t").fetchone() == (3,)
+        assert any("running on the local engine" in n for n in notices), notices
+        conn.execute("SET txngate.engine = auto")  # small tables stay local: Spark is never asked
+        assert conn.execute("SELECT count(*) FROM t").fetchone() == (2,)
