@@ -90,7 +90,7 @@ class Database:
         spark = None
         if spark_master is not None:
             runtime = SparkRuntime(spark_master, spark_conf)
-            spark = SparkEngine(runtime, BlobAccess(blob_url, blob, _native_path(blob, spark_conf)))
+            spark = SparkEngine(runtime, BlobAccess(blob_url, blob, _native_path(blob, spark_conf), getattr(blob, "path_of", None)))
         return cls(consensus, blob, oracle, client, txns, LocalEngine(macros=macros()), spark)
 
     def session(self, **kwargs):

@@ -251,9 +251,8 @@ class Dml:
                 expr = col.default if col.default is not None else "NULL"
             if col.type in ("bytea", "uuid"):
                 exprs.append(f'{expr} AS "{col.name}"')  # text input is decoded by conform()
-            else:  # conform() pads char(n), checks varchar(n)
-                kind = "text" if col.type.startswith(("varchar", "char", "json")) else _pg_type(col.type)
-                exprs.append(f'CAST({expr} AS {kind}) AS "{col.name}"')
+            else:
+                exprs.append(f'CAST({expr} AS {_cast_type(col.type)}) AS "{col.name}"')
         names = ", ".join(f'"c{i}"' for i in range(len(targets)))
         query = pglast.parse_sql(f"SELECT {', '.join(exprs)} FROM ({pg_sql(select)}) AS src({names})")[0].stmt
         return await self.spark_write(query, rel)
@@ -271,14 +270,19 @@ class Dml:
         try:
             if choice.engine != "spark":
                 return None
-            await self.local_schema(bound)  # DuckDB's errors for what it cannot type, before a job starts
+            source = await self.local_schema(bound)  # DuckDB's errors for what it cannot type, before a job starts
+            spark = self.work.db.spark
+            native = spark.native_writes and not any(c.type in ("bytea", "uuid") for c in rel.columns)
+            if native:  # Spark's own writer: the types and constraints go into the query
+                query = _checked(query, rel, diff=source.names[-1] == DIFF)
             sql = self.router.spark_sql(query, catalog, forced=self.router.options.engine == "spark")
             if sql is None:
                 return None
             options = self.router.options
             try:
-                handles = await self.work.db.spark.write(
-                    sql, choice.sources, shard_id=rel.shard, schema=rel.schema_arrow, transform=functools.partial(conform_rows, rel),
+                handles = await spark.write(
+                    sql, choice.sources, shard_id=rel.shard, schema=rel.schema_arrow,
+                    transform=None if native else functools.partial(conform_rows, rel), native=native,
                     timeout=self.timeout, on_progress=self.router.notify, progress_every=options.progress_every,
                 )
             except SparkUnavailable as e:
@@ -430,6 +434,21 @@ class Dml:
         rel = await self.target(node.relation)
         sets = _assignments(node.targetList, rel)
         alias = node.relation.alias.aliasname if node.relation.alias is not None else rel.name
+        if _spark_rewritable(node, rel, self.work, keyed_ok=False):
+            # old rows retracted and new rows added by one Spark job
+            where = f" WHERE {pg_sql(node.whereClause)}" if node.whereClause is not None else ""
+            source = f"{_qualified(rel)} AS {_q(alias)}"
+            new = ", ".join(
+                (f"({sets[c.name]}) AS {_q(c.name)}" if c.type in ("bytea", "uuid")  # conform() decodes text
+                 else f"CAST(({sets[c.name]}) AS {_cast_type(c.type)}) AS {_q(c.name)}") if c.name in sets else f"{_q(alias)}.{_q(c.name)}"
+                for c in rel.columns
+            )
+            query = pglast.parse_sql(
+                f"SELECT {_q(alias)}.*, -1 AS _diff FROM {source}{where} UNION ALL SELECT {new}, 1 AS _diff FROM {source}{where}"
+            )[0].stmt
+            written = await self.spark_write(query, rel)
+            if written is not None:
+                return Result(f"UPDATE {written // 2}")
         exprs = [f'{_q(alias)}.{ROWID} AS {ROWID}'] + [
             f'CAST(({sets[c.name]}) AS {_pg_type(c.type)}) AS {_q("__new_" + c.name)}' for c in rel.columns if c.name in sets
         ]
@@ -448,6 +467,12 @@ class Dml:
         _refuse_with(node)
         rel = await self.target(node.relation)
         alias = node.relation.alias.aliasname if node.relation.alias is not None else rel.name
+        if _spark_rewritable(node, rel, self.work, keyed_ok=True):
+            where = f" WHERE {pg_sql(node.whereClause)}" if node.whereClause is not None else ""
+            query = pglast.parse_sql(f"SELECT {_q(alias)}.*, -1 AS _diff FROM {_qualified(rel)} AS {_q(alias)}{where}")[0].stmt
+            written = await self.spark_write(query, rel)
+            if written is not None:
+                return Result(f"DELETE {written}")
         current, rowids, _out = await self._matching(node, rel, [f"{_q(alias)}.{ROWID} AS {ROWID}"], node.usingClause)
         old = current.take(rowids)
         await self.work.write(rel.shard, old, -1)
@@ -649,6 +674,59 @@ def conform_rows(rel: Relation, rows: pa.Table) -> pa.Table:
         return conform(rows, rel)
     diff = rows.column(DIFF)
     return conform(rows.drop_columns([DIFF]), rel).append_column(DIFF, diff)
+
+
+def _checked(query: ast.SelectStmt, rel: Relation, *, diff: bool) -> ast.SelectStmt:
+    """``query`` (``rel``'s columns, then ``_diff`` if ``diff``) with
+    ``_diff`` always last, and what ``conform`` does done in SQL, for Spark's own Parquet writer: each
+    column cast to its stored type, NOT NULL (23502), varchar(n) and
+    char(n) lengths (22001), char(n) padding. Errors are raised with
+    ``raise_error`` carrying the SQLSTATE (see spark_exec.runtime)."""
+    names = rel.column_names + ([DIFF] if diff else [])
+    exprs = []
+    for col in rel.columns:
+        ref = f"__w.{_q(col.name)}"
+        value = f"CAST({ref} AS {_cast_type(col.type)})"
+        if col.type.startswith(("varchar(", "char(")):
+            limit = int(col.type[col.type.index("(") + 1 : -1])
+            kind = "character varying" if col.type.startswith("varchar") else "character"
+            text = f"rtrim({value})" if col.type.startswith("char(") else value
+            fail = _raise("22001", f"value too long for type {kind}({limit})")
+            fitted = f"rpad({text}, {limit}, ' ')" if col.type.startswith("char(") else text
+            value = f"CASE WHEN char_length({text}) > {limit} THEN {fail} ELSE {fitted} END"
+        if col.not_null:
+            fail = _raise("23502", f'null value in column "{col.name}" of relation "{rel.name}" violates not-null constraint')
+            value = f"CASE WHEN {ref} IS NULL THEN CAST({fail} AS {_cast_type(col.type)}) ELSE {value} END"
+        exprs.append(f"{value} AS {_q(col.name)}")
+    # every part holds _diff (readers expect it): 1 unless the query says
+    exprs.append(f"CAST({'__w.' + DIFF if diff else 1} AS bigint) AS {DIFF}")
+    aliases = ", ".join(_q(n) for n in names)
+    return pglast.parse_sql(f"SELECT {', '.join(exprs)} FROM ({pg_sql(query)}) AS __w({aliases})")[0].stmt
+
+
+def _raise(state: str, message: str) -> str:
+    text = f"TXNGATE_SQLSTATE[{state}]: {message}".replace("'", "''")
+    return f"raise_error('{text}')"
+
+
+def _spark_rewritable(node, rel: Relation, work: Work, *, keyed_ok: bool) -> bool:
+    """Whether an UPDATE or DELETE may run on Spark (the router decides if
+    it does): no FROM/USING, RETURNING or WITH, outside a transaction block,
+    and — for UPDATE — no key or CHECK to enforce across rows."""
+    return (
+        work.db.spark is not None and not work.explicit and not node.returningClause and not node.withClause
+        and not getattr(node, "fromClause", None) and not getattr(node, "usingClause", None)
+        and (keyed_ok or (not rel.keys and not rel.checks))
+    )
+
+
+def _qualified(rel: Relation) -> str:
+    return f"{_q(rel.schema)}.{_q(rel.name)}"
+
+
+def _cast_type(sql_type: str) -> str:
+    """The type a Spark-side CAST targets (conform() pads char(n), checks varchar(n))."""
+    return "text" if sql_type.startswith(("varchar", "char", "json")) else _pg_type(sql_type)
 
 
 def _spark_insertable(node: ast.InsertStmt, rel: Relation, work: Work) -> bool:

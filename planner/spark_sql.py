@@ -142,6 +142,8 @@ def to_spark(sql: str, views: list[tuple[str, str]], tables: dict[str, Relation]
         raise SparkRewriteError(str(e).splitlines()[0]) from None
     _unique_names(tree)
     for cast in list(tree.find_all(exp.Cast)):
+        if cast.to.this == exp.DataType.Type.TIMESTAMP:
+            cast.set("to", exp.DataType.build("timestamp_ntz", dialect="spark"))  # PostgreSQL's timestamp has no zone
         source = cast.this.type
         if cast.to.this in _INTEGER_TYPES and source is not None and source.this in _FRACTIONAL_TYPES:
             # PostgreSQL rounds (floats half to even); Spark's cast truncates

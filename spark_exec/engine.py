@@ -39,18 +39,25 @@ import uuid
 from dataclasses import dataclass
 from typing import Callable
 
+import shutil
+
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from spark_exec.datasource import NAME, physical_fields, spark_ddl, spark_type
 from spark_exec.runtime import SparkError, SparkRuntime
 from storage.location import Blob
 from storage.persist import BatchHandle, LeasedParts, codec
+from storage.persist.batch import part_key
 from storage.persist.codec import DIFF, TS
+from storage.persist.state import PartMeta
 
 #: Arrow bytes per part written by an executor
 WRITE_PART_BYTES = 32 << 20
 #: rows per Arrow batch handed to an executor's part writer
 WRITE_BATCH_ROWS = 1 << 17
+#: rows per part when Spark's own writer writes the parts
+NATIVE_ROWS_PER_PART = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -62,6 +69,9 @@ class BlobAccess:
     url: str
     blob: Blob
     native_path: Callable[[str], str] | None = None
+    #: the local folder of a key prefix, when Spark's own Parquet writer can
+    #: write parts straight into the Blob (a local folder)
+    native_dir: Callable[[str], str] | None = None
 
 
 def supported(schema: pa.Schema) -> str | None:
@@ -160,6 +170,52 @@ def _write_parts(blob_url: str, shard_id: str, schema_bytes: bytes, writer: str,
         yield pa.RecordBatch.from_arrays([pa.array([handle.to_bytes()], pa.binary())], names=["handle"])
 
 
+def _adopt_files(folder: str, shard_id: str, writer: str, schema: pa.Schema) -> list[PartMeta]:
+    """Turn the Parquet files Spark wrote into ``folder`` into parts of
+    ``writer`` for ``shard_id``: renamed to part keys, fsynced, described by their footers;
+    everything else Spark left there (``_SUCCESS``, checksums) removed."""
+    import os
+
+    import pyarrow.parquet as pq
+
+    parts = []
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if not (name.startswith("part-") and name.endswith(".parquet")):
+            if os.path.isdir(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                os.unlink(path)
+            continue
+        meta = pq.read_metadata(path)
+        if meta.num_rows == 0:
+            os.unlink(path)
+            continue
+        names = meta.schema.names
+        missing = [f.name for f in codec.physical_schema(schema) if f.name not in names]
+        assert not missing, f"Spark wrote no column {missing}"
+        dmin = dmax = 1
+        if DIFF in names:
+            d = pq.read_table(path, columns=[DIFF]).column(DIFF)
+            dmin, dmax = (x.as_py() for x in pc.min_max(d).values())
+        key = part_key(shard_id, writer)
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        target = os.path.join(folder, key.rsplit("/", 1)[1])
+        os.rename(path, target)
+        parts.append(PartMeta(rows=meta.num_rows, nbytes=os.path.getsize(target), min_ts=0, max_ts=0,
+                              min_diff=dmin, max_diff=dmax, key=key, ts=0))
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)  # the renames
+    finally:
+        os.close(fd)
+    return parts
+
+
 def _arrow_schema(spark_schema) -> pa.Schema:
     from pyspark.sql.pandas.types import to_arrow_schema
 
@@ -236,12 +292,26 @@ class SparkEngine:
         schema, rows = await self.runtime.run(group, start, timeout=timeout, description=sql[:200], **progress)
         return SparkStream(self.runtime, group, iter(rows), schema, deadline, on_close, progress)
 
+    @property
+    def native_writes(self) -> bool:
+        """Whether Spark's own Parquet writer can write parts (see ``write``)."""
+        return self.access.native_dir is not None
+
     async def write(self, sql: str, sources: dict[str, LeasedParts], *, shard_id: str, schema: pa.Schema,
-                    transform: Callable[[pa.Table], pa.Table] | None = None, timeout: float | None = None,
+                    transform: Callable[[pa.Table], pa.Table] | None = None, native: bool = False, timeout: float | None = None,
                     on_progress: Callable[[str], None] | None = None, progress_every: float = 5.0) -> list[BatchHandle]:
         """Run ``sql`` and write its rows (``schema``'s columns in order,
         optionally ``_diff`` last) as batches for ``shard_id``; returns their handles,
-        not yet committed. On any failure no part of the job remains."""
+        not yet committed. On any failure no part of the job remains.
+
+        ``native`` (only where ``native_writes``): ``sql`` already yields
+        ``schema``'s exact types and enforces its constraints, so Spark's
+        own Parquet writer writes the parts (no ``transform``, no hand-off
+        of rows to Python); else executors run txngate's batch writer, with
+        ``transform`` applied to each Arrow batch."""
+        if native:
+            assert self.native_writes and transform is None, "a native write needs a local Blob and checks in its SQL"
+            return await self._native_write(sql, sources, shard_id, schema, timeout=timeout, on_progress=on_progress, progress_every=progress_every)
         self.runtime.jobs_started += 1
         session, frame = await self._prepare(sql, sources)
         # Executors hand whole batches to the part writer: fewer, larger
@@ -262,6 +332,29 @@ class SparkEngine:
         handles = [BatchHandle.from_bytes(b) for b in raw]
         await self._sweep(shard_id, writer, keep={k for h in handles for k in h.keys})
         return handles
+
+    async def _native_write(self, sql, sources, shard_id: str, schema: pa.Schema, **run) -> list[BatchHandle]:
+        """Spark writes the parts itself into the Blob folder; the driver
+        then names them as parts (``<ms>-<uuid>``), fsyncs them, reads each
+        footer for the part's stats, and returns one batch of them."""
+        self.runtime.jobs_started += 1
+        session, frame = await self._prepare(sql, sources)
+        group = self.runtime.new_group()
+        writer = f"spark-{uuid.uuid4().hex[:16]}"
+        folder = self.access.native_dir(f"{shard_id}/p/{writer}")
+
+        def job():
+            frame().write.option("compression", "snappy").option("maxRecordsPerFile", NATIVE_ROWS_PER_PART).mode("errorifexists").parquet(folder)
+
+        try:
+            await self.runtime.run(group, job, description=sql[:200], **run)
+            parts = await asyncio.to_thread(_adopt_files, folder, shard_id, writer, schema)
+        except BaseException:
+            await asyncio.shield(asyncio.to_thread(shutil.rmtree, folder, True))
+            raise
+        if not parts:
+            return []
+        return [BatchHandle(shard_id, codec.schema_to_bytes(schema), tuple(parts))]
 
     async def _sweep(self, shard_id: str, writer: str, keep: set[str]) -> int:
         """Delete the parts ``writer`` left under its prefix that are not in ``keep``."""

@@ -120,32 +120,33 @@ async def test_changed_input_reruns_the_job(sdb):
     await s.execute(f"DELETE FROM src WHERE id = {N + 1}")
 
 
-@pytest.mark.parametrize("failing, state", [
-    ("CASE WHEN id = 19990 THEN NULL ELSE v END", "23502"),  # our conform() in the executor
-    ("CASE WHEN id = 19990 THEN v / 0 ELSE v END", "22012"),  # Spark's own evaluation
+@pytest.mark.parametrize("failing, state, extra", [
+    ("CASE WHEN id = 19990 THEN NULL ELSE v END", "23502", ""),  # NOT NULL in the SQL of Spark's own writer
+    ("CASE WHEN id = 19990 THEN v / 0 ELSE v END", "22012", ""),  # Spark's own evaluation
+    ("CASE WHEN id = 19990 THEN NULL ELSE v END", "23502", ", u uuid"),  # a uuid column: executors' batch writer, conform() there
 ])
-async def test_failed_task_leaves_nothing(sdb, failing, state):
+async def test_failed_task_leaves_nothing(sdb, failing, state, extra):
     s = sdb.session()
+    table = f"strict_{state}_{len(extra)}"
     await _setup(s)
-    await s.execute("CREATE TABLE IF NOT EXISTS strict (id bigint, v double precision NOT NULL)")
+    await s.execute(f"CREATE TABLE {table} (id bigint, v double precision NOT NULL{extra})")
     await s.execute("SET txngate.engine = spark")
     old_part_bytes = sdb.spark.part_bytes
-    sdb.spark.part_bytes = 16 << 10  # tasks upload many parts before the failing row
+    sdb.spark.part_bytes = 16 << 10  # the batch writer uploads many parts before the failing row
     try:
         with pytest.raises(SqlError) as info:
-            await s.execute(f"INSERT INTO strict SELECT id, {failing.replace('v / 0', 'id / 0')} FROM src")
+            await s.execute(f"INSERT INTO {table} (id, v) SELECT id, {failing.replace('v / 0', 'id / 0')} FROM src")
     finally:
         sdb.spark.part_bytes = old_part_bytes
     assert info.value.sqlstate == state
     await s.execute("SET txngate.engine = local")
-    assert (await rows(s, "SELECT count(*) FROM strict"))[0][0] == 0
-    assert await _spark_parts(sdb, "strict") == set(), "orphan parts of the failed job remain"
+    assert (await rows(s, f"SELECT count(*) FROM {table}"))[0][0] == 0
+    assert await _spark_parts(sdb, table) == set(), "orphan parts of the failed job remain"
     # the table still takes a good statement on Spark
     await s.execute("SET txngate.engine = spark")
-    await s.execute("INSERT INTO strict SELECT id, v FROM src WHERE id <= 10")
+    await s.execute(f"INSERT INTO {table} (id, v) SELECT id, v FROM src WHERE id <= 10")
     await s.execute("SET txngate.engine = local")
-    assert (await rows(s, "SELECT count(*) FROM strict"))[0][0] == 10
-    await s.execute("DELETE FROM strict")
+    assert (await rows(s, f"SELECT count(*) FROM {table}"))[0][0] == 10
 
 
 async def test_ctas_and_refresh_on_spark(sdb):
@@ -179,3 +180,24 @@ async def test_explain_shows_choice_and_estimate(sdb):
     assert sdb.spark.runtime.jobs_started == jobs + 1, "auto routing above the threshold runs on Spark"
     await s.execute("SET txngate.engine = local")
     assert "Engine: local (DuckDB): txngate.engine = local" in "\n".join(r[0] for r in await rows(s, "EXPLAIN SELECT count(*) FROM src"))
+
+
+async def test_update_and_delete_on_spark(sdb):
+    s = sdb.session()
+    await _setup(s, "upd")
+    await s.execute("ALTER TABLE upd ADD COLUMN tag varchar(8)")
+    await s.execute("INSERT INTO upd (id, k, v, s) SELECT id, k, v, s FROM src WHERE id <= 1000")
+    await s.execute("INSERT INTO upd (id, k, v, s) SELECT id, k, v, s FROM src WHERE id <= 10")  # duplicates: each copy counts
+    await s.execute("SET txngate.engine = spark")
+    jobs = sdb.spark.runtime.jobs_started
+    assert (await s.execute("UPDATE upd AS u SET v = u.v * 2, tag = 'k' || u.k WHERE u.k = 3"))[-1].command_tag() == "UPDATE 101"
+    assert (await s.execute("DELETE FROM upd WHERE id > 990"))[-1].command_tag() == "DELETE 10"
+    with pytest.raises(SqlError) as info:
+        await s.execute("UPDATE upd SET tag = 'much too long' WHERE k = 4")
+    assert info.value.sqlstate == "22001"
+    assert sdb.spark.runtime.jobs_started - jobs == 3
+    await s.execute("SET txngate.engine = local")
+    assert await rows(s, "SELECT count(*), count(tag), sum(v) FILTER (WHERE k = 3) FROM upd") == [
+        (1000, 100, 2 * (sum(i * 0.5 for i in range(3, 991, 10)) + 3 * 0.5))
+    ]
+    assert await rows(s, "SELECT DISTINCT tag FROM upd WHERE tag IS NOT NULL") == [("k3",)]
