@@ -1,5 +1,6 @@
-"""spark_exec: large SELECTs, INSERT ... SELECT and CREATE TABLE AS on
-PySpark, over the same snapshots the local engine reads.
+"""spark_exec: large SELECTs and writes (INSERT ... SELECT, CREATE TABLE
+AS, REFRESH, UPDATE, DELETE) on PySpark, over the same snapshots the local
+engine reads.
 
 Public API:
 
@@ -7,7 +8,7 @@ Public API:
   ``run`` (a blocking Spark call under a job group: cancellation, timeout,
   progress), ``stop``;
 * ``SparkEngine(runtime, BlobAccess(...))``: ``stream`` (rows of a query
-  as Arrow batches, bounded memory) and ``write`` (executors write Parquet
+  as Arrow batches, bounded memory) and ``write`` (Spark writes Parquet
   parts; the driver gets batch handles to commit through the txns shard);
 * ``supported(schema)``: why a shard cannot be read on Spark, or None;
 * ``SparkError`` (with a PostgreSQL SQLSTATE) and ``SparkUnavailable``.

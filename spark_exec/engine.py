@@ -10,15 +10,27 @@ Arrow IPC and the driver pulls one partition at a time
 (``toLocalIterator``), so a result of any size holds about one partition in
 memory.
 
-``SparkEngine.write(sql, sources, shard, schema)`` runs ``sql`` and has the
-executors write its rows as parts of a batch for ``shard`` (BatchBuilder,
-placeholder time, so the batch can be committed at any ``write_ts`` and
-re-timestamped without being rewritten). The driver gets back only the
-batch handles; the planner commits them through the txns shard. Every part
-a job writes is under ``<shard>/p/<writer>/`` with a writer id of its own:
-after the job the driver deletes every part there that no returned handle
-names (failed or retried task attempts), and after a failed or cancelled
-job, all of them. So nothing but the committed handles' parts survives.
+``SparkEngine.write(sql, sources, shard, schema)`` runs ``sql`` and writes
+its rows as one or more batches for ``shard`` with a placeholder time, so
+they can be committed at any ``write_ts`` and re-timestamped without being
+rewritten; the planner commits the returned handles through the txns
+shard. Two writers:
+
+* where the Blob is a local folder (``native_writes``), Spark's own Parquet
+  writer writes the parts straight into it (the query already casts to the
+  shard's types and checks its constraints); the driver renames each file
+  to a part key, fsyncs it and reads its footer for the part's stats. This
+  keeps rows in the JVM: handing them to Python costs more than writing;
+* elsewhere executors run txngate's batch writer (Arrow to Parquet, through
+  ``storage.location``) over Arrow batches, applying the planner's
+  ``transform`` (type conformance and constraints) to each, and return
+  batch handles to the driver.
+
+Every part a job writes is under ``<shard>/p/<writer>/`` with a writer id of
+its own: after the job the driver deletes every part there that no returned
+handle names (failed or retried task attempts), and after a failed or
+cancelled job, all of them. So nothing but the committed handles' parts
+survives.
 
 Consolidation (the sum of diffs per row) runs in Spark when a snapshot holds
 retractions or multiplicities; otherwise stored rows are the contents.
