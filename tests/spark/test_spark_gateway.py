@@ -16,12 +16,16 @@ from tests.gateway.conftest import Gateway
 ENDLESS = "SELECT count(*) FROM big a JOIN big b ON a.k = b.k"
 
 
-@pytest.fixture(scope="module")
-def spark_gateway(tmp_path_factory):
-    g = Gateway(str(tmp_path_factory.mktemp("spark-gateway")), "--spark-master", "local[2]")
+def _serve(tmp_path_factory, master: str):
+    g = Gateway(str(tmp_path_factory.mktemp("spark-gateway")), "--spark-master", master)
     yield g
     if g.proc.poll() is None:
-        assert g.stop() == 0
+        assert g.stop() == 0  # a clean shutdown stops the Spark driver too
+
+
+@pytest.fixture(scope="module")
+def spark_gateway(tmp_path_factory):
+    yield from _serve(tmp_path_factory, "local[2]")
 
 
 def _connect(g, notices=None):
@@ -69,10 +73,7 @@ def test_progress_then_cancel_from_another_connection(spark_gateway):
 
 @pytest.fixture(scope="module")
 def broken_spark_gateway(tmp_path_factory):
-    g = Gateway(str(tmp_path_factory.mktemp("spark-broken")), "--spark-master", "bogus://nowhere:1")
-    yield g
-    if g.proc.poll() is None:
-        assert g.stop() == 0
+    yield from _serve(tmp_path_factory, "bogus://nowhere:1")
 
 
 def test_spark_that_cannot_start(broken_spark_gateway):
