@@ -214,6 +214,9 @@ class SparkRuntime:
                 await asyncio.shield(future)
             except Exception:  # noqa: BLE001 - the cancelled job's own error
                 pass
+            running = await asyncio.shield(asyncio.to_thread(_running_jobs, sc, group))
+            logger.info("spark job group cancelled", extra={"group": group, "running_jobs": running,
+                                                             "reason": "timeout" if isinstance(e, asyncio.TimeoutError) else "cancel"})
             if isinstance(e, asyncio.TimeoutError):
                 raise SparkError("57014", "canceling statement due to statement timeout") from None
             raise
@@ -245,6 +248,13 @@ class SparkRuntime:
         if spark is not None:
             await asyncio.to_thread(spark.stop)
             logger.info("spark stopped")
+
+
+def _running_jobs(sc, group: str) -> int:
+    """How many of ``group``'s jobs are still running."""
+    tracker = sc.statusTracker()
+    infos = [tracker.getJobInfo(j) for j in tracker.getJobIdsForGroup(group)]
+    return sum(1 for i in infos if i is not None and str(i.status) == "RUNNING")
 
 
 def _progress_line(tracker, group: str) -> str | None:

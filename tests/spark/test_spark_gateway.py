@@ -5,6 +5,7 @@ the server are usable afterwards."""
 
 from __future__ import annotations
 
+import json
 import threading
 
 import psycopg
@@ -56,6 +57,9 @@ def test_progress_then_cancel_from_another_connection(spark_gateway):
             conn.execute(ENDLESS)
         canceller.join()
         assert info.value.sqlstate == "57014"
+        # the server cancelled the statement's Spark job group, and none of its jobs runs on
+        cancelled = [json.loads(line) for line in spark_gateway.output().splitlines() if "spark job group cancelled" in line]
+        assert cancelled and cancelled[-1]["running_jobs"] == 0 and cancelled[-1]["reason"] == "cancel", cancelled
         progress = [n for n in notices if n.startswith("Spark progress")]
         assert progress and "tasks" in progress[0], notices
         # the session goes on, on Spark
