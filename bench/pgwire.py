@@ -113,6 +113,10 @@ def stream(dsn: str) -> float:
 
 def measure(name: str, dsn: str, host: str, port: int, user: str, args, load=setup) -> dict:
     load(dsn, args.rows)
+    # Warm-up, unmeasured, on every server alike: caches filled (txngate's
+    # snapshot and key index, DuckDB's and PostgreSQL's buffers) and the
+    # load's background work (txngate's compaction) done.
+    point_qps(host, port, user, args.rows, 3)
     out = {"SELECT 1 round trips/s (1 connection)": select1(dsn, args.seconds),
            "point SELECT qps (pgbench -M simple, 16 clients)": point_qps(host, port, user, args.rows, args.seconds),
            f"streaming rows/s ({args.rows:,} rows x 4 columns, text)": stream(dsn)}

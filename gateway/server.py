@@ -502,7 +502,7 @@ class Connection:
                 columns = await self._describe(prepared)
                 self.send(wire.row_description(columns, [0] * len(columns)) if columns is not None else wire.msg(b"n"))
             elif name not in self.portals and name in self.session.cursors.open:  # a DECLAREd cursor is a portal too
-                columns = self.session.cursors.open[name].result.columns
+                columns = self.session.cursors.open[name].columns
                 self.send(wire.row_description(columns, [0] * len(columns)))
             else:
                 portal = self._portal(name)

@@ -211,7 +211,7 @@ class Session:
         self.db.sessions.discard(self)
         work, self.work, self._explicit = self.work, None, False
         self._savepoints.clear()
-        self.cursors.open.clear()
+        self.cursors.close_all()
         if work is not None:
             await work.abort()
 
@@ -578,11 +578,14 @@ class Session:
             if node.portalname in self.cursors.open:
                 raise SqlError("42P03", f'cursor "{node.portalname}" already exists')
             query = p.Statement(node.query, pg_sql(node.query), p.READ)
-            async with self._reading() as work:
-                result = await self._in_work(work, query, params, {})
+            if hold:  # it outlives the transaction: computed whole now, as PostgreSQL does at commit
+                async with self._reading() as work:
+                    result = await self._in_work(work, query, params, {})
+            else:  # rows read as FETCH reaches them
+                result = await self._select_stream(self.work, query, params)
             return self.cursors.declare(node, result)
         if isinstance(node, ast.FetchStmt):
-            return self.cursors.fetch(node)
+            return await self.cursors.fetch(node)
         return self.cursors.close(node)
 
     # -- EXPLAIN -------------------------------------------------------------------
@@ -651,7 +654,7 @@ class Session:
             if node.target.name == "DISCARD_ALL":
                 self.settings = dict(DEFAULT_SETTINGS)
                 self.settings["session_authorization"] = self.user
-                self.cursors.open.clear()
+                self.cursors.close_all()
                 if self.on_deallocate is not None:
                     self.on_deallocate(None)
             return Result("DISCARD ALL" if node.target.name == "DISCARD_ALL" else "DISCARD")

@@ -243,3 +243,35 @@ async def test_point_lookups_agree_with_scans(db):
     assert await rows(s, "SELECT v FROM pk WHERE id = 8") == []  # own writes win over the index
     await s.execute("ROLLBACK")
     assert await rows(s, "SELECT v FROM pk WHERE id = 8") == [("v8",)]
+
+
+async def test_cursors_read_lazily_and_keep_a_bounded_window(db, monkeypatch):
+    import planner.cursors
+
+    monkeypatch.setattr(planner.cursors, "KEEP_BYTES", 64 << 10)
+    s = db.session()
+    await s.execute("BEGIN")
+    await s.execute("DECLARE c CURSOR FOR SELECT i FROM generate_series(1, 300000) t(i) ORDER BY i")
+    cursor = s.cursors.open["c"]
+    got = []
+    for _ in range(40):
+        got += [r[0] for r in (await s.execute("FETCH 1000 FROM c"))[-1].rows]
+    assert got == list(range(1, 40001))
+    assert cursor.pulled < 300000, "FETCH read the whole result"
+    assert cursor.buffer.num_rows < 30000, "rows behind the position are kept"
+    assert (await s.execute("FETCH BACKWARD 3 FROM c"))[-1].rows == [(39999,), (39998,), (39997,)]  # still in the window
+    with pytest.raises(SqlError) as info:
+        await s.execute("FETCH ABSOLUTE 5 FROM c")
+    assert info.value.sqlstate == "55000"
+    await s.execute("ROLLBACK")
+    await s.execute("BEGIN")
+    await s.execute("DECLARE s SCROLL CURSOR FOR SELECT i FROM generate_series(1, 300000) t(i) ORDER BY i")
+    await s.execute("MOVE 100000 FROM s")
+    assert (await s.execute("FETCH ABSOLUTE 5 FROM s"))[-1].rows == [(5,)]  # SCROLL keeps every row read
+    assert (await s.execute("FETCH ABSOLUTE -1 FROM s"))[-1].rows == [(300000,)]
+    stream = s.cursors.open["s"].stream
+    await s.execute("DECLARE t CURSOR FOR SELECT i FROM generate_series(1, 300000) t(i)")
+    lazy = s.cursors.open["t"].stream
+    assert lazy is not None and not lazy.done
+    await s.execute("COMMIT")
+    assert stream is None and lazy.done and not s.cursors.open, "the transaction's cursors and their queries are closed"
