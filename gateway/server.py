@@ -598,8 +598,13 @@ class _CopyIn(CopySource):
 
     async def start(self, columns: int, fmt: str) -> None:
         self.started = True
-        self.conn.send(wire.copy_response(b"G", columns))
+        self.conn.send(wire.copy_response(b"G", columns, binary=fmt == "binary"))
         await self.conn.flush()
+
+    @staticmethod
+    def decode(data: bytes, sql_type: str):
+        """A binary COPY field's value (the wire's binary format)."""
+        return wire.decode_param(data, wire.type_oid(sql_type)[0], True)
 
     async def __aiter__(self):
         while True:
@@ -623,7 +628,12 @@ class _CopyOut(CopySink):
 
     async def start(self, columns: int, fmt: str) -> None:
         self.started = True
-        self.conn.send(wire.copy_response(b"H", columns))
+        self.conn.send(wire.copy_response(b"H", columns, binary=fmt == "binary"))
+
+    @staticmethod
+    def encode(value, sql_type: str) -> bytes:
+        """A value in binary COPY (the wire's binary format)."""
+        return wire.encode_binary(value, sql_type)
 
     async def write(self, rows: list[bytes]) -> None:
         for row in rows:

@@ -424,7 +424,10 @@ def decode_param(data: bytes | None, oid: int, binary: bool):
     if oid == 1700:
         return _numeric_from_binary(data)
     if oid == 3802:
-        return data[1:].decode()
+        # jsonb's binary form is a version byte (1) and the text; a client
+        # that took the column for json sends the text alone (JSON text
+        # never starts with \x01, so the two cannot be confused)
+        return data[1:].decode() if data[:1] == b"\x01" else data.decode()
     return data.decode()
 
 

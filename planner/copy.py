@@ -1,4 +1,4 @@
-"""COPY FROM STDIN and COPY TO STDOUT, in text and CSV formats.
+"""COPY FROM STDIN and COPY TO STDOUT, in text, CSV and binary formats.
 
 COPY FROM streams: the input is cut into blocks of whole rows (about
 ``BLOCK_BYTES``; a CSV block never ends inside a quoted field), each block is
@@ -11,6 +11,12 @@ CopyFail aborts it and deletes what was spilled.
 
 COPY TO formats rows with ``textfmt`` in slices of ``SLICE_ROWS`` rows.
 
+Binary COPY (PostgreSQL's ``PGCOPY`` file format: a signature, then per row
+a field count and length-prefixed fields, then -1) is framed here, in
+blocks of ``BINARY_ROWS`` rows; the fields themselves are in the protocol's
+binary format for their type, which the front end knows: its source's
+``decode(data, sql_type)`` and its sink's ``encode(value, sql_type)``.
+
 The front end provides a ``CopySource`` (``start`` announces the copy, e.g.
 CopyInResponse; iterating yields the data) and a ``CopySink`` (``start``,
 then ``write`` per chunk).
@@ -20,6 +26,7 @@ from __future__ import annotations
 
 import io
 import re
+import struct
 from typing import AsyncIterator, Protocol
 
 import pyarrow as pa
@@ -31,7 +38,7 @@ from planner import parse as p
 from planner.bind import transpile
 from planner.dml import SERIAL, _key_index
 from planner.errors import BAD_COPY_FILE_FORMAT, UNIQUE_VIOLATION, SqlError, not_supported
-from planner.result import Result
+from planner.result import Result, python_values
 from planner.sqltypes import duckdb_type, of_arrow
 from planner.textfmt import format_column
 
@@ -42,11 +49,15 @@ SLICE_ROWS = 65536
 class CopySource(Protocol):
     async def start(self, columns: int, fmt: str) -> None: ...
 
+    # for binary COPY (optional): ``decode(data, sql_type)`` -> a value
+
     def __aiter__(self) -> AsyncIterator[bytes]: ...
 
 
 class CopySink(Protocol):
     async def start(self, columns: int, fmt: str) -> None: ...
+
+    # for binary COPY (optional): ``encode(value, sql_type)`` -> bytes
 
     async def write(self, rows: list[bytes]) -> None:
         """Rows of COPY data, each ending with a newline (one CopyData each)."""
@@ -111,8 +122,14 @@ class Options:
                 pass
             else:
                 raise not_supported(f"COPY option {name}")
-        if self.format not in ("text", "csv"):
-            raise not_supported(f"COPY format {self.format}")
+        if self.format not in ("text", "csv", "binary"):
+            raise SqlError("22023", f'COPY format "{self.format}" not recognized')
+        if self.format == "binary":
+            for given, what in ((self.delimiter, "DELIMITER"), (self.null, "NULL"), (self.header or None, "HEADER")):
+                if given is not None:
+                    raise SqlError("42601", f"cannot specify {what} in BINARY mode")
+            self.delimiter, self.null = "\t", ""
+            return
         if self.delimiter is None:
             self.delimiter = "\t" if self.format == "text" else ","
         if self.null is None:
@@ -157,6 +174,10 @@ async def copy_from(dml, node: ast.CopyStmt, source: CopySource | None) -> Resul
     cols = _columns(node, rel)
     await source.start(len(cols), opts.format)
     guard = _KeyGuard(rel, await dml.work.contents(rel) if (rel.keys or _has_serial(rel)) else None)
+    if opts.format == "binary":
+        if getattr(source, "decode", None) is None:
+            raise not_supported("binary COPY without a protocol front end")
+        return Result(f"COPY {await _copy_from_binary(dml, rel, cols, source, guard)}")
     total = 0
     first = True
     pending = bytearray()
@@ -213,7 +234,12 @@ def _block_end(buf: bytearray, opts: Options) -> int:
 
 
 async def _load_block(dml, rel, cols, opts: Options, block: bytes, first: bool, guard: "_KeyGuard") -> int:
-    strings = _parse_block(block, len(cols), opts, skip_header=first and opts.header)
+    return await _load_table(dml, rel, cols, _parse_block(block, len(cols), opts, skip_header=first and opts.header), guard)
+
+
+async def _load_table(dml, rel, cols, strings: pa.Table, guard: "_KeyGuard") -> int:
+    """Rows of ``cols`` (columns ``c0``, ``c1``, ...: text, or values of
+    their types) cast, defaulted, checked and written."""
     if strings.num_rows == 0:
         return 0
     exprs = []
@@ -221,9 +247,10 @@ async def _load_block(dml, rel, cols, opts: Options, block: bytes, first: bool, 
         names = [c.name for c in cols]
         if col.name in names:
             src = f'"c{names.index(col.name)}"'
+            text = pa.types.is_string(strings.column(names.index(col.name)).type) or pa.types.is_null(strings.column(names.index(col.name)).type)
             if col.type == "bytea":
-                expr = f"unhex(substr({src}, 3))"
-            elif col.type == "boolean":
+                expr = f"unhex(substr({src}, 3))" if text else f"CAST({src} AS BLOB)"
+            elif col.type == "boolean" and text:
                 expr = f"CAST(lower(trim({src})) AS BOOLEAN)"
             else:
                 expr = f"CAST({src} AS {duckdb_type(col.type)})"
@@ -381,6 +408,87 @@ class _KeyGuard:
                 seen.add(key)
 
 
+BINARY_SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
+BINARY_ROWS = 20_000
+
+
+async def _copy_from_binary(dml, rel, cols, source, guard: "_KeyGuard") -> int:
+    """Binary COPY FROM: framed here, fields decoded by ``source.decode``."""
+    buf = bytearray()
+    pos = 0
+    header = False
+    columns: list[list] = [[] for _ in cols]
+    total = 0
+    ended = False
+
+    def bad(message: str) -> SqlError:
+        return SqlError(BAD_COPY_FILE_FORMAT, message)
+
+    async def flush() -> int:
+        nonlocal columns
+        if not columns[0]:
+            return 0
+        arrays = []
+        for values, col in zip(columns, cols):
+            try:
+                arrays.append(pa.array(values))
+            except (pa.ArrowInvalid, pa.ArrowTypeError) as e:
+                raise bad(f"invalid binary data for column {col.name}: {e}") from None
+        columns = [[] for _ in cols]
+        return await _load_table(dml, rel, cols, pa.table(arrays, names=[f"c{i}" for i in range(len(cols))]), guard)
+
+    async for chunk in source:
+        if ended:
+            continue
+        buf += chunk
+        if not header:
+            if len(buf) < 19:
+                continue
+            if bytes(buf[:11]) != BINARY_SIGNATURE:
+                raise bad("COPY file signature not recognized")
+            (ext,) = struct.unpack_from("!i", buf, 15)
+            if len(buf) < 19 + ext:
+                continue
+            pos, header = 19 + ext, True
+        while True:
+            if len(buf) - pos < 2:
+                break
+            (nfields,) = struct.unpack_from("!h", buf, pos)
+            if nfields == -1:
+                ended = True
+                break
+            if nfields != len(cols):
+                raise bad(f"row field count is {nfields}, expected {len(cols)}")
+            at, values = pos + 2, []
+            for col in cols:
+                if len(buf) - at < 4:
+                    break
+                (n,) = struct.unpack_from("!i", buf, at)
+                at += 4
+                if n == -1:
+                    values.append(None)
+                    continue
+                if len(buf) - at < n:
+                    break
+                try:
+                    values.append(source.decode(bytes(buf[at:at + n]), col.type))
+                except (struct.error, ValueError, IndexError, UnicodeDecodeError) as e:
+                    raise SqlError("22P03", f'incorrect binary data format in column "{col.name}": {e}') from None
+                at += n
+            if len(values) < len(cols):
+                break  # the row goes on in the next chunk
+            for column, v in zip(columns, values):
+                column.append(v)
+            pos = at
+            if len(columns[0]) >= BINARY_ROWS:
+                total += await flush()
+        del buf[:pos]
+        pos = 0
+    if not header or not ended:
+        raise bad("unexpected EOF in COPY data")
+    return total + await flush()
+
+
 # -- COPY TO --------------------------------------------------------------------
 
 
@@ -404,7 +512,31 @@ async def copy_to(dml, node: ast.CopyStmt, sink: CopySink | None) -> Result:
         cols = _columns(node, rel)
         out = (await dml.work.contents(rel)).select([c.name for c in cols])
         types = [c.type for c in cols]
+    if opts.format == "binary" and getattr(sink, "encode", None) is None:
+        raise not_supported("binary COPY without a protocol front end")
     await sink.start(out.num_columns, opts.format)
+    if opts.format == "binary":
+        # as PostgreSQL sends it: the header with the first row, then a row
+        # per message, then the trailer on its own (with the header if no rows)
+        header = BINARY_SIGNATURE + struct.pack("!ii", 0, 0)
+        for start in range(0, out.num_rows, SLICE_ROWS):
+            part = out.slice(start, SLICE_ROWS)
+            values = [python_values(c) for c in part.columns]
+            rows = []
+            for i in range(part.num_rows):
+                fields = [header, struct.pack("!h", len(values))]
+                header = b""
+                for column, sql_type in zip(values, types):
+                    v = column[i]
+                    if v is None:
+                        fields.append(b"\xff\xff\xff\xff")
+                    else:
+                        data = sink.encode(v, sql_type)
+                        fields.append(struct.pack("!i", len(data)) + data)
+                rows.append(b"".join(fields))
+            await sink.write(rows)
+        await sink.write([header + b"\xff\xff"])
+        return Result(f"COPY {out.num_rows}")
     if opts.header:
         await sink.write([(opts.delimiter.join(_csv_quote(n, opts) if opts.format == "csv" else n for n in out.column_names) + "\n").encode()])
     tz = dml.timezone

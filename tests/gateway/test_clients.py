@@ -136,3 +136,46 @@ def test_serve_logs_structured_lines(gateway):
     lines = [json.loads(x) for x in gateway.output().splitlines() if x.startswith("{")]
     serving = next(x for x in lines if x["msg"] == "serving")
     assert serving["level"] == "info" and serving["embedded"] is True and serving["port"] == gateway.port
+
+
+async def test_asyncpg_copy_binary_and_text(gateway):
+    """asyncpg's COPY helpers: copy_records_to_table (binary COPY FROM),
+    copy_from_query (text COPY TO), and a binary COPY TO / FROM round trip
+    of every type; psycopg's binary COPY too."""
+    import datetime as dt
+    import decimal
+    import io
+    import uuid
+
+    a = await asyncpg.connect(host="127.0.0.1", port=gateway.port, user="txngate", database="txngate")
+    try:
+        columns = ("id bigint, k int, sm smallint, v double precision, r real, n numeric(10,2), t text, vc varchar(5), "
+                   "b boolean, d date, ts timestamp, tz timestamptz, by bytea, u uuid, j jsonb")
+        await a.execute(f"CREATE TABLE cp_a ({columns})")
+        await a.execute(f"CREATE TABLE cp_b ({columns})")
+        utc = dt.timezone.utc
+        records = [(i, i % 7, i % 3, i * 0.5, 1.5, decimal.Decimal(i) / 4, f"t{i}", "ab", i % 2 == 0, dt.date(2024, 1, 2) + dt.timedelta(days=i),
+                    dt.datetime(2024, 1, 2, 3, 4, 5), dt.datetime(2024, 1, 2, 3, 4, 5, tzinfo=utc), bytes([i % 256, 1]), uuid.UUID(int=i), '{"a": 1}')
+                   for i in range(30000)] + [(None,) * 15]
+        assert await a.copy_records_to_table("cp_a", records=records) == "COPY 30001"
+        got = await a.fetch("SELECT * FROM cp_a WHERE id IN (0, 29999) OR id IS NULL ORDER BY id")
+        assert [tuple(r) for r in got] == [records[0], records[29999], records[30000]]
+        out = io.BytesIO()
+        assert await a.copy_from_query("SELECT id, t, b FROM cp_a WHERE id < 3 ORDER BY id", output=out) == "COPY 3"
+        assert out.getvalue() == b"0\tt0\tt\n1\tt1\tf\n2\tt2\tt\n"
+        binary = io.BytesIO()
+        assert await a.copy_from_table("cp_a", output=binary, format="binary") == "COPY 30001"
+        assert binary.getvalue().startswith(b"PGCOPY\n\xff\r\n\x00") and binary.getvalue().endswith(b"\xff\xff")
+        binary.seek(0)
+        assert await a.copy_to_table("cp_b", source=binary, format="binary") == "COPY 30001"
+        assert await a.fetchval("SELECT count(*) FROM (SELECT * FROM cp_a EXCEPT ALL SELECT * FROM cp_b) x") == 0
+        assert await a.fetchval("SELECT count(*) FROM cp_b") == 30001
+        with pytest.raises(asyncpg.exceptions.BadCopyFileFormatError):
+            await a.copy_to_table("cp_b", source=io.BytesIO(b"not a copy file at all"), format="binary")
+        assert await a.fetchval("SELECT count(*) FROM cp_b") == 30001, "a failed COPY writes nothing"
+    finally:
+        await a.close()
+    with psycopg.connect(gateway.dsn(), autocommit=True) as conn:
+        with conn.cursor().copy("COPY (SELECT id, t, u FROM cp_a WHERE id < 2 ORDER BY id) TO STDOUT (FORMAT binary)") as copy:
+            copy.set_types(["bigint", "text", "uuid"])
+            assert list(copy.rows()) == [(0, "t0", uuid.UUID(int=0)), (1, "t1", uuid.UUID(int=1))]

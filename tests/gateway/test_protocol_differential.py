@@ -145,6 +145,13 @@ SEQUENCES = [
         Q("SELECT count(*) FROM pd_cf")),
     Seq("copy_in_bad_data", Q("CREATE TABLE pd_cb (a int)", "COPY pd_cb FROM STDIN") + [m.copy_data(b"1\nnot a number\n"), m.copy_done()] +
         Q("SELECT count(*) FROM pd_cb")),
+    Seq("copy_out_binary", Q("CREATE TABLE pd_cob (a int, b text, c bigint)", "INSERT INTO pd_cob VALUES (1, 'x', 10), (2, NULL, NULL)",
+                             "COPY pd_cob TO STDOUT (FORMAT binary)", "COPY (SELECT a FROM pd_cob WHERE false) TO STDOUT (FORMAT binary)")),
+    Seq("copy_in_binary", Q("CREATE TABLE pd_cib (a int, b text)", "COPY pd_cib FROM STDIN (FORMAT binary)") + [
+        m.copy_data(b"PGCOPY\n\xff\r\n\x00" + b"\x00" * 8 + b"\x00\x02\x00\x00\x00\x04\x00\x00\x00\x07\x00\x00\x00\x02hi"),
+        m.copy_data(b"\x00\x02\x00\x00\x00\x04\x00\x00\x00\x08\xff\xff\xff\xff\xff\xff"), m.copy_done()] + Q("SELECT * FROM pd_cib ORDER BY a")),
+    Seq("copy_in_binary_bad_signature", Q("CREATE TABLE pd_cibs (a int)", "COPY pd_cibs FROM STDIN (FORMAT binary)") + [
+        m.copy_data(b"not a binary copy file"), m.copy_done()]),
     Seq("copy_missing_table", Q("COPY pd_no_such_table FROM STDIN")),
     Seq("copy_in_chunks_split_rows", Q("CREATE TABLE pd_cs (a int, b text)", "COPY pd_cs FROM STDIN") +
         [m.copy_data(b"1\tab"), m.copy_data(b"c\n2\t"), m.copy_data(b"d\n"), m.copy_done()] + Q("SELECT * FROM pd_cs ORDER BY a")),
