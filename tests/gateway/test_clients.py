@@ -179,3 +179,40 @@ async def test_asyncpg_copy_binary_and_text(gateway):
         with conn.cursor().copy("COPY (SELECT id, t, u FROM cp_a WHERE id < 2 ORDER BY id) TO STDOUT (FORMAT binary)") as copy:
             copy.set_types(["bigint", "text", "uuid"])
             assert list(copy.rows()) == [(0, "t0", uuid.UUID(int=0)), (1, "t1", uuid.UUID(int=1))]
+
+
+def test_psycopg_pipeline_executemany_and_serialization_retry(gateway):
+    """executemany in pipeline mode; and the 40001 retry loop applications
+    write: two transactions that each read what the other writes (write
+    skew) cannot both commit, and the loser succeeds on retry."""
+    with psycopg.connect(gateway.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE pl (id int, v text)")
+        conn.execute("CREATE TABLE oncall (doctor text, on_call boolean)")
+        conn.execute("INSERT INTO oncall VALUES ('alice', true), ('bob', true)")
+        with conn.pipeline():
+            with conn.cursor() as cur:
+                cur.executemany("INSERT INTO pl VALUES (%s, %s)", [(i, f"v{i}") for i in range(200)])
+        assert conn.execute("SELECT count(*), sum(id) FROM pl").fetchone() == (200, 199 * 200 // 2)
+
+    def go_off_call(conn, doctor: str, before_commit=None) -> int:
+        attempts = 0
+        while True:
+            attempts += 1
+            try:
+                with conn.transaction():
+                    on_call = conn.execute("SELECT count(*) FROM oncall WHERE on_call").fetchone()[0]
+                    if on_call >= 2:
+                        conn.execute("UPDATE oncall SET on_call = false WHERE doctor = %s", (doctor,))
+                    if before_commit is not None:
+                        before_commit()
+                        before_commit = None
+                return attempts
+            except psycopg.errors.SerializationFailure:
+                continue
+
+    with psycopg.connect(gateway.dsn(), autocommit=True) as a, psycopg.connect(gateway.dsn(), autocommit=True) as b:
+        # b's whole transaction runs inside a's, between a's read and a's commit
+        attempts_b = []
+        attempts_a = go_off_call(a, "alice", before_commit=lambda: attempts_b.append(go_off_call(b, "bob")))
+        assert attempts_b == [1] and attempts_a == 2, "a read what b wrote: a's first commit must fail with 40001"
+        assert a.execute("SELECT doctor FROM oncall WHERE on_call").fetchall() == [("alice",)]
