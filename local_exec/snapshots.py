@@ -38,7 +38,7 @@ class _Entry:
 
     def rows(self) -> pa.Table:
         if self.expanded is None:
-            self.expanded = expand(self.updates).combine_chunks()
+            self.expanded = expand(self.updates)  # chunks as read: a scan needs no copy
         return self.expanded
 
     def changed(self) -> None:
@@ -101,6 +101,8 @@ class SnapshotCache:
             return table.filter(pc.equal(table.column(column), pa.scalar(value, table.schema.field(column).type)))
         if entry.indexes is None:
             entry.indexes = {}
+            # one contiguous table for the indexes' positions (once per version)
+            entry.expanded = table = table.combine_chunks()
         index = entry.indexes.get(column)
         if index is None:
             index = {}
