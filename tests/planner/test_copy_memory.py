@@ -24,6 +24,9 @@ def probe(folder, rows: int) -> dict:
 def test_large_copy_uses_bounded_memory(tmp_path):
     small = probe(tmp_path / "small", 2_000_000)
     large = probe(tmp_path / "large", 10_000_000)  # ~295 MiB as Arrow
-    # A few 4 MiB blocks in flight (~75 MiB measured), not the data:
+    # A few 4 MiB blocks in flight (~60-105 MiB measured), not the data:
     assert large["growth_mib"] < 0.6 * large["arrow_mib"], large
-    assert large["growth_mib"] < small["growth_mib"] + 40, (small, large)
+    # 5x the rows: growth proportional to rows would add ~236 MiB over the
+    # small run; allow what allocator and upload timing vary by (seen: +45
+    # MiB once, under a loaded machine)
+    assert large["growth_mib"] < small["growth_mib"] + 80, (small, large)
