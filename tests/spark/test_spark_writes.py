@@ -78,9 +78,13 @@ async def test_insert_select_races_small_writers(sdb):
 
     sdb.client.config.compaction = False  # keep the committed parts as written, to compare with Blob below
     try:
-        result, n_dst, n_other, _ = await asyncio.gather(big(), writer("dst", 10_000_000), writer("other", 20_000_000), reader())
+        await _race_checks(sdb, s, big, writer, reader, during, runtime, jobs, seen_by_reader)
     finally:
         sdb.client.config.compaction = True
+
+
+async def _race_checks(sdb, s, big, writer, reader, during, runtime, jobs, seen_by_reader):
+    result, n_dst, n_other, _ = await asyncio.gather(big(), writer("dst", 10_000_000), writer("other", 20_000_000), reader())
     assert result[-1].command_tag() == f"INSERT 0 {N}"
     assert during["dst"] + during["other"] > 0, "no small write committed while the Spark job ran"
     assert runtime.jobs_started - jobs == 1, "unchanged inputs: the lost commit is re-timestamped, not recomputed"
