@@ -180,7 +180,10 @@ class Ddl(Dml):
         if exists is not None:
             exists.tag = tag
             return exists
-        spark = await self._spark_shape(node.query) if not into.skipData else None
+        spark = None
+        if not into.skipData and not self.work.explicit and self.work.db.spark is not None:
+            shape = await self.spark_shape(node.query)
+            spark = shape.empty_table() if shape is not None else None
         out = spark if spark is not None else await self.select(node.query)
         names = _column_names(node.query, out, [c.sval for c in into.colNames or ()], "too many column names were specified")
         out = out.rename_columns(names)
@@ -201,18 +204,6 @@ class Ddl(Dml):
         rows = conform(out.rename_columns(names), rel) if not into.skipData else rel.schema_arrow.empty_table()
         await self.work.write(shard, rows, 1)
         return Result(tag if kind == "matview" else f"SELECT {rows.num_rows}")
-
-    async def _spark_shape(self, query: ast.Node) -> pa.Table | None:
-        """When ``query`` (of a CREATE TABLE AS) is to run on Spark: its
-        result's shape (no rows), else None."""
-        if self.work.explicit or self.work.db.spark is None:
-            return None
-        bound = (await self.binder()).bind(query)
-        choice = await self.router.choose(query, bound)
-        choice.release()
-        if choice.engine != "spark":
-            return None
-        return (await self.local_schema(bound)).empty_table()
 
     async def refresh(self, node: ast.RefreshMatViewStmt) -> Result:
         catalog = await self.work.catalog()

@@ -230,12 +230,9 @@ class Dml:
         """INSERT ... SELECT on Spark when the router picks it: the rows
         written, or None (run it locally)."""
         select = node.selectStmt
-        bound = (await self.binder()).bind(select)
-        choice = await self.router.choose(select, bound)
-        choice.release()  # spark_write leases again, for the statement it runs
-        if choice.engine != "spark":
+        source = await self.spark_shape(select)
+        if source is None:
             return None
-        source = await self.local_schema(bound)
         if len(source) > len(targets):
             raise SqlError(SYNTAX_ERROR, "INSERT has more expressions than target columns")
         if len(source) < len(targets):
@@ -256,6 +253,16 @@ class Dml:
         names = ", ".join(f'"c{i}"' for i in range(len(targets)))
         query = pglast.parse_sql(f"SELECT {', '.join(exprs)} FROM ({pg_sql(select)}) AS src({names})")[0].stmt
         return await self.spark_write(query, rel)
+
+    async def spark_shape(self, query: ast.Node) -> pa.Schema | None:
+        """The result schema of ``query`` when the router sends it to Spark
+        (the statement that writes it leases its inputs then), else None."""
+        bound = (await self.binder()).bind(query)
+        choice = await self.router.choose(query, bound)
+        choice.release()
+        if choice.engine != "spark":
+            return None
+        return await self.local_schema(bound)
 
     async def spark_write(self, query: ast.SelectStmt, rel: Relation) -> int | None:
         """Run ``query`` — ``rel``'s columns in order, optionally ``_diff``

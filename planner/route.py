@@ -25,9 +25,9 @@ from typing import Callable
 
 import pyarrow as pa
 
-from planner.catalog import Relation
 from planner.errors import SqlError, not_supported
 from planner.spark_sql import SparkRewriteError, to_spark
+from spark_exec import SparkError, supported
 from storage.persist import LeasedParts
 
 #: Default routing threshold (encoded bytes read). bench/spark.py on this
@@ -57,7 +57,6 @@ class Choice:
     estimate: int | None
     reason: str
     sources: dict[str, LeasedParts] = field(default_factory=dict)
-    spark_sql: str | None = None
 
     def release(self) -> None:
         for leased in self.sources.values():
@@ -102,19 +101,19 @@ class Router:
             return Choice("local", None, f"txngate.engine = {self.options.engine}" if self.spark is not None else "Spark is not configured")
         if bound.virtual or bound.uncacheable:
             return Choice("local", None, "reads system catalogs")
-        for rel in bound.tables.values():
-            if self.work.local_only(rel):
-                return Choice("local", None, "reads this transaction's own writes")
-            why = self._unsupported(rel)
-            if why is not None:
-                if forced:
-                    raise not_supported(f"Spark execution of {why}")
-                return Choice("local", None, f"Spark cannot read {why}")
+        if any(self.work.local_only(rel) for rel in bound.tables.values()):
+            return Choice("local", None, "reads this transaction's own writes")
         estimate = 0
         for rel in bound.tables.values():
             estimate += await self.work.estimate_bytes(rel)  # metadata only: nothing pinned yet
         if not forced and estimate < self.options.spark_threshold:
             return Choice("local", estimate, f"estimate below txngate.spark_threshold ({self.options.spark_threshold} bytes)")
+        for rel in bound.tables.values():  # only now: most queries stop above
+            why = supported(rel.schema_arrow)
+            if why is not None:
+                if forced:
+                    raise not_supported(f"Spark execution of {rel.qualified} ({why})")
+                return Choice("local", estimate, f"Spark cannot read {rel.qualified} ({why})")
         sources = {}
         try:
             for name, rel in bound.tables.items():
@@ -126,12 +125,6 @@ class Router:
         finally:
             for leased in sources.values():
                 leased.release()
-
-    def _unsupported(self, rel: Relation) -> str | None:
-        from spark_exec import supported
-
-        why = supported(rel.schema_arrow)
-        return None if why is None else f"{rel.qualified} ({why})"
 
     def spark_sql(self, node, catalog, *, forced: bool) -> str | None:
         """``node`` in Spark SQL, or None when the rewrite cannot express it
@@ -149,9 +142,6 @@ class Router:
     def notify(self, message: str) -> None:
         if self.options.on_notice is not None:
             self.options.on_notice(f"NOTICE 00000: {message}")
-
-    def spark_error(self, e) -> SqlError:
-        return SqlError(e.sqlstate, e.message)
 
 
 def conform_batch(batch: pa.RecordBatch, schema: pa.Schema) -> pa.RecordBatch:
@@ -174,8 +164,6 @@ class RoutedStream:
         self._inner, self.schema = inner, schema
 
     async def next(self) -> pa.RecordBatch | None:
-        from spark_exec import SparkError
-
         try:
             batch = await self._inner.next()
         except SparkError as e:

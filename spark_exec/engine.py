@@ -231,10 +231,7 @@ def _adopt_files(folder: str, shard_id: str, writer: str, schema: pa.Schema) -> 
 def _arrow_schema(spark_schema) -> pa.Schema:
     from pyspark.sql.pandas.types import to_arrow_schema
 
-    try:
-        return to_arrow_schema(spark_schema, timezone="UTC", prefers_large_types=False)
-    except TypeError:
-        return to_arrow_schema(spark_schema)
+    return to_arrow_schema(spark_schema, timezone="UTC")
 
 
 class SparkStream:
@@ -277,15 +274,19 @@ class SparkEngine:
         self.access = access
         self.part_bytes = part_bytes
 
-    async def _prepare(self, sql: str, sources: dict[str, LeasedParts]):
+    async def _prepare(self, sql: str, sources: dict[str, LeasedParts], conf: dict[str, str] | None = None):
+        """A fresh session with ``sources`` as temp views; returns a function
+        that builds ``sql``'s DataFrame (called in the job's thread)."""
         session = await self.runtime.session()
+        for key, value in (conf or {}).items():
+            session.conf.set(key, value)
 
         def frame():
             for name, leased in sources.items():
                 snapshot_frame(session, leased, self.access).createOrReplaceTempView(name)
             return session.sql(sql)
 
-        return session, frame
+        return frame
 
     async def stream(self, sql: str, sources: dict[str, LeasedParts], *, timeout: float | None = None,
                      on_progress: Callable[[str], None] | None = None, progress_every: float = 5.0,
@@ -293,7 +294,7 @@ class SparkEngine:
         """Start ``sql`` over ``sources`` and return its rows as a stream."""
         deadline = None if timeout is None else time.monotonic() + timeout
         self.runtime.jobs_started += 1
-        _session, frame = await self._prepare(sql, sources)
+        frame = await self._prepare(sql, sources)
         group = self.runtime.new_group()
 
         def start():
@@ -325,10 +326,9 @@ class SparkEngine:
             assert self.native_writes and transform is None, "a native write needs a local Blob and checks in its SQL"
             return await self._native_write(sql, sources, shard_id, schema, timeout=timeout, on_progress=on_progress, progress_every=progress_every)
         self.runtime.jobs_started += 1
-        session, frame = await self._prepare(sql, sources)
         # Executors hand whole batches to the part writer: fewer, larger
         # Arrow batches cost less per row to move from the JVM to Python.
-        session.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", str(WRITE_BATCH_ROWS))
+        frame = await self._prepare(sql, sources, {"spark.sql.execution.arrow.maxRecordsPerBatch": str(WRITE_BATCH_ROWS)})
         group = self.runtime.new_group()
         writer = f"spark-{uuid.uuid4().hex[:16]}"
         fn = functools.partial(_write_parts, self.access.url, shard_id, codec.schema_to_bytes(schema), writer, transform, self.part_bytes)
@@ -350,7 +350,7 @@ class SparkEngine:
         then names them as parts (``<ms>-<uuid>``), fsyncs them, reads each
         footer for the part's stats, and returns one batch of them."""
         self.runtime.jobs_started += 1
-        session, frame = await self._prepare(sql, sources)
+        frame = await self._prepare(sql, sources)
         group = self.runtime.new_group()
         writer = f"spark-{uuid.uuid4().hex[:16]}"
         folder = self.access.native_dir(f"{shard_id}/p/{writer}")

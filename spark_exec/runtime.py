@@ -54,7 +54,7 @@ LOCAL_CONF = {"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127
 SQLSTATE_MARK = re.compile(r"TXNGATE_SQLSTATE\[(\w{5})\]: ([^\n]*)")
 
 #: Spark SQLSTATEs whose PostgreSQL spelling differs
-_SQLSTATES = {"22018": "22P02", "22023": "22023", "42K09": "42804", "42883": "42883", "42P01": "42P01", "42703": "42703"}
+_SQLSTATES = {"22018": "22P02", "42K09": "42804"}
 
 
 class SparkError(Exception):
@@ -115,10 +115,6 @@ class SparkRuntime:
         self._groups = itertools.count(1)
         self.jobs_started = 0  # statements run on Spark (tests count reruns with it)
 
-    @property
-    def started(self) -> bool:
-        return self._spark is not None
-
     async def spark(self):
         """The driver's root SparkSession, started on first use."""
         if self._spark is not None:
@@ -127,8 +123,6 @@ class SparkRuntime:
             if self._spark is None:
                 try:
                     self._spark = await asyncio.to_thread(self._start)
-                except SparkError:
-                    raise
                 except Exception as e:  # noqa: BLE001 - any failure to boot is the same to a client
                     logger.warning("spark failed to start", exc_info=True, extra={"master": self.master})
                     raise SparkUnavailable(f"could not start Spark (master {self.master}): {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}") from None
