@@ -20,7 +20,7 @@ import time
 import duckdb
 import pyarrow as pa
 
-from storage.persist.codec import TYPE_KEY
+from storage.persist.codec import TYPE_KEY, map_elements
 
 
 class EngineError(Exception):
@@ -71,15 +71,29 @@ def _map_error(e: Exception) -> EngineError:
 
 
 def _with_uuids(table: pa.Table) -> pa.Table:
-    """uuid columns (stored as 16-byte binaries) as Arrow's uuid extension
-    type, which DuckDB reads as UUID (and writes back with lossless Arrow
-    conversion on)."""
+    """uuid columns and uuid[] elements (stored as 16-byte binaries) as
+    Arrow's uuid extension type, which DuckDB reads as UUID (and writes back
+    with lossless Arrow conversion on)."""
     for i, f in enumerate(table.schema):
-        if pa.types.is_fixed_size_binary(f.type) and f.type.byte_width == 16:
+        if _is_uuid(f.type) or pa.types.is_list(f.type) and _is_uuid(f.type.value_type):
             col = table.column(i)
-            chunks = [pa.ExtensionArray.from_storage(pa.uuid(), c) for c in col.chunks]
-            table = table.set_column(i, pa.field(f.name, pa.uuid(), f.nullable, f.metadata), pa.chunked_array(chunks, pa.uuid()))
+            chunks = [_as_uuid(c) for c in col.chunks]
+            table = table.set_column(i, pa.field(f.name, _uuid_type(f.type), f.nullable, f.metadata), pa.chunked_array(chunks, _uuid_type(f.type)))
     return table
+
+
+def _is_uuid(t: pa.DataType) -> bool:
+    return pa.types.is_fixed_size_binary(t) and t.byte_width == 16
+
+
+def _uuid_type(t: pa.DataType) -> pa.DataType:
+    return pa.list_(pa.field("element", pa.uuid())) if pa.types.is_list(t) else pa.uuid()
+
+
+def _as_uuid(arr: pa.Array) -> pa.Array:
+    if pa.types.is_list(arr.type):
+        return map_elements(arr, _as_uuid, pa.uuid())
+    return pa.ExtensionArray.from_storage(pa.uuid(), arr)
 
 
 def _plain(table: pa.Table) -> pa.Table:

@@ -26,13 +26,14 @@ from typing import Callable
 import pglast
 import sqlglot
 from pglast import ast
+from pglast.enums import A_Expr_Kind, CoercionForm, NullTestType
 from pglast.stream import RawStream
 
 from planner.catalog import Catalog, Relation
 from planner.errors import SqlError, not_supported
 from planner.parse import walk
 from planner.pgcatalog import expand, replace_children
-from planner.sqltypes import CATALOG_TYPES
+from planner.sqltypes import CATALOG_TYPES, canonical, typed_literal
 
 #: ``emulation(catalog)`` -> a planner.pgcatalog.PgCatalog for that catalog
 Emulation = Callable[[Catalog], object]
@@ -93,6 +94,7 @@ class Binder:
     def rewrite(self, node: ast.Node) -> ast.Node:
         node = copy.deepcopy(node)
         ctes = {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}
+        arrays = self._arrays = self._array_columns(node)
         for n in walk(node):
             if isinstance(n, ast.RangeVar):
                 self._rename(n, ctes)
@@ -106,8 +108,21 @@ class Binder:
                 n.fields = n.fields[-2:]  # schema.table.column: the table's alias is its name
             elif isinstance(n, ast.A_Expr) and n.name and len(n.name) == 2 and n.name[0].sval == "pg_catalog":
                 n.name = n.name[1:]  # OPERATOR(pg_catalog.~)
+            elif isinstance(n, ast.A_Expr) and arrays:
+                _array_operands(n, arrays)
             replace_children(n, self._substitute)
         return node
+
+    def _array_columns(self, node: ast.Node) -> dict[str, str]:
+        """Array columns of the stored relations ``node`` names, by column
+        name (only names with one type), for typing literals compared with them."""
+        found: dict[str, set[str]] = {}
+        for n in walk(node):
+            if isinstance(n, ast.RangeVar) and n.catalogname is None:
+                rel = self.catalog.lookup(n.relname, n.schemaname, self.search_path)
+                for col in rel.columns if rel is not None and rel.kind != "view" else ():
+                    found.setdefault(col.name, set()).add(col.type)
+        return {name: types.pop() for name, types in found.items() if len(types) == 1 and next(iter(types)).endswith("[]")}
 
     @property
     def pg(self):
@@ -118,6 +133,12 @@ class Binder:
     def _substitute(self, n: ast.Node) -> ast.Node | None:
         if isinstance(n, ast.A_Expr) and isinstance(n.rexpr, ast.FuncCall) and n.rexpr.funcname[-1].sval == "like_escape" and self.dialect == "duckdb":
             return _like_escape(n)
+        if isinstance(n, ast.A_Expr) and n.kind in (A_Expr_Kind.AEXPR_OP_ANY, A_Expr_Kind.AEXPR_OP_ALL) and id(n) not in self._cast \
+                and not isinstance(n.rexpr.arg if isinstance(n.rexpr, ast.TypeCast) else n.rexpr, ast.A_ArrayExpr):
+            self._cast.add(id(n))  # x op ANY/ALL (NULL) is NULL in PostgreSQL, a boolean in DuckDB
+            return ast.CaseExpr(args=(ast.CaseWhen(expr=ast.NullTest(arg=n.rexpr, nulltesttype=NullTestType.IS_NULL), result=ast.A_Const(isnull=True)),), defresult=n)
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" and self.dialect == "duckdb":
+            return _array_concat(n, getattr(self, "_arrays", {}))
         if isinstance(n, ast.FuncCall) and FUNCTION_NAMES.get(n.funcname[-1].sval, n.funcname[-1].sval) in INTEGER_RESULTS and id(n) not in self._cast:
             self._cast.add(id(n))  # DuckDB's bigint result as PostgreSQL's integer
             return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval="int4"),), typemod=-1))
@@ -230,6 +251,42 @@ def _rename_function(fc: ast.FuncCall, dialect: str) -> None:
         fc.funcname = (ast.String(sval=name),)
 
 
+_ARRAY_OPERATORS = {"=", "<>", "<", ">", "<=", ">=", "@>", "<@", "&&", "||"}
+
+
+def _array_operands(n: ast.A_Expr, arrays: dict[str, str]) -> None:
+    """An array literal compared with an array column (``tags @> '{a}'``)
+    takes the column's type, as PostgreSQL types an unknown literal by the
+    other operand."""
+    if n.kind != A_Expr_Kind.AEXPR_OP or n.name[-1].sval not in _ARRAY_OPERATORS:
+        return
+    for mine, other in (("lexpr", n.rexpr), ("rexpr", n.lexpr)):
+        if isinstance(other, ast.ColumnRef) and isinstance(other.fields[-1], ast.String) and other.fields[-1].sval in arrays:
+            setattr(n, mine, typed_literal(getattr(n, mine), arrays[other.fields[-1].sval]))
+
+
+def _is_array(n: ast.Node, arrays: dict[str, str]) -> bool:
+    if isinstance(n, ast.ColumnRef):
+        return isinstance(n.fields[-1], ast.String) and n.fields[-1].sval in arrays
+    return isinstance(n, ast.A_ArrayExpr) or isinstance(n, ast.TypeCast) and bool(n.typeName.arrayBounds)
+
+
+def _array_concat(n: ast.A_Expr, arrays: dict[str, str]) -> ast.Node | None:
+    """``||`` on arrays as PostgreSQL means it (a NULL array is empty):
+    array_cat of two arrays, array_append/prepend of an element constant."""
+    _array_operands(n, arrays)  # before the walk reaches ``n`` itself
+    left, right = _is_array(n.lexpr, arrays), _is_array(n.rexpr, arrays)
+    if left and right:
+        name, args = "array_cat", (n.lexpr, n.rexpr)
+    elif left and isinstance(n.rexpr, ast.A_Const) and not n.rexpr.isnull:
+        name, args = "array_append", (n.lexpr, n.rexpr)
+    elif right and isinstance(n.lexpr, ast.A_Const) and not n.lexpr.isnull:
+        name, args = "array_prepend", (n.lexpr, n.rexpr)
+    else:
+        return None
+    return ast.FuncCall(funcname=(ast.String(sval=name),), args=args, funcformat=CoercionForm.COERCE_EXPLICIT_CALL)
+
+
 def _like_escape(n: ast.A_Expr) -> ast.Node:
     """``a [NOT] [I]LIKE p ESCAPE e`` (pglast: ``like_escape(p, e)``) as
     DuckDB's ``[not_][i]like_escape(a, p, e)``."""
@@ -241,7 +298,8 @@ def _like_escape(n: ast.A_Expr) -> ast.Node:
 def _pg_casts(tc: ast.TypeCast) -> None:
     """Casts whose PostgreSQL meaning DuckDB spells differently: numeric
     without a typmod keeps 38 digits, 10 after the point (as stored); a
-    ``'\\x..'`` literal cast to bytea is hex."""
+    ``'\\x..'`` literal cast to bytea is hex; an array literal is an ARRAY
+    of its elements."""
     names = [n.sval for n in tc.typeName.names]
     name = names[-1].lower()
     if names[0] == "pg_catalog" or name in CATALOG_TYPES or name == "int2vector":
@@ -249,9 +307,12 @@ def _pg_casts(tc: ast.TypeCast) -> None:
         duck = CATALOG_TYPES.get(duck, duck)
         tc.typeName = ast.TypeName(names=(ast.String(sval=duck),), typmods=tc.typeName.typmods,
                                    arrayBounds=tc.typeName.arrayBounds or ((ast.Integer(ival=-1),) if duck != name and name.endswith("vector") else None), typemod=-1)
-    if name in ("numeric", "decimal") and not tc.typeName.typmods and not tc.typeName.arrayBounds:
+    if tc.typeName.arrayBounds and isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):
+        expanded = typed_literal(tc.arg, canonical(tc.typeName, array_ok=True))
+        tc.arg, tc.typeName = expanded.arg, expanded.typeName
+    if name in ("numeric", "decimal") and not tc.typeName.typmods:
         tc.typeName = ast.TypeName(names=(ast.String(sval="numeric"),), typmods=(
-            ast.A_Const(val=ast.Integer(ival=38)), ast.A_Const(val=ast.Integer(ival=10))), typemod=-1)
+            ast.A_Const(val=ast.Integer(ival=38)), ast.A_Const(val=ast.Integer(ival=10))), arrayBounds=tc.typeName.arrayBounds, typemod=-1)
     if name == "bytea" and isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):
         text = tc.arg.val.sval
         if text.startswith("\\x"):

@@ -36,10 +36,10 @@ from pglast import ast
 
 from planner import parse as p
 from planner.bind import transpile
-from planner.dml import SERIAL, _key_index
-from planner.errors import BAD_COPY_FILE_FORMAT, UNIQUE_VIOLATION, SqlError, not_supported
+from planner.dml import SERIAL, _key_index, duplicate_key, key_values
+from planner.errors import BAD_COPY_FILE_FORMAT, SqlError, not_supported
 from planner.result import Result, python_values
-from planner.sqltypes import duckdb_type, of_arrow
+from planner.sqltypes import array_texts, duckdb_type, of_arrow
 from planner.textfmt import format_column
 
 BLOCK_BYTES = 4 << 20
@@ -248,7 +248,12 @@ async def _load_table(dml, rel, cols, strings: pa.Table, guard: "_KeyGuard") -> 
         if col.name in names:
             src = f'"c{names.index(col.name)}"'
             text = pa.types.is_string(strings.column(names.index(col.name)).type) or pa.types.is_null(strings.column(names.index(col.name)).type)
-            if col.type == "bytea":
+            if col.type.endswith("[]") and text:
+                strings = strings.set_column(names.index(col.name), f"c{names.index(col.name)}", array_texts(strings.column(names.index(col.name))))
+                expr = f"CAST({src} AS {duckdb_type(col.type)})"
+                if col.type == "bytea[]":
+                    expr = f"list_transform({src}, lambda x: unhex(substr(x, 3)))"
+            elif col.type == "bytea":
                 expr = f"unhex(substr({src}, 3))" if text else f"CAST({src} AS BLOB)"
             elif col.type == "boolean" and text:
                 expr = f"CAST(lower(trim({src})) AS BOOLEAN)"
@@ -396,15 +401,11 @@ class _KeyGuard:
         if self.seen is None:
             self.seen = [set(_key_index(self.existing, cols)) for _n, cols in self.rel.keys]
         for (name, cols), seen in zip(self.rel.keys, self.seen):
-            for key in zip(*(rows.column(c).to_pylist() for c in cols)):
+            for key in zip(*(key_values(rows.column(c)) for c in cols)):
                 if None in key:
                     continue
                 if key in seen:
-                    raise SqlError(
-                        UNIQUE_VIOLATION,
-                        f'duplicate key value violates unique constraint "{name}"',
-                        detail=f"Key ({', '.join(cols)})=({', '.join(map(str, key))}) already exists.",
-                    )
+                    raise duplicate_key(self.rel, name, list(cols), key)
                 seen.add(key)
 
 

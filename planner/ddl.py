@@ -41,7 +41,7 @@ from planner.errors import (
     not_supported,
 )
 from planner.result import Result
-from planner.sqltypes import SERIALS, canonical, of_arrow
+from planner.sqltypes import SERIALS, canonical, of_arrow, typed_literal
 from storage.persist import SchemaError
 
 KIND_WORDS = {"table": "table", "view": "view", "matview": "materialized view"}
@@ -491,10 +491,13 @@ def _column(elt: ast.ColumnDef) -> tuple[Column, list[ast.Constraint]]:
         elif kind == "CONSTR_NULL":
             not_null = False
         elif kind == "CONSTR_DEFAULT":
-            default = pg_sql(c.raw_expr)
+            default = c.raw_expr
         else:
             others.append(c)
-    return Column(elt.colname, canonical(elt.typeName), not_null, default), others
+    sql_type = canonical(elt.typeName, array_ok=True)
+    if default is not None and default != SERIAL:
+        default = pg_sql(typed_literal(default, sql_type))
+    return Column(elt.colname, sql_type, not_null, default), others
 
 
 def _column_names(query: ast.Node, out, given: list[str], too_many: str) -> list[str]:

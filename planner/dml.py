@@ -43,9 +43,11 @@ from planner.errors import (
 from planner.pgcatalog import column_origins
 from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain
-from planner.sqltypes import duckdb_type
+from planner.sqltypes import duckdb_type, typed_literal
+from planner.textfmt import format_value
 from planner.work import Work, with_diff
 from storage.persist import DIFF
+from storage.persist.codec import map_elements
 from storage.persist.consolidate import collapse, expand
 
 ROWID = "__rowid"
@@ -388,7 +390,7 @@ class Dml:
         for i, row in enumerate(new.select(sorted({c for cols in keys for c in cols})).to_pylist()):
             hit = None
             for k, cols in enumerate(keys):
-                key = tuple(row[c] for c in cols)
+                key = tuple(key_value(row[c]) for c in cols)
                 if None in key:
                     continue
                 if key in seen[k]:
@@ -404,7 +406,7 @@ class Dml:
                     hit = existing[k][key]
                     break
             for k, cols in enumerate(keys):
-                seen[k][tuple(row[c] for c in cols)] = i
+                seen[k][tuple(key_value(row[c]) for c in cols)] = i
             if hit is None:
                 insert_idx.append(i)
             elif update and hit >= 0:
@@ -523,9 +525,7 @@ class Dml:
         bound = binder.bind(select)
         out = await self.run(bound.sql, await self.inputs(bound, {binder.internal(rel): rows}), bound.views)
         result = to_result(tag, out, p.result_names(select))
-        origins = column_origins(clause.exprs, [node.relation], await self.work.catalog(), self.search_path)
-        if origins is not None and len(origins) == len(result.columns):
-            result.origins = origins
+        result.set_origins(column_origins(clause.exprs, [node.relation], await self.work.catalog(), self.search_path))
         return result
 
     # -- checks ----------------------------------------------------------------
@@ -749,38 +749,52 @@ def _spark_insertable(node: ast.InsertStmt, rel: Relation, work: Work) -> bool:
 
 
 def conform(out: pa.Table, rel: Relation) -> pa.Table:
+    """``out`` (a computed table with ``rel``'s columns) in ``rel``'s stored
+    types, checked: NOT NULL (23502), varchar(n)/char(n) lengths (22001),
+    char(n) padded, uuid and bytea text decoded, array elements likewise."""
     cols = []
     for col, f in zip(rel.columns, rel.schema_arrow):
         c = out.column(col.name)
-        if isinstance(c.type, pa.UuidType):
-            c = pa.chunked_array([x.storage for x in c.chunks], pa.binary(16))
         if col.not_null and c.null_count:
             raise SqlError(
                 NOT_NULL_VIOLATION,
                 f'null value in column "{col.name}" of relation "{rel.name}" violates not-null constraint',
             )
-        if f.type.equals(pa.binary(16)) and pa.types.is_string(c.type):
-            try:
-                c = pa.array([None if v is None else uuid.UUID(v).bytes for v in c.to_pylist()], pa.binary(16))
-            except ValueError as e:
-                raise SqlError("22P02", f"invalid input syntax for type uuid: {e}") from None
-        if col.type == "bytea" and pa.types.is_string(c.type):
-            c = pa.array([None if v is None else _bytea_in(v) for v in c.to_pylist()], pa.binary())
-        if col.type.startswith(("varchar(", "char(")) and len(c):
-            limit = int(col.type[col.type.index("(") + 1 : -1])
-            if col.type.startswith("char("):
-                c = pc.utf8_rtrim(c, characters=" ")
-            longest = pc.max(pc.utf8_length(c)).as_py()
-            if longest is not None and longest > limit:
-                kind = "character varying" if col.type.startswith("varchar") else "character"
-                raise SqlError(STRING_DATA_RIGHT_TRUNCATION, f"value too long for type {kind}({limit})")
-            if col.type.startswith("char("):
-                c = pc.utf8_rpad(c, width=limit, padding=" ")
-        cols.append(c)
+        cols.append(_conform_values(c, col.type, f.type))
     try:
         return pa.Table.from_arrays([c.cast(f.type) for c, f in zip(cols, rel.schema_arrow)], schema=rel.schema_arrow)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
         raise SqlError("22P02", str(e)) from None
+
+
+def _conform_values(c, sql_type: str, stored: pa.DataType):
+    """One column's (or an array column's elements') values made storable as ``sql_type``."""
+    if sql_type.endswith("[]"):
+        if pa.types.is_null(c.type) or not len(c):
+            return c
+        element = sql_type[:-2]
+        return map_elements(c, lambda v: _conform_values(v, element, stored.value_type).cast(stored.value_type), stored.value_type)
+    if isinstance(c.type, pa.UuidType):
+        chunks = c.chunks if isinstance(c, pa.ChunkedArray) else [c]
+        c = pa.chunked_array([x.storage for x in chunks], pa.binary(16))
+    if stored.equals(pa.binary(16)) and pa.types.is_string(c.type):
+        try:
+            c = pa.array([None if v is None else uuid.UUID(v).bytes for v in c.to_pylist()], pa.binary(16))
+        except ValueError as e:
+            raise SqlError("22P02", f"invalid input syntax for type uuid: {e}") from None
+    if sql_type == "bytea" and pa.types.is_string(c.type):
+        c = pa.array([None if v is None else _bytea_in(v) for v in c.to_pylist()], pa.binary())
+    if sql_type.startswith(("varchar(", "char(")) and len(c):
+        limit = int(sql_type[sql_type.index("(") + 1 : -1])
+        if sql_type.startswith("char("):
+            c = pc.utf8_rtrim(c, characters=" ")
+        longest = pc.max(pc.utf8_length(c)).as_py()
+        if longest is not None and longest > limit:
+            kind = "character varying" if sql_type.startswith("varchar") else "character"
+            raise SqlError(STRING_DATA_RIGHT_TRUNCATION, f"value too long for type {kind}({limit})")
+        if sql_type.startswith("char("):
+            c = pc.utf8_rpad(c, width=limit, padding=" ")
+    return c
 
 
 def _bytea_in(text: str) -> bytes:
@@ -800,25 +814,37 @@ def check_unique(rel: Relation, existing: pa.Table, new: pa.Table) -> None:
         cols = list(cols)
         seen = set(_key_index(existing, cols))
         for r in new.select(cols).to_pylist():
-            key = tuple(r[k] for k in cols)
+            key = tuple(key_value(r[k]) for k in cols)
             if None in key:
                 continue
             if key in seen:
-                shown = ", ".join(str(v) for v in key)
-                raise SqlError(
-                    UNIQUE_VIOLATION,
-                    f'duplicate key value violates unique constraint "{name}"',
-                    detail=f"Key ({', '.join(cols)})=({shown}) already exists.",
-                )
+                raise duplicate_key(rel, name, cols, key)
             seen.add(key)
+
+
+def duplicate_key(rel: Relation, name: str, cols: list[str], key: tuple) -> SqlError:
+    """23505 for ``key`` (values of ``cols``), shown as PostgreSQL shows it."""
+    shown = ", ".join(format_value(list(v) if isinstance(v, tuple) else v, rel.column(c).type) for v, c in zip(key, cols))
+    return SqlError(UNIQUE_VIOLATION, f'duplicate key value violates unique constraint "{name}"', detail=f"Key ({', '.join(cols)})=({shown}) already exists.")
 
 
 def _key_index(table: pa.Table, cols) -> dict[tuple, int]:
     cols = list(cols)
     if table.num_rows == 0:
         return {}
-    columns = [table.column(c).to_pylist() for c in cols]
+    columns = [key_values(table.column(c)) for c in cols]
     return {key: i for i, key in enumerate(zip(*columns)) if None not in key}
+
+
+def key_value(v):
+    """A key column's Python value, hashable (an array as a tuple: arrays
+    are equal when their elements are, NULL elements included)."""
+    return tuple(v) if isinstance(v, list) else v
+
+
+def key_values(column) -> list:
+    values = column.to_pylist()
+    return [key_value(v) for v in values] if pa.types.is_list(column.type) else values
 
 
 def _remove_rows(current: pa.Table, removed: pa.Table) -> pa.Table:
@@ -839,13 +865,16 @@ def _assignments(targets, rel: Relation) -> dict[str, str]:
         if isinstance(target.val, ast.SetToDefault):
             sets[col.name] = col.default if col.default not in (None, SERIAL) else "NULL"
         else:
-            sets[col.name] = pg_sql(target.val)
+            sets[col.name] = pg_sql(typed_literal(target.val, col.type))
     return sets
 
 
 def _fill_defaults(select: ast.SelectStmt, rel: Relation, targets: list[str]) -> ast.SelectStmt:
-    """VALUES rows with DEFAULT replaced by the column's default expression."""
-    if not any(isinstance(v, ast.SetToDefault) for row in select.valuesLists for v in row):
+    """VALUES rows with DEFAULT replaced by the column's default expression,
+    and array literals given to array columns as ARRAYs."""
+    types = [rel.column(t).type if i < len(targets) else "" for i, t in enumerate(targets)]
+    arrays = any(t.endswith("[]") for t in types)
+    if not arrays and not any(isinstance(v, ast.SetToDefault) for row in select.valuesLists for v in row):
         return select
     select = copy.deepcopy(select)
     rows = []
@@ -859,7 +888,7 @@ def _fill_defaults(select: ast.SelectStmt, rel: Relation, targets: list[str]) ->
                 expr = pglast.parse_sql(f"SELECT {default or 'NULL'}")[0].stmt.targetList[0].val
                 out.append(expr)
             else:
-                out.append(v)
+                out.append(typed_literal(v, types[i]) if i < len(types) else v)
         rows.append(tuple(out))
     select.valuesLists = tuple(rows)
     return select

@@ -42,7 +42,7 @@ from pglast.keywords import COL_NAME_KEYWORDS, RESERVED_KEYWORDS, TYPE_FUNC_NAME
 from planner.catalog import FIRST_USER_OID, Catalog, Relation
 from planner.errors import UNDEFINED_TABLE, SqlError, not_supported
 from planner.parse import walk
-from planner.sqltypes import PG_TYPE_BY_OID, PG_TYPES, type_oid
+from planner.sqltypes import PG_ARRAY_ELEMENT, PG_TYPE_BY_OID, PG_TYPES, type_oid
 
 DATABASE = "txngate"
 DATABASE_OID = 16384 - 1  # below every user object
@@ -571,7 +571,7 @@ class PgCatalog:
                                  character_octet_length=(length * 4 if length else 1073741824) if typid in (25, 1042, 1043) else None,
                                  numeric_precision=precision, numeric_precision_radix=radix, numeric_scale=scale,
                                  datetime_precision=6 if typid in (1083, 1114, 1184, 1186) else (0 if typid == 1082 else None),
-                                 udt_catalog=DATABASE, udt_schema="pg_catalog", udt_name=t.typname if t else "text",
+                                 udt_catalog=DATABASE, udt_schema="pg_catalog", udt_name=_udt_name(typid),
                                  dtd_identifier=str(i), is_self_referencing="NO", is_identity="NO", identity_cycle="NO",
                                  is_generated="NEVER", is_updatable="YES" if rel.kind == "table" else "NO"))
         return rows
@@ -813,8 +813,13 @@ _TEMPLATES = {
     "pg_get_constraintdef": "(SELECT d.txngate_def FROM pg_catalog.txngate_defs d WHERE d.txngate_oid = _arg1 AND d.txngate_kind = 'constraintdef')",
     "pg_get_viewdef": "(SELECT d.txngate_def FROM pg_catalog.txngate_defs d WHERE d.txngate_oid = _arg1 AND d.txngate_kind = 'viewdef')",
     "quote_ident": "(CASE WHEN _arg1 ~ '^[a-z_][a-z0-9_$]*$' THEN _arg1 ELSE '\"' || replace(_arg1, '\"', '\"\"') || '\"' END)",
-    "array_upper": "len(_arg1)",
-    "array_lower": "(CASE WHEN len(_arg1) > 0 THEN 1 END)",
+    # one-dimensional arrays: PostgreSQL's integer results, NULL for an empty array or another dimension
+    "array_upper": "CAST(CASE WHEN len(_arg1) > 0 AND _arg2 = 1 THEN len(_arg1) END AS INTEGER)",
+    "array_lower": "CAST(CASE WHEN len(_arg1) > 0 AND _arg2 = 1 THEN 1 END AS INTEGER)",
+    "array_length": "CAST(CASE WHEN len(_arg1) > 0 AND _arg2 = 1 THEN len(_arg1) END AS INTEGER)",
+    "cardinality": "CAST(len(_arg1) AS INTEGER)",
+    "array_ndims": "CAST(CASE WHEN len(_arg1) > 0 THEN 1 END AS INTEGER)",
+    "array_dims": "(CASE WHEN len(_arg1) > 0 THEN '[1:' || CAST(len(_arg1) AS VARCHAR) || ']' END)",
     "pg_typeof": "typeof(_arg1)",
     "_pg_expandarray": "unnest(pg_catalog.txngate_expandarray(_arg1))",
     "to_regtype": "(SELECT min(d.txngate_oid) FROM pg_catalog.txngate_defs d WHERE d.txngate_kind IN ('regtype', 'typname') AND d.txngate_def = lower(_arg1))",
@@ -885,11 +890,20 @@ def replace_children(node: ast.Node, fn) -> None:
                 setattr(node, attr, tuple(out))
 
 
-def column_origins(targets, from_clause, catalog, search_path) -> list[tuple[int, int]] | None:
+def _udt_name(typid: int) -> str:
+    """information_schema's udt_name: the type's name, ``_`` + the element's for an array."""
+    if typid in PG_ARRAY_ELEMENT:
+        return "_" + PG_ARRAY_ELEMENT[typid].typname
+    t = PG_TYPE_BY_OID.get(typid)
+    return t.typname if t else "text"
+
+
+def column_origins(targets, from_clause, catalog, search_path) -> list[tuple[int, int, str]] | None:
     """For a target list over one relation (a SELECT with a single table in
-    FROM, or a RETURNING), the (relation OID, attnum) each output column
-    reads directly, (0, 0) for computed ones, as PostgreSQL's RowDescription
-    reports them; None when the query is of another shape."""
+    FROM, or a RETURNING), the (relation OID, attnum, declared type) of the
+    column each output column reads directly, (0, 0, "") for computed ones,
+    as PostgreSQL's RowDescription reports them; None when the query is of
+    another shape."""
     if not targets or len(from_clause or ()) != 1 or not isinstance(from_clause[0], ast.RangeVar):
         return None
     rv = from_clause[0]
@@ -904,9 +918,9 @@ def column_origins(targets, from_clause, catalog, search_path) -> list[tuple[int
         v = getattr(t, "val", t)
         fields = v.fields if isinstance(v, ast.ColumnRef) else ()
         if fields and isinstance(fields[-1], ast.A_Star) and (len(fields) == 1 or fields[0].sval == alias):
-            out.extend((oid, i) for i in range(1, len(names) + 1))
+            out.extend((oid, i, rel.columns[i - 1].type) for i in range(1, len(names) + 1))
         elif fields and isinstance(fields[-1], ast.String) and fields[-1].sval in names and (len(fields) == 1 or (len(fields) == 2 and fields[0].sval == alias)):
-            out.append((oid, names.index(fields[-1].sval) + 1))
+            out.append((oid, names.index(fields[-1].sval) + 1, rel.column(fields[-1].sval).type))
         else:
-            out.append((0, 0))
+            out.append((0, 0, ""))
     return out

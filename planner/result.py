@@ -42,6 +42,16 @@ class Result:
                 self._rows = list(zip(*(python_values(c) for c in t.columns)))
         return self._rows
 
+    def set_origins(self, origins: list[tuple[int, int, str]] | None) -> None:
+        """Record the table column each output column reads directly
+        (planner.pgcatalog.column_origins): its table OID and attnum, and
+        its declared type (``varchar(3)``, ``jsonb``, ...), which the
+        engine's result type cannot tell."""
+        if origins is None or len(origins) != len(self.columns):
+            return
+        self.origins = [(table, attnum) for table, attnum, _t in origins]
+        self.columns = [(name, declared or computed) for (name, computed), (_o, _a, declared) in zip(self.columns, origins)]
+
     @property
     def returns_rows(self) -> bool:
         return self.table is not None or self.stream is not None
@@ -113,7 +123,15 @@ def to_result(tag: str, out: pa.Table, names: list[str] | None = None) -> Result
     names when known (``names``)."""
     if names is not None and len(names) == out.num_columns:
         out = out.rename_columns(names)
-    return Result(tag, [(f.name, of_arrow(f)) for f in out.schema], out)
+    return Result(tag, result_columns(out.schema), out)
+
+
+def result_columns(schema: pa.Schema, names: list[str] | None = None) -> list[tuple[str, str]]:
+    """(name, SQL type) of each column of a result of ``schema`` (named
+    ``names`` when known)."""
+    if names is None or len(names) != len(schema):
+        names = schema.names
+    return [(name, of_arrow(f)) for name, f in zip(names, schema)]
 
 
 def python_values(column) -> list:

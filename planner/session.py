@@ -58,7 +58,7 @@ from planner.errors import (
     not_supported,
 )
 from planner.pgcatalog import PgCatalog, column_origins
-from planner.result import Result, RowStream, to_result
+from planner.result import Result, RowStream, result_columns, to_result
 from planner.route import DEFAULT_SPARK_THRESHOLD, ExecOptions, parse_bytes
 from planner.sqltypes import canonical
 from planner.work import Work
@@ -301,9 +301,11 @@ class Session:
         try:
             async with self._reading() as work:
                 out = await self._dml(work, [None] * nparams).select(probe)
+                # the types Execute's results will have (declared types of table columns)
+                result = await self._with_origins(work, stmt.node, to_result("SELECT 0", out, p.result_names(stmt.node)))
         except EngineError as e:
             raise SqlError(e.sqlstate, e.message) from None
-        return to_result("SELECT 0", out, p.result_names(stmt.node)).columns
+        return result.columns
 
     async def param_types(self, stmt: p.Statement, nparams: int) -> list[str]:
         """SQL types for ``$1..$n`` from where they appear: compared with or
@@ -396,15 +398,13 @@ class Session:
                 self.fail()
                 raise
 
-        columns = to_result("", out.schema.empty_table(), names).columns
+        columns = result_columns(out.schema, names)
         return await self._with_origins(work, stmt.node, Result(None, columns, stream=RowStream(fetch, out.close)))
 
     async def _with_origins(self, work: Work, node, result: Result) -> Result:
         """``result`` with the table columns its SELECT reads, for RowDescription."""
         if isinstance(node, ast.SelectStmt) and node.fromClause:
-            origins = column_origins(node.targetList, node.fromClause, await work.catalog(), self.search_path)
-            if origins is not None and len(origins) == len(result.columns):
-                result.origins = origins
+            result.set_origins(column_origins(node.targetList, node.fromClause, await work.catalog(), self.search_path))
         return result
 
     def check_not_aborted(self, stmt: p.Statement | None) -> None:

@@ -5,17 +5,24 @@ Canonical names are what ``storage.persist.codec.field_for`` accepts:
 ``smallint``, ``integer``, ``bigint``, ``real``, ``double precision``,
 ``numeric(p,s)``, ``boolean``, ``text``, ``varchar(n)``, ``char(n)``,
 ``date``, ``timestamp``, ``timestamptz``, ``time``, ``interval``, ``bytea``,
-``uuid``, ``json``, ``jsonb``.
+``uuid``, ``json``, ``jsonb``, and ``t[]`` (a one-dimensional array of any
+of them).
+
+Array literals (``'{1,NULL,"a b"}'::integer[]``) are PostgreSQL text that
+DuckDB cannot cast; ``typed_literal`` rewrites one into
+``ARRAY['1', NULL, 'a b']::integer[]``, which both engines evaluate.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pglast
 import pyarrow as pa
 from pglast import ast
 
 from planner.errors import UNDEFINED_OBJECT, SqlError, not_supported
+from planner.textfmt import ArrayLiteralError, parse_array
 from storage.persist.codec import sql_type_of
 
 _ALIASES = {
@@ -52,7 +59,9 @@ def canonical(tn: ast.TypeName, *, array_ok: bool = False) -> str:
     name = names[-1].lower()
     if tn.arrayBounds:
         if not array_ok:
-            raise not_supported("array columns")
+            raise not_supported("arrays here")
+        if len(tn.arrayBounds) > 1:
+            raise not_supported("multidimensional arrays")
         return canonical(ast.TypeName(names=tn.names, typmods=tn.typmods, typemod=-1)) + "[]"
     if name in CATALOG_TYPES:
         return "oid" if name == "oid" else CATALOG_TYPES[name]
@@ -87,6 +96,8 @@ SERIALS = {"serial": "integer", "serial4": "integer", "bigserial": "bigint", "se
 
 def duckdb_type(sql_type: str) -> str:
     """The DuckDB type a canonical SQL type is computed in."""
+    if sql_type.endswith("[]"):
+        return duckdb_type(sql_type[:-2]) + "[]"
     if sql_type in DUCKDB_TYPES:
         return DUCKDB_TYPES[sql_type]
     if sql_type.startswith("numeric"):
@@ -94,6 +105,42 @@ def duckdb_type(sql_type: str) -> str:
     if sql_type.startswith(("varchar", "char")):
         return "VARCHAR"
     raise SqlError(UNDEFINED_OBJECT, f'type "{sql_type}" does not exist')
+
+
+def type_name(sql_type: str) -> ast.TypeName:
+    """A canonical SQL type as a pglast TypeName."""
+    return pglast.parse_sql(f"SELECT NULL::{sql_type}")[0].stmt.targetList[0].val.typeName
+
+
+def _array_elements(text: str) -> list[str | None]:
+    try:
+        return parse_array(text)
+    except ArrayLiteralError as e:
+        if e.nested:
+            raise not_supported("multidimensional arrays") from None
+        raise SqlError("22P02", str(e), detail=e.detail) from None
+
+
+def array_texts(column) -> pa.Array:
+    """A column of array literals as lists of their elements' texts."""
+    return pa.array([None if v is None else _array_elements(v) for v in column.to_pylist()], pa.list_(pa.string()))
+
+
+def typed_literal(node: ast.Node, sql_type: str) -> ast.Node:
+    """``node`` as a value of ``sql_type``: a string constant given to an
+    array type becomes an ARRAY of its elements' texts cast to that type
+    (22P02 if it is not an array literal); anything else is unchanged."""
+    if not (sql_type.endswith("[]") and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String)):
+        return node
+    items = []
+    for v in _array_elements(node.val.sval):
+        if v is None:
+            items.append(ast.A_Const(isnull=True))
+        elif sql_type == "bytea[]" and v.startswith("\\x"):  # hex: DuckDB reads \x as one escaped byte
+            items.append(ast.FuncCall(funcname=(ast.String(sval="unhex"),), args=(ast.A_Const(val=ast.String(sval=v[2:])),)))
+        else:
+            items.append(ast.A_Const(val=ast.String(sval=v)))
+    return ast.TypeCast(arg=ast.A_ArrayExpr(elements=tuple(items)), typeName=type_name(sql_type))
 
 
 def of_arrow(field: pa.Field) -> str:

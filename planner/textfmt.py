@@ -6,8 +6,13 @@ shortest-exact floats with PostgreSQL's exponent rules (``1e+20``,
 ``1.5e-05``, ``Infinity``), numerics with their scale, timestamps without
 trailing zero microseconds, timestamptz with the session time zone's offset
 (``+00``, ``+05:30``), intervals in the ``postgres`` style, bytea as
-``\\x`` hex. COPY and the wire protocol share it. Simple types are converted
-with Arrow kernels; the rest value by value.
+``\\x`` hex, one-dimensional arrays as ``{1,NULL,"a b"}``. COPY and the
+wire protocol share it. Simple types are converted with Arrow kernels; the
+rest value by value.
+
+``parse_array`` is the inverse for array text: ``{...}`` to the elements'
+texts (None for NULL), by PostgreSQL's rules (quotes, backslash escapes,
+whitespace around unquoted elements dropped).
 """
 
 from __future__ import annotations
@@ -214,6 +219,8 @@ def format_column(arr, sql_type: str, timezone: str = "UTC") -> pa.Array:
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.combine_chunks() if arr.num_chunks != 1 else arr.chunk(0)
     t = arr.type
+    if pa.types.is_list(t):
+        return _format_values(arr, sql_type, timezone)
     if sql_type in ("text", "json", "jsonb") or sql_type.startswith(("varchar", "char")):
         return arr.cast(pa.string())
     if pa.types.is_integer(t):
@@ -224,4 +231,89 @@ def format_column(arr, sql_type: str, timezone: str = "UTC") -> pa.Array:
         return arr.cast(pa.string())
     if sql_type in ("double precision", "real") and pa.types.is_floating(t):
         return _format_floats(arr, format_float8 if sql_type == "double precision" else format_float4, 1e15 if sql_type == "double precision" else 1e6)
+    return _format_values(arr, sql_type, timezone)
+
+
+def _format_values(arr: pa.Array, sql_type: str, timezone: str) -> pa.Array:
     return pa.array([format_value(v, sql_type, timezone) for v in arr.to_pylist()], pa.string())
+
+
+class ArrayLiteralError(ValueError):
+    """Text that is not a one-dimensional array literal (``detail`` says why)."""
+
+    def __init__(self, text: str, detail: str, *, nested: bool = False):
+        super().__init__(f'malformed array literal: "{text}"')
+        self.detail = detail
+        self.nested = nested  # a multidimensional array (valid PostgreSQL, not supported)
+
+
+_ARRAY_SPACE = " \t\n\r\v\f"
+
+
+def parse_array(text: str) -> list[str | None]:
+    """The elements of a one-dimensional array literal, as text (None for an
+    unquoted NULL)."""
+    body = text.strip(_ARRAY_SPACE)
+    if not body.startswith("{"):
+        raise ArrayLiteralError(text, 'Array value must start with "{" or dimension information.')
+    out: list[str | None] = []
+    i, n = 1, len(body)
+    expect_element = True  # after "{" or ","
+    while True:
+        while i < n and body[i] in _ARRAY_SPACE:
+            i += 1
+        if i >= n:
+            raise ArrayLiteralError(text, "Unexpected end of input.")
+        c = body[i]
+        if c == "}" and (not out and expect_element or not expect_element):
+            if body[i + 1 :].strip(_ARRAY_SPACE):
+                raise ArrayLiteralError(text, "Junk after closing right brace.")
+            return out
+        if not expect_element:
+            if c != ",":
+                raise ArrayLiteralError(text, f'Unexpected "{c}" character.')
+            i += 1
+            expect_element = True
+            continue
+        if c == "{":
+            raise ArrayLiteralError(text, "multidimensional arrays", nested=True)
+        if c in "},":
+            raise ArrayLiteralError(text, f'Unexpected "{c}" character.')
+        buf: list[str] = []
+        quoted = c == '"'
+        if quoted:
+            i += 1
+            while True:
+                if i >= n:
+                    raise ArrayLiteralError(text, "Unexpected end of input.")
+                c = body[i]
+                if c == '"':
+                    i += 1
+                    break
+                if c == "\\":
+                    i += 1
+                    if i >= n:
+                        raise ArrayLiteralError(text, "Unexpected end of input.")
+                    c = body[i]
+                buf.append(c)
+                i += 1
+            out.append("".join(buf))
+        else:
+            escaped_upto = 0  # trailing whitespace that was escaped is kept
+            while i < n and body[i] not in ",}":
+                c = body[i]
+                if c in '"{':
+                    raise ArrayLiteralError(text, f'Unexpected "{c}" character.')
+                if c == "\\":
+                    i += 1
+                    if i >= n:
+                        raise ArrayLiteralError(text, "Unexpected end of input.")
+                    buf.append(body[i])
+                    escaped_upto = len(buf)
+                else:
+                    buf.append(c)
+                i += 1
+            item = "".join(buf)
+            item = item[:escaped_upto] + item[escaped_upto:].rstrip(_ARRAY_SPACE)
+            out.append(None if escaped_upto == 0 and item.upper() == "NULL" else item)
+        expect_element = False

@@ -25,11 +25,13 @@ interval               month_day_nano_interval
 bytea                  binary
 uuid                   fixed_size_binary(16)
 json, jsonb            string
+t[] (t any of these)   list<element: t's type>  (one dimension)
 =====================  ===========================================
 
 Parts are Parquet files. Parquet cannot store ``month_day_nano_interval``,
 so ``to_physical`` stores it as ``struct<months int32, days int32, nanos
-int64>`` and ``to_logical`` turns it back; every other type is stored as is.
+int64>`` (also as the element of an ``interval[]``) and ``to_logical`` turns
+it back; every other type is stored as is.
 The physical table of a part also has the columns ``_diff`` (int64) and,
 unless the part's time lives in its metadata, ``_ts`` (int64).
 
@@ -79,6 +81,11 @@ class SchemaError(ValueError):
 
 def arrow_type_for(sql_type: str) -> pa.DataType:
     t = sql_type.strip().lower()
+    if t.endswith("[]"):
+        element = t[:-2].strip()
+        if element.endswith("[]"):
+            raise SchemaError(f"{sql_type!r}: arrays have one dimension")
+        return pa.list_(pa.field("element", arrow_type_for(element)))
     if t in _SIMPLE:
         return _SIMPLE[t]
     m = _NUMERIC.match(t)
@@ -117,7 +124,36 @@ def check_schema(schema: pa.Schema) -> pa.Schema:
 
 
 def physical_type(t: pa.DataType) -> pa.DataType:
+    if pa.types.is_list(t):
+        return pa.list_(pa.field("element", physical_type(t.value_type)))
     return INTERVAL_STRUCT if pa.types.is_interval(t) else t
+
+
+def _has_interval(t: pa.DataType) -> bool:
+    return pa.types.is_interval(t) or (pa.types.is_list(t) and _has_interval(t.value_type))
+
+
+def map_elements(arr: pa.ChunkedArray | pa.Array, fn, value_type: pa.DataType) -> pa.Array:
+    """A list array with ``fn`` applied to its elements (a flat array of
+    every element, in order) and the same lists and NULLs."""
+    arr = arr.combine_chunks() if isinstance(arr, pa.ChunkedArray) else arr
+    offsets = pc.subtract(arr.offsets, arr.offsets[0]) if len(arr) else pa.array([0], pa.int32())
+    values = fn(arr.flatten())
+    values = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+    assert len(values) == offsets[-1].as_py(), "an element mapping keeps every element"
+    return pa.ListArray.from_arrays(offsets, values, type=pa.list_(pa.field("element", value_type)), mask=arr.is_null() if arr.null_count else None)
+
+
+def _encode_intervals(arr, t: pa.DataType) -> pa.Array:
+    if pa.types.is_list(t):
+        return map_elements(arr, lambda v: _encode_intervals(v, t.value_type), physical_type(t.value_type))
+    return _interval_to_struct(arr) if pa.types.is_interval(t) else arr
+
+
+def _decode_intervals(arr, t: pa.DataType) -> pa.Array:
+    if pa.types.is_list(t):
+        return map_elements(arr, lambda v: _decode_intervals(v, t.value_type), t.value_type)
+    return _struct_to_interval(arr) if pa.types.is_interval(t) else arr
 
 
 def _interval_to_struct(arr: pa.ChunkedArray | pa.Array) -> pa.Array:
@@ -152,8 +188,8 @@ def to_physical(table: pa.Table, schema: pa.Schema) -> pa.Table:
     cols, fields = [], []
     for f in schema:
         col = table.column(f.name)
-        if pa.types.is_interval(f.type):
-            col = _interval_to_struct(col)
+        if _has_interval(f.type):
+            col = _encode_intervals(col, f.type)
         cols.append(col)
         fields.append(pa.field(f.name, physical_type(f.type), f.nullable, f.metadata))
     for extra in RESERVED:
@@ -165,15 +201,15 @@ def to_physical(table: pa.Table, schema: pa.Schema) -> pa.Table:
 
 def to_logical(table: pa.Table, schema: pa.Schema) -> pa.Table:
     """Inverse of ``to_physical`` (keeps _ts/_diff if present)."""
-    if not any(pa.types.is_interval(f.type) for f in schema):
+    if not any(_has_interval(f.type) for f in schema):
         return table
     cols, fields = [], []
     for name in table.column_names:
         col = table.column(name)
         if name in schema.names:
             f = schema.field(name)
-            if pa.types.is_interval(f.type):
-                col = _struct_to_interval(col)
+            if _has_interval(f.type):
+                col = _decode_intervals(col, f.type)
             fields.append(f)
         else:
             fields.append(table.schema.field(name))

@@ -11,6 +11,11 @@ Operates on logical tables of user columns plus ``_ts`` and ``_diff``.
 * ``collapse``: consolidate ignoring time (the contents at one ``as_of``).
 * ``expand``: turn consolidated contents into plain rows, each repeated by
   its multiplicity.
+
+Arrow cannot group by list columns (``t[]``), so a list column is grouped by
+a binary key that encodes it injectively (each element as a null marker or
+its fixed-width bytes or its length-prefixed bytes, concatenated), and each
+group keeps the values of its first row.
 """
 
 from __future__ import annotations
@@ -39,12 +44,63 @@ def advance(table: pa.Table, since: int, upper: int) -> pa.Table:
 def _sum_diffs(table: pa.Table, keys: list[str]) -> pa.Table:
     if table.num_rows == 0:
         return table.select(keys + [DIFF])
+    if any(pa.types.is_list(table.schema.field(k).type) for k in keys):
+        return _sum_diffs_by_surrogates(table, keys)
     grouped = table.group_by(keys, use_threads=False).aggregate([(DIFF, "sum")])
     out = grouped.rename_columns([DIFF if n == f"{DIFF}_sum" else n for n in grouped.column_names]).select(keys + [DIFF])
     out = out.filter(pc.not_equal(out.column(DIFF), 0))
     # group_by loses field metadata and nullability; restore the input's fields.
     fields = [table.schema.field(k) for k in keys] + [pa.field(DIFF, pa.int64(), False)]
     return pa.Table.from_arrays([out.column(i) for i in range(len(fields))], schema=pa.schema(fields, metadata=table.schema.metadata))
+
+
+_ROW = "__row"
+
+
+def _sum_diffs_by_surrogates(table: pa.Table, keys: list[str]) -> pa.Table:
+    """``_sum_diffs`` for keys that include list columns: grouped by their
+    binary encodings, each group represented by its first row."""
+    group_keys, cols = [], []
+    for k in keys:
+        col = table.column(k)
+        if pa.types.is_list(col.type):
+            col = list_key(col)
+        group_keys.append(f"__k{len(cols)}")
+        cols.append(col)
+    keyed = pa.Table.from_arrays(cols + [table.column(DIFF), pa.array(range(table.num_rows), pa.int64())], names=group_keys + [DIFF, _ROW])
+    grouped = keyed.group_by(group_keys, use_threads=False).aggregate([(DIFF, "sum"), (_ROW, "min")])
+    grouped = grouped.filter(pc.not_equal(grouped.column(f"{DIFF}_sum"), 0))
+    rows = table.select(keys).take(grouped.column(f"{_ROW}_min"))
+    out = rows.append_column(pa.field(DIFF, pa.int64(), False), grouped.column(f"{DIFF}_sum"))
+    return out.replace_schema_metadata(table.schema.metadata)
+
+
+def list_key(col: pa.ChunkedArray | pa.Array) -> pa.Array:
+    """An injective binary encoding of a list column's values (NULL stays
+    NULL), which Arrow can group and compare."""
+    arr = col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
+    offsets = pc.subtract(arr.offsets, arr.offsets[0]) if len(arr) else pa.array([0], pa.int32())
+    encoded = pa.ListArray.from_arrays(offsets, _element_bytes(arr.flatten()), mask=arr.is_null() if arr.null_count else None)
+    return pc.binary_join(encoded, b"")
+
+
+def _element_bytes(flat: pa.Array) -> pa.Array:
+    t = flat.type
+    if pa.types.is_boolean(t):
+        flat, t = flat.cast(pa.int8()), pa.int8()
+    if pa.types.is_string(t) or pa.types.is_binary(t) or pa.types.is_large_string(t) or pa.types.is_large_binary(t):
+        length = _fixed_view(pc.binary_length(flat).cast(pa.int64()), 8)
+        body = pc.binary_join_element_wise(length, flat.cast(pa.binary()), b"")
+    else:
+        body = _fixed_view(flat, t.bit_width // 8)
+    present = pc.binary_join_element_wise(pa.scalar(b"V"), body, b"")
+    return pc.if_else(flat.is_null(), pa.scalar(b"N"), present)
+
+
+def _fixed_view(arr: pa.Array, width: int) -> pa.Array:
+    """A fixed-width array's value bytes, each as a binary (NULL slots too)."""
+    view = pa.Array.from_buffers(pa.binary(width), len(arr), [None, arr.buffers()[1]], offset=arr.offset)
+    return view.cast(pa.binary())
 
 
 def consolidate(table: pa.Table) -> pa.Table:

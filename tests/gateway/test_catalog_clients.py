@@ -63,6 +63,30 @@ def test_psql_describe_commands(gateway, objects):
     assert 'Did not find any relation named "no_such_relation"' in missing.stderr
 
 
+def test_sqlalchemy_array_columns(gateway):
+    """SQLAlchemy's PostgreSQL ARRAY type: create_all, insert and filter
+    with list parameters and ``contains``, and reflection of the columns."""
+    from sqlalchemy.dialects import postgresql
+
+    name = uniq("arr")
+    engine = sa.create_engine(f"postgresql+psycopg://txngate@127.0.0.1:{gateway.port}/txngate")
+    try:
+        table = sa.Table(name, sa.MetaData(), sa.Column("id", sa.Integer, primary_key=True),
+                         sa.Column("tags", postgresql.ARRAY(sa.String(8))), sa.Column("nums", postgresql.ARRAY(sa.Integer)))
+        table.metadata.create_all(engine)
+        with engine.begin() as conn:
+            conn.execute(table.insert(), [{"id": 1, "tags": ["a", "b"], "nums": [1, 2]}, {"id": 2, "tags": [], "nums": None}])
+        with engine.connect() as conn:
+            assert conn.execute(sa.select(table.c.id).where(table.c.tags.contains(["b"]))).scalars().all() == [1]
+            assert conn.execute(sa.select(table.c.nums).order_by(table.c.id)).scalars().all() == [[1, 2], None]
+            assert conn.execute(sa.select(table.c.id).where(table.c.nums.any(2))).scalars().all() == [1]
+        cols = {c["name"]: c["type"] for c in sa.inspect(engine).get_columns(name)}
+        assert isinstance(cols["tags"], postgresql.ARRAY) and isinstance(cols["tags"].item_type, sa.VARCHAR)
+        assert cols["tags"].item_type.length == 8 and isinstance(cols["nums"].item_type, sa.INTEGER)
+    finally:
+        engine.dispose()
+
+
 def test_sqlalchemy_reflection_core_and_orm(gateway, objects):
     t, v, m = objects
     engine = sa.create_engine(f"postgresql+psycopg://txngate@127.0.0.1:{gateway.port}/txngate")

@@ -216,3 +216,35 @@ def test_psycopg_pipeline_executemany_and_serialization_retry(gateway):
         attempts_a = go_off_call(a, "alice", before_commit=lambda: attempts_b.append(go_off_call(b, "bob")))
         assert attempts_b == [1] and attempts_a == 2, "a read what b wrote: a's first commit must fail with 40001"
         assert a.execute("SELECT doctor FROM oncall WHERE on_call").fetchall() == [("alice",)]
+
+
+async def test_array_columns_through_drivers(gateway):
+    """One-dimensional array columns through asyncpg (binary parameters and
+    results, binary COPY FROM) and psycopg (text results, list parameters,
+    text COPY): values, NULL elements and empty arrays round-trip."""
+    import uuid
+
+    a = await asyncpg.connect(host="127.0.0.1", port=gateway.port, user="txngate", database="txngate")
+    try:
+        await a.execute("CREATE TABLE arr_drv (id int, ints int[], words text[], ids uuid[], prices numeric(6,2)[])")
+        rows = [(1, [1, None, 3], ["a b", "", None, "{x}"], [uuid.UUID(int=5)], None), (2, [], [], [], [])]
+        await a.executemany("INSERT INTO arr_drv VALUES ($1, $2, $3, $4, $5)", rows)
+        got = await a.fetch("SELECT * FROM arr_drv ORDER BY id")
+        assert [tuple(r) for r in got] == rows
+        assert await a.fetchval("SELECT id FROM arr_drv WHERE ints = $1", [1, None, 3]) == 1  # array equality: NULL elements are equal
+        assert await a.fetchval("SELECT id FROM arr_drv WHERE 'a b' = ANY(words)") == 1
+        records = [(i, [i, i + 1], [f"w{i}"], None, None) for i in range(3, 1003)]
+        assert await a.copy_records_to_table("arr_drv", records=records) == "COPY 1000"
+        assert await a.fetchval("SELECT sum(ints[2]) FROM arr_drv WHERE id >= 3") == sum(i + 1 for i in range(3, 1003))
+    finally:
+        await a.close()
+    with psycopg.connect(gateway.dsn(), autocommit=True) as conn:
+        assert conn.execute("SELECT words FROM arr_drv WHERE id = 1").fetchone() == (["a b", "", None, "{x}"],)
+        conn.execute("INSERT INTO arr_drv (id, ints) VALUES (%s, %s)", (2000, [7, 8]))
+        assert conn.execute("SELECT ints, cardinality(ints) FROM arr_drv WHERE id = 2000").fetchone() == ([7, 8], 2)
+        with conn.cursor().copy("COPY arr_drv (id, words) FROM STDIN") as copy:
+            # COPY's escapes, then the array literal's (as PostgreSQL reads them)
+            copy.write('3000\t{"tab\\\\\\\\there",NULL}\n3001\t{"tab\\\\there"}\n')
+        assert conn.execute("SELECT words FROM arr_drv WHERE id >= 3000 ORDER BY id").fetchall() == [(["tab\\there", None],), (["tabthere"],)]
+        with conn.cursor().copy("COPY (SELECT id, ints, words FROM arr_drv WHERE id IN (1, 2) ORDER BY id) TO STDOUT") as copy:
+            assert b"".join(copy) == b'1\t{1,NULL,3}\t{"a b","",NULL,"{x}"}\n2\t{}\t{}\n'

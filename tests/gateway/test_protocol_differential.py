@@ -153,6 +153,20 @@ SEQUENCES = [
     Seq("copy_in_binary_bad_signature", Q("CREATE TABLE pd_cibs (a int)", "COPY pd_cibs FROM STDIN (FORMAT binary)") + [
         m.copy_data(b"not a binary copy file"), m.copy_done()]),
     Seq("copy_missing_table", Q("COPY pd_no_such_table FROM STDIN")),
+    # -- array columns: text and binary results, COPY in and out
+    Seq("array_columns", Q("CREATE TABLE pd_arr (id int, a int[], t text[], n numeric(5,2)[], ts timestamptz[], b bool[], v varchar(3)[])",
+                           "INSERT INTO pd_arr VALUES (1, '{1,NULL,-3}', '{\"a b\",\"\",NULL,\"NULL\",\"q\\\"x\",\"{}\"}', '{1.5}', "
+                           "'{2024-01-02 03:04:05+02}', '{t,f,NULL}', '{ab}'), (2, '{}', '{}', NULL, '{}', '{}', '{}')",
+                           "SELECT * FROM pd_arr ORDER BY id", "SELECT a[1], t[2], cardinality(a) FROM pd_arr ORDER BY id",
+                           "INSERT INTO pd_arr (id, v) VALUES (3, '{abcd}')", "SELECT id FROM pd_arr WHERE a @> '{-3}' AND v = '{ab}'")),
+    Seq("array_bad_literal", Q("CREATE TABLE pd_arl (a int[])", "INSERT INTO pd_arl VALUES ('{1,2')", "SELECT '{{1},2}'::int[]")),
+    Seq("array_binary_results", Q("CREATE TABLE pd_arb (a int[], t text[], u uuid[])",
+                                  "INSERT INTO pd_arb VALUES ('{1,NULL,3}', '{x,NULL}', '{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}'), ('{}', '{}', '{}')") +
+        ext("SELECT * FROM pd_arb ORDER BY cardinality(a) DESC", rformats=(1,)) + [m.sync()] +
+        ext("INSERT INTO pd_arb (a) VALUES ($1) RETURNING a", ("{7,8}",), oids=(1007,)) + [m.sync()]),
+    Seq("array_copy", Q("CREATE TABLE pd_arc (id int, a int[], t text[])", "COPY pd_arc FROM STDIN") +
+        [m.copy_data(b'1\t{1,2}\t{"x y",NULL}\n2\t{}\t\\N\n'), m.copy_done()] +
+        Q("COPY pd_arc TO STDOUT", "COPY pd_arc TO STDOUT (FORMAT csv)", "COPY pd_arc TO STDOUT (FORMAT binary)", "SELECT * FROM pd_arc ORDER BY id")),
     Seq("copy_in_chunks_split_rows", Q("CREATE TABLE pd_cs (a int, b text)", "COPY pd_cs FROM STDIN") +
         [m.copy_data(b"1\tab"), m.copy_data(b"c\n2\t"), m.copy_data(b"d\n"), m.copy_done()] + Q("SELECT * FROM pd_cs ORDER BY a")),
     # -- cursors
@@ -181,6 +195,7 @@ KNOWN_DIFFERENCES = {
     "types_text": "a cast to varchar(n) inside a query is reported as text (DuckDB has no length-limited string type); "
                   "table columns declared varchar(n) are reported as varchar with their typmod",
     "bad_integer_input": "22P02 from a failed literal cast carries no position: pglast keeps no location for constants",
+    "array_bad_literal": "22P02 from a malformed array literal carries no position, as in bad_integer_input",
     "show_isolation": "by design: every transaction runs serializable, so the default transaction_isolation is serializable, "
                       "not read committed",
     "cursor_fetch_close": "generate_series over integers yields bigint (DuckDB's only series type); PostgreSQL yields integer",

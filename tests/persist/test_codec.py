@@ -35,6 +35,14 @@ COLUMNS = {
     "bytea": [b"", b"\x00\x01\x00\xff", bytes(range(256))],
     "uuid": [uuid.UUID(int=0).bytes, uuid.UUID("12345678-1234-5678-1234-567812345678").bytes, uuid.UUID(int=2**128 - 1).bytes],
     "jsonb": ['{"a": [1, 2, {"b": null}]}', "[]", '"\\u0000 escaped"'],
+    # one-dimensional arrays: empty, with NULL elements, and of the types
+    # stored differently from their logical type (interval, uuid)
+    "integer[]": [[], [1, None, -2147483648], [2147483647]],
+    "text[]": [["a", "", None, "{,}"], [], ["x" * 1000]],
+    "numeric(10,2)[]": [[decimal.Decimal("1.50"), None], [], [decimal.Decimal("-99999999.99")]],
+    "interval[]": [[MDN([1, 2, 3_000]), None, MDN([-1, 0, 0])], [], [MDN([0, 0, 0])]],
+    "uuid[]": [[uuid.UUID(int=1).bytes], [None], []],
+    "timestamptz[]": [[dt.datetime(2000, 1, 1, tzinfo=UTC), None], [], [dt.datetime(1970, 1, 1, tzinfo=UTC)]],
 }
 
 
@@ -73,6 +81,9 @@ async def test_type_mapping_errors():
         arrow_type_for("geometry")
     with pytest.raises(SchemaError):
         field_for("_ts", "bigint")
+    assert arrow_type_for("varchar(3)[]") == pa.list_(pa.field("element", pa.string()))
+    with pytest.raises(SchemaError):
+        arrow_type_for("integer[][]")
 
 
 async def test_not_null_and_type_mismatch_are_refused(mem_client):

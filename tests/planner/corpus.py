@@ -30,6 +30,11 @@ SETUP = [
     "INSERT INTO dept VALUES ('eng', 'Engineering', 1000000), ('ops', 'Operations', 250000), ('hr', 'People', NULL)",
     "CREATE TABLE sales (id integer PRIMARY KEY, emp_id integer, amount double precision, sold_at timestamp, qty integer, note text)",
     _sales_rows(),
+    # one-dimensional array columns: empty arrays, NULL arrays and NULL elements
+    "CREATE TABLE tagged (id integer PRIMARY KEY, tags text[], scores integer[], prices numeric(6,2)[], days date[])",
+    "INSERT INTO tagged VALUES (1, '{red,blue}', '{3,1,2}', '{1.50,2}', '{2024-01-01,2024-02-29}'),"
+    " (2, '{}', '{}', '{}', '{}'), (3, NULL, NULL, NULL, NULL), (4, '{\"with space\",NULL,\"a,b\"}', '{7,NULL}', '{NULL}', '{NULL,2020-05-05}'),"
+    " (5, ARRAY['blue', 'green'], ARRAY[5], ARRAY[9.99], ARRAY[DATE '2000-01-01'])",
 ]
 
 QUERIES = [
@@ -260,6 +265,27 @@ QUERIES = [
     "SELECT length(string_agg(note, '')) FROM sales",
     "SELECT title, budget / 1000 AS k FROM dept ORDER BY budget DESC NULLS LAST",
     "SELECT count(*) FILTER (WHERE amount > 60), avg(amount) FILTER (WHERE qty > 3) > 0 FROM sales",
+    # arrays
+    "SELECT * FROM tagged ORDER BY id",
+    "SELECT id, tags[1], scores[2], prices[1], days[2] FROM tagged ORDER BY id",
+    "SELECT id, array_length(scores, 1), cardinality(tags), array_upper(tags, 1) FROM tagged ORDER BY id",
+    "SELECT id FROM tagged WHERE 'blue' = ANY(tags) ORDER BY id",
+    "SELECT id FROM tagged WHERE tags @> '{blue}' ORDER BY id",
+    "SELECT id FROM tagged WHERE tags && ARRAY['red', 'green'] ORDER BY id",
+    "SELECT id FROM tagged WHERE scores = '{5}'",
+    "SELECT id FROM tagged WHERE tags IS NULL",
+    "SELECT id, unnest(scores) AS s FROM tagged ORDER BY id, s NULLS LAST",
+    "SELECT t.id, x FROM tagged t, unnest(t.tags) AS x ORDER BY t.id, x NULLS FIRST",
+    "SELECT id, array_to_string(tags, '|') FROM tagged ORDER BY id",
+    "SELECT id, array_append(scores, 0), array_prepend(0, scores), scores || ARRAY[9] FROM tagged ORDER BY id",
+    "SELECT id, array_position(tags, 'blue') FROM tagged ORDER BY id",
+    "SELECT array_agg(id ORDER BY id) FROM tagged WHERE cardinality(tags) > 0",
+    "SELECT tags, count(*) FROM tagged GROUP BY tags ORDER BY tags NULLS FIRST",
+    "SELECT DISTINCT scores FROM tagged ORDER BY scores NULLS LAST",
+    "SELECT id FROM tagged ORDER BY scores DESC NULLS LAST, id",
+    "SELECT '{1,2,3}'::int[], '{\"a b\",NULL}'::text[], ARRAY[1.5, 2]::numeric[]",
+    "SELECT id, 3 = ALL(scores) FROM tagged ORDER BY id",
+    "SELECT id, array_dims(scores), array_ndims(tags) FROM tagged ORDER BY id",
 ]
 
 # query -> why txngate's answer differs from PostgreSQL's (none may be silent).
