@@ -554,7 +554,6 @@ class PgCatalog:
                 continue  # PostgreSQL lists materialized views' columns nowhere in information_schema
             for i, c in enumerate(rel.columns, 1):
                 typid, typmod = type_oid(c.type)
-                t = PG_TYPE_BY_OID.get(typid)
                 length = typmod - 4 if typid in (1042, 1043) and typmod >= 4 else None
                 precision = scale = radix = None
                 if typid in (21, 23, 20):
