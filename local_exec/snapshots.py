@@ -11,7 +11,9 @@ recently used once their total size passes ``max_bytes``.
 entry on first use (point SELECTs by key read one row instead of scanning).
 
 Invariants: an entry at ``ts`` equals the shard's consolidated contents at
-``ts`` (tests compare it with a full snapshot); entries only move forward.
+``ts`` (tests compare it with a full snapshot); entries only move forward;
+the shard's since stays at or below an entry's ``ts`` (``held_ts``, which
+the data since downgrades respect), so advancing it is always exact.
 """
 
 from __future__ import annotations
@@ -85,6 +87,13 @@ class SnapshotCache:
                 self._evict()
                 return entry.rows()
             return expand(updates)
+
+    def held_ts(self, shard: str) -> int | None:
+        """The time the cached contents of ``shard`` are at: its next read
+        fetches only the updates after it, so the shard's since must not
+        pass it (None: nothing cached)."""
+        entry = self._entries.get(shard)
+        return entry.ts if entry is not None else None
 
     def _evict(self) -> None:
         total = sum(e.updates.nbytes for e in self._entries.values())

@@ -5,10 +5,19 @@ the local engine, shared by every session of a process.
 environment: Consensus and the timestamp oracle live in the same store
 (PostgreSQL or SQLite), data in Blob; the catalog shard is registered in the
 txns set. Sessions come from ``database.session()``.
+
+Every ``SINCE_INTERVAL`` seconds a background task lets compaction forget
+the history of the tables this process reads: each data shard's since moves
+up to the oldest read timestamp still held by work in flight, and never
+past the time the snapshot cache holds the table at
+(``TxnsHandle.downgrade_data_sinces``). Without it, a table's old row
+versions and their retractions would never cancel out.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import weakref
 from collections import OrderedDict
 
@@ -19,8 +28,15 @@ from storage.txns import GroupCommitter, TxnsHandle
 
 from local_exec import LocalEngine, SnapshotCache
 from spark_exec import BlobAccess, SparkEngine, SparkRuntime
+from planner.bind import transpile
 from planner.catalog import CATALOG_SCHEMA, CATALOG_SHARD, Catalog
 from planner.pgcatalog import macros
+
+
+logger = logging.getLogger(__name__)
+
+#: seconds between data since downgrades
+SINCE_INTERVAL = 5.0
 
 
 def _native_path(blob, spark_conf):
@@ -74,6 +90,20 @@ class Database:
         self._catalogs: dict[int, Catalog] = {}
         self.bind_cache = BindCache()
         self.sessions: weakref.WeakSet = weakref.WeakSet()  # open sessions, for pg_stat_activity
+        self._sinces = asyncio.get_running_loop().create_task(self._downgrade_sinces())
+
+    async def downgrade_sinces(self) -> int:
+        """Move the data shards' sinces up now (the background task does it
+        every ``SINCE_INTERVAL``); how many moved."""
+        return await self.txns.downgrade_data_sinces(self.snapshots.held_ts)
+
+    async def _downgrade_sinces(self) -> None:
+        while True:
+            await asyncio.sleep(SINCE_INTERVAL)
+            try:
+                await self.downgrade_sinces()
+            except Exception:  # noqa: BLE001 - only lets compaction do more; next time
+                logger.warning("downgrading data sinces failed", exc_info=True)
 
     @classmethod
     async def open(cls, consensus_url: str, blob_url: str, *, config: PersistConfig | None = None,
@@ -91,6 +121,7 @@ class Database:
         if spark_master is not None:
             runtime = SparkRuntime(spark_master, spark_conf)
             spark = SparkEngine(runtime, BlobAccess(blob_url, blob, _native_path(blob, spark_conf), getattr(blob, "path_of", None)))
+        transpile("SELECT 1")  # sqlglot loads its dialects on first use (0.15 s): now, not in the first query
         return cls(consensus, blob, oracle, client, txns, LocalEngine(macros=macros()), spark)
 
     def session(self, **kwargs):
@@ -112,6 +143,7 @@ class Database:
         return catalog
 
     async def close(self) -> None:
+        self._sinces.cancel()
         if self.spark is not None:
             await self.spark.runtime.stop()
         await self.client.close()

@@ -71,11 +71,17 @@ class Work:
         return [s for s in self.reads if s != CATALOG_SHARD]
 
     async def ts(self) -> int:
+        """The read timestamp, held in the txns cache until ``release``:
+        commit asks what changed since it, and no data shard's since passes it."""
         if self.read_ts is None:
-            self.read_ts = await self.db.oracle.read_ts()
-        if self._held is None and not self.done:
+            self.read_ts = await self.db.txns.read_ts(self.db.oracle)  # held already
+            if self._held is None and not self.done:
+                self._held = self.read_ts
+            else:
+                self.db.txns.cache.release_history(self.read_ts)
+        elif self._held is None and not self.done:
             self._held = self.read_ts
-            self.db.txns.cache.hold_history(self._held)  # commit asks what changed since
+            self.db.txns.cache.hold_history(self._held)
         return self.read_ts
 
     def release(self) -> None:

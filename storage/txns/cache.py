@@ -50,9 +50,13 @@ class TxnsCache:
         self.unapplied: dict[str, list[int]] = defaultdict(list)
         #: data shard -> sorted commit ts of every write seen since history_from
         self.write_times: dict[str, list[int]] = defaultdict(list)
-        #: read timestamps of work in flight that will ask ``changed_between``
-        #: from them: history is kept back to the oldest
+        #: read timestamps of work in flight: it reads data shards at them and
+        #: asks ``changed_between`` from them, so history is kept back to the
+        #: oldest and no data shard's since passes it
         self._holds: Counter[int] = Counter()
+        #: the largest read timestamp handed out (``TxnsHandle.read_ts``): the
+        #: oracle never returns less from a call that starts later
+        self.read_floor = 0
 
     async def load(self) -> None:
         """Start from the shard's contents at its since (one snapshot), then
@@ -170,6 +174,18 @@ class TxnsCache:
         self._holds[ts] -= 1
         if self._holds[ts] <= 0:
             del self._holds[ts]
+
+    def read_bound(self) -> int:
+        """No read of a data shard by work of this process is, or will be,
+        at a time below this: the oldest held read timestamp, else the read
+        floor (reads to come get a timestamp at least the floor)."""
+        return min(self._holds) if self._holds else self.read_floor
+
+    def written_after(self, shard: str, ts: int) -> bool:
+        """Whether ``shard`` may have writes after ``ts`` (True when the
+        cache's history does not reach back to ``ts``)."""
+        times = self.write_times.get(shard)
+        return self.history_from > ts or bool(times) and times[-1] > ts
 
     def trim_history(self, before: int) -> None:
         """Forget write times below ``before`` (nobody asks about them),

@@ -20,6 +20,12 @@ them at once and a crash at any point loses nothing:
   upper to pass ``T``, apply ``d``'s writes at or below ``T``, then fill
   ``(latest write, T]`` with an empty append. A shard nobody wrote to for an
   hour is read without waiting for any write.
+* **data sinces**: this process's reader of each data shard holds the
+  shard's since; ``downgrade_data_sinces`` moves it up to the oldest time
+  the process may still read at (``TxnsCache.read_bound``), so compaction
+  can consolidate history away (an updated row's old versions and their
+  retractions cancel). Read timestamps come from ``read_ts``, which holds
+  them (and, while the oracle answers, the floor below any answer).
 
 Every write to the txns shard follows one loop: bring the cache up to the
 txns upper ``u``, compute the rows from the cache as of ``u`` (so a
@@ -29,7 +35,8 @@ compare-and-append at ``u``; on a lost race, repeat.
 Invariants: the txns since (a critical since held as ``txns``) never passes
 the earliest unapplied write; the empty fill of a data shard never covers an
 unapplied write (it only runs once every write at or below ``T`` is applied
-and the txns upper is past ``T``).
+and the txns upper is past ``T``); a data shard reader's since never passes
+a read timestamp held by work of its process.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, replace
+from typing import Callable
 
 import pyarrow as pa
 
@@ -284,7 +292,45 @@ class TxnsHandle:
         self.cache.trim_history(min(since, self.cache.progress))
         return since
 
+    async def downgrade_data_sinces(self, frontier: Callable[[str], int | None] = lambda shard: None) -> int:
+        """Let compaction forget the history of the data shards this process
+        reads: move each reader's since up to the oldest time the process may
+        still read at (and to at most ``frontier(shard)``, another reader's
+        need, when not None); only shards written since their since.
+        Returns how many moved."""
+        moved = 0
+        for shard, reader in list(self._data_readers.items()):
+            target = self.cache.read_bound()
+            extra = frontier(shard)
+            if extra is not None:
+                target = min(target, extra)
+            if target <= reader.since or not self.cache.written_after(shard, reader.since):
+                continue
+            assert target <= self.cache.read_bound(), "a since may not pass a held read timestamp"
+            try:
+                await reader.downgrade_since(target)
+                moved += 1
+            except Exception:  # noqa: BLE001 - only lets compaction do more; next time
+                logger.debug("downgrading the since of %s failed", shard, exc_info=True)
+        return moved
+
     # -- reads ------------------------------------------------------------------------
+
+    async def read_ts(self, oracle) -> int:
+        """A read timestamp from ``oracle``, held until the caller's
+        ``cache.release_history(ts)``, so no data shard's since passes it.
+        While the oracle answers, the read floor is held instead: the answer
+        is at least the floor, and a since may not pass it meanwhile."""
+        floor = self.cache.read_floor
+        self.cache.hold_history(floor)
+        try:
+            ts = await oracle.read_ts()
+            assert ts >= floor, "the oracle's read timestamps never go back"
+            self.cache.hold_history(ts)
+            self.cache.read_floor = max(self.cache.read_floor, ts)
+        finally:
+            self.cache.release_history(floor)
+        return ts
 
     async def data_snapshot(self, shard: str, ts: int, *, timeout: float | None = None) -> None:
         """Make data shard ``shard`` readable at ``ts``: every write at or

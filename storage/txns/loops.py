@@ -1,7 +1,8 @@
 """The commit loops the planner drives (seed 000, "Timestamp selection").
 
 * ``read_only``: one ``read_ts`` from the oracle; each input shard made
-  readable there (``data_snapshot``); the caller reads at it.
+  readable there (``data_snapshot``); the caller reads at it, and releases
+  the hold on it (``txns.cache.release_history``) when done.
 * ``write_only``: see ``group.commit_write_only``.
 * ``read_then_write``: read at ``read_ts``, write at ``write_ts = read_ts +
   1``, so no write can land between what was read and what is written. If
@@ -12,6 +13,8 @@
 
 A write is acknowledged (these functions return) only after it is committed
 and ``apply_write`` made it visible; the apply follows before returning.
+The read timestamp in use is held in the txns cache throughout, so no data
+shard's since passes it (``TxnsHandle.downgrade_data_sinces``).
 """
 
 from __future__ import annotations
@@ -27,10 +30,15 @@ __all__ = ["RtwResult", "commit_write_only", "read_only", "read_then_write"]
 
 
 async def read_only(txns: TxnsHandle, oracle: Oracle, shards: list[str]) -> int:
-    """A read timestamp at which every shard in ``shards`` is readable."""
-    ts = await oracle.read_ts()
-    for shard in shards:
-        await txns.data_snapshot(shard, ts)
+    """A read timestamp at which every shard in ``shards`` is readable,
+    held until ``txns.cache.release_history(ts)``."""
+    ts = await txns.read_ts(oracle)
+    try:
+        for shard in shards:
+            await txns.data_snapshot(shard, ts)
+    except BaseException:
+        txns.cache.release_history(ts)
+        raise
     return ts
 
 
@@ -58,23 +66,30 @@ async def read_then_write(
     a compute may add the shards it found it had to read."""
     if start is not None:
         read_ts, txn = start
+        txns.cache.hold_history(read_ts)
     else:
         read_ts = await read_only(txns, oracle, inputs)
-        txn = await compute(read_ts)
-    recomputed = 0
-    for attempt in range(1, max_attempts + 1):
-        result = await txn.commit_at(read_ts + 1)
-        if result.committed:
-            await oracle.apply_write(result.ts)
-            await txn.apply(result.ts)
-            return RtwResult(result.ts, attempt, recomputed)
-        new_read = max(await oracle.read_ts(), result.upper - 1)
-        for shard in inputs:
-            await txns.data_snapshot(shard, new_read)
-        if any(txns.cache.changed_between(s, read_ts, new_read) for s in inputs):
-            await txn.abort()
-            txn = await compute(new_read)
-            recomputed += 1
-        read_ts = new_read
-    await txn.abort()
-    raise TimeoutError(f"read-then-write did not commit in {max_attempts} attempts")
+    try:
+        if start is None:
+            txn = await compute(read_ts)
+        recomputed = 0
+        for attempt in range(1, max_attempts + 1):
+            result = await txn.commit_at(read_ts + 1)
+            if result.committed:
+                await oracle.apply_write(result.ts)
+                await txn.apply(result.ts)
+                return RtwResult(result.ts, attempt, recomputed)
+            new_read = max(await oracle.read_ts(), result.upper - 1)  # >= read_ts, which is held
+            txns.cache.hold_history(new_read)
+            txns.cache.release_history(read_ts)
+            old_read, read_ts = read_ts, new_read
+            for shard in inputs:
+                await txns.data_snapshot(shard, new_read)
+            if any(txns.cache.changed_between(s, old_read, new_read) for s in inputs):
+                await txn.abort()
+                txn = await compute(new_read)
+                recomputed += 1
+        await txn.abort()
+        raise TimeoutError(f"read-then-write did not commit in {max_attempts} attempts")
+    finally:
+        txns.cache.release_history(read_ts)

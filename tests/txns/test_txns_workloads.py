@@ -135,8 +135,12 @@ async def test_bank_transfers_preserve_the_total(env):
     rng = random.Random(3)
     sums: list[int] = []
 
+    handles: list = []  # every process's handle, whose data sinces a tidier moves
+    done = asyncio.Event()
+
     async def transfers(n: int) -> None:
         txns = await env.txns()
+        handles.append(txns)
         for _ in range(n):
             async def compute(read_ts: int):
                 accounts = []
@@ -153,18 +157,38 @@ async def test_bank_transfers_preserve_the_total(env):
 
             await read_then_write(txns, oracle, [a, b], compute)
 
+    async def transfers_tidied(n: int) -> None:
+        try:
+            await transfers(n)
+        finally:
+            done.set()
+
     async def auditor(n: int) -> None:
         txns = await env.txns()
+        handles.append(txns)
         for _ in range(n):
             ts = await read_only(txns, oracle, [a, b])
-            s = 0
-            for shard in (a, b):
-                table = await (await txns.data_reader(shard)).snapshot_table(ts)
-                assert table.num_rows == 5, "an account vanished or doubled"
-                s += sum(table.column("balance").to_pylist())
-            sums.append(s)
+            try:
+                s = 0
+                for shard in (a, b):
+                    table = await (await txns.data_reader(shard)).snapshot_table(ts)
+                    assert table.num_rows == 5, "an account vanished or doubled"
+                    s += sum(table.column("balance").to_pylist())
+                sums.append(s)
+            finally:
+                txns.cache.release_history(ts)
 
-    await asyncio.gather(transfers(6), transfers(6), transfers(6), auditor(10), auditor(10))
+    async def tidier() -> None:
+        """Data shard sinces move up as far as each process's held reads
+        allow, all along: no read may find its timestamp below a since."""
+        moved = 0
+        while not done.is_set():
+            for txns in handles:
+                moved += await txns.downgrade_data_sinces()
+            await asyncio.sleep(0.001)
+        assert moved > 0
+
+    await asyncio.gather(transfers(6), transfers(6), transfers_tidied(6), auditor(10), auditor(10), tidier())
     assert sums and all(s == total for s in sums), sums
     final = await read_only(setup, oracle, [a, b])
     balances = [(await setup.read(s, final)).column("balance").to_pylist() for s in (a, b)]
