@@ -79,6 +79,7 @@ class Binder:
         self.emulation = emulation
         self._pg = None
         self._cast: set[int] = set()  # ids of FuncCalls already wrapped in an integer cast
+        self._arrays: dict[str, str] = {}  # array columns of the statement being rewritten, by name
         self._names: dict[str, str] = {}  # qualified -> internal
         self.out = Bound("")
         self._binding_views: set[str] = set()
@@ -138,7 +139,7 @@ class Binder:
             self._cast.add(id(n))  # x op ANY/ALL (NULL) is NULL in PostgreSQL, a boolean in DuckDB
             return ast.CaseExpr(args=(ast.CaseWhen(expr=ast.NullTest(arg=n.rexpr, nulltesttype=NullTestType.IS_NULL), result=ast.A_Const(isnull=True)),), defresult=n)
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" and self.dialect == "duckdb":
-            return _array_concat(n, getattr(self, "_arrays", {}))
+            return _array_concat(n, self._arrays)
         if isinstance(n, ast.FuncCall) and FUNCTION_NAMES.get(n.funcname[-1].sval, n.funcname[-1].sval) in INTEGER_RESULTS and id(n) not in self._cast:
             self._cast.add(id(n))  # DuckDB's bigint result as PostgreSQL's integer
             return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval="int4"),), typemod=-1))
