@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 
 from planner.result import python_values
 from planner.sqltypes import PG_ARRAY_ELEMENT, type_length, type_oid
-from planner.textfmt import format_column, format_value
+from planner.textfmt import format_column, format_value, parse_array
 
 MAX_MESSAGE = 64 << 20
 PG_EPOCH = dt.datetime(2000, 1, 1)
@@ -318,28 +318,8 @@ def _array_from_binary(data: bytes, oid: int) -> list:
 
 
 def _array_from_text(text: str, element_oid: int) -> list:
-    """``{a,b,"c d",NULL}`` -> values (one dimension)."""
-    body = text.strip()
-    if not (body.startswith("{") and body.endswith("}")):
-        raise ValueError(f'malformed array literal: "{text}"')
-    body, out, i = body[1:-1], [], 0
-    while i < len(body):
-        if body[i] == '"':
-            j, buf = i + 1, []
-            while body[j] != '"':
-                if body[j] == "\\":
-                    j += 1
-                buf.append(body[j])
-                j += 1
-            out.append(decode_param("".join(buf).encode(), element_oid, False))
-            i = j + 2
-        else:
-            j = body.find(",", i)
-            j = len(body) if j < 0 else j
-            item = body[i:j].strip()
-            out.append(None if item.upper() == "NULL" else decode_param(item.encode(), element_oid, False))
-            i = j + 1
-    return out
+    """``{a,b,"c d",NULL}`` -> values (one dimension; ValueError if malformed)."""
+    return [None if v is None else decode_param(v.encode(), element_oid, False) for v in parse_array(text)]
 
 
 def _numeric_binary(d: decimal.Decimal) -> bytes:

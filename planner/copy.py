@@ -246,13 +246,12 @@ async def _load_table(dml, rel, cols, strings: pa.Table, guard: "_KeyGuard") -> 
     for i, col in enumerate(rel.columns):
         names = [c.name for c in cols]
         if col.name in names:
-            src = f'"c{names.index(col.name)}"'
-            text = pa.types.is_string(strings.column(names.index(col.name)).type) or pa.types.is_null(strings.column(names.index(col.name)).type)
+            at = names.index(col.name)
+            src = f'"c{at}"'
+            text = pa.types.is_string(strings.column(at).type) or pa.types.is_null(strings.column(at).type)
             if col.type.endswith("[]") and text:
-                strings = strings.set_column(names.index(col.name), f"c{names.index(col.name)}", array_texts(strings.column(names.index(col.name))))
-                expr = f"CAST({src} AS {duckdb_type(col.type)})"
-                if col.type == "bytea[]":
-                    expr = f"list_transform({src}, lambda x: unhex(substr(x, 3)))"
+                strings = strings.set_column(at, f"c{at}", array_texts(strings.column(at)))  # elements' texts, cast below
+                expr = f"list_transform({src}, lambda x: unhex(substr(x, 3)))" if col.type == "bytea[]" else f"CAST({src} AS {duckdb_type(col.type)})"
             elif col.type == "bytea":
                 expr = f"unhex(substr({src}, 3))" if text else f"CAST({src} AS BLOB)"
             elif col.type == "boolean" and text:

@@ -872,7 +872,7 @@ def _assignments(targets, rel: Relation) -> dict[str, str]:
 def _fill_defaults(select: ast.SelectStmt, rel: Relation, targets: list[str]) -> ast.SelectStmt:
     """VALUES rows with DEFAULT replaced by the column's default expression,
     and array literals given to array columns as ARRAYs."""
-    types = [rel.column(t).type if i < len(targets) else "" for i, t in enumerate(targets)]
+    types = [rel.column(t).type for t in targets]
     arrays = any(t.endswith("[]") for t in types)
     if not arrays and not any(isinstance(v, ast.SetToDefault) for row in select.valuesLists for v in row):
         return select

@@ -15,7 +15,9 @@ DuckDB cannot cast; ``typed_literal`` rewrites one into
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
+from functools import lru_cache
 
 import pglast
 import pyarrow as pa
@@ -108,7 +110,12 @@ def duckdb_type(sql_type: str) -> str:
 
 
 def type_name(sql_type: str) -> ast.TypeName:
-    """A canonical SQL type as a pglast TypeName."""
+    """A canonical SQL type as a pglast TypeName (a copy: callers rewrite it)."""
+    return copy.deepcopy(_parsed_type_name(sql_type))
+
+
+@lru_cache(maxsize=256)
+def _parsed_type_name(sql_type: str) -> ast.TypeName:
     return pglast.parse_sql(f"SELECT NULL::{sql_type}")[0].stmt.targetList[0].val.typeName
 
 

@@ -177,9 +177,10 @@ class TxnsCache:
 
     def read_bound(self) -> int:
         """No read of a data shard by work of this process is, or will be,
-        at a time below this: the oldest held read timestamp, else the read
-        floor (reads to come get a timestamp at least the floor)."""
-        return min(self._holds) if self._holds else self.read_floor
+        at a time below this: the oldest held read timestamp, and the read
+        floor (reads to come get a timestamp at least the floor; a hold may
+        be above it, e.g. a read-then-write's ``upper - 1``)."""
+        return min(self.read_floor, *self._holds) if self._holds else self.read_floor
 
     def written_after(self, shard: str, ts: int) -> bool:
         """Whether ``shard`` may have writes after ``ts`` (True when the
