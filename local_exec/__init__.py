@@ -5,9 +5,13 @@ Public API: ``LocalEngine.run(sql, tables, params)``, ``EngineError`` (with
 a PostgreSQL SQLSTATE), and ``SnapshotCache`` (table contents at a ts,
 advanced incrementally, with hash indexes for point lookups). ``run``
 takes a timeout (57014) and is interrupted when its task is cancelled.
+``jsonb`` holds PostgreSQL's json semantics (``jsonb.canonical`` is the
+text jsonb prints) behind the ``txngate_jsonb_*`` functions the engine
+registers.
 """
 
+from local_exec import jsonb
 from local_exec.engine import EngineError, LocalEngine
 from local_exec.snapshots import SnapshotCache
 
-__all__ = ["EngineError", "LocalEngine", "SnapshotCache"]
+__all__ = ["EngineError", "LocalEngine", "SnapshotCache", "jsonb"]

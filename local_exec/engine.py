@@ -28,6 +28,7 @@ import time
 import duckdb
 import pyarrow as pa
 
+from local_exec import jsonb
 from storage.persist.codec import TYPE_KEY, map_elements
 
 
@@ -62,6 +63,9 @@ def _map_error(e: Exception) -> EngineError:
     if isinstance(e, duckdb.OutOfRangeException):
         return EngineError("22003", msg)
     if isinstance(e, duckdb.CatalogException):
+        function = re.match(r"\w+ Function with name (\S+) does not exist", msg)
+        if function:
+            return EngineError("42883", f"function {function.group(1)} does not exist")
         return EngineError("42P01", msg)
     if isinstance(e, duckdb.BinderException):
         if "not found" in msg and "olumn" in msg:
@@ -72,6 +76,9 @@ def _map_error(e: Exception) -> EngineError:
     if isinstance(e, duckdb.InterruptException):
         return EngineError("57014", "canceling statement due to user request")
     if isinstance(e, duckdb.InvalidInputException):
+        raised = re.search(r"JsonError: \[(\w{5})\] (.*)", msg)
+        if raised:  # local_exec.jsonb's refusal, with PostgreSQL's SQLSTATE
+            return EngineError(raised.group(1), raised.group(2))
         if "Division by zero" in msg:
             return EngineError("22012", "division by zero")
         return EngineError("22023", msg)
@@ -253,6 +260,7 @@ class LocalEngine:
         self._lock = threading.Lock()
         for sql in macros:  # CREATE MACRO statements the planner's rewrites call
             self._db.execute(sql)
+        jsonb.register(self._db)  # PostgreSQL's json operators, which the planner rewrites to
 
     def _cursor(self):
         with self._lock:

@@ -29,6 +29,7 @@ from pglast import ast
 from pglast.enums import A_Expr_Kind, CoercionForm, NullTestType
 from pglast.stream import RawStream
 
+from planner import jsonops
 from planner.catalog import Catalog, Relation
 from planner.errors import SqlError, not_supported
 from planner.parse import walk
@@ -79,23 +80,29 @@ class Binder:
         self.emulation = emulation
         self._pg = None
         self._cast: set[int] = set()  # ids of FuncCalls already wrapped in an integer cast
-        self._arrays: dict[str, str] = {}  # array columns of the statement being rewritten, by name
+        self._columns: dict[str, str] = {}  # declared types of the columns of the statement being rewritten, by name
+        self._arrays: dict[str, str] = {}  # ... its array columns
         self._names: dict[str, str] = {}  # qualified -> internal
         self.out = Bound("")
         self._binding_views: set[str] = set()
 
     def bind(self, node: ast.Node) -> Bound:
         """Bind a SELECT (or any node holding one) and rewrite it for DuckDB."""
-        self.out.sql = self._finish(pg_sql(self.rewrite(node)))
+        self.out.sql = self._finish(pg_sql(self.rewrite(node, outputs=True)))
         return self.out
 
     def _finish(self, pg: str) -> str:
         return transpile(pg) if self.dialect == "duckdb" else pg
 
-    def rewrite(self, node: ast.Node) -> ast.Node:
+    def rewrite(self, node: ast.Node, outputs: bool = False) -> ast.Node:
+        """A copy of ``node`` rewritten; ``outputs``: it is the statement
+        whose result the client gets (computed jsonb is printed canonically)."""
         node = copy.deepcopy(node)
         ctes = {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}
-        arrays = self._arrays = self._array_columns(node)
+        columns = self._columns = self._column_types(node)
+        arrays = self._arrays = {name: t for name, t in columns.items() if t.endswith("[]")}
+        if outputs and self.dialect == "duckdb" and isinstance(node, ast.SelectStmt):
+            jsonops.canonical_outputs(node, columns)
         for n in walk(node):
             if isinstance(n, ast.RangeVar):
                 self._rename(n, ctes)
@@ -114,16 +121,8 @@ class Binder:
             replace_children(n, self._substitute)
         return node
 
-    def _array_columns(self, node: ast.Node) -> dict[str, str]:
-        """Array columns of the stored relations ``node`` names, by column
-        name (only names with one type), for typing literals compared with them."""
-        found: dict[str, set[str]] = {}
-        for n in walk(node):
-            if isinstance(n, ast.RangeVar) and n.catalogname is None:
-                rel = self.catalog.lookup(n.relname, n.schemaname, self.search_path)
-                for col in rel.columns if rel is not None and rel.kind != "view" else ():
-                    found.setdefault(col.name, set()).add(col.type)
-        return {name: types.pop() for name, types in found.items() if len(types) == 1 and next(iter(types)).endswith("[]")}
+    def _column_types(self, node: ast.Node) -> dict[str, str]:
+        return column_types(node, self.catalog, self.search_path)
 
     @property
     def pg(self):
@@ -139,7 +138,13 @@ class Binder:
             self._cast.add(id(n))  # x op ANY/ALL (NULL) is NULL in PostgreSQL, a boolean in DuckDB
             return ast.CaseExpr(args=(ast.CaseWhen(expr=ast.NullTest(arg=n.rexpr, nulltesttype=NullTestType.IS_NULL), result=ast.A_Const(isnull=True)),), defresult=n)
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" and self.dialect == "duckdb":
-            return _array_concat(n, self._arrays)
+            new = _array_concat(n, self._arrays)
+            if new is not None:
+                return new
+        if self.dialect == "duckdb":
+            new = self._json(n)
+            if new is not None:
+                return new
         if isinstance(n, ast.FuncCall) and FUNCTION_NAMES.get(n.funcname[-1].sval, n.funcname[-1].sval) in INTEGER_RESULTS and id(n) not in self._cast:
             self._cast.add(id(n))  # DuckDB's bigint result as PostgreSQL's integer
             return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval="int4"),), typemod=-1))
@@ -149,6 +154,18 @@ class Binder:
         if new is not None:
             self.out.uncacheable = True
         return new
+
+    def _json(self, n: ast.Node) -> ast.Node | None:
+        """PostgreSQL's json operators and functions as local_exec.jsonb's."""
+        if isinstance(n, ast.A_Expr):
+            return jsonops.rewrite_operator(n, self._columns)
+        if isinstance(n, ast.FuncCall):
+            return jsonops.rewrite_function(n)
+        if isinstance(n, ast.RangeFunction):
+            return jsonops.rewrite_table_function(n)
+        if isinstance(n, ast.A_Indirection):
+            return jsonops.rewrite_subscript(n, self._columns)
+        return None
 
     def _emulated(self, n: ast.Node) -> ast.Node | None:
         """A replacement for a node PostgreSQL's catalogs give meaning to."""
@@ -225,6 +242,22 @@ class Binder:
         if rv.alias is None:
             rv.alias = ast.Alias(aliasname=rv.relname)
         rv.relname, rv.schemaname, rv.catalogname = name, None, None
+
+
+def column_types(node: ast.Node, catalog: Catalog, search_path: tuple[str, ...]) -> dict[str, str]:
+    """Declared types of the columns of the stored relations ``node`` names,
+    by column name (only names with one type), for typing the literals and
+    operators used with them (arrays, json)."""
+    found: dict[str, set[str]] = {}
+    for n in walk(node):
+        if isinstance(n, ast.RangeVar) and n.catalogname is None:
+            rel = catalog.lookup(n.relname, n.schemaname, search_path)
+            for col in rel.columns if rel is not None and rel.kind != "view" else ():
+                found.setdefault(col.name, set()).add(col.type)
+        elif isinstance(n, ast.RangeFunction):
+            for name, t in jsonops.table_function_columns(n).items():
+                found.setdefault(name, set()).add(t)
+    return {name: types.pop() for name, types in found.items() if len(types) == 1}
 
 
 #: PostgreSQL functions DuckDB knows under another name (or not with pg_catalog.)

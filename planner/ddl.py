@@ -23,8 +23,9 @@ import pglast
 import pyarrow as pa
 from pglast import ast
 
+from planner import jsonops
 from planner import parse as p
-from planner.bind import pg_sql
+from planner.bind import column_types, pg_sql
 from planner.catalog import CATALOG_SHARD, Catalog, Column, Relation, catalog_rows, schema_rows
 from planner.dml import SERIAL, Dml, check_unique, conform
 from planner.errors import (
@@ -187,7 +188,10 @@ class Ddl(Dml):
         out = spark if spark is not None else await self.select(node.query)
         names = _column_names(node.query, out, [c.sval for c in into.colNames or ()], "too many column names were specified")
         out = out.rename_columns(names)
-        columns = tuple(Column(n, of_arrow(f)) for n, f in zip(names, out.schema))
+        # json and jsonb, which the engine gives as text, keep their type
+        kinds = jsonops.result_kinds(node.query, lambda: column_types(node.query, catalog, self.search_path), computed_only=False)
+        kinds = kinds if kinds and len(kinds) == len(names) else [None] * len(names)
+        columns = tuple(Column(n, k or of_arrow(f)) for n, f, k in zip(names, out.schema, kinds))
         for n in names:
             if names.count(n) > 1:
                 raise SqlError(DUPLICATE_COLUMN, f'column "{n}" specified more than once')
@@ -240,7 +244,10 @@ class Ddl(Dml):
         if node.aliases or names != out.column_names:
             cols = ", ".join(_quote(n) for n in names)
             query = f"SELECT * FROM ({query}) AS {_quote(name)}({cols})"
-        columns = tuple(Column(n, of_arrow(f)) for n, f in zip(names, out.schema))
+        # json and jsonb, which the engine gives as text, keep their type
+        kinds = jsonops.result_kinds(node.query, lambda: column_types(node.query, catalog, self.search_path), computed_only=False)
+        kinds = kinds if kinds and len(kinds) == len(names) else [None] * len(names)
+        columns = tuple(Column(n, k or of_arrow(f)) for n, f, k in zip(names, out.schema, kinds))
         rel = Relation(name, schema, "view", columns, query=query, oid=old.oid if old is not None else catalog.new_oid())
         if old is not None:
             await self._write_catalog(catalog_rows(old), -1)

@@ -46,6 +46,7 @@ from planner.route import Choice, ExecOptions, RoutedStream, Router, drain
 from planner.sqltypes import duckdb_type, typed_literal
 from planner.textfmt import format_value
 from planner.work import Work, with_diff
+from local_exec import jsonb
 from storage.persist import DIFF
 from storage.persist.codec import map_elements
 from storage.persist.consolidate import collapse, expand
@@ -281,7 +282,7 @@ class Dml:
                 return None
             source = await self.local_schema(bound)  # DuckDB's errors for what it cannot type, before a job starts
             spark = self.work.db.spark
-            native = spark.native_writes and not any(c.type in ("bytea", "uuid") for c in rel.columns)
+            native = spark.native_writes and not any(c.type in ("bytea", "uuid", "json", "jsonb") for c in rel.columns)
             if native:  # Spark's own writer: the types and constraints go into the query
                 query = _checked(query, rel, diff=source.names[-1] == DIFF)
             sql = self.router.spark_sql(query, catalog, forced=self.router.options.engine == "spark")
@@ -782,6 +783,8 @@ def _conform_values(c, sql_type: str, stored: pa.DataType):
             c = pa.array([None if v is None else uuid.UUID(v).bytes for v in c.to_pylist()], pa.binary(16))
         except ValueError as e:
             raise SqlError("22P02", f"invalid input syntax for type uuid: {e}") from None
+    if sql_type in ("json", "jsonb") and len(c):
+        c = _json_values(c, sql_type)
     if sql_type == "bytea" and pa.types.is_string(c.type):
         c = pa.array([None if v is None else _bytea_in(v) for v in c.to_pylist()], pa.binary())
     if sql_type.startswith(("varchar(", "char(")) and len(c):
@@ -794,6 +797,24 @@ def _conform_values(c, sql_type: str, stored: pa.DataType):
             raise SqlError(STRING_DATA_RIGHT_TRUNCATION, f"value too long for type {kind}({limit})")
         if sql_type.startswith("char("):
             c = pc.utf8_rpad(c, width=limit, padding=" ")
+    return c
+
+
+def _json_values(c, sql_type: str):
+    """json values checked (22P02 for text that is not JSON); jsonb ones
+    in canonical form, as jsonb stores and prints them."""
+    if isinstance(c.type, pa.JsonType):
+        c = c.cast(pa.string())
+    if not (pa.types.is_string(c.type) or pa.types.is_large_string(c.type)):
+        return c
+    try:
+        if sql_type == "jsonb":
+            return pa.array([jsonb.canonical(v) for v in c.to_pylist()], pa.string())
+        for v in c.to_pylist():
+            if v is not None:
+                jsonb.parse(v)
+    except jsonb.JsonError as e:
+        raise SqlError(e.sqlstate, e.message, detail=e.detail) from None
     return c
 
 

@@ -819,6 +819,9 @@ _TEMPLATES = {
     "cardinality": "CAST(len(_arg1) AS INTEGER)",
     "array_ndims": "CAST(CASE WHEN len(_arg1) > 0 THEN 1 END AS INTEGER)",
     "array_dims": "(CASE WHEN len(_arg1) > 0 THEN '[1:' || CAST(len(_arg1) AS VARCHAR) || ']' END)",
+    # PostgreSQL compares elements with IS NOT DISTINCT FROM: NULL elements stay unless NULL is removed
+    "array_remove": "pg_catalog.txngate_array_remove(_arg1, _arg2)",
+    "array_replace": "pg_catalog.txngate_array_replace(_arg1, _arg2, _arg3)",
     "pg_typeof": "typeof(_arg1)",
     "_pg_expandarray": "unnest(pg_catalog.txngate_expandarray(_arg1))",
     "to_regtype": "(SELECT min(d.txngate_oid) FROM pg_catalog.txngate_defs d WHERE d.txngate_kind IN ('regtype', 'typname') AND d.txngate_def = lower(_arg1))",
@@ -831,6 +834,8 @@ def macros() -> tuple[str, ...]:
         format_type_sql(),
         # information_schema._pg_expandarray(a): rows (x, n) of the elements and their positions
         "CREATE OR REPLACE MACRO txngate_expandarray(a) AS list_transform(range(1, len(a) + 1), lambda i: {'x': a[i], 'n': i})",
+        "CREATE OR REPLACE MACRO txngate_array_remove(a, e) AS list_filter(a, lambda x: x IS DISTINCT FROM e)",
+        "CREATE OR REPLACE MACRO txngate_array_replace(a, f, t) AS list_transform(a, lambda x: CASE WHEN x IS NOT DISTINCT FROM f THEN t ELSE x END)",
     )
 
 

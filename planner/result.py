@@ -52,6 +52,14 @@ class Result:
         self.origins = [(table, attnum) for table, attnum, _t in origins]
         self.columns = [(name, declared or computed) for (name, computed), (_o, _a, declared) in zip(self.columns, origins)]
 
+    def set_json_kinds(self, kinds: list[str | None]) -> None:
+        """Computed columns that are json or jsonb (planner.jsonops.kind)
+        reported as such: the engine gives text for them."""
+        if len(kinds) != len(self.columns):
+            return
+        self.columns = [(name, k) if k and (not self.origins or not self.origins[i][0]) else (name, t)
+                        for i, ((name, t), k) in enumerate(zip(self.columns, kinds))]
+
     @property
     def returns_rows(self) -> bool:
         return self.table is not None or self.stream is not None

@@ -41,8 +41,9 @@ import pyarrow as pa
 from pglast import ast, enums
 
 from local_exec import EngineError
+from planner import jsonops
 from planner import parse as p
-from planner.bind import Binder, pg_sql
+from planner.bind import Binder, column_types, pg_sql
 from planner.catalog import CATALOG_SHARD
 from planner.copy import CopySink, CopySource, copy_from, copy_to
 from planner.cursors import CURSOR_OPT_HOLD, Cursors
@@ -328,6 +329,10 @@ class Session:
         types: dict[int, str] = {}
 
         def infer(n):
+            if isinstance(n, ast.A_Expr) and isinstance(n.rexpr, ast.ParamRef) and n.name:
+                t = jsonops.right_operand_type(n.name[-1].sval, column_type(n.lexpr))
+                if t:  # doc #> $1: a text[] path, doc ->> $1: a text key
+                    types.setdefault(n.rexpr.number, t)
             if isinstance(n, ast.A_Expr) and isinstance(n.lexpr, ast.Node):
                 for a, b in ((n.lexpr, n.rexpr), (n.rexpr, n.lexpr)):
                     if isinstance(a, ast.ParamRef):
@@ -402,9 +407,16 @@ class Session:
         return await self._with_origins(work, stmt.node, Result(None, columns, stream=RowStream(fetch, out.close)))
 
     async def _with_origins(self, work: Work, node, result: Result) -> Result:
-        """``result`` with the table columns its SELECT reads, for RowDescription."""
-        if isinstance(node, ast.SelectStmt) and node.fromClause:
-            result.set_origins(column_origins(node.targetList, node.fromClause, await work.catalog(), self.search_path))
+        """``result`` with the table columns its SELECT reads, for
+        RowDescription, and its computed json/jsonb columns typed so."""
+        if not isinstance(node, ast.SelectStmt):
+            return result
+        catalog = await work.catalog()
+        if node.fromClause:
+            result.set_origins(column_origins(node.targetList, node.fromClause, catalog, self.search_path))
+        kinds = jsonops.result_kinds(node, lambda: column_types(node, catalog, self.search_path), computed_only=True)
+        if kinds is not None:
+            result.set_json_kinds(kinds)
         return result
 
     def check_not_aborted(self, stmt: p.Statement | None) -> None:

@@ -87,6 +87,40 @@ def test_sqlalchemy_array_columns(gateway):
         engine.dispose()
 
 
+def test_sqlalchemy_jsonb_columns(gateway):
+    """SQLAlchemy's JSONB type: dicts in and out, the index, path, ``astext``,
+    ``contains`` and ``has_key`` comparators, an UPDATE through ``||``, and
+    reflection."""
+    from sqlalchemy.dialects import postgresql
+
+    name = uniq("js")
+    engine = sa.create_engine(f"postgresql+psycopg://txngate@127.0.0.1:{gateway.port}/txngate")
+    try:
+        table = sa.Table(name, sa.MetaData(), sa.Column("id", sa.Integer, primary_key=True),
+                         sa.Column("doc", postgresql.JSONB), sa.Column("raw", sa.JSON))
+        table.metadata.create_all(engine)
+        docs = [{"id": 1, "doc": {"name": "ann", "tags": ["a", "b"], "n": 1.5}, "raw": [1]},
+                {"id": 2, "doc": {"name": "bob", "addr": {"city": "Oslo"}}, "raw": None}]
+        with engine.begin() as conn:
+            conn.execute(table.insert(), docs)
+        doc = table.c.doc
+        with engine.connect() as conn:
+            assert conn.execute(sa.select(table.c.doc, table.c.raw).order_by(table.c.id)).all() == [(d["doc"], d["raw"]) for d in docs]
+            assert conn.execute(sa.select(table.c.id).where(doc.contains({"tags": ["b"]}))).scalars().all() == [1]
+            assert conn.execute(sa.select(table.c.id).where(doc.has_key("addr"))).scalars().all() == [2]
+            assert conn.execute(sa.select(doc["name"].astext).order_by(table.c.id)).scalars().all() == ["ann", "bob"]
+            assert conn.execute(sa.select(doc[("addr", "city")].astext).where(table.c.id == 2)).scalar() == "Oslo"
+            assert conn.execute(sa.select(doc["tags"]).where(table.c.id == 1)).scalar() == ["a", "b"]
+        with engine.begin() as conn:
+            conn.execute(table.update().where(table.c.id == 2).values(doc=doc.concat({"age": 40})))
+        with engine.connect() as conn:
+            assert conn.execute(sa.select(doc).where(table.c.id == 2)).scalar() == {"name": "bob", "addr": {"city": "Oslo"}, "age": 40}
+        cols = {c["name"]: c["type"] for c in sa.inspect(engine).get_columns(name)}
+        assert isinstance(cols["doc"], postgresql.JSONB) and isinstance(cols["raw"], postgresql.JSON)
+    finally:
+        engine.dispose()
+
+
 def test_sqlalchemy_reflection_core_and_orm(gateway, objects):
     t, v, m = objects
     engine = sa.create_engine(f"postgresql+psycopg://txngate@127.0.0.1:{gateway.port}/txngate")

@@ -248,3 +248,37 @@ async def test_array_columns_through_drivers(gateway):
         assert conn.execute("SELECT words FROM arr_drv WHERE id >= 3000 ORDER BY id").fetchall() == [(["tab\\there", None],), (["tabthere"],)]
         with conn.cursor().copy("COPY (SELECT id, ints, words FROM arr_drv WHERE id IN (1, 2) ORDER BY id) TO STDOUT") as copy:
             assert b"".join(copy) == b'1\t{1,NULL,3}\t{"a b","",NULL,"{x}"}\n2\t{}\t{}\n'
+
+
+async def test_jsonb_through_drivers(gateway):
+    """jsonb through asyncpg (binary results with jsonb's version byte,
+    json codecs, operator parameters typed text and text[]) and psycopg
+    (``Jsonb`` parameters, dicts back, COPY): stored canonically, compared
+    by value, and bad JSON refused with 22P02."""
+    import json
+
+    from psycopg.types.json import Jsonb
+
+    a = await asyncpg.connect(host="127.0.0.1", port=gateway.port, user="txngate", database="txngate")
+    try:
+        await a.execute("CREATE TABLE js_drv (id int PRIMARY KEY, doc jsonb)")
+        await a.set_type_codec("jsonb", encoder=json.dumps, decoder=json.loads, schema="pg_catalog")
+        await a.executemany("INSERT INTO js_drv VALUES ($1, $2)", [(1, {"b": [1, 2], "a": {"c": None}}), (2, {"b": "x"})])
+        assert await a.fetchval("SELECT doc FROM js_drv WHERE id = 1") == {"a": {"c": None}, "b": [1, 2]}
+        assert await a.fetchval("SELECT doc->$1 FROM js_drv WHERE id = 1", "b") == [1, 2]
+        assert await a.fetchval("SELECT doc #>> $1 FROM js_drv WHERE id = 1", ["b", "1"]) == "2"
+        assert await a.fetchval("SELECT id FROM js_drv WHERE doc @> $1", {"b": "x"}) == 2
+        assert await a.fetchval("SELECT jsonb_build_object('k', doc->'b') FROM js_drv WHERE id = 2") == {"k": "x"}
+        with pytest.raises(asyncpg.InvalidTextRepresentationError):
+            await a.execute("INSERT INTO js_drv VALUES (3, '{\"unterminated\": ')")
+    finally:
+        await a.close()
+    with psycopg.connect(gateway.dsn(), autocommit=True) as conn:
+        conn.execute("INSERT INTO js_drv VALUES (%s, %s)", (4, Jsonb({"z": 1, "n": 1.5, "z2": [True, None]})))
+        assert conn.execute("SELECT doc, doc::text FROM js_drv WHERE id = 4").fetchone() == (
+            {"z": 1, "n": 1.5, "z2": [True, None]}, '{"n": 1.5, "z": 1, "z2": [true, null]}')
+        assert conn.execute("SELECT id FROM js_drv WHERE doc ? %s ORDER BY id", ("b",)).fetchall() == [(1,), (2,)]
+        assert conn.execute("SELECT count(*) FROM js_drv WHERE doc = %s", (Jsonb({"b": "x"}),)).fetchone() == (1,)
+        with conn.cursor().copy("COPY js_drv FROM STDIN") as copy:
+            copy.write('5\t{"b":  2, "a": 1}\n')
+        assert conn.execute("SELECT doc::text FROM js_drv WHERE id = 5").fetchone() == ('{"a": 1, "b": 2}',)

@@ -167,6 +167,18 @@ SEQUENCES = [
     Seq("array_copy", Q("CREATE TABLE pd_arc (id int, a int[], t text[])", "COPY pd_arc FROM STDIN") +
         [m.copy_data(b'1\t{1,2}\t{"x y",NULL}\n2\t{}\t\\N\n'), m.copy_done()] +
         Q("COPY pd_arc TO STDOUT", "COPY pd_arc TO STDOUT (FORMAT csv)", "COPY pd_arc TO STDOUT (FORMAT binary)", "SELECT * FROM pd_arc ORDER BY id")),
+    # -- json and jsonb: canonical text, computed jsonb typed jsonb, binary results, errors
+    Seq("json_columns", Q("CREATE TABLE pd_js (id int, d jsonb, r json)",
+                          "INSERT INTO pd_js VALUES (1, '{\"b\": [1, 2.50], \"a\": {\"y\": null}, \"b\": 1e2}', '{\"b\":1,  \"a\":2}'), (2, '[\"x\"]', '[]')",
+                          "SELECT * FROM pd_js ORDER BY id", "SELECT d->'a', d->>'b', d #> '{a,y}', d || '{\"c\": 3}', d - 'a' FROM pd_js ORDER BY id",
+                          "SELECT id FROM pd_js WHERE d @> '{\"b\": 100}' OR d ? 'x'", "SELECT jsonb_build_object('z', 1, 'a', d->'b') FROM pd_js WHERE id = 1",
+                          "SELECT k, v FROM pd_js, jsonb_each(d) AS e(k, v) WHERE id = 1 ORDER BY k", "SELECT '{\"b\":1, \"a\":[]}'::jsonb")),
+    Seq("json_binary_results", Q("CREATE TABLE pd_jsb (d jsonb, r json)", "INSERT INTO pd_jsb VALUES ('{\"k\": [1]}', '{\"k\":  1}')") +
+        ext("SELECT d, r, d->'k' FROM pd_jsb", rformats=(1,)) + [m.sync()] +
+        ext("SELECT d FROM pd_jsb WHERE d @> $1", ('{"k": [1]}',), oids=(3802,)) + [m.sync()]),
+    Seq("json_errors", Q("CREATE TABLE pd_jse (d jsonb)", "INSERT INTO pd_jse VALUES ('[1]')", "SELECT jsonb_array_length('{}')",
+                         "SELECT '5'::jsonb - 'a'", "SELECT jsonb_set('[1]', '{x}', '1')", "SELECT d - 'x' - 0 FROM pd_jse")),
+    Seq("json_bad_literal", Q("CREATE TABLE pd_jsl (d jsonb)", "INSERT INTO pd_jsl VALUES ('{\"a\":')", "SELECT * FROM pd_jsl")),
     Seq("copy_in_chunks_split_rows", Q("CREATE TABLE pd_cs (a int, b text)", "COPY pd_cs FROM STDIN") +
         [m.copy_data(b"1\tab"), m.copy_data(b"c\n2\t"), m.copy_data(b"d\n"), m.copy_done()] + Q("SELECT * FROM pd_cs ORDER BY a")),
     # -- cursors
@@ -196,6 +208,7 @@ KNOWN_DIFFERENCES = {
                   "table columns declared varchar(n) are reported as varchar with their typmod",
     "bad_integer_input": "22P02 from a failed literal cast carries no position: pglast keeps no location for constants",
     "array_bad_literal": "22P02 from a malformed array literal carries no position, as in bad_integer_input",
+    "json_bad_literal": "22P02 from malformed json carries no position, as in bad_integer_input",
     "show_isolation": "by design: every transaction runs serializable, so the default transaction_isolation is serializable, "
                       "not read committed",
     "cursor_fetch_close": "generate_series over integers yields bigint (DuckDB's only series type); PostgreSQL yields integer",

@@ -35,6 +35,12 @@ SETUP = [
     "INSERT INTO tagged VALUES (1, '{red,blue}', '{3,1,2}', '{1.50,2}', '{2024-01-01,2024-02-29}'),"
     " (2, '{}', '{}', '{}', '{}'), (3, NULL, NULL, NULL, NULL), (4, '{\"with space\",NULL,\"a,b\"}', '{7,NULL}', '{NULL}', '{NULL,2020-05-05}'),"
     " (5, ARRAY['blue', 'green'], ARRAY[5], ARRAY[9.99], ARRAY[DATE '2000-01-01'])",
+    # json and jsonb: duplicate keys, key order, numbers as written, nesting, NULLs
+    "CREATE TABLE docs (id integer PRIMARY KEY, doc jsonb, raw json)",
+    """INSERT INTO docs VALUES (1, '{"name": "ann", "tags": ["a", "b"], "age": 31, "addr": {"city": "Oslo", "zip": "0150"}}', '{"b": 1,  "a": 2}'),"""
+    """ (2, '{"name":"bob","age":1.50,"age":2.50,"tags":[],"extra":null}', '[1, 2.0, "x"]'),"""
+    """ (3, '[1, 2e2, {"k": [true, false, null]}, "s\\u00e9"]', '"just text"'),"""
+    """ (4, '"a string"', 'null'), (5, NULL, NULL), (6, '{"zzz": 1, "b": {"y": 2, "x": 1}, "aa": -0.0}', '{}')""",
 ]
 
 QUERIES = [
@@ -286,6 +292,37 @@ QUERIES = [
     "SELECT '{1,2,3}'::int[], '{\"a b\",NULL}'::text[], ARRAY[1.5, 2]::numeric[]",
     "SELECT id, 3 = ALL(scores) FROM tagged ORDER BY id",
     "SELECT id, array_dims(scores), array_ndims(tags) FROM tagged ORDER BY id",
+    "SELECT id, array_remove(scores, 5), array_remove(scores, NULL), array_replace(tags, 'blue', 'navy') FROM tagged ORDER BY id",
+    # json and jsonb
+    "SELECT * FROM docs ORDER BY id",
+    "SELECT id, doc->'name', doc->>'name', doc->'tags'->0, doc->'tags'->>-1 FROM docs ORDER BY id",
+    "SELECT id, doc->'age', doc->>'age', doc#>'{addr,city}', doc#>>'{addr,zip}', doc#>'{2,k,0}' FROM docs ORDER BY id",
+    "SELECT id, doc->0, doc->>3, doc->'nope' IS NULL FROM docs ORDER BY id",
+    "SELECT id FROM docs WHERE doc @> '{\"name\": \"ann\"}' ORDER BY id",
+    "SELECT id FROM docs WHERE doc @> '{\"tags\": [\"b\"]}' OR '{\"age\": 31}' <@ doc ORDER BY id",
+    "SELECT id, doc @> '[1]', doc @> '200', doc @> '[{\"k\": [null]}]' FROM docs WHERE id IN (3, 4) ORDER BY id",
+    "SELECT id, doc ? 'name', doc ? 'a string', doc ?| array['extra', 'zzz'], doc ?& array['name', 'age'] FROM docs ORDER BY id",
+    "SELECT id, jsonb_typeof(doc), json_typeof(raw) FROM docs ORDER BY id",
+    "SELECT id, jsonb_array_length(doc->'tags') FROM docs WHERE id < 3 ORDER BY id",
+    "SELECT id, doc || '{\"new\": [1, 2]}', doc - 'name', doc #- '{addr,zip}' FROM docs WHERE id IN (1, 2, 6) ORDER BY id",
+    "SELECT id, doc - 0, doc - -1, doc || '5' FROM docs WHERE id = 3",
+    "SELECT id, jsonb_set(doc, '{age}', '40'), jsonb_set(doc, '{addr,city}', '\"Bergen\"', false), jsonb_set(doc, '{new}', 'true') FROM docs WHERE id IN (1, 6) ORDER BY id",
+    "SELECT id, jsonb_strip_nulls(doc), jsonb_pretty(doc) FROM docs WHERE id IN (2, 3) ORDER BY id",
+    "SELECT id, jsonb_object_keys(doc) AS k FROM docs WHERE id IN (1, 6) ORDER BY id, k",
+    "SELECT id, jsonb_array_elements(doc) FROM docs WHERE id = 3",
+    "SELECT id, jsonb_array_elements_text(doc->'tags') AS t FROM docs WHERE id = 1 ORDER BY t",
+    "SELECT d.id, e.key, e.value FROM docs d, jsonb_each(d.doc) e WHERE d.id IN (1, 2) ORDER BY d.id, e.key",
+    "SELECT d.id, e.key, e.value FROM docs d, jsonb_each_text(d.doc) AS e WHERE d.id = 6 ORDER BY e.key",
+    "SELECT k, count(*) FROM docs, jsonb_object_keys(doc) k WHERE jsonb_typeof(doc) = 'object' GROUP BY k ORDER BY k",
+    "SELECT value FROM jsonb_array_elements('[3, {\"a\": 1}, \"x\"]')",
+    "SELECT '{\"b\": 1, \"a\": [1e2, 1.50, -0]}'::jsonb, '{\"b\": 1,  \"a\": 2}'::json",
+    "SELECT doc->>'name' AS name, (doc->>'age')::numeric * 2 AS twice FROM docs WHERE doc ? 'age' ORDER BY name",
+    "SELECT id FROM docs WHERE doc = '{\"aa\": 0.0, \"b\": {\"x\": 1, \"y\": 2}, \"zzz\": 1}'",
+    "SELECT jsonb_extract_path(doc, 'addr', 'city'), jsonb_extract_path_text(doc, 'tags', '1') FROM docs WHERE id = 1",
+    "SELECT raw->'a', raw->>'b', raw->2, raw->>1 FROM docs ORDER BY id",
+    "SELECT count(*) FILTER (WHERE doc->>'name' IS NOT NULL), count(doc), count(raw) FROM docs",
+    "SELECT id, doc['name'], doc['tags'][1], doc['addr']['city'] FROM docs ORDER BY id",
+    "SELECT id, jsonb_array_length(doc) FROM docs WHERE jsonb_typeof(doc) = 'array'",
 ]
 
 # query -> why txngate's answer differs from PostgreSQL's (none may be silent).

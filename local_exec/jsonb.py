@@ -1,0 +1,508 @@
+"""PostgreSQL's json and jsonb semantics for the local engine.
+
+Owns the canonical text of a jsonb value — what PostgreSQL prints: each
+object key once (the last one given wins), keys ordered by byte length then
+bytes, ``", "`` and ``": "`` between items, numbers as ``numeric`` prints
+them (``1e2`` is ``100``, ``1.50`` keeps its scale) — and the json/jsonb
+operators and functions DuckDB lacks or means differently (DuckDB's JSON
+functions re-print numbers as doubles: ``1.50`` becomes ``1.5``). They are
+registered on the engine's DuckDB connection as scalar functions named
+``txngate_jsonb_*`` (``register``); the planner rewrites PostgreSQL's
+operators to them.
+
+A selector or path argument arrives JSON-encoded (``to_json(x)``), so one
+function serves a text key, an integer index and a text[] path, as
+PostgreSQL picks by the argument's type.
+
+Invariants: every function that returns json returns canonical text (or
+NULL); ``canonical(canonical(x)) == canonical(x)``; a value that is not
+valid JSON raises ``JsonError`` with SQLSTATE 22P02, and an operation
+PostgreSQL refuses (deleting from a scalar, ...) one with 22023.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+from decimal import Decimal
+
+import pyarrow as pa
+
+__all__ = ["JsonError", "canonical", "register", "FUNCTIONS"]
+
+
+class JsonError(ValueError):
+    """A json value or operation PostgreSQL refuses; carries its SQLSTATE."""
+
+    def __init__(self, sqlstate: str, message: str, detail: str | None = None):
+        super().__init__(f"[{sqlstate}] {message}")  # DuckDB passes only the text on
+        self.sqlstate = sqlstate
+        self.message = message
+        self.detail = detail
+
+
+def _object(pairs: list[tuple[str, object]]) -> dict:
+    out = dict(pairs)  # the last duplicate wins, as jsonb keeps it
+    if len(out) < 2:
+        return out
+    # builtins only when every key is ASCII (bytes = characters): this runs per object
+    keys = sorted(sorted(out), key=len) if "".join(out).isascii() else sorted(out, key=_key_order)
+    return out if keys == list(out) else {k: out[k] for k in keys}
+
+
+def _key_order(k: str) -> tuple[int, str]:
+    # UTF-8 orders bytes as code points order characters: only lengths differ
+    return (len(k) if k.isascii() else len(k.encode())), k
+
+
+def _no_constant(name: str):
+    raise JsonError("22P02", "invalid input syntax for type json")
+
+
+def parse(text: str, *, ordered: bool = True):
+    """A json text as Python values: numbers as int or Decimal, objects as
+    dicts in jsonb key order (``ordered``; else in the text's order, which
+    is the same for stored jsonb, and enough for lookups) (22P02 when it is
+    not JSON)."""
+    try:
+        return (_ORDERED if ordered else _PLAIN).decode(text)
+    except json.JSONDecodeError as e:
+        raise JsonError("22P02", "invalid input syntax for type json", f"{e.msg} at character {e.pos + 1}.") from None
+
+
+# built once: json.loads with options builds a decoder per call
+_ORDERED = json.JSONDecoder(parse_float=Decimal, object_pairs_hook=_object, parse_constant=_no_constant)
+_PLAIN = json.JSONDecoder(parse_float=Decimal, parse_constant=_no_constant)
+
+
+def _lookup(text: str):
+    return parse(text, ordered=False)
+
+
+@functools.lru_cache(maxsize=1024)
+def _constant(text: str):
+    """A selector, path or needle: usually the same on every row, so parsed
+    once (the result is only read)."""
+    return json.loads(text) if text[:1] in ('"', "[") or text.lstrip("-").isdigit() else _lookup(text)
+
+
+def _number(v) -> str:
+    if isinstance(v, Decimal):
+        if v == 0:
+            v = v.copy_abs()
+        return format(v, "f")
+    return str(v)
+
+
+def _refuse(v):
+    raise TypeError
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "), default=_refuse)
+_string = _ENCODER.encode
+
+
+def dump(v) -> str:
+    """Canonical text of a parsed value (json's C encoder unless a Decimal
+    needs numeric's printing)."""
+    try:
+        return _ENCODER.encode(v)
+    except TypeError:
+        return _dump(v)
+
+
+def _dump(v) -> str:
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, str):
+        return _string(v)
+    if isinstance(v, (int, Decimal)):
+        return _number(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_dump(x) for x in v) + "]"
+    return "{" + ", ".join(f"{_string(k)}: {_dump(x)}" for k, x in v.items()) + "}"
+
+
+def pretty(v, indent: str = "") -> str:
+    """jsonb_pretty's layout: four spaces per level, one item per line."""
+    inner = indent + "    "
+    if isinstance(v, list):
+        return "[\n" + ",\n".join(inner + pretty(x, inner) for x in v) + ("\n" if v else "") + indent + "]"
+    if isinstance(v, dict):
+        items = (f"{inner}{_string(k)}: {pretty(x, inner)}" for k, x in v.items())
+        return "{\n" + ",\n".join(items) + ("\n" if v else "") + indent + "}"
+    return dump(v)
+
+
+def canonical(text: str | None) -> str | None:
+    """``text`` (json) as jsonb prints it."""
+    return None if text is None else dump(parse(text))
+
+
+def _as_text(v) -> str | None:
+    """``->>``: a string unquoted, null as NULL, anything else as jsonb text."""
+    if v is None:
+        return None
+    return v if isinstance(v, str) else dump(v)
+
+
+# -- navigation ----------------------------------------------------------------
+
+_MISSING = object()
+
+
+def _step(v, sel):
+    """One ``->`` step: an object's key, an array's index (negative from the end)."""
+    if isinstance(sel, str):
+        if isinstance(v, dict):
+            return v.get(sel, _MISSING)
+        if isinstance(v, list) and _index(sel) is not None:
+            sel = _index(sel)  # a path element names an index as text
+        else:
+            return _MISSING
+    if isinstance(sel, int) and not isinstance(sel, bool) and isinstance(v, list):
+        i = sel + len(v) if sel < 0 else sel
+        return v[i] if 0 <= i < len(v) else _MISSING
+    return _MISSING
+
+
+def _index(s: str) -> int | None:
+    try:
+        return int(s)
+    except ValueError:
+        return None
+
+
+def _walk(v, path: list):
+    for sel in path:
+        if sel is None:
+            return _MISSING
+        v = _step(v, sel)
+        if v is _MISSING:
+            return v
+    return v
+
+
+def _get(doc: str, sel: str):
+    v, sel = _lookup(doc), _constant(sel)
+    if not _is_container(v) and isinstance(sel, int) and sel in (0, -1):
+        return v  # a scalar answers an index as a one-element array, as in PostgreSQL
+    return _step(v, sel)
+
+
+def get(doc: str, sel: str) -> str | None:
+    """``doc -> sel``."""
+    v = _get(doc, sel)
+    return None if v is _MISSING else dump(v)
+
+
+def get_text(doc: str, sel: str) -> str | None:
+    """``doc ->> sel``."""
+    v = _get(doc, sel)
+    return None if v is _MISSING else _as_text(v)
+
+
+def path(doc: str, path_json: str) -> str | None:
+    v = _walk(_lookup(doc), _constant(path_json))
+    return None if v is _MISSING else dump(v)
+
+
+def path_text(doc: str, path_json: str) -> str | None:
+    v = _walk(_lookup(doc), _constant(path_json))
+    return None if v is _MISSING else _as_text(v)
+
+
+# -- containment and existence -------------------------------------------------
+
+def _scalar_key(v):
+    """Scalars compare by kind and value (true is not 1; 1 equals 1.0)."""
+    if v is None or isinstance(v, bool):
+        return ("b", v)
+    if isinstance(v, (int, Decimal)):
+        return ("n", Decimal(v))
+    return ("s", v)
+
+
+def _is_container(v) -> bool:
+    return isinstance(v, (list, dict))
+
+
+def _contains(a, b, top: bool) -> bool:
+    if isinstance(b, dict):
+        return isinstance(a, dict) and all(
+            k in a and (_contains(a[k], x, False) if _is_container(x) else not _is_container(a[k]) and _scalar_key(a[k]) == _scalar_key(x))
+            for k, x in b.items()
+        )
+    if isinstance(b, list):
+        if not isinstance(a, list):
+            return False
+        scalars = {_scalar_key(x) for x in a if not _is_container(x)}
+        containers = [x for x in a if _is_container(x)]
+        return all(
+            any(type(c) is type(x) and _contains(c, x, False) for c in containers) if _is_container(x) else _scalar_key(x) in scalars
+            for x in b
+        )
+    if isinstance(a, list):  # an array contains a primitive value, at the top level only
+        return top and any(not _is_container(x) and _scalar_key(x) == _scalar_key(b) for x in a)
+    return not _is_container(a) and _scalar_key(a) == _scalar_key(b)
+
+
+def contains(a: str, b: str) -> bool:
+    """``a @> b``."""
+    return _contains(_lookup(a), _constant(b), True)
+
+
+def _has(v, key: str) -> bool:
+    if isinstance(v, dict):
+        return key in v
+    if isinstance(v, list):
+        return any(x == key for x in v if isinstance(x, str))
+    return v == key
+
+
+def exists(doc: str, key: str) -> bool:
+    """``doc ? key``: a top-level key, array string element or the string itself."""
+    return _has(_lookup(doc), key)
+
+
+def exists_any(doc: str, keys_json: str) -> bool:
+    v = _lookup(doc)
+    return any(k is not None and _has(v, k) for k in _constant(keys_json))
+
+
+def exists_all(doc: str, keys_json: str) -> bool:
+    v = _lookup(doc)
+    return all(k is None or _has(v, k) for k in _constant(keys_json))
+
+
+# -- modification --------------------------------------------------------------
+
+def concat(a: str, b: str) -> str:
+    """``a || b``: objects merge (b's keys win); otherwise arrays concatenate,
+    a non-array taken as a one-element array."""
+    x, y = parse(a), parse(b)
+    if isinstance(x, dict) and isinstance(y, dict):
+        return dump(_object(list(x.items()) + list(y.items())))
+    x = x if isinstance(x, list) else [x]
+    y = y if isinstance(y, list) else [y]
+    return dump(x + y)
+
+
+def delete(doc: str, sel_json: str) -> str:
+    """``doc - key``, ``doc - index``, ``doc - keys``."""
+    v, sel = parse(doc), json.loads(sel_json)
+    if not _is_container(v):
+        raise JsonError("22023", "cannot delete from scalar")
+    if isinstance(sel, int) and not isinstance(sel, bool):
+        if isinstance(v, dict):
+            raise JsonError("22023", "cannot delete from object using integer index")
+        i = sel + len(v) if sel < 0 else sel
+        return dump(v[:i] + v[i + 1:] if 0 <= i < len(v) else v)
+    keys = set(sel) if isinstance(sel, list) else {sel}
+    if isinstance(v, dict):
+        return dump({k: x for k, x in v.items() if k not in keys})
+    return dump([x for x in v if not (isinstance(x, str) and x in keys)])
+
+
+def delete_path(doc: str, path_json: str) -> str:
+    """``doc #- path``."""
+    v, p = parse(doc), json.loads(path_json)
+    if not _is_container(v):
+        raise JsonError("22023", "cannot delete path in scalar")
+    if p and None not in p:
+        _delete_at(v, p)
+    return dump(v)
+
+
+def _delete_at(v, p: list, pos: int = 1) -> None:
+    key, rest = p[0], p[1:]
+    if isinstance(v, dict):
+        if key in v:
+            if rest:
+                if _is_container(v[key]):
+                    _delete_at(v[key], rest, pos + 1)
+            else:
+                del v[key]
+    elif isinstance(v, list):
+        i = _path_index(key, pos)
+        i = i + len(v) if i < 0 else i
+        if 0 <= i < len(v):
+            if rest:
+                if _is_container(v[i]):
+                    _delete_at(v[i], rest, pos + 1)
+            else:
+                del v[i]
+
+
+def _path_index(key: str, pos: int) -> int:
+    i = _index(key)
+    if i is None:
+        raise JsonError("22P02", f'path element at position {pos} is not an integer: "{key}"')
+    return i
+
+
+def set_path(doc: str, path_json: str, new: str, create_missing: bool) -> str:
+    """jsonb_set: ``new`` at ``path``, added when the last step is missing
+    (and ``create_missing``); a missing step before it changes nothing."""
+    v, p, value = parse(doc), json.loads(path_json), parse(new)
+    if not _is_container(v):
+        raise JsonError("22023", "cannot set path in scalar")
+    if None in p:
+        raise JsonError("22004", "path element at position %d is null" % (p.index(None) + 1))
+    if p:
+        _set_at(v, p, value, create_missing)
+    return dump(v)
+
+
+def _set_at(v, p: list, value, create: bool, pos: int = 1) -> None:
+    key, rest = p[0], p[1:]
+    if isinstance(v, dict):
+        if key in v:
+            if rest:
+                if _is_container(v[key]):
+                    _set_at(v[key], rest, value, create, pos + 1)
+            else:
+                v[key] = value
+        elif not rest and create:
+            v[key] = value
+            items = _object(list(v.items()))
+            v.clear()
+            v.update(items)
+    elif isinstance(v, list):
+        i = _path_index(key, pos)
+        j = i + len(v) if i < 0 else i
+        if 0 <= j < len(v):
+            if rest:
+                if _is_container(v[j]):
+                    _set_at(v[j], rest, value, create, pos + 1)
+            else:
+                v[j] = value
+        elif not rest and create:
+            if j < 0:
+                v.insert(0, value)
+            else:
+                v.append(value)
+
+
+def _strip(v):
+    if isinstance(v, dict):
+        return {k: _strip(x) for k, x in v.items() if x is not None}
+    if isinstance(v, list):
+        return [_strip(x) for x in v]
+    return v
+
+
+def strip_nulls(doc: str) -> str:
+    return dump(_strip(parse(doc)))
+
+
+def jsonb_pretty(doc: str) -> str:
+    return pretty(parse(doc))
+
+
+_TYPES = {dict: "object", list: "array", str: "string", bool: "boolean", int: "number", Decimal: "number", type(None): "null"}
+
+
+def typeof(doc: str) -> str:
+    return _TYPES[type(_lookup(doc))]
+
+
+def array_length(doc: str) -> int:
+    v = _lookup(doc)
+    if not isinstance(v, list):
+        raise JsonError("22023", "cannot get array length of a " + ("scalar" if not isinstance(v, dict) else "non-array"))
+    return len(v)
+
+
+def object_keys(doc: str) -> list[str]:
+    v = parse(doc)
+    if not isinstance(v, dict):
+        raise JsonError("22023", f"cannot call jsonb_object_keys on {'an array' if isinstance(v, list) else 'a scalar'}")
+    return list(v)
+
+
+def array_elements(doc: str) -> list[str]:
+    v = parse(doc)
+    if not isinstance(v, list):
+        raise JsonError("22023", "cannot extract elements from " + ("an object" if isinstance(v, dict) else "a scalar"))
+    return [dump(x) for x in v]
+
+
+def array_elements_text(doc: str) -> list[str | None]:
+    v = parse(doc)
+    if not isinstance(v, list):
+        raise JsonError("22023", "cannot extract elements from " + ("an object" if isinstance(v, dict) else "a scalar"))
+    return [_as_text(x) for x in v]
+
+
+def each(doc: str) -> list[dict]:
+    v = parse(doc)
+    if not isinstance(v, dict):
+        raise JsonError("22023", "cannot call jsonb_each on a non-object")
+    return [{"key": k, "value": dump(x)} for k, x in v.items()]
+
+
+def each_text(doc: str) -> list[dict]:
+    v = parse(doc)
+    if not isinstance(v, dict):
+        raise JsonError("22023", "cannot call jsonb_each_text on a non-object")
+    return [{"key": k, "value": _as_text(x)} for k, x in v.items()]
+
+
+#: DuckDB name -> (function, parameter types, return type)
+FUNCTIONS = {
+    "txngate_jsonb": (canonical, ["VARCHAR"], "JSON"),
+    "txngate_jsonb_get": (get, ["VARCHAR", "VARCHAR"], "JSON"),
+    "txngate_jsonb_get_text": (get_text, ["VARCHAR", "VARCHAR"], "VARCHAR"),
+    "txngate_jsonb_path": (path, ["VARCHAR", "VARCHAR"], "JSON"),
+    "txngate_jsonb_path_text": (path_text, ["VARCHAR", "VARCHAR"], "VARCHAR"),
+    "txngate_jsonb_contains": (contains, ["VARCHAR", "VARCHAR"], "BOOLEAN"),
+    "txngate_jsonb_exists": (exists, ["VARCHAR", "VARCHAR"], "BOOLEAN"),
+    "txngate_jsonb_exists_any": (exists_any, ["VARCHAR", "VARCHAR"], "BOOLEAN"),
+    "txngate_jsonb_exists_all": (exists_all, ["VARCHAR", "VARCHAR"], "BOOLEAN"),
+    "txngate_jsonb_concat": (concat, ["VARCHAR", "VARCHAR"], "JSON"),
+    "txngate_jsonb_delete": (delete, ["VARCHAR", "VARCHAR"], "JSON"),
+    "txngate_jsonb_delete_path": (delete_path, ["VARCHAR", "VARCHAR"], "JSON"),
+    "txngate_jsonb_set": (set_path, ["VARCHAR", "VARCHAR", "VARCHAR", "BOOLEAN"], "JSON"),
+    "txngate_jsonb_strip_nulls": (strip_nulls, ["VARCHAR"], "JSON"),
+    "txngate_jsonb_pretty": (jsonb_pretty, ["VARCHAR"], "VARCHAR"),
+    "txngate_jsonb_typeof": (typeof, ["VARCHAR"], "VARCHAR"),
+    "txngate_jsonb_array_length": (array_length, ["VARCHAR"], "INTEGER"),
+    "txngate_jsonb_object_keys": (object_keys, ["VARCHAR"], "VARCHAR[]"),
+    "txngate_jsonb_array_elements": (array_elements, ["VARCHAR"], "JSON[]"),
+    "txngate_jsonb_array_elements_text": (array_elements_text, ["VARCHAR"], "VARCHAR[]"),
+    "txngate_jsonb_each": (each, ["VARCHAR"], "STRUCT(key VARCHAR, value JSON)[]"),
+    "txngate_jsonb_each_text": (each_text, ["VARCHAR"], "STRUCT(key VARCHAR, value VARCHAR)[]"),
+}
+
+
+_ARROW_TYPES = {
+    "VARCHAR": pa.string(), "JSON": pa.json_(), "BOOLEAN": pa.bool_(), "INTEGER": pa.int32(),
+    "VARCHAR[]": pa.list_(pa.string()), "JSON[]": pa.list_(pa.json_()),
+    "STRUCT(key VARCHAR, value VARCHAR)[]": pa.list_(pa.struct([("key", pa.string()), ("value", pa.string())])),
+    "STRUCT(key VARCHAR, value JSON)[]": pa.list_(pa.struct([("key", pa.string()), ("value", pa.json_())])),
+}
+
+
+def _vectorized(fn, result: pa.DataType):
+    """``fn`` over whole Arrow columns (one call per DuckDB vector, not per
+    row); NULL in any argument gives NULL, as PostgreSQL's strict functions do."""
+
+    def call(*columns):
+        rows = zip(*(c.to_pylist() for c in columns))
+        return pa.array([None if None in args else fn(*args) for args in rows], result)
+
+    call.__signature__ = inspect.signature(fn)  # DuckDB reads the parameter count from it
+    return call
+
+
+def register(con) -> None:
+    """Create every ``txngate_jsonb_*`` function on a DuckDB connection."""
+    for name, (fn, params, result) in FUNCTIONS.items():
+        con.create_function(name, _vectorized(fn, _ARROW_TYPES[result]), params, result, type="arrow",
+                            null_handling="special", side_effects=False)
