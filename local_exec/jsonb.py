@@ -474,18 +474,18 @@ FUNCTIONS = {
     "txngate_jsonb_typeof": (typeof, ["VARCHAR"], "VARCHAR"),
     "txngate_jsonb_array_length": (array_length, ["VARCHAR"], "INTEGER"),
     "txngate_jsonb_object_keys": (object_keys, ["VARCHAR"], "VARCHAR[]"),
-    "txngate_jsonb_array_elements": (array_elements, ["VARCHAR"], "JSON[]"),
+    "txngate_jsonb_array_elements": (array_elements, ["VARCHAR"], "VARCHAR[]"),
     "txngate_jsonb_array_elements_text": (array_elements_text, ["VARCHAR"], "VARCHAR[]"),
-    "txngate_jsonb_each": (each, ["VARCHAR"], "STRUCT(key VARCHAR, value JSON)[]"),
+    "txngate_jsonb_each": (each, ["VARCHAR"], "STRUCT(key VARCHAR, value VARCHAR)[]"),
     "txngate_jsonb_each_text": (each_text, ["VARCHAR"], "STRUCT(key VARCHAR, value VARCHAR)[]"),
 }
 
 
 _ARROW_TYPES = {
     "VARCHAR": pa.string(), "JSON": pa.json_(), "BOOLEAN": pa.bool_(), "INTEGER": pa.int32(),
-    "VARCHAR[]": pa.list_(pa.string()), "JSON[]": pa.list_(pa.json_()),
+    # lists hold json as text (pyarrow builds no lists of extension values): callers cast to JSON
+    "VARCHAR[]": pa.list_(pa.string()),
     "STRUCT(key VARCHAR, value VARCHAR)[]": pa.list_(pa.struct([("key", pa.string()), ("value", pa.string())])),
-    "STRUCT(key VARCHAR, value JSON)[]": pa.list_(pa.struct([("key", pa.string()), ("value", pa.json_())])),
 }
 
 

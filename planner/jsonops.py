@@ -49,7 +49,7 @@ _FUNCTIONS = {
     **{f"{p}_array_length": "txngate_jsonb_array_length(_arg1)" for p in JSON_TYPES},
     **{f"{p}_strip_nulls": "txngate_jsonb_strip_nulls(_arg1)" for p in JSON_TYPES},
     **{f"{p}_object_keys": "unnest(txngate_jsonb_object_keys(_arg1))" for p in JSON_TYPES},
-    **{f"{p}_array_elements": "unnest(txngate_jsonb_array_elements(_arg1))" for p in JSON_TYPES},
+    **{f"{p}_array_elements": "CAST(unnest(txngate_jsonb_array_elements(_arg1)) AS json)" for p in JSON_TYPES},
     **{f"{p}_array_elements_text": "unnest(txngate_jsonb_array_elements_text(_arg1))" for p in JSON_TYPES},
     "jsonb_pretty": "txngate_jsonb_pretty(_arg1)",
     "jsonb_set": "txngate_jsonb_set(_arg1, to_json(_arg2), _arg3, coalesce(_arg4, true))",
@@ -57,12 +57,12 @@ _FUNCTIONS = {
 
 #: set-returning functions in FROM -> the subquery they become (``_fn``: the function's name)
 _TABLE_FUNCTIONS = {
-    **{f"{p}_each": "(SELECT struct_extract(e, 'key') AS key, struct_extract(e, 'value') AS value "
+    **{f"{p}_each": "(SELECT struct_extract(e, 'key') AS key, CAST(struct_extract(e, 'value') AS json) AS value "
        "FROM (SELECT unnest(txngate_jsonb_each(_arg1)) AS e) AS u)" for p in JSON_TYPES},
     **{f"{p}_each_text": "(SELECT struct_extract(e, 'key') AS key, struct_extract(e, 'value') AS value "
        "FROM (SELECT unnest(txngate_jsonb_each_text(_arg1)) AS e) AS u)" for p in JSON_TYPES},
     **{f"{p}_object_keys": "(SELECT unnest(txngate_jsonb_object_keys(_arg1)) AS _fn)" for p in JSON_TYPES},
-    **{f"{p}_array_elements": "(SELECT unnest(txngate_jsonb_array_elements(_arg1)) AS value)" for p in JSON_TYPES},
+    **{f"{p}_array_elements": "(SELECT CAST(unnest(txngate_jsonb_array_elements(_arg1)) AS json) AS value)" for p in JSON_TYPES},
     **{f"{p}_array_elements_text": "(SELECT unnest(txngate_jsonb_array_elements_text(_arg1)) AS value)" for p in JSON_TYPES},
 }
 
