@@ -80,11 +80,9 @@ def _lookup(text: str):
     return parse(text, ordered=False)
 
 
-@functools.lru_cache(maxsize=1024)
-def _constant(text: str):
-    """A selector, path or needle: usually the same on every row, so parsed
-    once (the result is only read)."""
-    return json.loads(text) if text[:1] in ('"', "[") or text.lstrip("-").isdigit() else _lookup(text)
+#: a selector, path or needle: usually the same on every row, so parsed once
+#: (callers only read the result)
+_constant = functools.lru_cache(maxsize=1024)(_lookup)
 
 
 def _number(v) -> str:
@@ -314,36 +312,14 @@ def delete_path(doc: str, path_json: str) -> str:
     v, p = parse(doc), json.loads(path_json)
     if not _is_container(v):
         raise JsonError("22023", "cannot delete path in scalar")
-    if p and None not in p:
-        _delete_at(v, p)
+    slot = _slot(v, p) if p and None not in p else None
+    if slot is not None:
+        container, key = slot
+        if isinstance(container, dict):
+            container.pop(key, None)
+        elif 0 <= key < len(container):
+            del container[key]
     return dump(v)
-
-
-def _delete_at(v, p: list, pos: int = 1) -> None:
-    key, rest = p[0], p[1:]
-    if isinstance(v, dict):
-        if key in v:
-            if rest:
-                if _is_container(v[key]):
-                    _delete_at(v[key], rest, pos + 1)
-            else:
-                del v[key]
-    elif isinstance(v, list):
-        i = _path_index(key, pos)
-        i = i + len(v) if i < 0 else i
-        if 0 <= i < len(v):
-            if rest:
-                if _is_container(v[i]):
-                    _delete_at(v[i], rest, pos + 1)
-            else:
-                del v[i]
-
-
-def _path_index(key: str, pos: int) -> int:
-    i = _index(key)
-    if i is None:
-        raise JsonError("22P02", f'path element at position {pos} is not an integer: "{key}"')
-    return i
 
 
 def set_path(doc: str, path_json: str, new: str, create_missing: bool) -> str:
@@ -354,39 +330,47 @@ def set_path(doc: str, path_json: str, new: str, create_missing: bool) -> str:
         raise JsonError("22023", "cannot set path in scalar")
     if None in p:
         raise JsonError("22004", "path element at position %d is null" % (p.index(None) + 1))
-    if p:
-        _set_at(v, p, value, create_missing)
+    slot = _slot(v, p) if p else None
+    if slot is None:
+        return dump(v)
+    container, key = slot
+    if isinstance(container, dict):
+        if key in container:
+            container[key] = value
+        elif create_missing:
+            container[key] = value
+            ordered = _object(list(container.items()))
+            container.clear()
+            container.update(ordered)
+    elif 0 <= key < len(container):
+        container[key] = value
+    elif create_missing and key < 0:
+        container.insert(0, value)
+    elif create_missing:
+        container.append(value)
     return dump(v)
 
 
-def _set_at(v, p: list, value, create: bool, pos: int = 1) -> None:
-    key, rest = p[0], p[1:]
-    if isinstance(v, dict):
-        if key in v:
-            if rest:
-                if _is_container(v[key]):
-                    _set_at(v[key], rest, value, create, pos + 1)
-            else:
-                v[key] = value
-        elif not rest and create:
-            v[key] = value
-            items = _object(list(v.items()))
-            v.clear()
-            v.update(items)
-    elif isinstance(v, list):
-        i = _path_index(key, pos)
-        j = i + len(v) if i < 0 else i
-        if 0 <= j < len(v):
-            if rest:
-                if _is_container(v[j]):
-                    _set_at(v[j], rest, value, create, pos + 1)
-            else:
-                v[j] = value
-        elif not rest and create:
-            if j < 0:
-                v.insert(0, value)
-            else:
-                v.append(value)
+def _slot(v, p: list):
+    """Where the last step of path ``p`` lands: (container, key or index
+    from the start, maybe out of range); None when an earlier step is
+    missing or not a container. 22P02 for a non-integer step into an array."""
+    for pos, key in enumerate(p[:-1], 1):
+        if isinstance(v, dict):
+            v = v.get(key, _MISSING)
+        else:
+            i = _list_index(v, key, pos)
+            v = v[i] if 0 <= i < len(v) else _MISSING
+        if not _is_container(v):
+            return None
+    return v, p[-1] if isinstance(v, dict) else _list_index(v, p[-1], len(p))
+
+
+def _list_index(v: list, key: str, pos: int) -> int:
+    i = _index(key)
+    if i is None:
+        raise JsonError("22P02", f'path element at position {pos} is not an integer: "{key}"')
+    return i + len(v) if i < 0 else i
 
 
 def _strip(v):

@@ -86,9 +86,11 @@ class Binder:
         self.out = Bound("")
         self._binding_views: set[str] = set()
 
-    def bind(self, node: ast.Node) -> Bound:
-        """Bind a SELECT (or any node holding one) and rewrite it for DuckDB."""
-        self.out.sql = self._finish(pg_sql(self.rewrite(node, outputs=True)))
+    def bind(self, node: ast.Node, *, outputs: bool = True) -> Bound:
+        """Bind a SELECT (or any node holding one) and rewrite it for DuckDB;
+        ``outputs``: its rows go to the client (not to conform(), which puts
+        jsonb in canonical form itself)."""
+        self.out.sql = self._finish(pg_sql(self.rewrite(node, outputs=outputs)))
         return self.out
 
     def _finish(self, pg: str) -> str:

@@ -317,7 +317,7 @@ class Dml:
             if select.valuesLists:
                 select = _fill_defaults(select, rel, targets)
             binder = await self.binder()
-            bound = binder.bind(select)
+            bound = binder.bind(select, outputs=False)
             src_sql, bound_tables, views = bound.sql, await self.inputs(bound), bound.views
             width = await self._width(select, src_sql, bound_tables, views)
             if width > len(targets):
@@ -503,7 +503,7 @@ class Dml:
         sql = f"SELECT {', '.join(exprs)} FROM {', '.join(sources)}{where}"
         select = pglast.parse_sql(sql)[0].stmt
         binder = await self.binder()
-        bound = binder.bind(select)
+        bound = binder.bind(select, outputs=False)
         target_name = binder.internal(rel)
         numbered = current.append_column(ROWID, pa.array(range(current.num_rows), pa.int64()))
         out = await self.run(bound.sql, await self.inputs(bound, {target_name: numbered}), bound.views)
