@@ -8,7 +8,9 @@ SparkContext) and its own *job group*; ``run`` executes blocking Spark calls
 in a worker thread under that group, so
 
 * a timeout or the caller's cancellation cancels exactly that group's jobs
-  (``cancelJobGroup``), and waits for the call to unwind before returning;
+  (``cancelJobGroup``, repeated until the call has unwound, since a job
+  submitted just after a cancel would escape it); a cancelled group never
+  starts another call;
 * a progress callback receives ``stage, tasks done/total`` at most every
   ``progress_every`` seconds while the call runs (and only when it changed).
 
@@ -22,6 +24,7 @@ Invariants: at most one driver is started (the start is serialized);
 from __future__ import annotations
 
 import asyncio
+import collections
 import itertools
 import logging
 import os
@@ -48,6 +51,8 @@ DEFAULT_CONF = {
     "spark.sql.parquet.outputTimestampType": "TIMESTAMP_MICROS",
     "spark.sql.parquet.datetimeRebaseModeInWrite": "CORRECTED",
 }
+#: how often a cancel is repeated while the cancelled call has not unwound
+CANCEL_REPEAT_SECONDS = 0.25
 LOCAL_CONF = {"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"}
 
 #: our own code's errors raised inside executors carry their SQLSTATE so
@@ -113,6 +118,9 @@ class SparkRuntime:
         self._spark = None
         self._start_lock = asyncio.Lock()
         self._groups = itertools.count(1)
+        #: the most recently cancelled groups (bounded: a group is only ever
+        #: used by the statement it was made for, which ends soon after)
+        self._cancelled: collections.deque[str] = collections.deque(maxlen=1024)
         self.jobs_started = 0  # statements run on Spark (tests count reruns with it)
 
     async def spark(self):
@@ -190,6 +198,8 @@ class SparkRuntime:
         def guarded():
             sc.setJobGroup(group, description or group, interruptOnCancel=True)
             try:
+                if group in self._cancelled:
+                    raise SparkError("57014", "canceling statement due to user request")
                 return fn()
             except SparkError:
                 raise
@@ -203,11 +213,7 @@ class SparkRuntime:
         try:
             return await asyncio.wait_for(asyncio.shield(future), timeout)
         except (asyncio.TimeoutError, asyncio.CancelledError) as e:
-            sc.cancelJobGroup(group)
-            try:
-                await asyncio.shield(future)
-            except Exception:  # noqa: BLE001 - the cancelled job's own error
-                pass
+            await asyncio.shield(self._cancel_until_unwound(sc, group, future))
             running = await asyncio.shield(asyncio.to_thread(_running_jobs, sc, group))
             logger.info("spark job group cancelled", extra={"group": group, "running_jobs": running,
                                                              "reason": "timeout" if isinstance(e, asyncio.TimeoutError) else "cancel"})
@@ -217,6 +223,22 @@ class SparkRuntime:
         finally:
             if watcher is not None:
                 watcher.cancel()
+
+    async def _cancel_until_unwound(self, sc, group: str, future: asyncio.Future) -> None:
+        """Cancel ``group`` until ``future`` (its call) has returned.
+
+        One ``cancelJobGroup`` is not enough: it only cancels the jobs that
+        exist when it arrives, and the call may submit its job a moment later
+        (a lazy iterator's first partition, a second job of a write). So the
+        group is marked cancelled (no later ``run`` under it starts) and the
+        cancel is repeated until the call unwinds."""
+        self._cancelled.append(group)
+        while True:
+            sc.cancelJobGroup(group)
+            done, _ = await asyncio.wait({future}, timeout=CANCEL_REPEAT_SECONDS)
+            if done:
+                future.exception()  # the cancelled job's own error is expected; retrieve it
+                return
 
     @staticmethod
     async def _progress(sc, group: str, on_progress: Callable[[str], None], progress_every: float) -> None:
@@ -234,6 +256,8 @@ class SparkRuntime:
                 last = message
 
     def cancel(self, group: str) -> None:
+        """Cancel ``group``'s jobs, and refuse any later ``run`` under it."""
+        self._cancelled.append(group)
         if self._spark is not None:
             self._spark.sparkContext.cancelJobGroup(group)
 
