@@ -6,8 +6,8 @@ sessions. The shards a query reads are registered on that cursor as Arrow
 tables under their SQL names, and the query (already rewritten to DuckDB's
 dialect) runs against them.
 
-DuckDB errors are mapped onto PostgreSQL SQLSTATEs (``EngineError``); the
-planner turns them into SQL errors.
+DuckDB errors are mapped onto PostgreSQL's SQLSTATEs and wording
+(``local_exec.errors``); the planner turns them into SQL errors.
 
 The engine keeps large Arrow snapshots in memory, so it chooses the
 process's Arrow allocator (``use_arrow_allocator``): jemalloc, unless
@@ -29,14 +29,8 @@ import duckdb
 import pyarrow as pa
 
 from local_exec import jsonb
+from local_exec.errors import EngineError, map_error
 from storage.persist.codec import TYPE_KEY, map_elements
-
-
-class EngineError(Exception):
-    def __init__(self, sqlstate: str, message: str):
-        super().__init__(message)
-        self.sqlstate = sqlstate
-        self.message = message
 
 
 _PARAM = re.compile(r"'(?:[^']|'')*'|\$(\d+)")
@@ -49,40 +43,6 @@ def _referenced(sql: str, params: list | None) -> dict | None:
         return None
     used = {int(m.group(1)) for m in _PARAM.finditer(sql) if m.group(1)}
     return {str(i): params[i - 1] for i in sorted(used) if 0 < i <= len(params)} or None
-
-
-def _map_error(e: Exception) -> EngineError:
-    msg = str(e).split("\n")[0]
-    msg = re.sub(r"^[A-Za-z ]+ Error: ", "", msg)
-    if isinstance(e, duckdb.ParserException):
-        return EngineError("42601", msg)
-    if isinstance(e, duckdb.ConversionException):
-        if "out of range" in msg or "overflow" in msg.lower():
-            return EngineError("22003", msg)
-        return EngineError("22P02", msg)
-    if isinstance(e, duckdb.OutOfRangeException):
-        return EngineError("22003", msg)
-    if isinstance(e, duckdb.CatalogException):
-        function = re.match(r"\w+ Function with name (\S+) does not exist", msg)
-        if function:
-            return EngineError("42883", f"function {function.group(1)} does not exist")
-        return EngineError("42P01", msg)
-    if isinstance(e, duckdb.BinderException):
-        if "not found" in msg and "olumn" in msg:
-            return EngineError("42703", msg)
-        if "No function matches" in msg or "does not exist" in msg:
-            return EngineError("42883", msg)
-        return EngineError("42804", msg)
-    if isinstance(e, duckdb.InterruptException):
-        return EngineError("57014", "canceling statement due to user request")
-    if isinstance(e, duckdb.InvalidInputException):
-        raised = re.search(r"JsonError: \[(\w{5})\] (.*)", msg)
-        if raised:  # local_exec.jsonb's refusal, with PostgreSQL's SQLSTATE
-            return EngineError(raised.group(1), raised.group(2))
-        if "Division by zero" in msg:
-            return EngineError("22012", "division by zero")
-        return EngineError("22023", msg)
-    return EngineError("XX000", msg)
 
 
 def _with_uuids(table: pa.Table) -> pa.Table:
@@ -176,7 +136,7 @@ async def _in_thread(cur, fn, timeout: float | None):
         try:
             return fn()
         except duckdb.Error as e:
-            raise _map_error(e) from None
+            raise map_error(e) from None
 
     future = asyncio.get_running_loop().run_in_executor(None, guarded)
     try:

@@ -79,7 +79,8 @@ class Binder:
         self.search_path = search_path
         self.emulation = emulation
         self._pg = None
-        self._cast: set[int] = set()  # ids of FuncCalls already wrapped in an integer cast
+        self._cast: set[int] = set()  # ids of nodes already wrapped (in a cast, a CASE)
+        self._trimmed: set[int] = set()  # ids of the rtrim() calls around char(n) operands
         self._columns: dict[str, str] = {}  # declared types of the columns of the statement being rewritten, by name
         self._arrays: dict[str, str] = {}  # ... its array columns
         self._names: dict[str, str] = {}  # qualified -> internal
@@ -112,14 +113,19 @@ class Binder:
                 _rename_function(n, self.dialect)
             elif isinstance(n, ast.TypeCast):
                 _pg_casts(n)
-            elif isinstance(n, ast.SelectStmt) and n.lockingClause:
-                n.lockingClause = None  # FOR UPDATE/SHARE: serializable commits need no row locks
+            elif isinstance(n, ast.SelectStmt) and (n.limitCount is not None or n.limitOffset is not None):
+                _check_limits(n)
             elif isinstance(n, ast.ColumnRef) and len(n.fields) >= 3 and isinstance(n.fields[-1], (ast.String, ast.A_Star)):
                 n.fields = n.fields[-2:]  # schema.table.column: the table's alias is its name
             elif isinstance(n, ast.A_Expr) and n.name and len(n.name) == 2 and n.name[0].sval == "pg_catalog":
                 n.name = n.name[1:]  # OPERATOR(pg_catalog.~)
             elif isinstance(n, ast.A_Expr) and arrays:
                 _array_operands(n, arrays)
+            if isinstance(n, (ast.A_Expr, ast.FuncCall)) and id(n) not in self._trimmed \
+                    and not (isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("octet_length", "strlen")):
+                replace_children(n, self._char_operand)  # (octet_length counts char(n)'s padding)
+            if isinstance(n, ast.SelectStmt) and n.lockingClause:
+                n.lockingClause = None  # FOR UPDATE/SHARE: serializable commits need no row locks
             replace_children(n, self._substitute)
         return node
 
@@ -147,15 +153,39 @@ class Binder:
             new = self._json(n)
             if new is not None:
                 return new
-        if isinstance(n, ast.FuncCall) and FUNCTION_NAMES.get(n.funcname[-1].sval, n.funcname[-1].sval) in INTEGER_RESULTS and id(n) not in self._cast:
-            self._cast.add(id(n))  # DuckDB's bigint result as PostgreSQL's integer
-            return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval="int4"),), typemod=-1))
+        if isinstance(n, ast.FuncCall) and id(n) not in self._cast:
+            result = self._result_type(n)
+            if result is not None:
+                self._cast.add(id(n))
+                return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval=result),), typemod=-1))
         if self.emulation is None:
             return None
         new = self._emulated(n)
         if new is not None:
             self.out.uncacheable = True
         return new
+
+    def _char_operand(self, n: ast.Node) -> ast.Node | None:
+        """A char(n) column used in an operator or a function, without its
+        padding: PostgreSQL compares, concatenates and measures character(n)
+        values without their trailing spaces (they are stored, and printed,
+        padded)."""
+        if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and self._columns.get(n.fields[-1].sval, "").startswith("char("):
+            trimmed = ast.FuncCall(funcname=(ast.String(sval="rtrim"),), args=(n,))
+            self._trimmed.add(id(trimmed))
+            return trimmed
+        return None
+
+    def _result_type(self, fc: ast.FuncCall) -> str | None:
+        """PostgreSQL's result type for a call whose DuckDB version returns
+        another (DuckDB's bigint for integer functions, hugeint for the sum
+        of integers, double for the sum of reals); None when they agree."""
+        name = FUNCTION_NAMES.get(fc.funcname[-1].sval, fc.funcname[-1].sval)
+        if name in INTEGER_RESULTS:
+            return "int4"
+        if name == "sum" and self.dialect == "duckdb" and len(fc.args or ()) == 1:
+            return SUM_RESULTS.get(_operand_type(fc.args[0], self._columns))
+        return None
 
     def _json(self, n: ast.Node) -> ast.Node | None:
         """PostgreSQL's json operators and functions as local_exec.jsonb's."""
@@ -262,6 +292,35 @@ def column_types(node: ast.Node, catalog: Catalog, search_path: tuple[str, ...])
     return {name: types.pop() for name, types in found.items() if len(types) == 1}
 
 
+#: sum's result by its operand's type, where DuckDB's differs (hugeint, double)
+SUM_RESULTS = {"smallint": "int8", "integer": "int8", "real": "float4"}
+_OPERAND_TYPES = {"int2": "smallint", "smallint": "smallint", "int4": "integer", "int": "integer", "integer": "integer",
+                  "float4": "real", "real": "real"}
+
+
+def _operand_type(n: ast.Node, columns: dict[str, str]) -> str | None:
+    """The type of an aggregate's operand when it is plainly smallint,
+    integer or real (a column, a cast, an integer constant, or arithmetic
+    of those), else None: enough for sum's result type."""
+    if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
+        return _OPERAND_TYPES.get(columns.get(n.fields[-1].sval, ""))
+    if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
+        return _OPERAND_TYPES.get(n.typeName.names[-1].sval.lower())
+    if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
+        return "integer"
+    if isinstance(n, ast.FuncCall) and FUNCTION_NAMES.get(n.funcname[-1].sval, n.funcname[-1].sval) in INTEGER_RESULTS:
+        return "integer"
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-", "*", "/", "%"):
+        left = _operand_type(n.lexpr, columns) if n.lexpr is not None else "smallint"  # unary minus
+        right = _operand_type(n.rexpr, columns)
+        if left is None or right is None:
+            return None
+        if "real" in (left, right):
+            return "real"
+        return "integer" if "integer" in (left, right) else "smallint"
+    return None
+
+
 #: PostgreSQL functions DuckDB knows under another name (or not with pg_catalog.)
 # Functions PostgreSQL types integer whose DuckDB versions return bigint (after renaming).
 INTEGER_RESULTS = {"length", "strlen", "strpos", "ascii", "bit_length"}
@@ -272,6 +331,8 @@ FUNCTION_NAMES = {
     "json_build_object": "txngate_fn_json_object", "jsonb_build_object": "txngate_fn_json_object",
     "json_build_array": "txngate_fn_json_array", "jsonb_build_array": "txngate_fn_json_array",
     "json_agg": "json_group_array", "jsonb_agg": "json_group_array", "to_jsonb": "to_json",
+    # PostgreSQL's errors (2201E, 2201F) where DuckDB returns NaN or -inf (pgcatalog.macros())
+    "sqrt": "txngate_sqrt", "ln": "txngate_ln", "log": "txngate_log", "log10": "txngate_log",
 }
 #: ... and for the Spark rewrite (the grammar gives ``position(b IN a)`` as ``position(a, b)``)
 SPARK_FUNCTION_NAMES = {"position": "strpos"}
@@ -323,6 +384,14 @@ def _array_concat(n: ast.A_Expr, arrays: dict[str, str]) -> ast.Node | None:
     return ast.FuncCall(funcname=(ast.String(sval=name),), args=args, funcformat=CoercionForm.COERCE_EXPLICIT_CALL)
 
 
+def _check_limits(select: ast.SelectStmt) -> None:
+    """A negative constant LIMIT or OFFSET is PostgreSQL's 2201W or 2201X
+    (DuckDB's own refusal cannot say which of the two it was)."""
+    for value, sqlstate, clause in ((select.limitCount, "2201W", "LIMIT"), (select.limitOffset, "2201X", "OFFSET")):
+        if isinstance(value, ast.A_Const) and isinstance(value.val, ast.Integer) and value.val.ival < 0:
+            raise SqlError(sqlstate, f"{clause} must not be negative")
+
+
 def _like_escape(n: ast.A_Expr) -> ast.Node:
     """``a [NOT] [I]LIKE p ESCAPE e`` (pglast: ``like_escape(p, e)``) as
     DuckDB's ``[not_][i]like_escape(a, p, e)``."""
@@ -349,6 +418,13 @@ def _pg_casts(tc: ast.TypeCast) -> None:
     if name in ("numeric", "decimal") and not tc.typeName.typmods:
         tc.typeName = ast.TypeName(names=(ast.String(sval="numeric"),), typmods=(
             ast.A_Const(val=ast.Integer(ival=38)), ast.A_Const(val=ast.Integer(ival=10))), arrayBounds=tc.typeName.arrayBounds, typemod=-1)
+    if name in ("varchar", "bpchar") and tc.typeName.typmods and not tc.typeName.arrayBounds:
+            # an explicit cast to varchar(n) or char(n) cuts the text to n characters (char(n) is not
+        # padded: txngate stores and compares it as text, which is what PostgreSQL compares)
+        text = ast.TypeCast(arg=tc.arg, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1))
+        length = tc.typeName.typmods[0]
+        cut = ast.FuncCall(funcname=(ast.String(sval="left"),), args=(text, length))
+        tc.arg = cut
     if name == "bytea" and isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):
         text = tc.arg.val.sval
         if text.startswith("\\x"):

@@ -63,6 +63,8 @@ def _parse(sql: str) -> list[Statement]:
     except ParseError as e:
         message, index = e.args[0], e.args[1] if len(e.args) > 1 else None
         message = message.rsplit(", at index", 1)[0]
+        if index is None and message.endswith("at end of input"):
+            index = len(sql)  # PostgreSQL points just past the text
         # the lexer's encoding check (a NUL from an escape) is not a syntax error
         sqlstate = "22021" if message.startswith("invalid byte sequence") else SYNTAX_ERROR
         raise SqlError(sqlstate, message, position=None if index is None else index + 1) from None

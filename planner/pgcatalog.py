@@ -822,7 +822,7 @@ _TEMPLATES = {
     # PostgreSQL compares elements with IS NOT DISTINCT FROM: NULL elements stay unless NULL is removed
     "array_remove": "pg_catalog.txngate_array_remove(_arg1, _arg2)",
     "array_replace": "pg_catalog.txngate_array_replace(_arg1, _arg2, _arg3)",
-    "pg_typeof": "typeof(_arg1)",
+    "pg_typeof": "pg_catalog.txngate_pg_typeof(typeof(_arg1))",
     "_pg_expandarray": "unnest(pg_catalog.txngate_expandarray(_arg1))",
     "to_regtype": "(SELECT min(d.txngate_oid) FROM pg_catalog.txngate_defs d WHERE d.txngate_kind IN ('regtype', 'typname') AND d.txngate_def = lower(_arg1))",
 }
@@ -836,7 +836,30 @@ def macros() -> tuple[str, ...]:
         "CREATE OR REPLACE MACRO txngate_expandarray(a) AS list_transform(range(1, len(a) + 1), lambda i: {'x': a[i], 'n': i})",
         "CREATE OR REPLACE MACRO txngate_array_remove(a, e) AS list_filter(a, lambda x: x IS DISTINCT FROM e)",
         "CREATE OR REPLACE MACRO txngate_array_replace(a, f, t) AS list_transform(a, lambda x: CASE WHEN x IS NOT DISTINCT FROM f THEN t ELSE x END)",
+        "CREATE OR REPLACE MACRO txngate_pg_typeof(t) AS " + _pg_typeof_sql(),
+        # PostgreSQL refuses what DuckDB answers with NaN or -inf (errors carry their SQLSTATE: local_exec.errors)
+        "CREATE OR REPLACE MACRO txngate_sqrt(x) AS CASE WHEN x < 0 THEN error('[2201F] cannot take square root of a negative number') ELSE sqrt(x) END",
+        "CREATE OR REPLACE MACRO txngate_ln(x) AS CASE WHEN x = 0 THEN error('[2201E] cannot take logarithm of zero') "
+        "WHEN x < 0 THEN error('[2201E] cannot take logarithm of a negative number') ELSE ln(x) END",
+        "CREATE OR REPLACE MACRO txngate_log(x) AS CASE WHEN x = 0 THEN error('[2201E] cannot take logarithm of zero') "
+        "WHEN x < 0 THEN error('[2201E] cannot take logarithm of a negative number') ELSE log10(x) END, (b, x) AS log(b, x)",
     )
+
+
+#: DuckDB's typeof() names as PostgreSQL's pg_typeof() prints them
+_TYPEOF_NAMES = {
+    "SMALLINT": "smallint", "INTEGER": "integer", "BIGINT": "bigint", "HUGEINT": "numeric", "FLOAT": "real",
+    "DOUBLE": "double precision", "BOOLEAN": "boolean", "VARCHAR": "text", "DATE": "date", "TIME": "time without time zone",
+    "TIMESTAMP": "timestamp without time zone", "TIMESTAMP WITH TIME ZONE": "timestamp with time zone",
+    "INTERVAL": "interval", "BLOB": "bytea", "UUID": "uuid", "JSON": "json", '"NULL"': "unknown",
+}
+
+
+def _pg_typeof_sql() -> str:
+    base = "regexp_replace(t, '(\\[\\])+$', '')"
+    cases = " ".join(f"WHEN '{duck}' THEN '{pg}'" for duck, pg in _TYPEOF_NAMES.items())
+    name = f"(CASE WHEN {base} LIKE 'DECIMAL%' THEN 'numeric' ELSE CASE {base} {cases} ELSE lower({base}) END END)"
+    return f"{name} || CASE WHEN t LIKE '%[]' THEN '[]' ELSE '' END"
 
 
 def format_type_sql() -> str:

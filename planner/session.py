@@ -718,13 +718,16 @@ class Session:
 
 def _error_position(node, e: EngineError) -> int | None:
     """Where in the query an engine error points, as PostgreSQL reports it
-    (1-based): the column reference DuckDB could not resolve."""
-    m = re.search(r'column "([^"]+)"', e.message) if e.sqlstate == "42703" else None
+    (1-based): the column reference an unknown (42703), ambiguous (42702)
+    or ungrouped (42803) column error names."""
+    m = re.match(r'column (?:reference )?"?([^" ]+)"? ', e.message) if e.sqlstate in ("42703", "42702", "42803") else None
     if m is None:
         return None
     for n in p.walk(node):
-        if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and n.fields[-1].sval == m.group(1):
-            return n.location + 1
+        if isinstance(n, ast.ColumnRef) and all(isinstance(f, ast.String) for f in n.fields):
+            names = [f.sval for f in n.fields]
+            if m.group(1) in (names[-1], ".".join(names[-2:])):
+                return n.location + 1
     return None
 
 

@@ -323,6 +323,8 @@ QUERIES = [
     "SELECT count(*) FILTER (WHERE doc->>'name' IS NOT NULL), count(doc), count(raw) FROM docs",
     "SELECT id, doc['name'], doc['tags'][1], doc['addr']['city'] FROM docs ORDER BY id",
     "SELECT id, jsonb_array_length(doc) FROM docs WHERE jsonb_typeof(doc) = 'array'",
+    # pg_typeof names PostgreSQL's types (sum of integers is bigint)
+    "SELECT pg_typeof(sum(id)), pg_typeof(sum(salary)), pg_typeof(name), pg_typeof(hired), pg_typeof(ARRAY[id]) FROM emp GROUP BY name, hired, id",
 ]
 
 # query -> why txngate's answer differs from PostgreSQL's (none may be silent).
@@ -331,3 +333,51 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "SELECT age(date '2024-01-01', date '2020-06-15')": "DuckDB's age() counts the days of a partial month differently (42 months 16 days)",
     "SELECT sum(salary) / count(salary) FROM emp": "numeric / bigint is computed in double precision by DuckDB, in numeric by PostgreSQL",
 }
+
+# statements PostgreSQL refuses: txngate must refuse them with the same
+# SQLSTATE and, unless MESSAGE_DIFFERENCES says why not, the same message
+ERRORS = [
+    "SELECT 'abc'::int",
+    "SELECT 'x'::smallint",
+    "SELECT 'nope'::boolean",
+    "SELECT '1.5.1'::numeric",
+    "SELECT 'tomorrowish'::date",
+    "SELECT '2020-13-01'::date",
+    "SELECT 1/0",
+    "SELECT 5 % 0",
+    "SELECT 2147483647::int + 1",
+    "SELECT 9223372036854775807::bigint * 2",
+    "SELECT 70000::smallint",
+    "SELECT 12345.678::numeric(5,2)",
+    "SELECT sqrt(-1)",
+    "SELECT ln(0)",
+    "SELECT log(-10)",
+    "SELECT nope FROM emp",
+    "SELECT emp.nope FROM emp",
+    "SELECT id FROM emp WHERE id = (SELECT id FROM emp)",
+    "SELECT name FROM emp, sales WHERE id = 1",
+    "SELECT dept, name FROM emp GROUP BY dept",
+    "SELECT name FROM emp WHERE sum(salary) > 0",
+    "SELECT sum(count(*)) FROM emp",
+    "SELECT name FROM emp WHERE row_number() OVER () > 1",
+    "SELECT x.name FROM emp",
+    "SELECT nosuchfunction(1)",
+    "SELECT * FROM nosuchtable",
+    "SELECT name FROM emp LIMIT -1",
+    "SELECT name FROM emp OFFSET -1",
+    "SELECT (SELECT id FROM emp)",
+    "SELECT 1 +",
+]
+
+MESSAGE_DIFFERENCES: dict[str, str] = {
+    "SELECT dept, name FROM emp GROUP BY dept": "PostgreSQL names the column emp.name; DuckDB's error gives only name",
+    "SELECT nosuchfunction(1)": "PostgreSQL names the argument types: function nosuchfunction(integer) does not exist",
+}
+
+# queries whose result column types must be PostgreSQL's (type OIDs)
+TYPED = [
+    "SELECT sum(e.id), sum(s.qty), sum(e.id * 2), sum(-s.qty), sum(d.budget), sum(e.salary), sum(s.amount) FROM emp e, dept d, sales s WHERE false",
+    "SELECT dept, sum(mgr), sum(id + mgr) FILTER (WHERE active) FROM emp GROUP BY dept ORDER BY dept",
+    "SELECT sum(id) OVER (ORDER BY id), count(*) OVER () FROM emp",
+    "SELECT length(name), strpos(name, 'a'), octet_length(name), sum(length(name)) OVER () FROM emp",
+]

@@ -2,7 +2,9 @@
 real PostgreSQL, with the same data, compared exactly: rows (as a multiset
 when the query does not order them) and column names. Floats may differ in
 the last bits (summation order); nothing else may differ unless
-``KNOWN_DIFFERENCES`` says why."""
+``KNOWN_DIFFERENCES`` says why. The corpus's refused statements must be
+refused alike (SQLSTATE and message), and its typed queries must give
+PostgreSQL's result types."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ import asyncpg
 import pytest
 
 from planner.errors import SqlError
-from tests.planner.corpus import KNOWN_DIFFERENCES, QUERIES, SETUP
+from planner.sqltypes import type_oid
+from tests.planner.corpus import ERRORS, KNOWN_DIFFERENCES, MESSAGE_DIFFERENCES, QUERIES, SETUP, TYPED
 
 
 @pytest.fixture(scope="module")
@@ -71,3 +74,67 @@ async def test_corpus_matches_postgres(db, pg_oracle_url):
     assert not unexplained, "\n".join(f"{q}\n    {d}" for q, d in unexplained.items())
     stale = [q for q in KNOWN_DIFFERENCES if q not in differences]
     assert not stale, f"listed as different but now matching: {stale}"
+
+
+async def _setup(s, conn) -> None:
+    for stmt in SETUP:
+        await s.execute(stmt)
+        await conn.execute(stmt)
+
+
+#: errors whose position (the token or name they are about) must be
+#: PostgreSQL's; any other position txngate gives must be PostgreSQL's too
+POSITIONED = ("42601", "42703", "42702")
+
+
+async def test_errors_match_postgres(db, pg_oracle_url):
+    s = db.session()
+    conn = await asyncpg.connect(pg_oracle_url)
+    differences: dict[str, str] = {}
+    try:
+        async with conn.transaction():
+            await _setup(s, conn)
+            for query in ERRORS:
+                with pytest.raises(asyncpg.PostgresError) as expected:
+                    async with conn.transaction():  # a savepoint: the error leaves the setup
+                        await conn.fetch(query)
+                try:
+                    await s.execute(query)
+                    differences[query] = "no error"
+                    continue
+                except SqlError as e:
+                    got = (e.sqlstate, e.message, e.position)
+                pg = expected.value
+                want = (pg.sqlstate, pg.args[0], int(pg.position) if pg.position else None)
+                if got[0] != want[0] or (got[1] != want[1] and query not in MESSAGE_DIFFERENCES):
+                    differences[query] = f"{got} != {want}"
+                elif (want[0] in POSITIONED or got[2] is not None) and got[2] != want[2]:
+                    differences[query] = f"position {got[2]} != {want[2]}"
+            raise asyncpg.exceptions.TransactionRollbackError("leave nothing behind")
+    except asyncpg.exceptions.TransactionRollbackError:
+        pass
+    finally:
+        await conn.close()
+    assert not differences, "\n".join(f"{q}\n    {d}" for q, d in differences.items())
+    assert all(q in ERRORS for q in MESSAGE_DIFFERENCES)
+
+
+async def test_result_types_match_postgres(db, pg_oracle_url):
+    s = db.session()
+    conn = await asyncpg.connect(pg_oracle_url)
+    differences: dict[str, str] = {}
+    try:
+        tr = conn.transaction()
+        await tr.start()
+        await _setup(s, conn)
+        for query in TYPED:
+            expected = [(a.name, a.type.oid) for a in (await conn.prepare(query)).get_attributes()]
+            result = (await s.execute(query))[-1]
+            got = [(name, type_oid(sql_type)[0]) for name, sql_type in result.columns]
+            rows = [tuple(r.values()) for r in await conn.fetch(query)]
+            if got != expected or not _compare(query, result.rows, rows):
+                differences[query] = f"{got} {result.rows[:3]} != {expected} {rows[:3]}"
+        await tr.rollback()
+    finally:
+        await conn.close()
+    assert not differences, "\n".join(f"{q}\n    {d}" for q, d in differences.items())

@@ -1,0 +1,115 @@
+"""DuckDB's errors as PostgreSQL's: a SQLSTATE and, where DuckDB's wording
+is its own, PostgreSQL's message.
+
+``map_error`` owns the translation. DuckDB gives an exception class and a
+message; the class alone decides too coarsely (every binder error is not
+42804), so a table of message patterns, tried in order, names the SQLSTATE
+and PostgreSQL's wording for the cases clients meet: bad input (22P02,
+22007), values out of range (22003, 22008), grouping mistakes (42803,
+42P20), unknown and ambiguous names (42703, 42702, 42P01, 42883), and
+scalar subqueries with several rows (21000). An error our own functions
+raise inside DuckDB (``local_exec.jsonb``'s, or a macro's ``error()``)
+carries its SQLSTATE in its text, as ``[XXXXX] message``, and keeps it.
+
+Invariant: every DuckDB error becomes an ``EngineError`` whose SQLSTATE is
+five characters of PostgreSQL's alphabet; nothing escapes untranslated.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+import duckdb
+
+
+class EngineError(Exception):
+    def __init__(self, sqlstate: str, message: str):
+        assert len(sqlstate) == 5 and sqlstate.isalnum(), sqlstate
+        super().__init__(message)
+        self.sqlstate = sqlstate
+        self.message = message
+
+
+#: DuckDB's names of types in its messages, as PostgreSQL's
+_TYPE_NAMES = {
+    "INT16": "smallint", "INT32": "integer", "INT64": "bigint", "INT128": "numeric", "UINT64": "numeric",
+    "FLOAT": "real", "DOUBLE": "double precision", "BOOL": "boolean", "UUID": "uuid",
+    "INTERVAL": "interval", "DATE": "date", "TIME": "time without time zone", "TIMESTAMP": "timestamp without time zone",
+    "TIMESTAMP WITH TIME ZONE": "timestamp with time zone", "VARCHAR": "text", "BLOB": "bytea",
+}
+
+
+def _pg_type(duckdb_name: str) -> str:
+    if duckdb_name.startswith("DECIMAL"):
+        return "numeric"
+    return _TYPE_NAMES.get(duckdb_name, duckdb_name.lower())
+
+
+Rule = tuple[re.Pattern, str, Callable[[re.Match], str] | None, type]
+
+
+def _rule(pattern: str, sqlstate: str, message: Callable[[re.Match], str] | str | None = None, only: type = duckdb.Error) -> Rule:
+    """``pattern`` in a message of an ``only`` error means ``sqlstate``
+    (empty: the pattern's first group), worded by ``message``."""
+    wording = (lambda m, text=message: text) if isinstance(message, str) else message
+    return re.compile(pattern), sqlstate, wording, only
+
+
+#: message patterns, tried in order; the message is kept when no wording is given
+_RULES: tuple[Rule, ...] = (
+    # an error raised by our own code inside DuckDB: its SQLSTATE is in the text
+    _rule(r"(?:^|JsonError: )\[([0-9A-Z]{5})\] (.*)", "", lambda m: m.group(2)),
+    _rule(r"Could not convert string ['\"](.*)['\"] to (.+)$", "22P02",
+          lambda m: f'invalid input syntax for type {_pg_type(m.group(2))}: "{m.group(1)}"'),
+    _rule(r"invalid (date|timestamp) field format: \"(.*)\", expected", "22007",
+          lambda m: f'invalid input syntax for type {m.group(1)}: "{m.group(2)}"'),
+    _rule(r"(?:date|timestamp|time) field value out of range: \"(.*?)\"", "22008",
+          lambda m: f'date/time field value out of range: "{m.group(1)}"'),
+    _rule(r"value is out of range for the destination type (\w+)", "22003", lambda m: f"{_pg_type(m.group(1))} out of range"),
+    _rule(r"Overflow in \w+ of (\w+)", "22003", lambda m: f"{_pg_type(m.group(1))} out of range"),
+    _rule(r"to type DECIMAL.* failed: value is out of range", "22003", "numeric field overflow"),
+    _rule(r"[Dd]ivision by zero", "22012", "division by zero"),
+    _rule(r"column \"(.*?)\" must appear in the GROUP BY clause", "42803",
+          lambda m: f'column "{m.group(1)}" must appear in the GROUP BY clause or be used in an aggregate function'),
+    _rule(r"WHERE clause cannot contain aggregates", "42803", "aggregate functions are not allowed in WHERE"),
+    _rule(r"aggregate function calls cannot be nested", "42803"),
+    _rule(r"WHERE clause cannot contain window functions", "42P20", "window functions are not allowed in WHERE"),
+    _rule(r"Ambiguous reference to column name \"(.*?)\"", "42702", lambda m: f'column reference "{m.group(1)}" is ambiguous'),
+    _rule(r"Referenced column \"(.*?)\" not found", "42703", lambda m: f'column "{m.group(1)}" does not exist'),
+    _rule(r"\"(.*?)\" does not have a column named \"(.*?)\"", "42703", lambda m: f"column {m.group(1)}.{m.group(2)} does not exist"),
+    _rule(r"Referenced table \"(.*?)\" not found", "42P01", lambda m: f'missing FROM-clause entry for table "{m.group(1)}"'),
+    _rule(r"(ORDER|GROUP) BY term out of range|ORDER term out of range", "42P10"),
+    _rule(r"LIMIT/OFFSET cannot be negative", "2201W"),
+    _rule(r"More than one row returned by a subquery", "21000", "more than one row returned by a subquery used as an expression"),
+    _rule(r"\w+ Function with name (\S+) does not exist", "42883", lambda m: f"function {m.group(1)} does not exist"),
+    _rule(r"No function matches|does not exist", "42883", only=duckdb.BinderException),
+)
+
+#: the SQLSTATE of an error no rule names, by DuckDB's exception class (first match)
+_BY_CLASS = (
+    (duckdb.ParserException, "42601"),
+    (duckdb.ConversionException, "22P02"),
+    (duckdb.OutOfRangeException, "22003"),
+    (duckdb.CatalogException, "42P01"),
+    (duckdb.BinderException, "42804"),
+    (duckdb.InterruptException, "57014"),
+    (duckdb.InvalidInputException, "22023"),
+)
+
+
+def map_error(e: Exception) -> EngineError:
+    """The PostgreSQL error for DuckDB's ``e``."""
+    if isinstance(e, duckdb.InterruptException):
+        return EngineError("57014", "canceling statement due to user request")
+    msg = re.sub(r"^[A-Za-z ]+ Error: ", "", str(e).split("\n")[0])
+    if not isinstance(e, duckdb.ParserException):
+        for pattern, sqlstate, wording, only in _RULES:
+            m = pattern.search(msg) if isinstance(e, only) else None
+            if m is not None:
+                message = wording(m) if wording is not None else msg
+                return EngineError(sqlstate or m.group(1), message)
+    for cls, sqlstate in _BY_CLASS:
+        if isinstance(e, cls):
+            return EngineError(sqlstate, msg)
+    return EngineError("XX000", msg)
