@@ -39,7 +39,7 @@ async def test_text_output_matches_postgres(db, pg_server, timezone):
     mismatches = []
     for expr, expected in zip(EXPRESSIONS, texts):
         result = (await s.execute(f"SELECT {expr}"))[-1]
-        (value,), ((_name, sql_type),) = result.rows[0], result.columns
+        (value,), sql_type = result.rows[0], result.columns[0][1]
         got = format_value(value, sql_type, timezone)  # from Python values
         vector = format_column(result.table.column(0), sql_type, timezone)[0].as_py()  # from Arrow
         if got != expected or vector != expected:
