@@ -83,6 +83,7 @@ _RULES: tuple[Rule, ...] = (
     _rule(r"LIMIT/OFFSET cannot be negative", "2201W"),
     _rule(r"More than one row returned by a subquery", "21000", "more than one row returned by a subquery used as an expression"),
     _rule(r"\w+ Function with name (\S+) does not exist", "42883", lambda m: f"function {m.group(1)} does not exist"),
+    _rule(r"(?:Table|Sequence|View) with name (\S+) does not exist", "42P01", lambda m: f'relation "{m.group(1)}" does not exist'),
     _rule(r"No function matches|does not exist", "42883", only=duckdb.BinderException),
 )
 

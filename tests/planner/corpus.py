@@ -363,6 +363,7 @@ ERRORS = [
     "SELECT x.name FROM emp",
     "SELECT nosuchfunction(1)",
     "SELECT * FROM nosuchtable",
+    "SELECT nextval('nosuchsequence')",
     "SELECT name FROM emp LIMIT -1",
     "SELECT name FROM emp OFFSET -1",
     "SELECT (SELECT id FROM emp)",
