@@ -122,8 +122,8 @@ class Binder:
             elif isinstance(n, ast.A_Expr) and arrays:
                 _array_operands(n, arrays)
             if isinstance(n, (ast.A_Expr, ast.FuncCall)) and id(n) not in self._trimmed \
-                    and not (isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("octet_length", "strlen")):
-                replace_children(n, self._char_operand)  # (octet_length counts char(n)'s padding)
+                    and not (isinstance(n, ast.FuncCall) and n.funcname[-1].sval in PADDED_ARGUMENTS):
+                replace_children(n, self._char_operand)
             if isinstance(n, ast.SelectStmt) and n.lockingClause:
                 n.lockingClause = None  # FOR UPDATE/SHARE: serializable commits need no row locks
             replace_children(n, self._substitute)
@@ -291,6 +291,10 @@ def column_types(node: ast.Node, catalog: Catalog, search_path: tuple[str, ...])
                 found.setdefault(name, set()).add(t)
     return {name: types.pop() for name, types in found.items() if len(types) == 1}
 
+
+#: functions that take character(n) as it is, padding and all (the others
+#: take text, which PostgreSQL casts char(n) to without its padding)
+PADDED_ARGUMENTS = {"octet_length", "strlen", "max", "min", "count", "array_agg", "any_value", "mode"}
 
 #: sum's result by its operand's type, where DuckDB's differs (hugeint, double)
 SUM_RESULTS = {"smallint": "int8", "integer": "int8", "real": "float4"}

@@ -46,6 +46,7 @@ async def test_constraints_serial_and_types(db):
     await s.execute("INSERT INTO c (email, code, qty) VALUES ('a@x', 'ab', 1), ('b@x', NULL, 2)")
     await s.execute("INSERT INTO c (email, qty) VALUES ('c@x', 3)")
     # char(n) is stored and printed padded, and measured and compared without its padding
+    assert await rows(s, "SELECT max(code), array_agg(code ORDER BY id), string_agg(code, ',') FROM c") == [("ab ", ["ab ", None, None], "ab")]
     assert await rows(s, "SELECT id, email, code, length(code), octet_length(code), code = 'ab', code || '!' FROM c ORDER BY id") == [
         (1, "a@x", "ab ", 2, 3, True, "ab!"), (2, "b@x", None, None, None, None, None), (3, "c@x", None, None, None, None, None)
     ]
