@@ -28,7 +28,7 @@ import time
 import duckdb
 import pyarrow as pa
 
-from local_exec import jsonb
+from local_exec import jsonb, regex
 from local_exec.errors import EngineError, map_error
 from storage.persist.codec import TYPE_KEY, map_elements
 
@@ -220,6 +220,7 @@ class LocalEngine:
         self._lock = threading.Lock()
         for sql in macros:  # CREATE MACRO statements the planner's rewrites call
             self._db.execute(sql)
+        regex.register(self._db)  # PostgreSQL's regexp_match(es), which the planner renames to
         jsonb.register(self._db)  # PostgreSQL's json operators, which the planner rewrites to
 
     def _cursor(self):

@@ -8,7 +8,7 @@ and PostgreSQL's wording for the cases clients meet: bad input (22P02,
 22007), values out of range (22003, 22008), grouping mistakes (42803,
 42P20), unknown and ambiguous names (42703, 42702, 42P01, 42883), and
 scalar subqueries with several rows (21000). An error our own functions
-raise inside DuckDB (``local_exec.jsonb``'s, or a macro's ``error()``)
+raise inside DuckDB (``local_exec.udf.FunctionError``, or a macro's ``error()``)
 carries its SQLSTATE in its text, as ``[XXXXX] message``, and keeps it.
 
 Invariant: every DuckDB error becomes an ``EngineError`` whose SQLSTATE is
@@ -59,7 +59,7 @@ def _rule(pattern: str, sqlstate: str, message: Callable[[re.Match], str] | str 
 #: message patterns, tried in order; the message is kept when no wording is given
 _RULES: tuple[Rule, ...] = (
     # an error raised by our own code inside DuckDB: its SQLSTATE is in the text
-    _rule(r"(?:^|JsonError: )\[([0-9A-Z]{5})\] (.*)", "", lambda m: m.group(2)),
+    _rule(r"(?:^|\w+Error: )\[([0-9A-Z]{5})\] (.*)", "", lambda m: m.group(2)),
     _rule(r"Could not convert string ['\"](.*)['\"] to (.+)$", "22P02",
           lambda m: f'invalid input syntax for type {_pg_type(m.group(2))}: "{m.group(1)}"'),
     _rule(r"invalid (date|timestamp) field format: \"(.*)\", expected", "22007",

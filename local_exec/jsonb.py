@@ -23,23 +23,17 @@ PostgreSQL refuses (deleting from a scalar, ...) one with 22023.
 from __future__ import annotations
 
 import functools
-import inspect
 import json
 from decimal import Decimal
 
-import pyarrow as pa
+from local_exec import udf
+from local_exec.udf import FunctionError
 
 __all__ = ["JsonError", "canonical", "register", "FUNCTIONS"]
 
 
-class JsonError(ValueError):
+class JsonError(FunctionError):
     """A json value or operation PostgreSQL refuses; carries its SQLSTATE."""
-
-    def __init__(self, sqlstate: str, message: str, detail: str | None = None):
-        super().__init__(f"[{sqlstate}] {message}")  # DuckDB passes only the text on
-        self.sqlstate = sqlstate
-        self.message = message
-        self.detail = detail
 
 
 def _object(pairs: list[tuple[str, object]]) -> dict:
@@ -465,28 +459,6 @@ FUNCTIONS = {
 }
 
 
-_ARROW_TYPES = {
-    "VARCHAR": pa.string(), "JSON": pa.json_(), "BOOLEAN": pa.bool_(), "INTEGER": pa.int32(),
-    # lists hold json as text (pyarrow builds no lists of extension values): callers cast to JSON
-    "VARCHAR[]": pa.list_(pa.string()),
-    "STRUCT(key VARCHAR, value VARCHAR)[]": pa.list_(pa.struct([("key", pa.string()), ("value", pa.string())])),
-}
-
-
-def _vectorized(fn, result: pa.DataType):
-    """``fn`` over whole Arrow columns (one call per DuckDB vector, not per
-    row); NULL in any argument gives NULL, as PostgreSQL's strict functions do."""
-
-    def call(*columns):
-        rows = zip(*(c.to_pylist() for c in columns))
-        return pa.array([None if None in args else fn(*args) for args in rows], result)
-
-    call.__signature__ = inspect.signature(fn)  # DuckDB reads the parameter count from it
-    return call
-
-
 def register(con) -> None:
     """Create every ``txngate_jsonb_*`` function on a DuckDB connection."""
-    for name, (fn, params, result) in FUNCTIONS.items():
-        con.create_function(name, _vectorized(fn, _ARROW_TYPES[result]), params, result, type="arrow",
-                            null_handling="special", side_effects=False)
+    udf.register(con, FUNCTIONS)

@@ -26,7 +26,7 @@ from typing import Callable
 import pglast
 import sqlglot
 from pglast import ast
-from pglast.enums import A_Expr_Kind, CoercionForm, NullTestType
+from pglast.enums import A_Expr_Kind, BoolExprType, CoercionForm, NullTestType
 from pglast.stream import RawStream
 
 from planner import jsonops
@@ -145,6 +145,10 @@ class Binder:
                 and not isinstance(n.rexpr.arg if isinstance(n.rexpr, ast.TypeCast) else n.rexpr, ast.A_ArrayExpr):
             self._cast.add(id(n))  # x op ANY/ALL (NULL) is NULL in PostgreSQL, a boolean in DuckDB
             return ast.CaseExpr(args=(ast.CaseWhen(expr=ast.NullTest(arg=n.rexpr, nulltesttype=NullTestType.IS_NULL), result=ast.A_Const(isnull=True)),), defresult=n)
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_SIMILAR:
+            return _similar(n, self.dialect)
+        if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("regexp_match", "regexp_matches") and self.dialect == "duckdb":
+            return _regexp_match(n)
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" and self.dialect == "duckdb":
             new = _array_concat(n, self._arrays)
             if new is not None:
@@ -386,6 +390,67 @@ def _array_concat(n: ast.A_Expr, arrays: dict[str, str]) -> ast.Node | None:
     else:
         return None
     return ast.FuncCall(funcname=(ast.String(sval=name),), args=args, funcformat=CoercionForm.COERCE_EXPLICIT_CALL)
+
+
+def _regexp_match(fc: ast.FuncCall) -> ast.Node:
+    """PostgreSQL's regexp_match(es) as local_exec.regex's (flags always
+    given); regexp_matches returns a set of arrays, the unnested list."""
+    name = fc.funcname[-1].sval
+    args = tuple(fc.args or ())
+    if len(args) not in (2, 3):
+        raise SqlError("42883", f"function {name} with {len(args)} arguments does not exist")
+    if len(args) == 2:
+        args += (ast.A_Const(val=ast.String(sval="")),)
+    call = ast.FuncCall(funcname=(ast.String(sval=f"txngate_{name}"),), args=args)
+    if name == "regexp_match":
+        return call
+    return ast.FuncCall(funcname=(ast.String(sval="unnest"),), args=(call,))
+
+
+def _similar(n: ast.A_Expr, dialect: str) -> ast.Node:
+    """``a [NOT] SIMILAR TO p [ESCAPE e]`` as a full match of the regular
+    expression PostgreSQL makes of ``p`` (DuckDB's SIMILAR TO reads ``p`` as
+    a regular expression already, and Spark has none)."""
+    args = [a.val.sval if isinstance(a, ast.A_Const) and isinstance(a.val, ast.String) else None for a in n.rexpr.args]
+    if None in args:
+        raise not_supported("SIMILAR TO with a pattern or escape that is not a constant")
+    regex = similar_to_regex(*args)
+    if dialect == "duckdb":
+        match = ast.FuncCall(funcname=(ast.String(sval="regexp_full_match"),), args=(n.lexpr, ast.A_Const(val=ast.String(sval=regex))))
+    else:
+        match = ast.FuncCall(funcname=(ast.String(sval="rlike"),), args=(n.lexpr, ast.A_Const(val=ast.String(sval=f"^(?:{regex})$"))))
+    return match if n.name[-1].sval == "~" else ast.BoolExpr(boolop=BoolExprType.NOT_EXPR, args=(match,))
+
+
+def similar_to_regex(pattern: str, escape: str = "\\") -> str:
+    """The regular expression for a SIMILAR TO pattern, as PostgreSQL's
+    similar_to_escape makes it: ``%`` any text, ``_`` any character, the
+    escape character makes the next one literal, ``|*+?{}()[]`` as in
+    regular expressions, every other character literal."""
+    if len(escape) > 1:
+        raise SqlError("22025", "invalid escape string", hint="Escape string must be empty or one character.")
+    out, i, in_bracket = [], 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if escape and c == escape:
+            i += 1
+            if i == len(pattern):
+                raise SqlError("2201B", "invalid regular expression: trailing escape")
+            out.append(re.escape(pattern[i]))
+        elif in_bracket:
+            out.append(c)
+            in_bracket = c != "]"
+        elif c == "[":
+            out.append(c)
+            in_bracket = True
+        elif c in "%_":
+            out.append(".*" if c == "%" else ".")
+        elif c in ".^$\\":
+            out.append("\\" + c)
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def _check_limits(select: ast.SelectStmt) -> None:

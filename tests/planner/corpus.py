@@ -323,6 +323,11 @@ QUERIES = [
     "SELECT count(*) FILTER (WHERE doc->>'name' IS NOT NULL), count(doc), count(raw) FROM docs",
     "SELECT id, doc['name'], doc['tags'][1], doc['addr']['city'] FROM docs ORDER BY id",
     "SELECT id, jsonb_array_length(doc) FROM docs WHERE jsonb_typeof(doc) = 'array'",
+    "SELECT name, name SIMILAR TO '(a|b)%', name NOT SIMILAR TO '_d', name SIMILAR TO '[a-e]{2,3}' FROM emp ORDER BY name",
+    "SELECT count(*) FROM emp WHERE dept SIMILAR TO 'e#%' ESCAPE '#' OR dept SIMILAR TO '%p.'",
+    "SELECT name, regexp_match(name, '([a-z])([a-z])?$'), regexp_match(upper(name), 'a', 'i') FROM emp ORDER BY name",
+    "SELECT id, regexp_matches(note, '[0-9]', 'g') AS m FROM sales WHERE id < 8 ORDER BY id, m",
+    "SELECT dept, (regexp_match(dept, '^(.)(.)'))[2] FROM emp WHERE dept IS NOT NULL ORDER BY 1, 2",
     # pg_typeof names PostgreSQL's types (sum of integers is bigint)
     "SELECT pg_typeof(sum(id)), pg_typeof(sum(salary)), pg_typeof(name), pg_typeof(hired), pg_typeof(ARRAY[id]) FROM emp GROUP BY name, hired, id",
 ]
@@ -368,6 +373,9 @@ ERRORS = [
     "SELECT name FROM emp OFFSET -1",
     "SELECT (SELECT id FROM emp)",
     "SELECT 1 +",
+    "SELECT 'abc' SIMILAR TO 'a%' ESCAPE 'xy'",
+    "SELECT regexp_match(name, 'a', 'g') FROM emp",
+    "SELECT regexp_matches(name, 'a', 'q!') FROM emp",
 ]
 
 MESSAGE_DIFFERENCES: dict[str, str] = {

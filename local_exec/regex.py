@@ -1,0 +1,92 @@
+"""PostgreSQL's regexp_match and regexp_matches for the local engine.
+
+DuckDB's ``regexp_matches`` is a boolean test; PostgreSQL's returns the
+matched text: ``regexp_match(s, p [, flags])`` the capture groups of the
+first match (the whole match when ``p`` has none) as text[], or NULL;
+``regexp_matches`` one such array per match (every match with flag ``g``),
+as a set of rows. They are registered here as ``txngate_regexp_match`` and
+``txngate_regexp_matches`` (the latter returns the list of arrays, which
+the planner unnests), always called with a flags argument.
+
+Patterns run on Python's ``re``, which reads PostgreSQL's common regular
+expression syntax alike (POSIX bracket classes such as ``[[:alpha:]]``
+excepted). Flags: ``g`` (regexp_matches only), ``i``, ``c``, ``n``/``m``,
+``s``, ``p``, ``w``, ``x``, ``t``, ``q``; any other is 22023, and a pattern
+``re`` cannot compile is 2201B.
+
+Invariant: a group that took no part in the match is NULL, as in
+PostgreSQL, never an empty string.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from local_exec import udf
+from local_exec.udf import FunctionError
+
+__all__ = ["FUNCTIONS", "register"]
+
+
+@functools.lru_cache(maxsize=256)
+def _compile(pattern: str, flags: str) -> tuple[re.Pattern, bool]:
+    """The compiled pattern and whether ``g`` was given."""
+    options, every, literal = re.DOTALL, False, False  # PostgreSQL's default: . matches a newline, ^ and $ only the ends
+    for f in flags:
+        if f == "g":
+            every = True
+        elif f == "i":
+            options |= re.IGNORECASE
+        elif f == "c":
+            options &= ~re.IGNORECASE
+        elif f in "nm":  # newline-sensitive
+            options = (options & ~re.DOTALL) | re.MULTILINE
+        elif f == "s":
+            options = (options | re.DOTALL) & ~re.MULTILINE
+        elif f == "p":  # partial: . does not match a newline, ^ and $ only the ends
+            options &= ~(re.DOTALL | re.MULTILINE)
+        elif f == "w":  # inverse partial: . matches a newline, ^ and $ at lines
+            options |= re.DOTALL | re.MULTILINE
+        elif f == "x":
+            options |= re.VERBOSE
+        elif f == "t":
+            options &= ~re.VERBOSE
+        elif f == "q":
+            literal = True
+        else:
+            raise FunctionError("22023", f'invalid regular expression option: "{f}"')
+    try:
+        return re.compile(re.escape(pattern) if literal else pattern, options), every
+    except re.error as e:
+        raise FunctionError("2201B", f"invalid regular expression: {e}") from None
+
+
+def _groups(m: re.Match) -> list[str | None]:
+    return list(m.groups()) if m.re.groups else [m.group(0)]
+
+
+def regexp_match(text: str, pattern: str, flags: str) -> list[str | None] | None:
+    compiled, every = _compile(pattern, flags)
+    if every:
+        raise FunctionError("22023", "regexp_match() does not support the \"global\" option")
+    m = compiled.search(text)
+    return _groups(m) if m else None
+
+
+def regexp_matches(text: str, pattern: str, flags: str) -> list[list[str | None]]:
+    compiled, every = _compile(pattern, flags)
+    if every:
+        return [_groups(m) for m in compiled.finditer(text)]
+    m = compiled.search(text)
+    return [_groups(m)] if m else []
+
+
+FUNCTIONS = {
+    "txngate_regexp_match": (regexp_match, ["VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR[]"),
+    "txngate_regexp_matches": (regexp_matches, ["VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR[][]"),
+}
+
+
+def register(con) -> None:
+    udf.register(con, FUNCTIONS)
