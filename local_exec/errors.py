@@ -60,7 +60,7 @@ def _rule(pattern: str, sqlstate: str, message: Callable[[re.Match], str] | str 
 _RULES: tuple[Rule, ...] = (
     # an error raised by our own code inside DuckDB: its SQLSTATE is in the text
     _rule(r"(?:^|\w+Error: )\[([0-9A-Z]{5})\] (.*)", "", lambda m: m.group(2)),
-    _rule(r"Could not convert string ['\"](.*)['\"] to (.+)$", "22P02",
+    _rule(r"Could not convert string ['\"](.*?)['\"] to ([A-Z0-9_]+(?: WITH TIME ZONE)?(?:\(\d+, ?\d+\))?)", "22P02",
           lambda m: f'invalid input syntax for type {_pg_type(m.group(2))}: "{m.group(1)}"'),
     _rule(r"invalid (date|timestamp) field format: \"(.*)\", expected", "22007",
           lambda m: f'invalid input syntax for type {m.group(1)}: "{m.group(2)}"'),

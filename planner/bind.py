@@ -338,7 +338,7 @@ FUNCTION_NAMES = {
     # DuckDB's spelling, which sqlglot would parse as SQL/JSON syntax: renamed after transpiling
     "json_build_object": "txngate_fn_json_object", "jsonb_build_object": "txngate_fn_json_object",
     "json_build_array": "txngate_fn_json_array", "jsonb_build_array": "txngate_fn_json_array",
-    "json_agg": "json_group_array", "jsonb_agg": "json_group_array", "to_jsonb": "to_json",
+    "every": "bool_and", "json_agg": "json_group_array", "jsonb_agg": "json_group_array", "to_jsonb": "to_json",
     # PostgreSQL's errors (2201E, 2201F) where DuckDB returns NaN or -inf (pgcatalog.macros())
     "sqrt": "txngate_sqrt", "ln": "txngate_ln", "log": "txngate_log", "log10": "txngate_log",
 }

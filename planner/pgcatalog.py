@@ -811,6 +811,11 @@ _TEMPLATES = {
     "pg_get_indexdef": "(SELECT d.txngate_def FROM pg_catalog.txngate_defs d WHERE d.txngate_oid = _arg1 AND d.txngate_kind = 'indexdef')",
     "pg_get_constraintdef": "(SELECT d.txngate_def FROM pg_catalog.txngate_defs d WHERE d.txngate_oid = _arg1 AND d.txngate_kind = 'constraintdef')",
     "pg_get_viewdef": "(SELECT d.txngate_def FROM pg_catalog.txngate_defs d WHERE d.txngate_oid = _arg1 AND d.txngate_kind = 'viewdef')",
+    # a backslash makes PostgreSQL write the E'' form, with backslashes doubled
+    "quote_literal": "(CASE WHEN strpos(CAST(_arg1 AS VARCHAR), '\\') > 0 "
+                     "THEN 'E''' || replace(replace(CAST(_arg1 AS VARCHAR), '\\', '\\\\'), '''', '''''') || '''' "
+                     "ELSE '''' || replace(CAST(_arg1 AS VARCHAR), '''', '''''') || '''' END)",
+    "quote_nullable": "coalesce(quote_literal(_arg1), 'NULL')",
     "quote_ident": "(CASE WHEN _arg1 ~ '^[a-z_][a-z0-9_$]*$' THEN _arg1 ELSE '\"' || replace(_arg1, '\"', '\"\"') || '\"' END)",
     # one-dimensional arrays: PostgreSQL's integer results, NULL for an empty array or another dimension
     "array_upper": "CAST(CASE WHEN len(_arg1) > 0 AND _arg2 = 1 THEN len(_arg1) END AS INTEGER)",

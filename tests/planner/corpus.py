@@ -328,6 +328,8 @@ QUERIES = [
     "SELECT name, regexp_match(name, '([a-z])([a-z])?$'), regexp_match(upper(name), 'a', 'i') FROM emp ORDER BY name",
     "SELECT id, regexp_matches(note, '[0-9]', 'g') AS m FROM sales WHERE id < 8 ORDER BY id, m",
     "SELECT dept, (regexp_match(dept, '^(.)(.)'))[2] FROM emp WHERE dept IS NOT NULL ORDER BY 1, 2",
+    "SELECT quote_literal(name || 'x''s\\'), quote_literal(id), quote_nullable(dept), quote_literal(NULL::text) FROM emp ORDER BY id",
+    "SELECT dept, every(active), bool_and(salary > 80) FROM emp GROUP BY dept ORDER BY dept",
     # pg_typeof names PostgreSQL's types (sum of integers is bigint)
     "SELECT pg_typeof(sum(id)), pg_typeof(sum(salary)), pg_typeof(name), pg_typeof(hired), pg_typeof(ARRAY[id]) FROM emp GROUP BY name, hired, id",
 ]
@@ -343,6 +345,8 @@ KNOWN_DIFFERENCES: dict[str, str] = {
 # SQLSTATE and, unless MESSAGE_DIFFERENCES says why not, the same message
 ERRORS = [
     "SELECT 'abc'::int",
+    "INSERT INTO emp (id, name) VALUES ('seven', 'x')",
+    "UPDATE emp SET mgr = 'boss' WHERE id = 1",
     "SELECT 'x'::smallint",
     "SELECT 'nope'::boolean",
     "SELECT '1.5.1'::numeric",
