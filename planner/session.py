@@ -43,6 +43,7 @@ from pglast import ast, enums
 from local_exec import EngineError
 from planner import jsonops
 from planner import parse as p
+from planner import textfmt
 from planner.bind import Binder, column_types, pg_sql
 from planner.catalog import CATALOG_SHARD
 from planner.copy import CopySink, CopySource, copy_from, copy_to
@@ -126,6 +127,16 @@ def _boolean(value: str, setting: str) -> str:
     raise SqlError(INVALID_PARAMETER_VALUE, f'parameter "{setting}" requires a Boolean value')
 
 
+def _timezone(value: str) -> str:
+    """A TimeZone txngate can print times in: UTC or a zone name. PostgreSQL's
+    offsets and POSIX zone specs are refused rather than printed as UTC."""
+    if textfmt.zone(value) is not None:
+        return value
+    if re.match(r"^\s*[+-]?\d|^<|^\w{3,}[+-]?\d", value):
+        raise not_supported(f'time zone "{value}" (give a zone name such as Etc/GMT-2 or Europe/Oslo)')
+    raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "TimeZone": "{value}"')
+
+
 def _datestyle(value: str, current: str) -> str:
     """DateStyle in PostgreSQL's canonical form (``ISO, DMY``): an output
     format and a field order, each kept from ``current`` when not given."""
@@ -139,6 +150,8 @@ def _datestyle(value: str, current: str) -> str:
             fmt, order = "ISO", "MDY"
         else:
             raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "DateStyle": "{value}"', detail=f'Unrecognized key word: "{token}".')
+    if fmt != "ISO":  # dates and times are printed in ISO only (planner.textfmt)
+        raise not_supported(f'DateStyle "{fmt}"')
     return f"{fmt}, {order}"
 
 
@@ -203,6 +216,8 @@ class Session:
             raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "{name}": "{value}"')
         if name == "datestyle":
             value = _datestyle(value, self.settings["datestyle"])
+        if name == "timezone":
+            value = _timezone(value)
         if name == "txngate.engine" and value.lower() not in ("auto", "local", "spark"):
             raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "txngate.engine": "{value}"', hint="Available values: auto, local, spark.")
         self.settings[name] = value

@@ -106,13 +106,18 @@ def format_offset(off: dt.timedelta) -> str:
 
 
 @lru_cache(maxsize=64)
-def _zone(name: str):
+def zone(name: str) -> dt.tzinfo | None:
+    """The time zone ``name`` (UTC, GMT, Z, or an IANA name), None when unknown."""
     if name.upper() in ("UTC", "GMT", "Z"):
         return dt.timezone.utc
     try:
         return ZoneInfo(name)
-    except Exception:  # noqa: BLE001 - unknown zones fall back to UTC
-        return dt.timezone.utc
+    except Exception:  # noqa: BLE001 - ZoneInfo raises several kinds for a bad name
+        return None
+
+
+def _zone(name: str) -> dt.tzinfo:
+    return zone(name) or dt.timezone.utc  # the session refuses unknown zones (Session.set)
 
 
 def format_timestamptz(v: dt.datetime, timezone: str = "UTC") -> str:
