@@ -73,11 +73,13 @@ class Relation:
     def column_names(self) -> list[str]:
         return [c.name for c in self.columns]
 
-    def column(self, name: str) -> Column:
+    def column(self, name: str, location: int | None = None) -> Column:
+        """The column ``name``; 42703 (at the statement's ``location``, 0-based, when given) if none."""
         for c in self.columns:
             if c.name == name:
                 return c
-        raise SqlError(UNDEFINED_COLUMN, f'column "{name}" of relation "{self.name}" does not exist')
+        raise SqlError(UNDEFINED_COLUMN, f'column "{name}" of relation "{self.name}" does not exist',
+                       position=None if location is None or location < 0 else location + 1)
 
     @property
     def schema_arrow(self) -> pa.Schema:

@@ -126,6 +126,8 @@ class Ddl(Dml):
                 for c in others:
                     kind = c.contype.name
                     if kind == "CONSTR_PRIMARY":
+                        if pk:
+                            raise SqlError("42P16", f'multiple primary keys for table "{name}" are not allowed')
                         pk.append(elt.colname)
                     elif kind == "CONSTR_UNIQUE":
                         unique.append((elt.colname,))
@@ -367,7 +369,8 @@ class Ddl(Dml):
         if kind == "OBJECT_COLUMN":
             if rel.kind != "table":
                 raise not_supported("renaming columns of views")
-            rel.column(node.subname)
+            if node.subname not in rel.column_names:
+                raise SqlError("42703", f'column "{node.subname}" does not exist')
             if node.newname in rel.column_names:
                 raise SqlError(DUPLICATE_COLUMN, f'column "{node.newname}" of relation "{rel.name}" already exists')
             ren = {node.subname: node.newname}

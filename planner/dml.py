@@ -204,8 +204,8 @@ class Dml:
         _refuse_with(node)
         rel = await self.target(node.relation)
         targets = [c.name for c in node.cols] if node.cols else rel.column_names
-        for t in targets:
-            rel.column(t)
+        for c in node.cols or ():
+            rel.column(c.name, c.location)
         if len(set(targets)) != len(targets):
             raise SqlError(DUPLICATE_COLUMN, f'column "{_first_dup(targets)}" specified more than once')
         if _spark_insertable(node, rel, self.work):
@@ -237,7 +237,7 @@ class Dml:
         if source is None:
             return None
         if len(source) > len(targets):
-            raise SqlError(SYNTAX_ERROR, "INSERT has more expressions than target columns")
+            raise _too_many_expressions(select, len(targets))
         if len(source) < len(targets):
             if node.cols:
                 raise SqlError(SYNTAX_ERROR, "INSERT has more target columns than expressions")
@@ -321,7 +321,7 @@ class Dml:
             src_sql, bound_tables, views = bound.sql, await self.inputs(bound), bound.views
             width = await self._width(select, src_sql, bound_tables, views)
             if width > len(targets):
-                raise SqlError(SYNTAX_ERROR, "INSERT has more expressions than target columns")
+                raise _too_many_expressions(node.selectStmt, len(targets))
             if width < len(targets):
                 if node.cols:
                     raise SqlError(SYNTAX_ERROR, "INSERT has more target columns than expressions")
@@ -737,6 +737,15 @@ def _cast_type(sql_type: str) -> str:
     return "text" if sql_type.startswith(("varchar", "char", "json")) else _pg_type(sql_type)
 
 
+def _too_many_expressions(select: ast.SelectStmt, targets: int) -> SqlError:
+    """42601 at the first expression past the target columns (of the first
+    VALUES row, or of the SELECT list), as PostgreSQL points."""
+    row = select.valuesLists[0] if select.valuesLists else [t.val for t in select.targetList or ()]
+    extra = row[targets] if len(row) > targets else None
+    location = getattr(extra, "location", -1) if extra is not None else -1
+    return SqlError(SYNTAX_ERROR, "INSERT has more expressions than target columns", position=location + 1 if location >= 0 else None)
+
+
 def _spark_insertable(node: ast.InsertStmt, rel: Relation, work: Work) -> bool:
     """Whether an INSERT may run on Spark: a SELECT (not VALUES) into a
     table with no key, CHECK or serial column to enforce, no ON CONFLICT or
@@ -880,7 +889,7 @@ def _assignments(targets, rel: Relation) -> dict[str, str]:
             raise not_supported("multiple-column assignment (SET (a, b) = ...)")
         if target.indirection:
             raise not_supported("assignment to array elements or fields")
-        col = rel.column(target.name)
+        col = rel.column(target.name, target.location)
         if target.name in sets:
             raise SqlError(DUPLICATE_COLUMN, f'multiple assignments to same column "{target.name}"')
         if isinstance(target.val, ast.SetToDefault):
