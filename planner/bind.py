@@ -149,6 +149,10 @@ class Binder:
             return _similar(n, self.dialect)
         if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("regexp_match", "regexp_matches") and self.dialect == "duckdb":
             return _regexp_match(n)
+        if isinstance(n, ast.FuncCall) and self.dialect == "duckdb" and id(n) not in self._cast:
+            new = self._pg_function(n)
+            if new is not None:
+                return new
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" and self.dialect == "duckdb":
             new = _array_concat(n, self._arrays)
             if new is not None:
@@ -168,6 +172,28 @@ class Binder:
         if new is not None:
             self.out.uncacheable = True
         return new
+
+    def _pg_function(self, fc: ast.FuncCall) -> ast.Node | None:
+        """A call whose DuckDB namesake answers differently, rewritten:
+        substring's start before the first character (PostgreSQL counts the
+        positions before it, DuckDB counts from the end) and round of a
+        double (PostgreSQL rounds half to even, as rint does)."""
+        name, args = fc.funcname[-1].sval, list(fc.args or ())
+        if name == "substring" and len(args) == 2 and _is_text(args[1]):
+            # substring(s FROM pattern): the first match, or its first group, as regexp_match gives them
+            return expand("(txngate_regexp_match(_arg1, _arg2, ''))[1]", args)
+        if name in ("substring", "substr") and len(args) in (2, 3) and not _is_text(args[1]):
+            if len(args) == 2:
+                new = expand("substring(_arg1, greatest(_arg2, 1))", args)
+                self._cast.add(id(new))
+                return new
+            new = expand("CASE WHEN _arg3 < 0 THEN error('[22011] negative substring length not allowed') "
+                         "ELSE substring(_arg1, greatest(_arg2, 1), greatest(0, _arg2 + _arg3 - greatest(_arg2, 1))) END", args)
+            self._cast.add(id(new.defresult))
+            return new
+        if name == "round" and len(args) == 1 and _operand_type(args[0], self._columns, floats=True) in ("real", "double precision"):
+            return ast.FuncCall(funcname=(ast.String(sval="round_even"),), args=(args[0], ast.A_Const(val=ast.Integer(ival=0))))
+        return None
 
     def _char_operand(self, n: ast.Node) -> ast.Node | None:
         """A char(n) column used in an operator or a function, without its
@@ -304,29 +330,34 @@ PADDED_ARGUMENTS = {"octet_length", "strlen", "max", "min", "count", "array_agg"
 SUM_RESULTS = {"smallint": "int8", "integer": "int8", "real": "float4"}
 _OPERAND_TYPES = {"int2": "smallint", "smallint": "smallint", "int4": "integer", "int": "integer", "integer": "integer",
                   "float4": "real", "real": "real"}
+_FLOAT_TYPES = {"float8": "double precision", "double precision": "double precision", "float": "double precision"}
 
 
-def _operand_type(n: ast.Node, columns: dict[str, str]) -> str | None:
-    """The type of an aggregate's operand when it is plainly smallint,
-    integer or real (a column, a cast, an integer constant, or arithmetic
-    of those), else None: enough for sum's result type."""
+def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False) -> str | None:
+    """The type of an operand when it is plainly smallint, integer or real
+    (or, with ``floats``, double precision): a column, a cast, an integer
+    constant, or arithmetic of those; else None. Enough for sum's result
+    type and round's rounding."""
+    known = {**_OPERAND_TYPES, **_FLOAT_TYPES} if floats else _OPERAND_TYPES
     if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
-        return _OPERAND_TYPES.get(columns.get(n.fields[-1].sval, ""))
+        return known.get(columns.get(n.fields[-1].sval, ""))
     if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
-        return _OPERAND_TYPES.get(n.typeName.names[-1].sval.lower())
+        return known.get(n.typeName.names[-1].sval.lower())
     if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
         return "integer"
     if isinstance(n, ast.FuncCall) and FUNCTION_NAMES.get(n.funcname[-1].sval, n.funcname[-1].sval) in INTEGER_RESULTS:
         return "integer"
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-", "*", "/", "%"):
-        left = _operand_type(n.lexpr, columns) if n.lexpr is not None else "smallint"  # unary minus
-        right = _operand_type(n.rexpr, columns)
+        left = _operand_type(n.lexpr, columns, floats=floats) if n.lexpr is not None else "smallint"  # unary minus
+        right = _operand_type(n.rexpr, columns, floats=floats)
         if left is None or right is None:
             return None
-        if "real" in (left, right):
-            return "real"
-        return "integer" if "integer" in (left, right) else "smallint"
+        return max(left, right, key=_WIDENING.index)
     return None
+
+
+#: arithmetic's result: the wider operand's type
+_WIDENING = ["smallint", "integer", "real", "double precision"]
 
 
 #: PostgreSQL functions DuckDB knows under another name (or not with pg_catalog.)
@@ -390,6 +421,11 @@ def _array_concat(n: ast.A_Expr, arrays: dict[str, str]) -> ast.Node | None:
     else:
         return None
     return ast.FuncCall(funcname=(ast.String(sval=name),), args=args, funcformat=CoercionForm.COERCE_EXPLICIT_CALL)
+
+
+def _is_text(n: ast.Node) -> bool:
+    """A string constant (``substring(s FROM 'regex')`` is another function)."""
+    return isinstance(n, ast.A_Const) and isinstance(n.val, ast.String) or isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval in ("text", "varchar")
 
 
 def _regexp_match(fc: ast.FuncCall) -> ast.Node:

@@ -330,6 +330,10 @@ QUERIES = [
     "SELECT dept, (regexp_match(dept, '^(.)(.)'))[2] FROM emp WHERE dept IS NOT NULL ORDER BY 1, 2",
     "SELECT quote_literal(name || 'x''s\\'), quote_literal(id), quote_nullable(dept), quote_literal(NULL::text) FROM emp ORDER BY id",
     "SELECT dept, every(active), bool_and(salary > 80) FROM emp GROUP BY dept ORDER BY dept",
+    # round of a double rounds half to even; of a numeric, half away from zero
+    "SELECT id, amount, round(amount), round(-amount), round(amount::real), round(amount::numeric) FROM sales WHERE id <= 12 ORDER BY id",
+    "SELECT name, substring(name, 0, 2), substring(name, -1, 3), substr(name, -5), substring(name from 2 for 2),"
+    " substring(name from '[aeiou]'), substring(name from '(.)$'), substring(name from 'z') FROM emp ORDER BY id",
     # pg_typeof names PostgreSQL's types (sum of integers is bigint)
     "SELECT pg_typeof(sum(id)), pg_typeof(sum(salary)), pg_typeof(name), pg_typeof(hired), pg_typeof(ARRAY[id]) FROM emp GROUP BY name, hired, id",
 ]
@@ -377,6 +381,7 @@ ERRORS = [
     "SELECT name FROM emp OFFSET -1",
     "SELECT (SELECT id FROM emp)",
     "SELECT 1 +",
+    "SELECT substring(name, 1, -1) FROM emp",
     "CREATE TABLE emp (a int)",
     "CREATE TABLE w (a nosuchtype)",
     "CREATE TABLE w (a int PRIMARY KEY, b int PRIMARY KEY)",
