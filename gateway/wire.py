@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 
 from planner.result import python_values
 from planner.sqltypes import PG_ARRAY_ELEMENT, type_length, type_oid
-from planner.textfmt import format_column, format_value, parse_array
+from planner.textfmt import INFINITIES, format_column, format_value, has_infinities, parse_array
 
 MAX_MESSAGE = 64 << 20
 PG_EPOCH = dt.datetime(2000, 1, 1)
@@ -195,6 +195,9 @@ FEW_ROWS = 16  # below this, Arrow's per-call overhead exceeds Python's per-row 
 def _few_data_rows(table: pa.Table, types: list[str], formats: list[int], timezone: str) -> bytes:
     columns = []
     for col, t, fmt in zip(table.columns, types, formats):
+        if (pa.types.is_date32(col.type) or pa.types.is_timestamp(col.type)) and has_infinities(col):
+            columns.append(_encoded_column(col, t, fmt, timezone).to_pylist())  # Python has no infinite dates
+            continue
         values = python_values(col)
         if fmt == 0:
             columns.append([None if v is None else format_value(v, t, timezone).encode() for v in values])
@@ -230,7 +233,12 @@ def _encoded_column(col, sql_type: str, fmt: int, timezone: str) -> pa.Array:
             col = col.cast(pa.timestamp("us", col.type.tz))
         ints = col.cast(arrow_type).fill_null(0).to_numpy(zero_copy_only=False)
         if shift:
+            # infinity and -infinity are the type's extremes in PostgreSQL's binary format too
+            high, low = INFINITIES.get(arrow_type, (None, None))
+            positive, negative = (ints == high, ints == low) if high is not None else (None, None)
             ints = ints + shift
+            if positive is not None and (positive.any() or negative.any()):
+                ints[positive], ints[negative] = high, low - 1
         out = _fixed_bytes(np.ascontiguousarray(ints.astype(np_type)), np.dtype(np_type).itemsize)
         return pc.if_else(col.is_valid(), out, pa.scalar(None, pa.binary())) if col.null_count else out
     return pa.array([None if v is None else encode_binary(v, sql_type) for v in python_values(col)], pa.binary())

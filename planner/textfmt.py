@@ -232,11 +232,43 @@ def format_column(arr, sql_type: str, timezone: str = "UTC") -> pa.Array:
         return arr.cast(pa.string())
     if sql_type == "boolean":
         return pc.if_else(arr, "t", "f")
+    if (pa.types.is_date32(t) or pa.types.is_timestamp(t)) and arr.null_count < len(arr):
+        finite, infinite = split_infinities(arr)
+        if infinite is not None:
+            return pc.coalesce(infinite, format_column(finite, sql_type, timezone))
     if sql_type == "date" and pa.types.is_date(t):
         return arr.cast(pa.string())
     if sql_type in ("double precision", "real") and pa.types.is_floating(t):
         return _format_floats(arr, format_float8 if sql_type == "double precision" else format_float4, 1e15 if sql_type == "double precision" else 1e6)
     return _format_values(arr, sql_type, timezone)
+
+
+#: the values DuckDB gives dates and timestamps of 'infinity' and '-infinity'
+#: (the storage's largest value and its negation)
+INFINITIES = {pa.int32(): (2**31 - 1, -(2**31 - 1)), pa.int64(): (2**63 - 1, -(2**63 - 1))}
+
+
+def _infinity_masks(arr) -> tuple:
+    storage = pa.int32() if pa.types.is_date32(arr.type) else pa.int64()
+    high, low = INFINITIES[storage]
+    raw = arr.cast(storage)
+    return pc.equal(raw, high), pc.equal(raw, low)
+
+
+def has_infinities(arr) -> bool:
+    """Whether a date or timestamp column holds 'infinity' or '-infinity'."""
+    positive, negative = _infinity_masks(arr)
+    return bool(pc.any(pc.or_(positive, negative)).as_py())
+
+
+def split_infinities(arr: pa.Array) -> tuple[pa.Array, pa.Array | None]:
+    """``arr`` with its infinite values made NULL, and their text
+    (``infinity``/``-infinity``, NULL elsewhere); None when there are none."""
+    positive, negative = _infinity_masks(arr)
+    if not pc.any(pc.or_(positive, negative)).as_py():
+        return arr, None
+    text = pc.if_else(positive, "infinity", pc.if_else(negative, "-infinity", pa.scalar(None, pa.string())))
+    return pc.if_else(pc.or_kleene(positive, negative), pa.scalar(None, arr.type), arr), text
 
 
 def _format_values(arr: pa.Array, sql_type: str, timezone: str) -> pa.Array:

@@ -176,6 +176,11 @@ SEQUENCES = [
     Seq("json_binary_results", Q("CREATE TABLE pd_jsb (d jsonb, r json)", "INSERT INTO pd_jsb VALUES ('{\"k\": [1]}', '{\"k\":  1}')") +
         ext("SELECT d, r, d->'k' FROM pd_jsb", rformats=(1,)) + [m.sync()] +
         ext("SELECT d FROM pd_jsb WHERE d @> $1", ('{"k": [1]}',), oids=(3802,)) + [m.sync()]),
+    # 'infinity' dates and timestamps: text, binary (the type's extremes), stored and read back
+    Seq("infinite_datetimes", Q("CREATE TABLE pd_inf (d date, ts timestamp, tz timestamptz)",
+                                "INSERT INTO pd_inf VALUES ('infinity', '-infinity', 'infinity'), ('-infinity', 'infinity', '-infinity'), ('2024-01-01', NULL, NULL)",
+                                "SELECT * FROM pd_inf ORDER BY d", "SELECT 'infinity'::timestamp, '-infinity'::date") +
+        ext("SELECT * FROM pd_inf ORDER BY d", rformats=(1,)) + [m.sync()]),
     Seq("json_errors", Q("CREATE TABLE pd_jse (d jsonb)", "INSERT INTO pd_jse VALUES ('[1]')", "SELECT jsonb_array_length('{}')",
                          "SELECT '5'::jsonb - 'a'", "SELECT jsonb_set('[1]', '{x}', '1')", "SELECT d - 'x' - 0 FROM pd_jse")),
     Seq("json_bad_literal", Q("CREATE TABLE pd_jsl (d jsonb)", "INSERT INTO pd_jsl VALUES ('{\"a\":')", "SELECT * FROM pd_jsl")),
