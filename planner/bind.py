@@ -29,7 +29,7 @@ from pglast import ast
 from pglast.enums import A_Expr_Kind, BoolExprType, CoercionForm, NullTestType
 from pglast.stream import RawStream
 
-from planner import jsonops
+from planner import jsonops, tochar
 from planner.catalog import Catalog, Relation
 from planner.errors import SqlError, not_supported
 from planner.parse import walk
@@ -176,8 +176,9 @@ class Binder:
     def _pg_function(self, fc: ast.FuncCall) -> ast.Node | None:
         """A call whose DuckDB namesake answers differently, rewritten:
         substring's start before the first character (PostgreSQL counts the
-        positions before it, DuckDB counts from the end) and round of a
-        double (PostgreSQL rounds half to even, as rint does)."""
+        positions before it, DuckDB counts from the end), round of a double
+        (PostgreSQL rounds half to even, as rint does), and to_char of a
+        date or time (planner.tochar)."""
         name, args = fc.funcname[-1].sval, list(fc.args or ())
         if name == "substring" and len(args) == 2 and _is_text(args[1]):
             # substring(s FROM pattern): the first match, or its first group, as regexp_match gives them
@@ -191,6 +192,9 @@ class Binder:
                          "ELSE substring(_arg1, greatest(_arg2, 1), greatest(0, _arg2 + _arg3 - greatest(_arg2, 1))) END", args)
             self._cast.add(id(new.defresult))
             return new
+        if name == "to_char" and len(args) == 2 and isinstance(args[1], ast.A_Const) and isinstance(args[1].val, ast.String):
+            template = tochar.expression(args[1].val.sval)  # None: a number's template (0A000)
+            return None if template is None else expand(f"({template})", args[:1])
         if name == "round" and len(args) == 1 and _operand_type(args[0], self._columns, floats=True) in ("real", "double precision"):
             return ast.FuncCall(funcname=(ast.String(sval="round_even"),), args=(args[0], ast.A_Const(val=ast.Integer(ival=0))))
         return None

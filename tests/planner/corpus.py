@@ -330,6 +330,11 @@ QUERIES = [
     "SELECT dept, (regexp_match(dept, '^(.)(.)'))[2] FROM emp WHERE dept IS NOT NULL ORDER BY 1, 2",
     "SELECT quote_literal(name || 'x''s\\'), quote_literal(id), quote_nullable(dept), quote_literal(NULL::text) FROM emp ORDER BY id",
     "SELECT dept, every(active), bool_and(salary > 80) FROM emp GROUP BY dept ORDER BY dept",
+    # to_char of dates and times: padded names, FM, case variants, quoted text, D and Q
+    "SELECT id, to_char(hired, 'Day DD Mon YYYY'), to_char(hired, 'FMDay, FMDD FMMonth YY'), to_char(hired, 'DAY dy MONTH mon D Q IW DDD')"
+    " FROM emp ORDER BY id",
+    "SELECT id, to_char(sold_at, 'YYYY-MM-DD\"T\"HH24:MI:SS'), to_char(sold_at, 'HH12:MI AM FMHH12 pm \"100%\"'), to_char(sold_at, '')"
+    " FROM sales WHERE id <= 6 ORDER BY id",
     # round of a double rounds half to even; of a numeric, half away from zero
     "SELECT id, amount, round(amount), round(-amount), round(amount::real), round(amount::numeric) FROM sales WHERE id <= 12 ORDER BY id",
     "SELECT name, substring(name, 0, 2), substring(name, -1, 3), substr(name, -5), substring(name from 2 for 2),"
