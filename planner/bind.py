@@ -147,6 +147,10 @@ class Binder:
             return ast.CaseExpr(args=(ast.CaseWhen(expr=ast.NullTest(arg=n.rexpr, nulltesttype=NullTestType.IS_NULL), result=ast.A_Const(isnull=True)),), defresult=n)
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_SIMILAR:
             return _similar(n, self.dialect)
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "/" and self.dialect == "duckdb" \
+                and _is_interval(n.lexpr, self._columns):
+            # interval / n as interval * (1 / n): DuckDB's integer division (PostgreSQL's, on integers) has no interval form
+            return expand("_arg1 * (CAST(1 AS double precision) / _arg2)", [n.lexpr, n.rexpr])
         if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("regexp_match", "regexp_matches") and self.dialect == "duckdb":
             return _regexp_match(n)
         if isinstance(n, ast.FuncCall) and self.dialect == "duckdb" and id(n) not in self._cast:
@@ -425,6 +429,13 @@ def _array_concat(n: ast.A_Expr, arrays: dict[str, str]) -> ast.Node | None:
     else:
         return None
     return ast.FuncCall(funcname=(ast.String(sval=name),), args=args, funcformat=CoercionForm.COERCE_EXPLICIT_CALL)
+
+
+def _is_interval(n: ast.Node, columns: dict[str, str]) -> bool:
+    """An interval constant, cast or column."""
+    if isinstance(n, ast.TypeCast):
+        return n.typeName.names[-1].sval == "interval" and not n.typeName.arrayBounds
+    return isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and columns.get(n.fields[-1].sval) == "interval"
 
 
 def _is_text(n: ast.Node) -> bool:

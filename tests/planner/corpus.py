@@ -335,6 +335,7 @@ QUERIES = [
     " FROM emp ORDER BY id",
     "SELECT id, to_char(sold_at, 'YYYY-MM-DD\"T\"HH24:MI:SS'), to_char(sold_at, 'HH12:MI AM FMHH12 pm \"100%\"'), to_char(sold_at, '')"
     " FROM sales WHERE id <= 6 ORDER BY id",
+    "SELECT interval '1 day' / 2, interval '3 days' / 2, interval '1 month' / 2, interval '90 minutes' / 4.0",
     # round of a double rounds half to even; of a numeric, half away from zero
     "SELECT id, amount, round(amount), round(-amount), round(amount::real), round(amount::numeric) FROM sales WHERE id <= 12 ORDER BY id",
     "SELECT name, substring(name, 0, 2), substring(name, -1, 3), substr(name, -5), substring(name from 2 for 2),"
