@@ -24,8 +24,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from planner.result import python_values
-from planner.sqltypes import PG_ARRAY_ELEMENT, type_length, type_oid
-from planner.textfmt import INFINITIES, format_column, format_value, has_infinities, parse_array
+from planner.sqltypes import PG_ARRAY_ELEMENT, of_arrow, type_length, type_oid
+from planner.textfmt import INFINITIES, format_column, format_value, has_infinities, parse_array, value_type
 
 MAX_MESSAGE = 64 << 20
 PG_EPOCH = dt.datetime(2000, 1, 1)
@@ -195,8 +195,9 @@ FEW_ROWS = 16  # below this, Arrow's per-call overhead exceeds Python's per-row 
 def _few_data_rows(table: pa.Table, types: list[str], formats: list[int], timezone: str) -> bytes:
     columns = []
     for col, t, fmt in zip(table.columns, types, formats):
-        if (pa.types.is_date32(col.type) or pa.types.is_timestamp(col.type)) and has_infinities(col):
-            columns.append(_encoded_column(col, t, fmt, timezone).to_pylist())  # Python has no infinite dates
+        if pa.types.is_struct(col.type) or (pa.types.is_date32(col.type) or pa.types.is_timestamp(col.type)) and has_infinities(col):
+            # records need their fields' types; Python has no infinite dates
+            columns.append(_encoded_column(col, t, fmt, timezone).to_pylist())
             continue
         values = python_values(col)
         if fmt == 0:
@@ -226,6 +227,8 @@ def _encoded_column(col, sql_type: str, fmt: int, timezone: str) -> pa.Array:
         col = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
     if fmt == 0:
         return format_column(col, sql_type, timezone).cast(pa.binary())
+    if sql_type == "record" and pa.types.is_struct(col.type):
+        return _record_binary(col, timezone)
     fixed = _FIXED_BINARY.get(sql_type)
     if fixed is not None and not pa.types.is_decimal(col.type):
         np_type, arrow_type, shift = fixed
@@ -244,8 +247,36 @@ def _encoded_column(col, sql_type: str, fmt: int, timezone: str) -> pa.Array:
     return pa.array([None if v is None else encode_binary(v, sql_type) for v in python_values(col)], pa.binary())
 
 
+def _length_prefixed(oid: int, data: bytes) -> bytes:
+    return struct.pack("!Ii", oid, len(data)) + data
+
+
+def _record_binary(col: pa.StructArray, timezone: str) -> pa.Array:
+    """Records in PostgreSQL's binary format: the field count, then per
+    field its type OID and its value (length-prefixed, -1 for NULL)."""
+    types = [of_arrow(col.type.field(i)) for i in range(col.type.num_fields)]
+    fields = [_encoded_column(child, t, 1, timezone).to_pylist() for child, t in zip(col.flatten(), types)]
+    oids = [type_oid(t)[0] for t in types]
+    out = []
+    for r, ok in enumerate(col.is_valid().to_pylist()):
+        if not ok:
+            out.append(None)
+            continue
+        parts = [struct.pack("!i", len(types))]
+        for oid, values in zip(oids, fields):
+            v = values[r]
+            parts.append(struct.pack("!Ii", oid, -1) if v is None else _length_prefixed(oid, v))
+        out.append(b"".join(parts))
+    return pa.array(out, pa.binary())
+
+
 def encode_binary(v, sql_type: str) -> bytes:
     oid, _ = type_oid(sql_type)
+    if sql_type == "record" and isinstance(v, dict):  # a record inside an array: its fields typed by their values
+        fields = [(x, value_type(x)) for x in v.values()]
+        return struct.pack("!i", len(fields)) + b"".join(
+            struct.pack("!Ii", type_oid(t)[0], -1) if x is None else _length_prefixed(type_oid(t)[0], encode_binary(x, t)) for x, t in fields
+        )
     if sql_type.endswith("[]"):
         return _array_binary(v, sql_type[:-2], PG_ARRAY_ELEMENT[oid].oid)
     if sql_type == "int2vector":

@@ -95,12 +95,16 @@ def _plain_field(f: pa.Field) -> pa.Field:
 def _needs_plain(t: pa.DataType) -> bool:
     if isinstance(t, pa.BaseExtensionType):
         return not isinstance(t, pa.UuidType)
+    if pa.types.is_struct(t):
+        return any(_needs_plain(f.type) for f in t)
     return pa.types.is_list(t) and _needs_plain(t.value_type)
 
 
 def _plain_type(t: pa.DataType) -> pa.DataType:
     if pa.types.is_list(t):
         return pa.list_(_plain_type(t.value_type))
+    if pa.types.is_struct(t):
+        return pa.struct([pa.field(f.name, _plain_type(f.type), f.nullable) for f in t])
     if not isinstance(t, pa.BaseExtensionType) or isinstance(t, pa.UuidType):
         return t
     if t.extension_name == "arrow.bool8":
@@ -114,6 +118,9 @@ def _plain_array(arr: pa.Array) -> pa.Array:
     t = arr.type
     if pa.types.is_list(t):
         return pa.ListArray.from_arrays(arr.offsets, _plain_array(arr.values), mask=arr.is_null() if arr.null_count else None)
+    if pa.types.is_struct(t):
+        return pa.StructArray.from_arrays([_plain_array(c) for c in arr.flatten()], fields=list(_plain_type(t)),
+                                          mask=arr.is_null() if arr.null_count else None)
     if not isinstance(t, pa.BaseExtensionType) or isinstance(t, pa.UuidType):
         return arr
     storage = arr.storage

@@ -197,6 +197,9 @@ class Ddl(Dml):
         for n in names:
             if names.count(n) > 1:
                 raise SqlError(DUPLICATE_COLUMN, f'column "{n}" specified more than once')
+        for c in columns:
+            if c.type.removesuffix("[]") == "record":
+                raise SqlError("42P16", f'column "{c.name}" has pseudo-type {c.type}')
         rel = Relation(name, schema, kind, columns, query=pg_sql(node.query) if kind == "matview" else None, oid=catalog.new_oid())
         shard = await self._new_shard(f"create:{schema}.{name}", rel.schema_arrow)
         rel = rel.with_(shard=shard)

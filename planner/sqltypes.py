@@ -194,6 +194,8 @@ def of_arrow(field: pa.Field) -> str:
         return "oidvector"
     if pa.types.is_list(t) or pa.types.is_large_list(t):
         return of_arrow(pa.field("element", t.value_type)) + "[]"
+    if pa.types.is_struct(t):
+        return "record"  # ROW(...) and whole-row references
     return "text"
 
 
@@ -239,7 +241,7 @@ PG_TYPES = [
     PgType(1700, "numeric", "numeric", "numeric", -1, "N", 1231),
     PgType(2205, "regclass", "", "regclass", 4, "N", 2210),
     PgType(2206, "regtype", "", "regtype", 4, "N", 2211),
-    PgType(2249, "record", "", "record", -1, "P", 2287),
+    PgType(2249, "record", "record", "record", -1, "P", 2287),
     PgType(2278, "void", "", "void", 4, "P", 0),
     PgType(2950, "uuid", "uuid", "uuid", 16, "U", 2951),
     PgType(3802, "jsonb", "jsonb", "jsonb", -1, "U", 3807),

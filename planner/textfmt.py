@@ -21,6 +21,7 @@ import datetime as dt
 import decimal
 import json
 import math
+import re
 import struct
 import uuid
 from functools import lru_cache
@@ -157,6 +158,8 @@ def format_value(v, sql_type: str, timezone: str = "UTC") -> str | None:
         return format_array(v, sql_type.removesuffix("[]"), timezone)
     if sql_type == "boolean":
         return "t" if v else "f"
+    if sql_type == "record" and isinstance(v, dict):
+        return format_record(v, timezone)
     if sql_type == "double precision":
         return format_float8(v)
     if sql_type == "real":
@@ -226,6 +229,8 @@ def format_column(arr, sql_type: str, timezone: str = "UTC") -> pa.Array:
     t = arr.type
     if pa.types.is_list(t):
         return _format_values(arr, sql_type, timezone)
+    if sql_type == "record" and pa.types.is_struct(t):
+        return _format_records(arr, timezone)
     if sql_type in ("text", "json", "jsonb") or sql_type.startswith(("varchar", "char")):
         return arr.cast(pa.string())
     if pa.types.is_integer(t):
@@ -269,6 +274,66 @@ def split_infinities(arr: pa.Array) -> tuple[pa.Array, pa.Array | None]:
         return arr, None
     text = pc.if_else(positive, "infinity", pc.if_else(negative, "-infinity", pa.scalar(None, pa.string())))
     return pc.if_else(pc.or_kleene(positive, negative), pa.scalar(None, arr.type), arr), text
+
+
+def _format_records(arr: pa.StructArray, timezone: str) -> pa.Array:
+    """Records as PostgreSQL prints them: ``(1,a,,"b c")``, each field in
+    its own type's text, NULL as nothing, quoted when empty or holding
+    a double quote, a backslash, a parenthesis, a comma or white space."""
+    from planner.sqltypes import of_arrow  # sqltypes reads array literals with this module
+
+    fields = [format_column(child, of_arrow(f), timezone).to_pylist() for child, f in zip(arr.flatten(), arr.type)]
+    valid = arr.is_valid().to_pylist()
+    out = []
+    for r, ok in enumerate(valid):
+        out.append("(" + ",".join(_record_field(f[r]) for f in fields) + ")" if ok else None)
+    return pa.array(out, pa.string())
+
+
+_RECORD_SPECIAL = re.compile(r'[",\\()\s]')
+
+
+def value_type(v) -> str:
+    """The SQL type of a Python value, for a record's fields when only the
+    values are at hand (a record inside an array)."""
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, int):
+        return "bigint"
+    if isinstance(v, float):
+        return "double precision"
+    if isinstance(v, decimal.Decimal):
+        return "numeric(38,0)" if v == v.to_integral_value() and v.as_tuple().exponent >= 0 else "numeric"
+    if isinstance(v, dt.datetime):
+        return "timestamptz" if v.tzinfo else "timestamp"
+    if isinstance(v, dt.date):
+        return "date"
+    if isinstance(v, dt.time):
+        return "time"
+    if isinstance(v, dt.timedelta):
+        return "interval"
+    if isinstance(v, (bytes, bytearray)):
+        return "bytea"
+    if isinstance(v, uuid.UUID):
+        return "uuid"
+    if isinstance(v, dict):
+        return "record"
+    if isinstance(v, list):
+        return (value_type(next((x for x in v if x is not None), "")) if v else "text") + "[]"
+    return "text"
+
+
+def format_record(values: dict, timezone: str = "UTC") -> str:
+    """One record (field name -> Python value) in text format."""
+    return "(" + ",".join(_record_field(format_value(x, value_type(x), timezone)) for x in values.values()) + ")"
+
+
+def _record_field(text: str | None) -> str:
+    if text is None:
+        return ""
+    if text == "" or _RECORD_SPECIAL.search(text):
+        return '"' + text.replace("\\", "\\\\").replace('"', '""') + '"'
+    return text
 
 
 def _format_values(arr: pa.Array, sql_type: str, timezone: str) -> pa.Array:

@@ -181,6 +181,12 @@ SEQUENCES = [
                                 "INSERT INTO pd_inf VALUES ('infinity', '-infinity', 'infinity'), ('-infinity', 'infinity', '-infinity'), ('2024-01-01', NULL, NULL)",
                                 "SELECT * FROM pd_inf ORDER BY d", "SELECT 'infinity'::timestamp, '-infinity'::date") +
         ext("SELECT * FROM pd_inf ORDER BY d", rformats=(1,)) + [m.sync()]),
+    # records (ROW(...), whole-row references): PostgreSQL's text quoting, and binary with each field's type OID
+    Seq("records", Q("SELECT row(1, 'a b', NULL, '', 2.5::float8, true, date '2024-01-02', 'q\"x(y)')",
+                     "SELECT x FROM (VALUES (1, 'q\"x'), (2, NULL)) x(a, b) ORDER BY a",
+                     "SELECT array_agg(row(a, b) ORDER BY a) FROM (VALUES (1, 'x y'), (2, NULL)) v(a, b)") +
+        # (an untyped literal's field is 'unknown' (705) in PostgreSQL's binary record, text (25) in txngate's)
+        ext("SELECT row(1, 'x'::text, NULL::int, 2.5::float8, false)", rformats=(1,)) + [m.sync()]),
     Seq("json_errors", Q("CREATE TABLE pd_jse (d jsonb)", "INSERT INTO pd_jse VALUES ('[1]')", "SELECT jsonb_array_length('{}')",
                          "SELECT '5'::jsonb - 'a'", "SELECT jsonb_set('[1]', '{x}', '1')", "SELECT d - 'x' - 0 FROM pd_jse")),
     Seq("json_bad_literal", Q("CREATE TABLE pd_jsl (d jsonb)", "INSERT INTO pd_jsl VALUES ('{\"a\":')", "SELECT * FROM pd_jsl")),

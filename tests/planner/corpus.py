@@ -389,6 +389,7 @@ ERRORS = [
     "SELECT 1 +",
     "SELECT substring(name, 1, -1) FROM emp",
     "CREATE TABLE emp (a int)",
+    "CREATE TABLE rr AS SELECT row(1, 'a') AS r",
     "CREATE TABLE w (a nosuchtype)",
     "CREATE TABLE w (a int PRIMARY KEY, b int PRIMARY KEY)",
     "DROP TABLE nosuchtable",
