@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 
 from planner.result import python_values
 from planner.sqltypes import PG_ARRAY_ELEMENT, of_arrow, type_length, type_oid
-from planner.textfmt import INFINITIES, format_column, format_value, has_infinities, parse_array, value_type
+from planner.textfmt import INFINITIES, format_column, format_value, parse_array, value_type
 
 MAX_MESSAGE = 64 << 20
 PG_EPOCH = dt.datetime(2000, 1, 1)
@@ -195,11 +195,14 @@ FEW_ROWS = 16  # below this, Arrow's per-call overhead exceeds Python's per-row 
 def _few_data_rows(table: pa.Table, types: list[str], formats: list[int], timezone: str) -> bytes:
     columns = []
     for col, t, fmt in zip(table.columns, types, formats):
-        if pa.types.is_struct(col.type) or (pa.types.is_date32(col.type) or pa.types.is_timestamp(col.type)) and has_infinities(col):
-            # records need their fields' types; Python has no infinite dates
+        if pa.types.is_struct(col.type):  # a record's fields are formatted by their types
             columns.append(_encoded_column(col, t, fmt, timezone).to_pylist())
             continue
         values = python_values(col)
+        if (pa.types.is_date32(col.type) or pa.types.is_timestamp(col.type)) and any(isinstance(v, str) for v in values):
+            # 'infinity' (Python has no infinite dates): the column's own formatting knows them
+            columns.append(_encoded_column(col, t, fmt, timezone).to_pylist())
+            continue
         if fmt == 0:
             columns.append([None if v is None else format_value(v, t, timezone).encode() for v in values])
         else:

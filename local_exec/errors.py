@@ -97,7 +97,6 @@ _BY_CLASS = (
     (duckdb.OutOfRangeException, "22003"),
     (duckdb.CatalogException, "42P01"),
     (duckdb.BinderException, "42804"),
-    (duckdb.InterruptException, "57014"),
     (duckdb.InvalidInputException, "22023"),
 )
 

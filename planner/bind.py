@@ -104,6 +104,7 @@ class Binder:
         ctes = {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}
         columns = self._columns = self._column_types(node)
         arrays = self._arrays = {name: t for name, t in columns.items() if t.endswith("[]")}
+        chars = any(t.startswith("char(") for t in columns.values())
         if outputs and self.dialect == "duckdb" and isinstance(node, ast.SelectStmt):
             jsonops.canonical_outputs(node, columns)
         for n in walk(node):
@@ -121,7 +122,7 @@ class Binder:
                 n.name = n.name[1:]  # OPERATOR(pg_catalog.~)
             elif isinstance(n, ast.A_Expr) and arrays:
                 _array_operands(n, arrays)
-            if isinstance(n, (ast.A_Expr, ast.FuncCall)) and id(n) not in self._trimmed \
+            if chars and isinstance(n, (ast.A_Expr, ast.FuncCall)) and id(n) not in self._trimmed \
                     and not (isinstance(n, ast.FuncCall) and n.funcname[-1].sval in PADDED_ARGUMENTS):
                 replace_children(n, self._char_operand)
             if isinstance(n, ast.SelectStmt) and n.lockingClause:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 from planner.sqltypes import of_arrow
-from planner.textfmt import has_infinities, split_infinities
+from planner.textfmt import split_infinities
 
 
 @dataclass
@@ -147,12 +147,14 @@ def python_values(column) -> list:
     """A column's Python values: uuids as UUID (Arrow's uuid type gives them
     already; stored ones are 16-byte binaries), intervals without months as
     timedelta."""
-    if (pa.types.is_date32(column.type) or pa.types.is_timestamp(column.type)) and has_infinities(column):
-        # Python's dates end at year 9999: infinite ones are given as their text
+    try:
+        values = column.to_pylist()
+    except OverflowError:  # Python's dates end at year 9999: infinite ones are given as their text
         arr = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
         finite, infinite = split_infinities(arr)
+        if infinite is None:
+            raise
         return [inf if inf is not None else v for v, inf in zip(finite.to_pylist(), infinite.to_pylist())]
-    values = column.to_pylist()
     if pa.types.is_fixed_size_binary(column.type) and column.type.byte_width == 16:
         return [None if v is None else uuid.UUID(bytes=v) for v in values]
     if pa.types.is_interval(column.type):

@@ -253,23 +253,14 @@ def format_column(arr, sql_type: str, timezone: str = "UTC") -> pa.Array:
 INFINITIES = {pa.int32(): (2**31 - 1, -(2**31 - 1)), pa.int64(): (2**63 - 1, -(2**63 - 1))}
 
 
-def _infinity_masks(arr) -> tuple:
+def split_infinities(arr: pa.Array) -> tuple[pa.Array, pa.Array | None]:
+    """``arr`` (dates or timestamps) with its infinite values made NULL, and
+    their text (``infinity``/``-infinity``, NULL elsewhere); None when there
+    are none."""
     storage = pa.int32() if pa.types.is_date32(arr.type) else pa.int64()
     high, low = INFINITIES[storage]
     raw = arr.cast(storage)
-    return pc.equal(raw, high), pc.equal(raw, low)
-
-
-def has_infinities(arr) -> bool:
-    """Whether a date or timestamp column holds 'infinity' or '-infinity'."""
-    positive, negative = _infinity_masks(arr)
-    return bool(pc.any(pc.or_(positive, negative)).as_py())
-
-
-def split_infinities(arr: pa.Array) -> tuple[pa.Array, pa.Array | None]:
-    """``arr`` with its infinite values made NULL, and their text
-    (``infinity``/``-infinity``, NULL elsewhere); None when there are none."""
-    positive, negative = _infinity_masks(arr)
+    positive, negative = pc.equal(raw, high), pc.equal(raw, low)
     if not pc.any(pc.or_(positive, negative)).as_py():
         return arr, None
     text = pc.if_else(positive, "infinity", pc.if_else(negative, "-infinity", pa.scalar(None, pa.string())))
@@ -303,7 +294,7 @@ def value_type(v) -> str:
     if isinstance(v, float):
         return "double precision"
     if isinstance(v, decimal.Decimal):
-        return "numeric(38,0)" if v == v.to_integral_value() and v.as_tuple().exponent >= 0 else "numeric"
+        return "numeric"
     if isinstance(v, dt.datetime):
         return "timestamptz" if v.tzinfo else "timestamp"
     if isinstance(v, dt.date):
