@@ -25,7 +25,7 @@ import pyarrow as pa
 from storage.location import CountingBlob, open_blob, open_consensus
 from storage.oracle import open_oracle
 from storage.persist import PersistClient, PersistConfig, field_for
-from storage.txns import GroupCommitter, TxnsHandle, commit_write_only
+from storage.txns import Committer, TxnsHandle
 from tests.servers import PostgresServer, S3Server
 
 SCHEMA = pa.schema([field_for("id", "bigint"), field_for("v", "text")])
@@ -36,7 +36,7 @@ def one(i: int) -> pa.Table:
 
 
 async def run_writers(txns: TxnsHandle, oracle, shard: str, writers: int, seconds: float, grouped: bool) -> tuple[float, list[float]]:
-    group = GroupCommitter(txns, oracle) if grouped else None
+    group = Committer(txns, oracle) if grouped else None
     deadline = time.perf_counter() + seconds
     latencies: list[float] = []
     counter = 0
@@ -51,7 +51,7 @@ async def run_writers(txns: TxnsHandle, oracle, shard: str, writers: int, second
             if group is not None:
                 await group.commit(t)
             else:
-                await commit_write_only(txns, oracle, t)
+                await Committer(txns, oracle).commit(t)
             latencies.append(time.perf_counter() - t0)
 
     start = time.perf_counter()
@@ -60,7 +60,7 @@ async def run_writers(txns: TxnsHandle, oracle, shard: str, writers: int, second
 
 
 async def read_after_write(txns: TxnsHandle, oracle, shard: str, n: int) -> list[float]:
-    group = GroupCommitter(txns, oracle)
+    group = Committer(txns, oracle)
     reader = await txns.data_reader(shard)
     out = []
     for i in range(n):

@@ -38,7 +38,8 @@ import ssl
 import struct
 from dataclasses import dataclass
 
-from planner import SqlError
+from planner import SqlError, from_storage
+from storage import TxngateError
 from planner import parse as p
 from planner.copy import CopySink, CopySource
 from planner.result import Result, RowStream
@@ -130,9 +131,9 @@ class Server:
 
 
 class _Fatal(Exception):
-    def __init__(self, sqlstate: str, message: str):
+    def __init__(self, sqlstate: str, message: str, detail: str | None = None):
         super().__init__(message)
-        self.sqlstate, self.message = sqlstate, message
+        self.sqlstate, self.message, self.detail = sqlstate, message, detail
 
 
 class Connection:
@@ -195,7 +196,7 @@ class Connection:
                 return
             await self._loop()
         except _Fatal as e:
-            self.send(wire.error_response("FATAL", e.sqlstate, e.message))
+            self.send(wire.error_response("FATAL", e.sqlstate, e.message, detail=e.detail))
             await self._try_flush()
         except wire.ProtocolViolation as e:
             self.send(wire.error_response("FATAL", "08P01", f"invalid frontend message: {e}"))
@@ -373,7 +374,10 @@ class Connection:
                 raise
             self.send(wire.error_response("ERROR", "57014", "canceling statement due to user request"))
         except SqlError as e:
-            self.send(wire.error_response(e.severity, e.sqlstate, e.message, detail=e.detail, hint=e.hint, position=e.position))
+            self._send_error(e)
+        except TxngateError as e:  # from a stream's rows, after the session returned
+            self.session.fail()
+            self._send_error(from_storage(e))
         except (struct.error, IndexError):
             self.send(wire.error_response("ERROR", "08P01", "insufficient data left in message"))
         except (ValueError, UnicodeDecodeError) as e:
@@ -387,6 +391,11 @@ class Connection:
         finally:
             self.running = None
         return False
+
+    def _send_error(self, e: SqlError) -> None:
+        if e.severity == "FATAL":  # the session cannot go on (e.g. a COMMIT of unknown outcome)
+            raise _Fatal(e.sqlstate, e.message, e.detail)
+        self.send(wire.error_response(e.severity, e.sqlstate, e.message, detail=e.detail, hint=e.hint, position=e.position))
 
     def _report_changes(self) -> None:
         """ParameterStatus for each reported setting whose value changed

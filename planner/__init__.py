@@ -3,7 +3,9 @@
 Public API: ``Database.open(consensus_url, blob_url)`` and
 ``database.session()`` → ``Session.execute(sql, params)`` → ``[Result]``
 (columns with SQL types, rows, command tag), raising ``SqlError`` (with a
-SQLSTATE) on failure.
+SQLSTATE) on failure; ``from_storage(e)`` maps an error of the layers
+below to the ``SqlError`` a client is told (one mapping, for the gateway's
+errors raised while rows stream).
 
 Modules: ``parse`` (pglast: split, classify, 42601 positions, result
 names), ``catalog`` (schemas, tables, views, materialized views as a shard),
@@ -14,7 +16,7 @@ autocommit, implicit and explicit transactions, settings).
 """
 
 from planner.database import Database
-from planner.errors import SqlError
+from planner.errors import SqlError, from_storage
 from planner.session import Result, Session
 
-__all__ = ["Database", "Result", "Session", "SqlError"]
+__all__ = ["Database", "Result", "Session", "SqlError", "from_storage"]

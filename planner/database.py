@@ -24,7 +24,7 @@ from collections import OrderedDict
 from storage.location import open_blob, open_consensus
 from storage.oracle import open_oracle
 from storage.persist import PersistClient, PersistConfig
-from storage.txns import GroupCommitter, TxnsHandle
+from storage.txns import Committer, TxnsHandle
 
 from local_exec import LocalEngine, SnapshotCache
 from spark_exec import BlobAccess, SparkEngine, SparkRuntime
@@ -85,7 +85,7 @@ class Database:
         self.client = client
         self.txns = txns
         self.engine = engine
-        self.group = GroupCommitter(txns, oracle)
+        self.committer = Committer(txns, oracle)
         self.snapshots = SnapshotCache(txns)
         self._catalogs: dict[int, Catalog] = {}
         self.bind_cache = BindCache()
@@ -144,6 +144,10 @@ class Database:
 
     async def close(self) -> None:
         self._sinces.cancel()
+        try:
+            await asyncio.wait_for(self.committer.settled(), 5)
+        except Exception:  # noqa: BLE001 - readers finish what is left
+            logger.warning("closing with commits not yet applied or announced", exc_info=True)
         if self.spark is not None:
             await self.spark.runtime.stop()
         await self.client.close()

@@ -7,7 +7,11 @@ the SQLSTATEs txngate uses; names follow PostgreSQL's errcodes.
 
 from __future__ import annotations
 
-from storage.errors import TxngateError
+import logging
+
+from storage.errors import CommitUnknown, Conflict, LocationError, TxngateError
+
+logger = logging.getLogger(__name__)
 
 SYNTAX_ERROR = "42601"
 UNDEFINED_TABLE = "42P01"
@@ -43,6 +47,8 @@ QUERY_CANCELED = "57014"
 INVALID_PARAMETER_VALUE = "22023"
 UNDEFINED_PARAMETER = "42704"
 INTERNAL_ERROR = "XX000"
+CANNOT_CONNECT_NOW = "57P03"
+CONNECTION_FAILURE = "08006"
 IO_ERROR = "58030"
 
 
@@ -72,3 +78,47 @@ class SqlError(TxngateError):
 
 def not_supported(feature: str) -> SqlError:
     return SqlError(FEATURE_NOT_SUPPORTED, f"{feature} is not supported")
+
+
+def serialization_failure(cause: Exception | None = None) -> SqlError:
+    """40001: the transaction read something another one wrote after it
+    read it; nothing of it was written."""
+    return SqlError(
+        SERIALIZATION_FAILURE,
+        "could not serialize access due to read/write dependencies among transactions",
+        detail=f"Reason code: {cause}." if cause else None,
+        hint="The transaction might succeed if retried.",
+    )
+
+
+def from_storage(e: TxngateError) -> SqlError:
+    """The one mapping of errors below the planner to what a client is told
+    (``storage.txns.commit`` states what each commit outcome means):
+
+    * ``CommitUnknown``: FATAL 08006, and the connection ends — the
+      client must not take the error for a rollback;
+    * ``Conflict``: 40001, nothing written;
+    * any other ``LocationError`` (an outage of Blob, Consensus or the
+      oracle): 57P03, with the cause in DETAIL; nothing was committed;
+    * anything else (``UsageError``: a bug of ours): XX000, logged.
+    """
+    if isinstance(e, SqlError):
+        return e
+    if isinstance(e, CommitUnknown):
+        return SqlError(
+            CONNECTION_FAILURE,
+            "terminating connection because the outcome of COMMIT is unknown: the storage did not answer",
+            detail=f"The transaction may or may not have committed. {e}",
+            severity="FATAL",
+        )
+    if isinstance(e, Conflict):
+        return serialization_failure(e)
+    if isinstance(e, LocationError):
+        return SqlError(
+            CANNOT_CONNECT_NOW,
+            "the storage is not available",
+            detail=f"{type(e).__name__}: {e}",
+            hint="Nothing was committed by this statement. Retry when the storage is reachable again.",
+        )
+    logger.error("internal error: %s: %s", type(e).__name__, e, exc_info=e)
+    return SqlError(INTERNAL_ERROR, f"internal error: {type(e).__name__}: {e}")

@@ -57,6 +57,7 @@ from planner.errors import (
     READ_ONLY_TRANSACTION,
     UNDEFINED_PARAMETER,
     SqlError,
+    from_storage,
     not_supported,
 )
 from planner.pgcatalog import PgCatalog, column_origins
@@ -64,8 +65,8 @@ from planner.result import Result, RowStream, result_columns, to_result
 from planner.route import DEFAULT_SPARK_THRESHOLD, ExecOptions, parse_bytes
 from planner.sqltypes import canonical
 from planner.work import Work
-from storage.errors import UsageError
-from storage.txns import read_then_write
+from storage.errors import TxngateError
+from storage.errors import CommitUnknown
 
 DEFAULT_SETTINGS = {
     "application_name": "",
@@ -303,10 +304,9 @@ class Session:
         except asyncio.CancelledError:
             self.fail()
             raise
-        except UsageError as e:
-            # e.g. a table dropped between a statement's read and its write
+        except TxngateError as e:
             self.fail()
-            raise SqlError("40001", f"could not serialize access: {e}", hint="The statement might succeed if retried.") from None
+            raise from_storage(e) from e
 
     async def describe(self, stmt: p.Statement, nparams: int) -> list[tuple[str, str]] | None:
         """The result columns of a SELECT without running it (parameters
@@ -492,7 +492,8 @@ class Session:
 
     async def _autocommit(self, stmt: p.Statement, params, copy_source) -> Result:
         """A write or DDL statement on its own: write-only when it read no
-        data, else read-then-write, retried and recomputed as needed."""
+        data, else read-then-write, recomputed as needed (never 40001,
+        except for COPY, whose input cannot be read twice)."""
         memo: dict = {}
         inputs: list[str] = [CATALOG_SHARD]
         works: list[Work] = [Work.begin(self.db, reads=inputs)]
@@ -500,16 +501,11 @@ class Session:
         try:
             results.append(await self._in_work(works[0], stmt, params, memo, copy_source))
             first = works[0]
-            if not first.wrote:
-                await first.commit()
-                return results[-1]
             write_only = stmt.kind in (p.WRITE, p.COPY) and isinstance(stmt.node, (ast.InsertStmt, ast.CopyStmt)) and not first.data_reads
-            if write_only:
-                await self.db.group.commit(first.txn)
-                first.done = True
-                return results[-1]
-            if stmt.kind == p.COPY:
-                await first.commit()  # its input cannot be read twice: 40001 if it must
+            if not first.wrote or write_only or stmt.kind == p.COPY:
+                # write-only: it read only the catalog (a drop meanwhile fails
+                # its commit's registration check), so it commits grouped
+                await first.commit(write_only=write_only)
                 return results[-1]
 
             async def compute(read_ts: int):
@@ -518,20 +514,25 @@ class Session:
                 results.append(await self._in_work(work, stmt, params, memo))
                 return work.txn
 
-            await read_then_write(self.db.txns, self.db.oracle, inputs, compute, start=(first.read_ts, first.txn))
+            try:
+                await self.db.committer.commit(first.txn, read_ts=first.read_ts, reads=inputs, recompute=compute)
+            except CommitUnknown:
+                for w in works:
+                    w.outcome_unknown = True
+                raise
             last = works[-1]
-            last.done = True
             for w in works:
-                w.created.clear()  # committed: keep the shards
-            await last._forget(last.dropped)
+                w.done = True
+            await last.committed()
             return results[-1]
         except BaseException:
             for w in works:
                 w.done = False
                 await w.abort()
-            for shard in memo.values():
-                if not any(shard in w.created for w in works):
-                    await self.db.txns.forget(shard, 0)
+            if not any(w.outcome_unknown for w in works):
+                for shard in memo.values():
+                    if not any(shard in w.created for w in works):
+                        await self.db.txns.forget(shard, 0)
             raise
         finally:
             for w in works:

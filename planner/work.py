@@ -22,15 +22,20 @@ the same writes; a Work is committed or aborted at most once.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 import pyarrow as pa
 
 from planner.catalog import CATALOG_SCHEMA, CATALOG_SHARD, Catalog, Relation
-from planner.errors import READ_ONLY_TRANSACTION, SERIALIZATION_FAILURE, SqlError
+from planner.errors import READ_ONLY_TRANSACTION, SqlError, serialization_failure
+from storage.errors import CommitUnknown, Conflict
 from storage.persist import DIFF, LeasedParts
 from storage.persist.consolidate import collapse, expand
 from storage.txns import Txn
+
+
+logger = logging.getLogger(__name__)
 
 
 def with_diff(rows: pa.Table, diff: int) -> pa.Table:
@@ -55,6 +60,7 @@ class Work:
     done: bool = False
     unseen_writes: bool = False  # writes made with keep=False
     explicit: bool = False  # a transaction of several statements
+    outcome_unknown: bool = False  # its commit was sent and not heard back from
     _base: tuple[int, Catalog] | None = None  # the catalog at read_ts, once looked up
     _held: int | None = None  # read_ts, while the txns cache keeps history for it
 
@@ -207,50 +213,51 @@ class Work:
 
     # -- end -----------------------------------------------------------------
 
-    async def commit(self) -> None:
-        """Commit: write-only work at a fresh ``write_ts`` (group commit);
-        work that read at ``read_ts + 1``, moved later only if nothing it read
-        was written in between — otherwise 40001 and nothing is written."""
+    async def commit(self, *, write_only: bool = False) -> None:
+        """Commit through the one lifecycle (``storage.txns.commit``, which
+        states what each outcome means): write-only work at a fresh
+        ``write_ts`` (grouped); work that read at ``read_ts + 1``, or later
+        if nothing it read was written in between, else 40001 and nothing
+        is written. ``write_only``: commit grouped even though it read (the
+        catalog only, its caller knows)."""
         assert not self.done, "work committed twice"
         self.done = True
         try:
-            await self._commit()
+            await self._commit(write_only)
         finally:
             self.release()
 
-    async def _commit(self) -> None:
+    async def _commit(self, write_only: bool) -> None:
         if not self.wrote:
             await self.txn.abort()
             await self._forget(self.created)
             return
-        if self.read_ts is None:
-            await self.db.group.commit(self.txn)
+        try:
+            await self.db.committer.commit(self.txn, read_ts=None if write_only else self.read_ts, reads=self.reads)
+        except Conflict as e:
+            await self.txn.abort()
+            await self._forget(self.created)
+            raise serialization_failure(e) from None
+        except CommitUnknown:
+            self.outcome_unknown = True  # perhaps committed: its batches and shards stay
+            raise
+        except BaseException:
+            await self.txn.abort()  # nothing committed
+            raise
+        await self.committed()
+
+    async def committed(self) -> None:
+        """After the commit point: forget the shards the work dropped. A
+        failure here is logged, never reported (the commit stands)."""
+        self.created.clear()
+        try:
             await self._forget(self.dropped)
-            return
-        read_ts = self.read_ts
-        while True:
-            result = await self.txn.commit_at(read_ts + 1)
-            if result.committed:
-                await self.db.oracle.apply_write(result.ts)
-                await self.txn.apply(result.ts)
-                await self._forget(self.dropped)
-                return
-            new_read = result.upper - 1
-            await self.db.txns.cache.update_to(result.upper)
-            if any(self.db.txns.cache.changed_between(s, read_ts, new_read) for s in self.reads):
-                await self.txn.abort()
-                await self._forget(self.created)
-                raise SqlError(
-                    SERIALIZATION_FAILURE,
-                    "could not serialize access due to read/write dependencies among transactions",
-                    detail="Another transaction wrote to a table this transaction read, after it read it.",
-                    hint="The transaction might succeed if retried.",
-                )
-            read_ts = new_read  # nothing we read changed: commit later instead
+        except Exception:  # noqa: BLE001 - a dropped shard left registered is only a leak
+            logger.warning("forgetting dropped shards %s failed", self.dropped, exc_info=True)
 
     async def abort(self) -> None:
         self.release()
-        if self.done:
+        if self.done or self.outcome_unknown:
             return
         self.done = True
         await self.txn.abort()

@@ -14,19 +14,25 @@ Errors for all of them live in ``storage.errors``.
 """
 
 from storage.errors import (
+    CommitUnknown,
     ConfigError,
+    Conflict,
     DeterminateError,
     IndeterminateError,
     LocationError,
+    ShardNotRegistered,
     TxngateError,
     UsageError,
 )
 
 __all__ = [
+    "CommitUnknown",
     "ConfigError",
+    "Conflict",
     "DeterminateError",
     "IndeterminateError",
     "LocationError",
+    "ShardNotRegistered",
     "TxngateError",
     "UsageError",
 ]

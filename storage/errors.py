@@ -16,6 +16,11 @@ Handling"):
     writer must find out what happened (e.g. re-read the log) before doing
     anything that could apply the same change twice.
 
+Outcomes of a commit (``storage.txns.commit`` owns the contract):
+``Conflict`` (validation failed, nothing written; ``ShardNotRegistered`` when
+a shard written was dropped meanwhile) and ``CommitUnknown`` (an
+``IndeterminateError`` of the commit point itself: the outcome is unknown).
+
 ``ConfigError`` is a usage error raised at open time; it names the setting
 and the reason so an operator can fix it without reading a traceback.
 
@@ -64,3 +69,21 @@ class IndeterminateError(LocationError):
     """The operation may have happened; the caller must find out before retrying."""
 
     determinate = False
+
+
+class Conflict(TxngateError):
+    """A transaction cannot commit as computed: a commit after its read
+    timestamp wrote something it read (serializability), or a shard it
+    writes is no longer registered. Nothing of it was written; running it
+    again may succeed."""
+
+
+class ShardNotRegistered(Conflict):
+    """A transaction writes a data shard that was forgotten (its table was
+    dropped) after the transaction looked it up."""
+
+
+class CommitUnknown(IndeterminateError):
+    """A commit's compare-and-append was sent and its outcome could not be
+    learned: the transaction may or may not be committed. Never to be
+    reported as a rollback."""

@@ -16,7 +16,8 @@ Location errors: a determinate failure is retried with backoff within
 by refetching and running the transition again, so every transition must be
 idempotent against its own application (registrations check membership;
 compare_and_append checks the writer's idempotency token). Nothing is ever
-applied twice.
+applied twice. If that refetch fails too, the call raises
+``IndeterminateError``, never a determinate one.
 
 Invariants: the cached state only moves forward in seqno; every state this
 machine writes passed ``validate()``.
@@ -90,30 +91,38 @@ class Machine:
     async def apply(self, transition: Callable[[ShardState], tuple[ShardState | None, T]]) -> tuple[ShardState, T]:
         """Run ``transition`` on the latest state until its result is durable."""
         state = await self.current()
-        while True:
-            new, out = transition(state)
-            if new is None:
-                return state, out
-            new = dataclasses.replace(new, seqno=state.seqno + 1)
-            try:
-                new.validate(max_inline_bytes=self.max_inline_bytes)
-            except InvariantViolation:
-                logger.error("transition broke an invariant", extra={"shard": self.shard_id, "seqno": state.seqno})
-                raise
-            self.cas_attempts += 1
-            data = new.encode()
-            try:
-                won = await self._retry(lambda: self.consensus.compare_and_set(self.key, state.seqno, data))
-            except IndeterminateError:
-                won = False  # find out: refetch and run the transition again
-            if won:
-                self.state = new
-                async with self._changed:
-                    self._changed.notify_all()
-                return new, out
-            self.cas_losses += 1
-            state = await self.fetch()
-            assert state is not None
+        uncertain = False  # an earlier attempt of this call may have won
+        try:
+            while True:
+                new, out = transition(state)
+                if new is None:
+                    return state, out
+                new = dataclasses.replace(new, seqno=state.seqno + 1)
+                try:
+                    new.validate(max_inline_bytes=self.max_inline_bytes)
+                except InvariantViolation:
+                    logger.error("transition broke an invariant", extra={"shard": self.shard_id, "seqno": state.seqno})
+                    raise
+                self.cas_attempts += 1
+                data = new.encode()
+                try:
+                    won = await self._retry(lambda: self.consensus.compare_and_set(self.key, state.seqno, data))
+                except IndeterminateError:
+                    won = False  # find out: refetch and run the transition again
+                    uncertain = True
+                if won:
+                    self.state = new
+                    async with self._changed:
+                        self._changed.notify_all()
+                    return new, out
+                self.cas_losses += 1
+                state = await self.fetch()
+                assert state is not None
+                uncertain = False  # the transition runs on a state that shows it
+        except DeterminateError as e:
+            if uncertain:  # the refetch that would have found out failed
+                raise IndeterminateError(f"{self.key}: the outcome of a compare-and-set is unknown: {e}") from e
+            raise
 
     async def wait_for(self, predicate: Callable[[ShardState], bool], timeout: float | None = None) -> ShardState:
         """Block until the state satisfies ``predicate``, polling Consensus

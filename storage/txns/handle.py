@@ -48,7 +48,7 @@ from typing import Callable
 
 import pyarrow as pa
 
-from storage.errors import UsageError
+from storage.errors import CommitUnknown, DeterminateError, IndeterminateError, ShardNotRegistered, UsageError
 from storage.persist import DIFF, TS, BatchHandle, LeasedParts, PersistClient, ReadHandle, WriteHandle
 from storage.persist.batch import BatchBuilder
 from storage.txns.cache import TXNS_SCHEMA, Row, TxnsCache
@@ -149,7 +149,10 @@ class TxnsHandle:
                         TS: pa.array([at] * len(updates), pa.int64()),
                         DIFF: pa.array([x[3] for x in updates], pa.int64()),
                     })
-                    batch = await self.writer.batch(table)
+                    try:
+                        batch = await self.writer.batch(table)
+                    except IndeterminateError as e:  # a blob write: nothing is committed before the CaS
+                        raise DeterminateError(f"writing the txns batch: {e}") from e
                 out = await self.writer.compare_and_append(batch, u, at + 1)
                 if out.applied:
                     self._tidy.difference_update(tidy)
@@ -216,13 +219,27 @@ class TxnsHandle:
         return Txn(self)
 
     async def commit_rows(self, ts: int, rows: list[Row]) -> CommitResult:
+        """The commit point of a transaction (``storage.txns.commit`` owns the
+        contract): ``CommitUnknown`` when the compare-and-append was sent and
+        its outcome could not be learned; any other error means nothing was
+        committed."""
         def make(cache: TxnsCache, at: int):
             for shard in {r[0] for r in rows}:
                 if not cache.is_registered(shard, at):
-                    raise UsageError(f"data shard {shard} is not registered in the txns set at {at}")
+                    raise ShardNotRegistered(f"data shard {shard} is not registered in the txns set at {at}")
             return [(s, at, b, 1) for s, _t, b in rows]
 
-        return await self._write_txns(ts, make)
+        try:
+            return await self._write_txns(ts, make)
+        except CommitUnknown:
+            raise
+        except IndeterminateError as e:
+            raise CommitUnknown(f"commit at {ts}: {e}") from e
+
+    def note_committed(self, ts: int) -> None:
+        """A commit at ``ts`` by this process: its later reads are at or above
+        it, whether or not the oracle has heard of it yet."""
+        self.cache.read_floor = max(self.cache.read_floor, ts)
 
     # -- apply and tidy -------------------------------------------------------------
 
@@ -319,12 +336,14 @@ class TxnsHandle:
         """A read timestamp from ``oracle``, held until the caller's
         ``cache.release_history(ts)``, so no data shard's since passes it.
         While the oracle answers, the read floor is held instead: the answer
-        is at least the floor, and a since may not pass it meanwhile."""
+        is at least the floor (the largest timestamp this process handed out
+        or committed at), and a since may not pass it meanwhile."""
         floor = self.cache.read_floor
         self.cache.hold_history(floor)
         try:
-            ts = await oracle.read_ts()
-            assert ts >= floor, "the oracle's read timestamps never go back"
+            # The oracle's answers never go back, but a commit of ours it has
+            # not heard of yet (note_committed) may be above them.
+            ts = max(await oracle.read_ts(), floor)
             self.cache.hold_history(ts)
             self.cache.read_floor = max(self.cache.read_floor, ts)
         finally:

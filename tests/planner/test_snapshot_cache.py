@@ -11,7 +11,7 @@ from local_exec import SnapshotCache
 from storage.location import CountingBlob, MemBlob, MemConsensus
 from storage.oracle import MemOracle
 from storage.persist import PersistClient, PersistConfig, field_for
-from storage.txns import TxnsHandle, commit_write_only
+from storage.txns import Committer, TxnsHandle
 
 SCHEMA = pa.schema([field_for("k", "integer"), field_for("v", "text")])
 
@@ -40,7 +40,7 @@ async def test_incremental_contents_equal_full_snapshots():
             await t.write("d", pa.table({"k": pa.array([gone[0]], pa.int32()), "v": [gone[1]]}), diff=-1)
         live += inserts
         if t.shards:
-            await commit_write_only(txns, oracle, t)
+            await Committer(txns, oracle).commit(t)
         ts = await oracle.read_ts()
         got = await cache.read("d", ts)
         full = await txns.read("d", ts)

@@ -8,7 +8,7 @@ import asyncio
 import pyarrow as pa
 import pytest
 
-from storage.errors import UsageError
+from storage.errors import ShardNotRegistered, UsageError
 from storage.location import CountingBlob
 from storage.persist import PersistClient, PersistConfig
 from storage.txns import TxnsHandle
@@ -179,5 +179,5 @@ async def test_forget_applies_first_and_is_idempotent(env):
     assert (await txns.client.state(d0)).upper > r.ts, "forget must apply pending writes first"
     t = txns.begin()
     await t.write(d0, rows(8))
-    with pytest.raises(UsageError, match="not registered"):
+    with pytest.raises(ShardNotRegistered, match="not registered"):
         await t.commit_at(await txns.upper())

@@ -14,7 +14,7 @@ from storage.errors import LocationError
 from storage.location import FaultConfig, FaultyBlob, FaultyConsensus
 from storage.oracle import MemOracle
 from storage.persist import PersistClient, PersistConfig, field_for
-from storage.txns import GroupCommitter, TxnsHandle, commit_write_only, read_only, read_then_write
+from storage.txns import Committer, TxnsHandle, read_only
 from tests.txns.conftest import Env, rows
 
 
@@ -120,6 +120,17 @@ async def test_seeded_stress_on_postgres_and_s3(durable_env):
     assert commits > 15 and reads > 5
 
 
+async def read_then_write(committer: Committer, inputs, compute):
+    """Compute at a fresh read timestamp and commit through the lifecycle,
+    recomputing when an input changed."""
+    txns = committer.txns
+    read_ts = await read_only(txns, committer.oracle, inputs)
+    try:
+        return await committer.commit(await compute(read_ts), read_ts=read_ts, reads=inputs, recompute=compute)
+    finally:
+        txns.cache.release_history(read_ts)
+
+
 BANK = pa.schema([field_for("id", "bigint"), field_for("balance", "bigint")])
 
 
@@ -130,7 +141,7 @@ async def test_bank_transfers_preserve_the_total(env):
     t = setup.begin()
     for shard, base in ((a, 0), (b, 100)):
         await t.write(shard, pa.table({"id": pa.array(range(base, base + 5), pa.int64()), "balance": pa.array([100] * 5, pa.int64())}))
-    await commit_write_only(setup, oracle, t)
+    await Committer(setup, oracle).commit(t)
     total = 1000
     rng = random.Random(3)
     sums: list[int] = []
@@ -155,7 +166,7 @@ async def test_bank_transfers_preserve_the_total(env):
                     await txn.write(shard, pa.table({"id": pa.array([i], pa.int64()), "balance": pa.array([new], pa.int64())}))
                 return txn
 
-            await read_then_write(txns, oracle, [a, b], compute)
+            await read_then_write(Committer(txns, oracle), [a, b], compute)
 
     async def transfers_tidied(n: int) -> None:
         try:
@@ -199,13 +210,13 @@ async def test_group_commit_merges_concurrent_writers(env):
     txns = await env.txns()
     (d0, d1) = await env.shards(txns, "d0", "d1")
     oracle = MemOracle() if env.kind == "mem" else env.oracle
-    group = GroupCommitter(txns, oracle)
+    group = Committer(txns, oracle)
     before = txns.commits
 
     async def writer(i: int) -> int:
         t = txns.begin()
         await t.write(d0 if i % 2 else d1, rows(i))
-        return await group.commit(t)
+        return (await group.commit(t)).ts
 
     stamps = await asyncio.gather(*(writer(i) for i in range(64)))
     assert group.txns_committed == 64
@@ -226,7 +237,7 @@ async def test_read_then_write_skips_recomputation_when_inputs_unchanged(env):
     oracle = MemOracle() if env.kind == "mem" else env.oracle
     t = txns.begin()
     await t.write(src, rows(1, 2, 3))
-    await commit_write_only(txns, oracle, t)
+    await Committer(txns, oracle).commit(t)
     computes = []
 
     async def copy(read_ts: int):
@@ -241,7 +252,7 @@ async def test_read_then_write_skips_recomputation_when_inputs_unchanged(env):
             assert (await intruder.commit_at(read_ts + 5)).committed
         return txn
 
-    result = await read_then_write(txns, oracle, [src], copy)
+    result = await read_then_write(Committer(txns, oracle), [src], copy)
     assert result.attempts == 2 and result.recomputed == 0 and len(computes) == 1
     assert sorted((await txns.read(dst, result.ts)).column("id").to_pylist()) == [1, 2, 3]
 
@@ -258,7 +269,7 @@ async def test_read_then_write_skips_recomputation_when_inputs_unchanged(env):
             assert (await change.commit_at(read_ts + 5)).committed
         return txn
 
-    result = await read_then_write(txns, oracle, [src], copy_again)
+    result = await read_then_write(Committer(txns, oracle), [src], copy_again)
     assert result.recomputed == 1 and len(computes) == 2
     final = sorted((await txns.read(dst, result.ts)).column("id").to_pylist())
     assert final == [1, 1, 2, 2, 3, 3, 4], "the second copy must see the changed input"
@@ -303,7 +314,7 @@ async def test_group_commit_takes_txns_queued_during_an_apply(mem_env, monkeypat
     (and nobody submits after it) must still be committed."""
     txns = await mem_env.txns()
     (d0,) = await mem_env.shards(txns, "d0")
-    group = GroupCommitter(txns, MemOracle())
+    group = Committer(txns, MemOracle())
     release = asyncio.Event()
     applying = asyncio.Event()
     real_apply = type(txns.begin()).apply
@@ -316,14 +327,14 @@ async def test_group_commit_takes_txns_queued_during_an_apply(mem_env, monkeypat
     monkeypatch.setattr(type(txns.begin()), "apply", slow_apply)
     first = txns.begin()
     await first.write(d0, rows(1))
-    ts1 = await group.commit(first)  # acknowledged; its apply now hangs
+    ts1 = (await group.commit(first)).ts  # acknowledged; its apply now hangs
     await applying.wait()
     second = txns.begin()
     await second.write(d0, rows(2))
     pending = asyncio.create_task(group.commit(second))
     await asyncio.sleep(0)
     release.set()
-    ts2 = await asyncio.wait_for(pending, 10)
+    ts2 = (await asyncio.wait_for(pending, 10)).ts
     assert ts2 > ts1
     assert sorted((await txns.read(d0, ts2)).column("id").to_pylist()) == [1, 2]
 
@@ -333,14 +344,14 @@ async def test_group_commit_serves_writers_that_keep_committing(env):
     txns = await env.txns()
     (d0,) = await env.shards(txns, "d0")
     oracle = MemOracle() if env.kind == "mem" else env.oracle
-    group = GroupCommitter(txns, oracle, max_group=8)
+    group = Committer(txns, oracle, max_group=8)
 
     async def writer(w: int) -> list[int]:
         out = []
         for n in range(6):
             t = txns.begin()
             await t.write(d0, rows(w * 100 + n))
-            out.append(await asyncio.wait_for(group.commit(t), 60))
+            out.append((await asyncio.wait_for(group.commit(t), 60)).ts)
         return out
 
     stamps = await asyncio.gather(*(writer(w) for w in range(16)))
