@@ -45,7 +45,7 @@ from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain
 from planner.sqltypes import duckdb_type, typed_literal
 from planner.textfmt import format_value
-from planner.work import Work, with_diff
+from planner.work import Work, key_hashes, with_diff
 from local_exec import jsonb
 from storage.persist import DIFF
 from storage.persist.codec import map_elements
@@ -220,8 +220,8 @@ class Dml:
             current = await self.work.contents(rel)
             inserted, retracted, new = await self._on_conflict(conflict, rel, node.relation, current, new)
         if rel.keys:
-            if current is None:
-                current = await self.work.contents(rel)
+            if current is None:  # only the inserted keys are read: other keys' inserts do not conflict
+                current = await self.work.contents(rel, keys=key_hashes(rel, inserted))
             rest = current if retracted is None else _remove_rows(current, retracted)
             check_unique(rel, rest, inserted)
         if retracted is not None:

@@ -496,7 +496,8 @@ class Session:
         except for COPY, whose input cannot be read twice)."""
         memo: dict = {}
         inputs: list[str] = [CATALOG_SHARD]
-        works: list[Work] = [Work.begin(self.db, reads=inputs)]
+        points: dict[str, set[int]] = {}
+        works: list[Work] = [Work.begin(self.db, reads=inputs, points=points)]
         results: list[Result] = []
         try:
             results.append(await self._in_work(works[0], stmt, params, memo, copy_source))
@@ -509,13 +510,15 @@ class Session:
                 return results[-1]
 
             async def compute(read_ts: int):
-                work = Work.begin(self.db, read_ts=read_ts, reads=inputs)
+                work = Work.begin(self.db, read_ts=read_ts, reads=inputs, points=points)
                 works.append(work)
                 results.append(await self._in_work(work, stmt, params, memo))
+                work.note_written()
                 return work.txn
 
+            first.note_written()
             try:
-                await self.db.committer.commit(first.txn, read_ts=first.read_ts, reads=inputs, recompute=compute)
+                await self.db.committer.commit(first.txn, read_ts=first.read_ts, reads=inputs, points=points, recompute=compute)
             except CommitUnknown:
                 for w in works:
                     w.outcome_unknown = True

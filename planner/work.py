@@ -7,8 +7,10 @@ read-then-write). It owns:
 
 * ``read_ts``: taken from the oracle at the first read, then fixed — every
   read of the transaction, of any table or of the catalog, is at it;
-* ``reads``: the shards read (the catalog included), which the commit checks
-  for writes after ``read_ts`` (serializability, seed 000);
+* ``reads``: the shards read whole (the catalog included) and ``points``:
+  the shards read only by key, with the key hashes; the commit checks that
+  nothing of them was written after ``read_ts`` (serializability, seed
+  000; key-granular, so inserts of different keys do not conflict);
 * ``pending``: the rows written so far (with ``_diff``) per shard, so later
   statements read their own writes — the catalog's too, so DDL inside a
   transaction is seen by the statements after it;
@@ -32,10 +34,25 @@ from planner.errors import READ_ONLY_TRANSACTION, SqlError, serialization_failur
 from storage.errors import CommitUnknown, Conflict
 from storage.persist import DIFF, LeasedParts
 from storage.persist.consolidate import collapse, expand
-from storage.txns import Txn
+from storage.txns import Txn, key_hash
 
 
 logger = logging.getLogger(__name__)
+
+#: Keys of one table a transaction reads or writes before it counts as
+#: reading or writing the whole table (commit records and validation stay small).
+MAX_KEYS = 1024
+
+
+def key_hashes(rel: Relation, rows: pa.Table) -> set[int]:
+    """The hashes of every key ``rows`` have in each uniqueness constraint
+    of ``rel`` (keys with a NULL identify nothing: they never conflict)."""
+    out: set[int] = set()
+    for _name, cols in rel.keys:
+        columns = [rows.column(c).to_pylist() for c in cols]
+        constraint = ",".join(cols)
+        out.update(key_hash(constraint, key) for key in zip(*columns) if None not in key)
+    return out
 
 
 def with_diff(rows: pa.Table, diff: int) -> pa.Table:
@@ -53,6 +70,7 @@ class Work:
     read_ts: int | None = None
     read_only: bool = False
     reads: list[str] = field(default_factory=list)
+    points: dict[str, set[int]] = field(default_factory=dict)
     pending: dict[str, list[pa.Table]] = field(default_factory=dict)
     created: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
@@ -65,8 +83,9 @@ class Work:
     _held: int | None = None  # read_ts, while the txns cache keeps history for it
 
     @classmethod
-    def begin(cls, db, *, read_ts: int | None = None, read_only: bool = False, reads: list[str] | None = None) -> "Work":
-        return cls(db, db.txns.begin(), read_ts, read_only, reads if reads is not None else [])
+    def begin(cls, db, *, read_ts: int | None = None, read_only: bool = False, reads: list[str] | None = None,
+              points: dict[str, set[int]] | None = None) -> "Work":
+        return cls(db, db.txns.begin(), read_ts, read_only, reads if reads is not None else [], points if points is not None else {})
 
     @property
     def wrote(self) -> bool:
@@ -74,7 +93,8 @@ class Work:
 
     @property
     def data_reads(self) -> list[str]:
-        return [s for s in self.reads if s != CATALOG_SHARD]
+        """The data shards read, whole or by key."""
+        return [s for s in self.reads if s != CATALOG_SHARD] + [s for s in self.points if s not in self.reads]
 
     async def ts(self) -> int:
         """The read timestamp, held in the txns cache until ``release``:
@@ -101,6 +121,12 @@ class Work:
         if shard not in self.reads:
             self.reads.append(shard)
 
+    def _read_keys(self, shard: str, keys: set[int]) -> None:
+        points = self.points.setdefault(shard, set())
+        points.update(keys)
+        if len(points) > MAX_KEYS:
+            self._read(shard)  # past the cap, validated as a scan
+
     # -- reads ---------------------------------------------------------------
 
     async def catalog(self) -> Catalog:
@@ -115,14 +141,22 @@ class Work:
         current = await self.db.txns.read(CATALOG_SHARD, ts)
         return Catalog.from_table(self._merge(current, pending, CATALOG_SCHEMA))
 
-    async def contents(self, rel: Relation) -> pa.Table:
-        """``rel``'s rows at ``read_ts`` plus this work's own writes to it."""
+    async def contents(self, rel: Relation, *, keys: set[int] | None = None) -> pa.Table:
+        """``rel``'s rows at ``read_ts`` plus this work's own writes to it.
+
+        ``keys``: the caller uses the contents only to learn which rows have
+        these keys (hashes, ``key_hashes``), e.g. a uniqueness check: only
+        those keys join the read set, so commits of other keys do not
+        conflict with this work."""
         ts = await self.ts()
         schema = rel.schema_arrow
         if rel.shard in self.created:
             current = schema.empty_table()
         else:
-            self._read(rel.shard)
+            if keys is None:
+                self._read(rel.shard)
+            else:
+                self._read_keys(rel.shard, keys)
             current = await self.db.snapshots.read(rel.shard, ts)
         pending = self.pending.get(rel.shard)
         return self._merge(current, pending, schema) if pending else current
@@ -232,8 +266,9 @@ class Work:
             await self.txn.abort()
             await self._forget(self.created)
             return
+        self.note_written()
         try:
-            await self.db.committer.commit(self.txn, read_ts=None if write_only else self.read_ts, reads=self.reads)
+            await self.db.committer.commit(self.txn, read_ts=None if write_only else self.read_ts, reads=self.reads, points=self.points)
         except Conflict as e:
             await self.txn.abort()
             await self._forget(self.created)
@@ -245,6 +280,21 @@ class Work:
             await self.txn.abort()  # nothing committed
             raise
         await self.committed()
+
+    def note_written(self) -> None:
+        """Tell the txn which keys its writes to each keyed table touch
+        (``storage.txns.keys``), so readers of other keys of the same table
+        do not conflict with it. Tables without keys, writes this work does
+        not keep (``unseen_writes``) and more than ``MAX_KEYS`` keys count
+        as the whole table."""
+        if self.unseen_writes or self._base is None:
+            return
+        by_shard = {r.shard: r for r in self._base[1].relations.values() if r.shard is not None}
+        for shard, parts in self.pending.items():
+            rel = by_shard.get(shard)
+            if rel is None or not rel.keys or sum(p.num_rows for p in parts) > MAX_KEYS:
+                continue
+            self.txn.note_written(shard, set().union(*(key_hashes(rel, p) for p in parts)))
 
     async def committed(self) -> None:
         """After the commit point: forget the shards the work dropped. A

@@ -11,12 +11,15 @@ Public API:
 * ``Committer(txns, oracle).commit(txn, read_ts=, reads=, recompute=)``:
   the one commit lifecycle of every transaction (write-only ones grouped),
   and the contract on its outcomes (``commit.py``);
-* ``read_only(txns, oracle, shards)``: a held read timestamp.
+* ``read_only(txns, oracle, shards)``: a held read timestamp;
+* ``key_hash(constraint, key)``: the hash a transaction names a key by,
+  in ``Txn.note_written`` and the ``points`` it read (``keys.py``).
 """
 
 from storage.txns.cache import TXNS_SCHEMA, TxnsCache
 from storage.txns.commit import Committed, Committer, read_only
 from storage.txns.handle import CommitResult, Txn, TxnsHandle
+from storage.txns.keys import key_hash
 
 __all__ = [
     "CommitResult",
@@ -26,5 +29,6 @@ __all__ = [
     "Txn",
     "TxnsCache",
     "TxnsHandle",
+    "key_hash",
     "read_only",
 ]

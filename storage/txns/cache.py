@@ -14,12 +14,15 @@ The cache has absorbed every update at times ``< progress``. It answers:
 * which writes to ``d`` are still in the shard (committed, maybe not yet
   applied), and the earliest of all of them;
 * did anyone write to ``d`` in ``(lo, hi]``? (for skipping recomputation of
-  a read-then-write whose inputs did not change); it answers "maybe" for
-  times before the cache's history starts.
+  a read-then-write whose inputs did not change); and did anyone write one
+  of the keys ``K`` of ``d`` then (``keys_changed_between``, from the keys
+  each commit says it wrote, ``storage.txns.keys``); both answer "maybe"
+  for times before the cache's history starts.
 
 Invariants (``validate()``): every row's count is 1 (nothing applied or
 retracted twice); ``unapplied`` is exactly the write rows of ``contents``;
-registration intervals do not overlap; ``history_from <= progress``.
+registration intervals do not overlap; ``history_from <= progress``;
+``write_keys`` has an entry for every time in ``write_times``.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from collections import Counter, defaultdict
 import pyarrow as pa
 
 from storage.persist import DIFF, TS, InvariantViolation, ReadHandle, field_for
+from storage.txns.keys import WHOLE, union, written
 
 TXNS_SCHEMA = pa.schema([field_for("shard", "text", nullable=False), field_for("ts", "bigint", nullable=False), field_for("batch", "bytea", nullable=False)])
 
@@ -50,6 +54,9 @@ class TxnsCache:
         self.unapplied: dict[str, list[int]] = defaultdict(list)
         #: data shard -> sorted commit ts of every write seen since history_from
         self.write_times: dict[str, list[int]] = defaultdict(list)
+        #: data shard -> {commit ts: the keys it wrote, or WHOLE} (storage.txns.keys),
+        #: for every ts in write_times
+        self.write_keys: dict[str, dict[int, frozenset | None]] = defaultdict(dict)
         #: read timestamps of work in flight: it reads data shards at them and
         #: asks ``changed_between`` from them, so history is kept back to the
         #: oldest and no data shard's since passes it
@@ -116,7 +123,12 @@ class TxnsCache:
                 if diff > 0:
                     bisect.insort(times, ts)
                     history = self.write_times[shard]
-                    if not history or history[-1] != ts:
+                    keys = written(batch)
+                    per_ts = self.write_keys[shard]
+                    if ts in per_ts:
+                        per_ts[ts] = union(per_ts[ts], keys)
+                    else:
+                        per_ts[ts] = keys
                         bisect.insort(history, ts)
                 else:
                     i = bisect.bisect_left(times, ts)
@@ -159,6 +171,22 @@ class TxnsCache:
         i = bisect.bisect_right(times, lo)
         return i < len(times) and times[i] <= hi
 
+    def keys_changed_between(self, shard: str, lo: int, hi: int, keys: frozenset) -> bool:
+        """Whether a write to ``shard`` at a time in ``(lo, hi]`` wrote one of
+        ``keys`` (hashes) or did not say which keys it wrote. True when the
+        answer is unknown (before the cache's history)."""
+        if lo + 1 < self.history_from:
+            return True
+        times = self.write_times.get(shard, [])
+        per_ts = self.write_keys.get(shard, {})
+        i = bisect.bisect_right(times, lo)
+        while i < len(times) and times[i] <= hi:
+            wrote = per_ts.get(times[i], WHOLE)
+            if wrote is WHOLE or not wrote.isdisjoint(keys):
+                return True
+            i += 1
+        return False
+
     def latest_write_le(self, shard: str, t: int) -> int | None:
         times = self.write_times.get(shard, [])
         i = bisect.bisect_right(times, t)
@@ -196,7 +224,11 @@ class TxnsCache:
         if before <= self.history_from:
             return
         for shard, times in self.write_times.items():
-            del times[: bisect.bisect_left(times, before)]
+            cut = bisect.bisect_left(times, before)
+            per_ts = self.write_keys[shard]
+            for ts in times[:cut]:
+                per_ts.pop(ts, None)
+            del times[:cut]
         self.history_from = min(before, self.progress)
 
     def validate(self) -> "TxnsCache":
@@ -212,6 +244,9 @@ class TxnsCache:
         for shard in set(expected) | set(self.unapplied):
             if sorted(expected.get(shard, [])) != self.unapplied.get(shard, []):
                 raise InvariantViolation(f"unapplied writes of {shard} disagree with the txns contents")
+        for shard, times in self.write_times.items():
+            if set(times) != set(self.write_keys.get(shard, {})):
+                raise InvariantViolation(f"written keys of {shard} disagree with its write times")
         for shard, regs in self.registrations.items():
             for (r1, f1), (r2, _f2) in zip(regs, regs[1:]):
                 if f1 is None or f1 > r2:

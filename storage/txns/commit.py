@@ -12,8 +12,10 @@ is the only place a transaction is committed, whatever its kind:
 * **read-write** (``read_ts`` given): committed at ``read_ts + 1``, so
   nothing can land between what it read and what it writes. When the
   compare-and-append loses to the txns upper ``u``, the transaction is
-  *validated*: if no commit in ``(read_ts, u - 1]`` wrote anything in
-  ``reads``, it commits at ``u`` instead with the same batches (its reads
+  *validated*: if no commit in ``(read_ts, u - 1]`` wrote anything it
+  read (any of a shard it scanned, or one of the keys it looked up in a
+  shard it read only by key: FoundationDB's resolver check, with the keys
+  each commit record carries, ``storage.txns.keys``), it commits at ``u`` instead with the same batches (its reads
   are still true at ``u - 1``); otherwise it is recomputed at ``u - 1``
   (``recompute``, single statements: the client never sees 40001) or fails
   with ``Conflict`` (explicit transactions: 40001). Serializable, and
@@ -103,6 +105,15 @@ async def _to_the_end(fut: "asyncio.Future"):
             raise
 
 
+def _written_since(cache, lo: int, hi: int, reads: Iterable[str], points: dict[str, set[int]]) -> bool:
+    """Validation: did a commit in ``(lo, hi]`` write what was read — any
+    of a shard read whole, or one of the keys read of a shard read by key?"""
+    whole = set(reads)
+    if any(cache.changed_between(s, lo, hi) for s in whole):
+        return True
+    return any(cache.keys_changed_between(s, lo, hi, frozenset(keys)) for s, keys in list(points.items()) if s not in whole)
+
+
 class Committer:
     """Commits transactions of one txns shard; one per process."""
 
@@ -131,21 +142,24 @@ class Committer:
         *,
         read_ts: int | None = None,
         reads: Iterable[str] = (),
+        points: dict[str, set[int]] | None = None,
         recompute: Callable[[int], Awaitable[Txn]] | None = None,
         max_attempts: int = 1000,
     ) -> Committed:
         """Commit ``txn`` (see the module docstring for what each outcome
-        means). ``reads``: the shards the transaction read at ``read_ts``,
-        iterated afresh on each validation (a recompute may add some).
+        means). ``reads``: the shards the transaction read whole at
+        ``read_ts``; ``points``: shards it read only by key, with the key
+        hashes (``storage.txns.keys``); both looked at afresh on each
+        validation (a recompute may add some).
         ``recompute(new_read_ts)`` computes the transaction again (its new
         txn), for statements that may retry themselves."""
         if read_ts is None:
             return await self._commit_grouped(txn)
-        return await self._commit_read_write(txn, read_ts, reads, recompute, max_attempts)
+        return await self._commit_read_write(txn, read_ts, reads, points or {}, recompute, max_attempts)
 
     # -- read-write -----------------------------------------------------------------
 
-    async def _commit_read_write(self, txn, read_ts, reads, recompute, max_attempts) -> Committed:
+    async def _commit_read_write(self, txn, read_ts, reads, points, recompute, max_attempts) -> Committed:
         cache = self.txns.cache
         held: list[int] = []
         recomputed = 0
@@ -160,7 +174,7 @@ class Committer:
                 cache.hold_history(new_read)
                 held.append(new_read)
                 await cache.update_to(result.upper)
-                if not any(cache.changed_between(s, read_ts, new_read) for s in list(reads)):
+                if not _written_since(cache, read_ts, new_read, reads, points):
                     read_ts = new_read  # what it read is still true: commit later
                     continue
                 await txn.abort()

@@ -52,6 +52,7 @@ from storage.errors import CommitUnknown, DeterminateError, IndeterminateError, 
 from storage.persist import DIFF, TS, BatchHandle, LeasedParts, PersistClient, ReadHandle, WriteHandle
 from storage.persist.batch import BatchBuilder
 from storage.txns.cache import TXNS_SCHEMA, Row, TxnsCache
+from storage.txns.keys import WHOLE, attach, union
 
 logger = logging.getLogger(__name__)
 
@@ -422,6 +423,7 @@ class Txn:
         self._builders: dict[str, BatchBuilder] = {}
         self._more_builders: list[tuple[str, BatchBuilder]] = []  # from merges
         self._batches: dict[str, list[BatchHandle]] = {}
+        self._written: dict[str, frozenset] = {}  # shard -> key hashes written (absent: WHOLE)
         self._sealed = False
 
     @property
@@ -438,6 +440,15 @@ class Txn:
         if size >= SPILL_BYTES:
             await self._spill(shard)
 
+    def note_written(self, shard: str, keys: frozenset) -> None:
+        """Say which keys (``storage.txns.keys.key_hash``) this txn's writes
+        to ``shard`` touch, once they are all made: a reader of other keys
+        of ``shard`` then does not conflict with it. Without a note, the
+        whole shard counts as written."""
+        if self._sealed:
+            raise UsageError("transaction already sealed for commit")
+        self._written[shard] = frozenset(keys)
+
     def write_batch(self, batch: BatchHandle) -> None:
         """Add a batch written elsewhere (e.g. by a Spark executor) with a fixed ts."""
         if not batch.retimestampable:
@@ -448,6 +459,14 @@ class Txn:
         """Take over ``other``'s writes (it must not be used afterwards)."""
         if self._sealed or other._sealed:
             raise UsageError("cannot merge sealed transactions")
+        mine = self.shards
+        for shard in other.shards:
+            theirs = other._written.get(shard, WHOLE)
+            both = union(self._written.get(shard, WHOLE), theirs) if shard in mine else theirs
+            if both is WHOLE:
+                self._written.pop(shard, None)
+            else:
+                self._written[shard] = both
         for shard, tables in other._buffers.items():
             self._buffers.setdefault(shard, []).extend(tables)
             self._buffer_bytes[shard] = self._buffer_bytes.get(shard, 0) + other._buffer_bytes.get(shard, 0)
@@ -458,7 +477,7 @@ class Txn:
                 self._builders[shard] = builder
         for shard, batches in other._batches.items():
             self._batches.setdefault(shard, []).extend(batches)
-        other._buffers, other._builders, other._more_builders, other._batches = {}, {}, [], {}
+        other._buffers, other._builders, other._more_builders, other._batches, other._written = {}, {}, [], {}, {}
 
     async def _builder(self, shard: str) -> BatchBuilder:
         b = self._builders.get(shard)
@@ -498,7 +517,7 @@ class Txn:
                     self._batches.setdefault(shard, []).append(batch)
             self._builders, self._more_builders = {}, []
             self._sealed = True
-        return [(shard, 0, b.to_bytes()) for shard, batches in self._batches.items() for b in batches]
+        return [(shard, 0, attach(b.to_bytes(), self._written.get(shard, WHOLE))) for shard, batches in self._batches.items() for b in batches]
 
     async def commit_at(self, ts: int) -> CommitResult:
         """Commit at ``ts``: one compare-and-append on the txns shard. On
