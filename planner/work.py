@@ -286,9 +286,9 @@ class Work:
         (``storage.txns.keys``), so readers of other keys of the same table
         do not conflict with it. Tables without keys, writes this work does
         not keep (``unseen_writes``) and more than ``MAX_KEYS`` keys count
-        as the whole table."""
-        if self.unseen_writes or self._base is None:
-            return
+        as the whole table, as does all of a work that changed the catalog."""
+        if self.unseen_writes or self._base is None or self.pending.get(CATALOG_SHARD):
+            return  # (DDL in this work: its tables' keys may not be the base catalog's)
         by_shard = {r.shard: r for r in self._base[1].relations.values() if r.shard is not None}
         for shard, parts in self.pending.items():
             rel = by_shard.get(shard)

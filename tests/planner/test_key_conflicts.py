@@ -96,3 +96,18 @@ async def test_a_scan_still_conflicts_with_an_insert_of_any_key(two):
         await a.execute("COMMIT")
     assert info.value.sqlstate == "40001"
     assert await rows(b, "SELECT count(*) FROM audit") == [(0,)]
+
+
+async def test_ddl_rewriting_a_keyed_table_commits_and_conflicts_whole(two):
+    """A work that changed the catalog names no keys: a renamed key column
+    cannot be hashed by the old definition, and the table counts as written
+    whole."""
+    a, b = two[0].session(), two[1].session()
+    await a.execute("INSERT INTO k VALUES (1, 'a', 1)")
+    await b.execute("BEGIN")
+    await b.execute("INSERT INTO k VALUES (2, 'b', 2)")
+    await a.execute("BEGIN; ALTER TABLE k RENAME COLUMN email TO mail; ALTER TABLE k ADD COLUMN z integer DEFAULT 5; COMMIT")
+    with pytest.raises(SqlError) as info:
+        await b.execute("COMMIT")
+    assert info.value.sqlstate == "40001"
+    assert await rows(a, "SELECT id, mail, z FROM k") == [(1, "a", 5)]
