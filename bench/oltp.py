@@ -27,65 +27,53 @@ from planner import Database, SqlError
 from tests.servers import PostgresServer
 
 
+async def figures(run, clients: list, size: int, inserts: int, conflict_error, sqlstate) -> dict:
+    """The same workload through ``run(sql)`` (one connection) and
+    ``clients`` (one connection each): the 1-row INSERT latencies, then one
+    distinct-key INSERT per client in an explicit transaction, every commit
+    after every insert."""
+    await run("CREATE TABLE k (id bigint PRIMARY KEY, v text)")
+    await run(f"INSERT INTO k SELECT g, 'v' || g FROM generate_series(1, {size}) AS g")
+    lat = []
+    for i in range(inserts):
+        t0 = time.perf_counter()
+        await run(f"INSERT INTO k VALUES ({size + 1 + i}, 'new')")
+        lat.append((time.perf_counter() - t0) * 1000)
+    base = size + inserts + 1
+    t0 = time.perf_counter()
+    for i, c in enumerate(clients):
+        await c("BEGIN ISOLATION LEVEL SERIALIZABLE")
+        await c(f"INSERT INTO k VALUES ({base + i}, 'c')")
+    outcomes = []
+    for c in clients:
+        try:
+            await c("COMMIT")
+            outcomes.append("COMMIT")
+        except conflict_error as e:
+            outcomes.append(sqlstate(e))
+    wall = time.perf_counter() - t0
+    return {"p50": pct(lat, 50), "p99": pct(lat, 99), "committed": outcomes.count("COMMIT"),
+            "40001": outcomes.count("40001"), "wall": wall}
+
+
 async def txngate_figures(size: int, clients: int, inserts: int) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         db = await Database.open(f"sqlite://{tmp}/c.db", f"file://{tmp}/blob", spark_master=None)
         try:
-            s = db.session()
-            await s.execute("CREATE TABLE k (id bigint PRIMARY KEY, v text)")
-            await s.execute(f"INSERT INTO k SELECT g, 'v' || g FROM generate_series(1, {size}) AS g")
-            lat = []
-            for i in range(inserts):
-                t0 = time.perf_counter()
-                await s.execute(f"INSERT INTO k VALUES ({size + 1 + i}, 'new')")
-                lat.append((time.perf_counter() - t0) * 1000)
-            base = size + inserts + 1
-            sessions = [db.session() for _ in range(clients)]
-            t0 = time.perf_counter()
-            for i, c in enumerate(sessions):
-                await c.execute("BEGIN")
-                await c.execute(f"INSERT INTO k VALUES ({base + i}, 'c')")
-            outcomes = []
-            for c in sessions:
-                try:
-                    await c.execute("COMMIT")
-                    outcomes.append("COMMIT")
-                except SqlError as e:
-                    outcomes.append(e.sqlstate)
-            wall = time.perf_counter() - t0
-            return {"p50": pct(lat, 50), "p99": pct(lat, 99), "committed": outcomes.count("COMMIT"),
-                    "40001": outcomes.count("40001"), "wall": wall}
+            sessions = [db.session() for _ in range(clients + 1)]
+            return await figures(sessions[0].execute, [s.execute for s in sessions[1:]], size, inserts, SqlError, lambda e: e.sqlstate)
         finally:
             await db.close()
 
 
 async def postgres_figures(dsn: str, size: int, clients: int, inserts: int) -> dict:
-    conn = await asyncpg.connect(dsn)
-    await conn.execute("DROP TABLE IF EXISTS k; CREATE TABLE k (id bigint PRIMARY KEY, v text)")
-    await conn.execute(f"INSERT INTO k SELECT g, 'v' || g FROM generate_series(1, {size}) AS g")
-    lat = []
-    for i in range(inserts):
-        t0 = time.perf_counter()
-        await conn.execute(f"INSERT INTO k VALUES ({size + 1 + i}, 'new')")
-        lat.append((time.perf_counter() - t0) * 1000)
-    base = size + inserts + 1
-    conns = [await asyncpg.connect(dsn) for _ in range(clients)]
-    t0 = time.perf_counter()
-    for i, c in enumerate(conns):
-        await c.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
-        await c.execute(f"INSERT INTO k VALUES ({base + i}, 'c')")
-    outcomes = []
-    for c in conns:
-        try:
-            await c.execute("COMMIT")
-            outcomes.append("COMMIT")
-        except asyncpg.PostgresError as e:
-            outcomes.append(e.sqlstate)
-    wall = time.perf_counter() - t0
-    for c in conns + [conn]:
-        await c.close()
-    return {"p50": pct(lat, 50), "p99": pct(lat, 99), "committed": outcomes.count("COMMIT"),
-            "40001": outcomes.count("40001"), "wall": wall}
+    conns = [await asyncpg.connect(dsn) for _ in range(clients + 1)]
+    try:
+        await conns[0].execute("DROP TABLE IF EXISTS k")
+        return await figures(conns[0].execute, [c.execute for c in conns[1:]], size, inserts, asyncpg.PostgresError, lambda e: e.sqlstate)
+    finally:
+        for c in conns:
+            await c.close()
 
 
 async def main() -> None:
