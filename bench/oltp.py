@@ -1,14 +1,15 @@
 """OLTP figures at the Session API on the embedded default, beside the test
-PostgreSQL at SERIALIZABLE in the same run (first part of issue "OLTP at
-scale"; more figures join as the key index lands).
+PostgreSQL at SERIALIZABLE in the same run (issue "OLTP at scale"; pgbench
+and many-client figures are still to join).
 
-For each table size (--sizes, rows already in a keyed table):
-* 1-row autocommit INSERT into the keyed table: p50 / p99 (ms);
+For each table size (--sizes, rows already in a keyed table), one session:
+* p50 / p99 (ms) of 1-row autocommit INSERT, UPDATE by key, DELETE by key,
+  and a point SELECT right after a write (the first read of a new version);
 * N clients (--clients) each in an explicit transaction inserting one
   distinct key, all reads before any commit: how many commit and how many
   get 40001 (PostgreSQL: all commit), and the wall time.
 
-Run: .venv/bin/python bench/oltp.py [--sizes 10000,100000] [--clients 16]
+Run: .venv/bin/python bench/oltp.py [--sizes 10000,1000000] [--clients 16] [--ops 50]
 """
 
 from __future__ import annotations
@@ -27,19 +28,35 @@ from planner import Database, SqlError
 from tests.servers import PostgresServer
 
 
-async def figures(run, clients: list, size: int, inserts: int, conflict_error, sqlstate) -> dict:
+async def _latencies(run, statements) -> list[float]:
+    lat = []
+    for sql in statements:
+        t0 = time.perf_counter()
+        await run(sql)
+        lat.append((time.perf_counter() - t0) * 1000)
+    return lat
+
+
+async def figures(run, clients: list, size: int, ops: int, conflict_error, sqlstate) -> dict:
     """The same workload through ``run(sql)`` (one connection) and
-    ``clients`` (one connection each): the 1-row INSERT latencies, then one
-    distinct-key INSERT per client in an explicit transaction, every commit
-    after every insert."""
+    ``clients`` (one connection each): 1-row INSERT, UPDATE by key, DELETE
+    by key and a point SELECT right after a write (latencies in ms), then
+    one distinct-key INSERT per client in an explicit transaction, every
+    commit after every insert."""
     await run("CREATE TABLE k (id bigint PRIMARY KEY, v text)")
     await run(f"INSERT INTO k SELECT g, 'v' || g FROM generate_series(1, {size}) AS g")
-    lat = []
-    for i in range(inserts):
-        t0 = time.perf_counter()
-        await run(f"INSERT INTO k VALUES ({size + 1 + i}, 'new')")
-        lat.append((time.perf_counter() - t0) * 1000)
-    base = size + inserts + 1
+    await run("SELECT v FROM k WHERE id = 1")  # warm: the first read of a table loads it
+    out = {
+        "INSERT": await _latencies(run, [f"INSERT INTO k VALUES ({size + 1 + i}, 'new')" for i in range(ops)]),
+        "UPDATE": await _latencies(run, [f"UPDATE k SET v = 'u' WHERE id = {1 + i * 7}" for i in range(ops)]),
+        "DELETE": await _latencies(run, [f"DELETE FROM k WHERE id = {2 + i * 7}" for i in range(ops)]),
+    }
+    after_write = []
+    for i in range(ops):
+        await run(f"UPDATE k SET v = 'w' WHERE id = {3 + i * 7}")
+        after_write += await _latencies(run, [f"SELECT v FROM k WHERE id = {4 + i * 7}"])
+    out["SELECT after write"] = after_write
+    base = size + ops + 1
     t0 = time.perf_counter()
     for i, c in enumerate(clients):
         await c("BEGIN ISOLATION LEVEL SERIALIZABLE")
@@ -51,26 +68,25 @@ async def figures(run, clients: list, size: int, inserts: int, conflict_error, s
             outcomes.append("COMMIT")
         except conflict_error as e:
             outcomes.append(sqlstate(e))
-    wall = time.perf_counter() - t0
-    return {"p50": pct(lat, 50), "p99": pct(lat, 99), "committed": outcomes.count("COMMIT"),
-            "40001": outcomes.count("40001"), "wall": wall}
+    return {"latency": out, "committed": outcomes.count("COMMIT"), "40001": outcomes.count("40001"),
+            "wall": time.perf_counter() - t0}
 
 
-async def txngate_figures(size: int, clients: int, inserts: int) -> dict:
+async def txngate_figures(size: int, clients: int, ops: int) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         db = await Database.open(f"sqlite://{tmp}/c.db", f"file://{tmp}/blob", spark_master=None)
         try:
             sessions = [db.session() for _ in range(clients + 1)]
-            return await figures(sessions[0].execute, [s.execute for s in sessions[1:]], size, inserts, SqlError, lambda e: e.sqlstate)
+            return await figures(sessions[0].execute, [s.execute for s in sessions[1:]], size, ops, SqlError, lambda e: e.sqlstate)
         finally:
             await db.close()
 
 
-async def postgres_figures(dsn: str, size: int, clients: int, inserts: int) -> dict:
+async def postgres_figures(dsn: str, size: int, clients: int, ops: int) -> dict:
     conns = [await asyncpg.connect(dsn) for _ in range(clients + 1)]
     try:
         await conns[0].execute("DROP TABLE IF EXISTS k")
-        return await figures(conns[0].execute, [c.execute for c in conns[1:]], size, inserts, asyncpg.PostgresError, lambda e: e.sqlstate)
+        return await figures(conns[0].execute, [c.execute for c in conns[1:]], size, ops, asyncpg.PostgresError, lambda e: e.sqlstate)
     finally:
         for c in conns:
             await c.close()
@@ -78,20 +94,26 @@ async def postgres_figures(dsn: str, size: int, clients: int, inserts: int) -> d
 
 async def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--sizes", default="10000,100000")
+    ap.add_argument("--sizes", default="10000,100000,1000000")
     ap.add_argument("--clients", type=int, default=16)
-    ap.add_argument("--inserts", type=int, default=50)
+    ap.add_argument("--ops", type=int, default=50, help="statements timed per kind")
     args = ap.parse_args()
     pg = PostgresServer().start()
     try:
         dsn = pg.url().replace("postgres://", "postgresql://").split("?")[0]
-        print(f"cores: {os.cpu_count()}; embedded default (SQLite + local folder) vs PostgreSQL 15 SERIALIZABLE")
-        print(f"{'rows':>9} {'system':>9} {'INSERT p50 ms':>14} {'p99 ms':>8} {f'{args.clients} txns: commit':>18} {'40001':>6} {'wall s':>7}")
+        print(f"cores: {os.cpu_count()}; embedded default (SQLite + local folder) vs PostgreSQL 15 SERIALIZABLE; "
+              f"{args.ops} statements per kind, one session; latencies in ms")
+        print(f"{'rows':>9} {'system':>9} {'statement':>19} {'p50':>8} {'p99':>8}")
+        tails = []
         for size in (int(x) for x in args.sizes.split(",")):
-            for name, figures in (("txngate", await txngate_figures(size, args.clients, args.inserts)),
-                                  ("postgres", await postgres_figures(dsn, size, args.clients, args.inserts))):
-                print(f"{size:>9} {name:>9} {figures['p50']:>14.2f} {figures['p99']:>8.2f} {figures['committed']:>18} "
-                      f"{figures['40001']:>6} {figures['wall']:>7.2f}")
+            for name, got in (("txngate", await txngate_figures(size, args.clients, args.ops)),
+                              ("postgres", await postgres_figures(dsn, size, args.clients, args.ops))):
+                for kind, lat in got["latency"].items():
+                    print(f"{size:>9} {name:>9} {kind:>19} {pct(lat, 50):>8.2f} {pct(lat, 99):>8.2f}")
+                tails.append((size, name, got))
+        print(f"\n{'rows':>9} {'system':>9} {f'{args.clients} explicit txns, distinct keys: commit':>44} {'40001':>6} {'wall s':>7}")
+        for size, name, got in tails:
+            print(f"{size:>9} {name:>9} {got['committed']:>44} {got['40001']:>6} {got['wall']:>7.2f}")
     finally:
         pg.stop()
 

@@ -3,7 +3,8 @@ the shards a query reads.
 
 Public API: ``LocalEngine.run(sql, tables, params)``, ``EngineError`` (with
 a PostgreSQL SQLSTATE), and ``SnapshotCache`` (table contents at a ts,
-advanced incrementally, with hash indexes for point lookups). ``run``
+advanced incrementally, searched by key in O(log n): ``lookup``), and
+``matching`` (a mask of rows whose key columns equal one of some keys). ``run``
 takes a timeout (57014) and is interrupted when its task is cancelled.
 ``jsonb`` holds PostgreSQL's json semantics (``jsonb.canonical`` is the
 text jsonb prints) behind the ``txngate_jsonb_*`` functions the engine
@@ -12,6 +13,7 @@ registers.
 
 from local_exec import jsonb
 from local_exec.engine import EngineError, LocalEngine
+from local_exec.runs import matching
 from local_exec.snapshots import SnapshotCache
 
-__all__ = ["EngineError", "LocalEngine", "SnapshotCache", "jsonb"]
+__all__ = ["EngineError", "LocalEngine", "SnapshotCache", "jsonb", "matching"]

@@ -1,124 +1,140 @@
-"""A bounded cache of table contents, advanced incrementally.
+"""A bounded cache of table contents, advanced incrementally and searchable by key.
 
-For each data shard the cache keeps its consolidated contents (user columns
-and ``_diff``) as of the latest timestamp read. A read at a later ``ts``
-fetches only the updates in ``(cached ts, ts]`` from the shard (none when
-nobody wrote: a repeated small SELECT reads no Blob at all) and folds them
-in; a read at an older ``ts`` bypasses the cache. Entries are evicted least
-recently used once their total size passes ``max_bytes``.
+For each data shard the cache keeps its contents as ``Runs`` (sorted runs
+and a tail of the newest updates, see ``local_exec.runs``) as of the latest
+timestamp read. A read at a later ``ts`` fetches only the updates in
+``(cached ts, ts]`` from the shard (none when nobody wrote: a repeated
+small SELECT reads no Blob at all) and adds them to the tail; a read at a
+time the runs still cover (an explicit transaction's older ``read_ts``) is
+answered exactly from them; an older one bypasses the cache. Entries are
+evicted least recently used once their total size passes ``max_bytes``.
 
-``lookup`` answers equality on one column from a hash index built over an
-entry on first use (point SELECTs by key read one row instead of scanning).
+``lookup`` answers equality on key columns (uniqueness checks, point
+SELECT/UPDATE/DELETE) by binary search in the runs: its cost does not grow
+with the table. Sorting a run and merging runs run on a thread when large,
+so a big table never stalls the event loop.
 
-Invariants: an entry at ``ts`` equals the shard's consolidated contents at
-``ts`` (tests compare it with a full snapshot); entries only move forward;
-the shard's since stays at or below an entry's ``ts`` (``held_ts``, which
-the data since downgrades respect), so advancing it is always exact.
+Invariants: an entry covering ``ts`` equals the shard's consolidated
+contents at ``ts`` (tests compare it with a full snapshot); entries only
+move forward; the shard's since stays at or below an entry's ``ts``
+(``held_ts``, which the data since downgrades respect), so advancing it is
+always exact. ``stats`` counts the rows each kind of work touched (tests
+assert a point statement's cost does not depend on the table's size).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
-from dataclasses import dataclass
+from collections import Counter, OrderedDict
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from storage.persist import DIFF, TS
-from storage.persist.consolidate import collapse, expand
+from local_exec.runs import Runs, matching
+from storage.persist.consolidate import expand
 from storage.txns import TxnsHandle
 
+#: Work on more rows than this (sorting a run, merging runs, materializing
+#: contents) goes to a thread, so the event loop keeps serving other sessions.
+THREAD_ROWS = 50_000
 
-@dataclass
-class _Entry:
-    ts: int
-    updates: pa.Table  # user columns + _diff; consolidated once anything was retracted
-    has_retractions: bool
-    expanded: pa.Table | None = None  # expand(updates), kept until updates change
-    indexes: dict | None = None  # column -> {value: [row positions in expanded]}
 
-    def rows(self) -> pa.Table:
-        if self.expanded is None:
-            self.expanded = expand(self.updates)  # chunks as read: a scan needs no copy
-        return self.expanded
-
-    def changed(self) -> None:
-        self.expanded, self.indexes = None, None
+async def _offload(rows: int, fn, *args):
+    if rows > THREAD_ROWS:
+        return await asyncio.to_thread(fn, *args)
+    return fn(*args)
 
 
 class SnapshotCache:
     def __init__(self, txns: TxnsHandle, *, max_bytes: int = 512 << 20):
         self.txns = txns
         self.max_bytes = max_bytes
-        self._entries: OrderedDict[str, _Entry] = OrderedDict()
+        self._entries: OrderedDict[str, Runs] = OrderedDict()
         self._locks: dict[str, asyncio.Lock] = {}
         self.hits = self.misses = 0
+        #: rows touched: "fetched" (new updates), "loaded" (full snapshots),
+        #: "sorted" (runs ordered by a key), "merged" (runs folded),
+        #: "scanned" (contents materialized), "searched" (lookups' matches)
+        self.stats: Counter = Counter()
 
     async def read(self, shard: str, ts: int) -> pa.Table:
         """The contents of ``shard`` at ``ts`` (rows with multiplicity)."""
+        async with self._locks.setdefault(shard, asyncio.Lock()):
+            entry = await self._at(shard, ts)
+            if entry is None:
+                return await self._full(shard, ts)
+            self.stats["scanned"] += entry.num_rows
+            return await _offload(entry.num_rows, entry.rows, ts)
+
+    async def lookup(self, shard: str, ts: int, cols, keys: pa.Table) -> pa.Table:
+        """The rows of ``shard`` at ``ts`` whose ``cols`` equal a row of
+        ``keys`` (a table of those columns; keys with a NULL match nothing)."""
+        cols = tuple(cols)
+        wanted = [tuple(r[c] for c in cols) for r in keys.select(list(cols)).to_pylist()]
+        async with self._locks.setdefault(shard, asyncio.Lock()):
+            entry = await self._at(shard, ts)
+            if entry is None:
+                rows = await self._full(shard, ts)
+                return rows.filter(matching(rows, cols, [k for k in wanted if None not in k]))
+            for run in entry.unsorted(cols):
+                self.stats["sorted"] += run.num_rows
+                await _offload(run.num_rows, run.sort, cols)
+            found = entry.search(cols, wanted, ts)
+            self.stats["searched"] += found.num_rows
+            return found
+
+    async def _at(self, shard: str, ts: int) -> Runs | None:
+        """The entry of ``shard`` advanced to cover ``ts`` (created from a
+        snapshot on a miss), or None when ``ts`` is older than it covers.
+        Nothing written since the entry's time: it moves to ``ts`` without
+        reading the shard."""
+        entry = self._entries.get(shard)
+        if entry is not None and entry.ts < ts and not await self.txns.written_between(shard, entry.ts, ts):
+            entry.advance(entry.tail.schema.empty_table(), ts)
+        elif entry is None or not entry.covers(ts):
+            await self.txns.data_snapshot(shard, ts)
+        reader = await self.txns.data_reader(shard)
+        if entry is not None and entry.ts < ts:
+            new = await reader.fetch_updates(entry.ts + 1, ts + 1)
+            entry.synced = ts
+            self.stats["fetched"] += new.num_rows
+            entry.advance(new, ts)
+            moved = entry.upkeep_rows()
+            if moved:
+                self.stats["merged"] += moved
+                await _offload(moved, entry.upkeep)
+        if entry is not None and entry.covers(ts):
+            self.hits += 1
+            self._entries.move_to_end(shard)
+            return entry
+        self.misses += 1
+        if entry is not None:
+            return None  # older than the entry: read from the shard
+        updates = await reader.snapshot_updates(ts, consolidated=False)
+        self.stats["loaded"] += updates.num_rows
+        entry = self._entries[shard] = Runs(ts, updates)
+        self._evict()
+        return entry
+
+    async def _full(self, shard: str, ts: int) -> pa.Table:
         await self.txns.data_snapshot(shard, ts)
-        lock = self._locks.setdefault(shard, asyncio.Lock())
-        async with lock:
-            reader = await self.txns.data_reader(shard)
-            entry = self._entries.get(shard)
-            if entry is not None and entry.ts <= ts:
-                self.hits += 1
-                if entry.ts < ts:
-                    new = await reader.fetch_updates(entry.ts + 1, ts + 1)
-                    if new.num_rows:
-                        new = new.drop_columns([TS])
-                        retract = pc.min(new.column(DIFF)).as_py() < 0
-                        merged = pa.concat_tables([entry.updates, new])
-                        if retract or entry.has_retractions:
-                            merged = collapse(merged)
-                        entry.updates = merged
-                        entry.has_retractions = entry.has_retractions or retract
-                        entry.changed()
-                    entry.ts = ts
-                self._entries.move_to_end(shard)
-                return entry.rows()
-            self.misses += 1
-            updates = await reader.snapshot_updates(ts, consolidated=False)
-            if entry is None or entry.ts < ts:
-                entry = _Entry(ts, updates, False)
-                self._entries[shard] = entry
-                self._entries.move_to_end(shard)
-                self._evict()
-                return entry.rows()
-            return expand(updates)
+        reader = await self.txns.data_reader(shard)
+        updates = await reader.snapshot_updates(ts, consolidated=False)
+        self.stats["loaded"] += updates.num_rows
+        return expand(updates)
 
     def held_ts(self, shard: str) -> int | None:
-        """The time the cached contents of ``shard`` are at: its next read
-        fetches only the updates after it, so the shard's since must not
-        pass it (None: nothing cached)."""
+        """The time the cached contents of ``shard`` were last read from the
+        shard at (at or below the time they are at): its next read fetches
+        only the updates after it, so the shard's since must not pass it
+        (None: nothing cached)."""
         entry = self._entries.get(shard)
-        return entry.ts if entry is not None else None
+        return entry.synced if entry is not None else None
 
     def _evict(self) -> None:
-        total = sum(e.updates.nbytes for e in self._entries.values())
+        total = sum(e.nbytes for e in self._entries.values())
         while total > self.max_bytes and len(self._entries) > 1:
             _shard, old = self._entries.popitem(last=False)
-            total -= old.updates.nbytes
-
-    async def lookup(self, shard: str, ts: int, column: str, value) -> pa.Table:
-        """The rows of ``shard`` at ``ts`` whose ``column`` equals ``value``
-        (a hash index over the cached contents, built on first use)."""
-        table = await self.read(shard, ts)
-        entry = self._entries.get(shard)
-        if entry is None or entry.ts != ts or entry.expanded is not table:
-            return table.filter(pc.equal(table.column(column), pa.scalar(value, table.schema.field(column).type)))
-        if entry.indexes is None:
-            entry.indexes = {}
-            # one contiguous table for the indexes' positions (once per version)
-            entry.expanded = table = table.combine_chunks()
-        index = entry.indexes.get(column)
-        if index is None:
-            index = {}
-            for i, v in enumerate(table.column(column).to_pylist()):
-                index.setdefault(v, []).append(i)
-            entry.indexes[column] = index
-        return table.take(pa.array(index.get(value, ()), pa.int64()))
+            total -= old.nbytes
 
     def forget(self, shard: str) -> None:
         self._entries.pop(shard, None)

@@ -131,12 +131,11 @@ class Database:
 
     async def catalog_at(self, ts: int) -> Catalog:
         """The catalog as of ``ts`` (cached per catalog write)."""
-        await self.txns.data_snapshot(CATALOG_SHARD, ts)
-        version = self.txns.cache.latest_write_le(CATALOG_SHARD, ts)
-        if version is not None and not self.txns.cache.changed_between(CATALOG_SHARD, version, ts):
+        version = await self.txns.latest_write(CATALOG_SHARD, ts)
+        if version is not None and not await self.txns.written_between(CATALOG_SHARD, version, ts):
             cached = self._catalogs.get(version)
             if cached is not None:
-                return cached
+                return cached  # the catalog shard itself need not be read (nor caught up) at ts
         catalog = Catalog.from_table(await self.txns.read(CATALOG_SHARD, ts))
         if version is not None:
             self._catalogs[version] = catalog

@@ -8,9 +8,14 @@ rows are cast to the column types (22P02/22003/22001), checked for NOT NULL
 at the work's ``read_ts`` plus its own writes (23505); only then are they
 written. So a failing statement writes nothing.
 
-UPDATE and DELETE identify rows by position in the snapshot (a ``__rowid``
-column), so duplicate rows and joins (UPDATE ... FROM) retract exactly the
-rows matched, each once.
+Keys are found by key search (``Work.lookup``), never by scanning: a
+uniqueness check looks up only the new rows' keys, and an UPDATE, DELETE or
+SELECT whose WHERE pins a key (``planner.keyprobe``) reads only those rows.
+A statement's cost then follows the rows it touches, not the table's size.
+
+UPDATE and DELETE identify rows by position in the rows they read (a
+``__rowid`` column), so duplicate rows and joins (UPDATE ... FROM) retract
+exactly the rows matched, each once.
 """
 
 from __future__ import annotations
@@ -40,13 +45,14 @@ from planner.errors import (
     SqlError,
     not_supported,
 )
+from planner.keyprobe import Probe, key_probe
 from planner.pgcatalog import column_origins
 from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain
 from planner.sqltypes import duckdb_type, typed_literal
 from planner.textfmt import format_value
-from planner.work import Work, key_hashes, with_diff
-from local_exec import jsonb
+from planner.work import Work, with_diff
+from local_exec import jsonb, matching
 from storage.persist import DIFF
 from storage.persist.codec import map_elements
 from storage.persist.consolidate import collapse, expand
@@ -166,10 +172,8 @@ class Dml:
         catalog = await self.work.catalog()
         direct = _direct_point(node, catalog, self.search_path, self.params)
         if direct is not None:  # by key, plain columns: no binding, no engine
-            rel, column, value, columns = direct
-            rows = await self.work.lookup(rel, column, value)
-            if rows is not None:
-                return rows.select(columns)
+            rel, probe, columns = direct
+            return (await self.work.lookup(rel, probe.cols, probe.keys)).select(columns)
         bound = self.work.db.bind_cache.get(node, catalog, self.search_path)
         if bound is None:
             bound = Binder(catalog, self.search_path, self.emulation).bind(node)
@@ -185,13 +189,12 @@ class Dml:
                 choice.release()
         override = {}
         if point is not None:
-            name, rel, column, value = point
-            rows = await self.work.lookup(rel, column, value)
-            if rows is not None:
-                columns = _plain_projection(node, rel)
-                if columns is not None:
-                    return rows.select(columns)  # nothing left for an engine to do
-                override[name] = rows
+            name, rel, probe = point
+            rows = await self.work.lookup(rel, probe.cols, probe.keys)
+            columns = _plain_projection(node, rel)
+            if columns is not None:
+                return rows.select(columns)  # nothing left for an engine to do
+            override[name] = rows
         return bound.sql, await self.inputs(bound, override), bound.views
 
     async def target(self, rv: ast.RangeVar) -> Relation:
@@ -213,17 +216,11 @@ class Dml:
             if written is not None:
                 return Result(f"INSERT 0 {written}")
         new = await self._proposed(node, rel, targets)
-        current = None
         inserted, retracted = new, None
         conflict = node.onConflictClause
         if conflict is not None:
-            current = await self.work.contents(rel)
-            inserted, retracted, new = await self._on_conflict(conflict, rel, node.relation, current, new)
-        if rel.keys:
-            if current is None:  # only the inserted keys are read: other keys' inserts do not conflict
-                current = await self.work.contents(rel, keys=key_hashes(rel, inserted))
-            rest = current if retracted is None else _remove_rows(current, retracted)
-            check_unique(rel, rest, inserted)
+            inserted, retracted, new = await self._on_conflict(conflict, rel, node.relation, new)
+        await self.check_unique(rel, inserted, removed=retracted)
         if retracted is not None:
             await self.work.write(rel.shard, retracted, -1)
         await self.work.write(rel.shard, inserted, 1)
@@ -364,8 +361,9 @@ class Dml:
         top = pc.max(current.column(column)).as_py() if current.num_rows else None
         return int(top or 0)
 
-    async def _on_conflict(self, clause: ast.OnConflictClause, rel: Relation, rv: ast.RangeVar, current: pa.Table, new: pa.Table):
-        """(rows to insert, existing rows to retract, rows affected)."""
+    async def _on_conflict(self, clause: ast.OnConflictClause, rel: Relation, rv: ast.RangeVar, new: pa.Table):
+        """(rows to insert, existing rows to retract, rows affected); the
+        existing rows are found by key search, for the proposed keys only."""
         key_cols = None
         if clause.infer is not None:
             if clause.infer.conname:
@@ -385,6 +383,8 @@ class Dml:
         if update and key_cols is None:
             raise SqlError(SYNTAX_ERROR, "ON CONFLICT DO UPDATE requires inference specification or constraint name")
         keys = [key_cols] if key_cols is not None else [cols for _n, cols in rel.keys]
+        found = [await self.work.lookup(rel, cols, new.select(list(cols))) for cols in keys]
+        current = pa.concat_tables(found) if found else rel.schema_arrow.empty_table()
         existing = [_key_index(current, cols) for cols in keys]
         insert_idx, conflicts = [], []  # conflicts: (proposed index, existing index)
         seen = [dict() for _ in keys]
@@ -467,8 +467,7 @@ class Dml:
         changed = out.drop_columns([ROWID]).rename_columns([c.removeprefix("__new_") for c in out.column_names[1:]])
         new_cols = [changed.column(c.name) if c.name in sets else old.column(c.name) for c in rel.columns]
         new = await self.conform(pa.Table.from_arrays(new_cols, names=rel.column_names), rel)
-        if rel.keys:
-            check_unique(rel, _remove_rows(current, old), new)
+        await self.check_unique(rel, new, removed=old)
         await self.work.write(rel.shard, old, -1)
         await self.work.write(rel.shard, new, 1)
         return await self._returning(node, rel, new, f"UPDATE {new.num_rows}")
@@ -495,9 +494,16 @@ class Dml:
         return Result("TRUNCATE TABLE")
 
     async def _matching(self, node, rel: Relation, exprs: list[str], extra_from) -> tuple[pa.Table, pa.Array, pa.Table]:
-        """The table's contents, the row ids the statement matches (each
-        once) and the expressions evaluated for them."""
-        current = await self.work.contents(rel)
+        """The rows the statement may touch (those with the keys its WHERE
+        pins, ``planner.keyprobe``, else the table's contents), the row ids
+        among them it matches (each once) and the expressions evaluated
+        for them."""
+        alias = node.relation.alias.aliasname if node.relation.alias is not None else rel.name
+        probe = None if extra_from else key_probe(node.whereClause, rel, alias, self.params)
+        if probe is not None:
+            current = await self.work.lookup(rel, probe.cols, probe.keys)
+        else:
+            current = await self.work.contents(rel)
         sources = [pg_sql(node.relation)] + [pg_sql(f) for f in extra_from or ()]
         where = f" WHERE {pg_sql(node.whereClause)}" if node.whereClause is not None else ""
         sql = f"SELECT {', '.join(exprs)} FROM {', '.join(sources)}{where}"
@@ -531,6 +537,20 @@ class Dml:
 
     # -- checks ----------------------------------------------------------------
 
+    async def check_unique(self, rel: Relation, new: pa.Table, *, removed: pa.Table | None = None) -> None:
+        """23505 unless adding ``new`` to ``rel`` (after taking ``removed``,
+        rows of it, away) keeps every key unique. The existing rows are found
+        by key search for ``new``'s keys only, so the cost does not grow with
+        the table and only those keys join the read set."""
+        for name, cols in rel.keys:
+            cols = list(cols)
+            probe = new.select(cols)
+            existing = await self.work.lookup(rel, cols, probe)
+            if removed is not None and removed.num_rows and existing.num_rows:
+                keys = [tuple(r[c] for c in cols) for r in probe.to_pylist()]
+                existing = _remove_rows(existing, removed.filter(matching(removed, cols, [k for k in keys if None not in k])))
+            check_unique_on(rel, name, cols, existing, new)
+
     async def conform(self, out: pa.Table, rel: Relation) -> pa.Table:
         """``out`` cast to ``rel``'s stored types, after NOT NULL, length and
         CHECK constraints."""
@@ -545,9 +565,6 @@ class Dml:
 
 
 SERIAL = "serial"  # the default marker of serial columns
-
-_POINT_TYPES = {"smallint": int, "integer": int, "bigint": int, "text": str}
-
 
 _PLAIN_TYPES = ("smallint", "integer", "bigint", "text", "double precision", "real", "boolean", "date", "timestamp", "timestamptz")
 
@@ -605,8 +622,8 @@ def _alias(node: ast.SelectStmt) -> str | None:
 
 
 def _direct_point(node, catalog, search_path, params):
-    """(relation, key column, value, output columns) for ``SELECT plain
-    columns FROM table WHERE key = constant``, resolved straight from the
+    """(relation, key probe, output columns) for ``SELECT plain columns
+    FROM table WHERE key = constant`` (or ``key IN (...)``), resolved straight from the
     catalog so the statement needs no binding; None otherwise."""
     if not isinstance(node, ast.SelectStmt) or len(node.fromClause or ()) != 1 or not isinstance(node.fromClause[0], ast.RangeVar):
         return None
@@ -614,65 +631,35 @@ def _direct_point(node, catalog, search_path, params):
     rel = catalog.lookup(rv.relname, rv.schemaname, search_path)
     if rel is None or rel.kind != "table":
         return None
-    point = _point_on(node, rel, params)
-    columns = _plain_projection(node, rel) if point is not None else None
+    probe = _point_on(node, rel, params)
+    columns = _plain_projection(node, rel) if probe is not None else None
     if columns is None:
         return None
-    return rel, point[0], point[1], columns
+    return rel, probe, columns
 
 
 def _point_lookup(node, bound, params):
-    """(internal name, relation, key column, value) when ``node`` is a
-    single-table SELECT whose WHERE requires ``key = constant`` on a
-    one-column primary key: the snapshot index then supplies the (at most
-    one) row and DuckDB evaluates the rest of the query over it."""
+    """(internal name, relation, key probe) when ``node`` is a
+    single-table SELECT whose WHERE pins the keys of a uniqueness
+    constraint: the key search then supplies the (few) rows and DuckDB
+    evaluates the rest of the query over them."""
     if len(bound.tables) != 1 or bound.views or bound.virtual:
         return None
     if not isinstance(node, ast.SelectStmt) or len(node.fromClause or ()) != 1 or not isinstance(node.fromClause[0], ast.RangeVar):
         return None
     (name, rel), = bound.tables.items()
-    point = _point_on(node, rel, params)
-    return None if point is None else (name, rel, *point)
+    probe = _point_on(node, rel, params)
+    return None if probe is None else (name, rel, probe)
 
 
-def _point_on(node, rel, params):
-    """(key column, value) when ``node`` (a SELECT over ``rel`` alone)
-    requires ``key = constant`` on ``rel``'s one-column primary key."""
+def _point_on(node, rel, params) -> Probe | None:
+    """The key probe of ``node`` (a SELECT over ``rel`` alone): the keys
+    of one of ``rel``'s uniqueness constraints its WHERE pins."""
     if node.valuesLists or (node.op is not None and node.op.name != "SETOP_NONE") or node.whereClause is None:
-        return None
-    if len(rel.primary_key) != 1:
-        return None
-    key = rel.primary_key[0]
-    convert = _POINT_TYPES.get(rel.column(key).type)
-    if convert is None:
         return None
     rv = node.fromClause[0]
     alias = rv.alias.aliasname if rv.alias is not None else rv.relname
-    where = node.whereClause
-    conjuncts = where.args if isinstance(where, ast.BoolExpr) and where.boolop.name == "AND_EXPR" else (where,)
-    for c in conjuncts:
-        if not (isinstance(c, ast.A_Expr) and c.kind.name == "AEXPR_OP" and len(c.name) == 1 and c.name[0].sval == "="):
-            continue
-        for col, other in ((c.lexpr, c.rexpr), (c.rexpr, c.lexpr)):
-            if not isinstance(col, ast.ColumnRef) or not all(isinstance(f, ast.String) for f in col.fields):
-                continue
-            fields = [f.sval for f in col.fields]
-            if fields[-1] != key or (len(fields) == 2 and fields[0] != alias) or len(fields) > 2:
-                continue
-            if isinstance(other, ast.ParamRef) and params and 0 < other.number <= len(params):
-                value = params[other.number - 1]
-            elif isinstance(other, ast.A_Const) and not other.isnull:
-                value = getattr(other.val, "ival", None) if convert is int else getattr(other.val, "sval", None)
-            else:
-                continue
-            try:
-                value = convert(value) if value is not None and not isinstance(value, bool) else None
-            except (TypeError, ValueError):
-                return None
-            if value is None:
-                return None
-            return key, value
-    return None
+    return key_probe(node.whereClause, rel, alias, params)
 
 
 def conform_rows(rel: Relation, rows: pa.Table) -> pa.Table:
@@ -841,15 +828,19 @@ def check_unique(rel: Relation, existing: pa.Table, new: pa.Table) -> None:
     """23505 unless ``new`` added to ``existing`` keeps every key unique
     (keys with a NULL never conflict)."""
     for name, cols in rel.keys:
-        cols = list(cols)
-        seen = set(_key_index(existing, cols))
-        for r in new.select(cols).to_pylist():
-            key = tuple(key_value(r[k]) for k in cols)
-            if None in key:
-                continue
-            if key in seen:
-                raise duplicate_key(rel, name, cols, key)
-            seen.add(key)
+        check_unique_on(rel, name, list(cols), existing, new)
+
+
+def check_unique_on(rel: Relation, name: str, cols: list[str], existing: pa.Table, new: pa.Table) -> None:
+    """23505 unless ``new`` added to ``existing`` keeps the key on ``cols`` unique."""
+    seen = set(_key_index(existing, cols))
+    for r in new.select(cols).to_pylist():
+        key = tuple(key_value(r[k]) for k in cols)
+        if None in key:
+            continue
+        if key in seen:
+            raise duplicate_key(rel, name, cols, key)
+        seen.add(key)
 
 
 def duplicate_key(rel: Relation, name: str, cols: list[str], key: tuple) -> SqlError:

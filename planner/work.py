@@ -35,6 +35,7 @@ from storage.errors import CommitUnknown, Conflict
 from storage.persist import DIFF, LeasedParts
 from storage.persist.consolidate import collapse, expand
 from storage.txns import Txn, key_hash
+from local_exec import matching
 
 
 logger = logging.getLogger(__name__)
@@ -49,10 +50,15 @@ def key_hashes(rel: Relation, rows: pa.Table) -> set[int]:
     of ``rel`` (keys with a NULL identify nothing: they never conflict)."""
     out: set[int] = set()
     for _name, cols in rel.keys:
-        columns = [rows.column(c).to_pylist() for c in cols]
-        constraint = ",".join(cols)
-        out.update(key_hash(constraint, key) for key in zip(*columns) if None not in key)
+        out |= constraint_hashes(cols, rows)
     return out
+
+
+def constraint_hashes(cols, rows: pa.Table) -> set[int]:
+    """The hashes of the keys ``rows`` have in the uniqueness constraint on ``cols``."""
+    columns = [rows.column(c).to_pylist() for c in cols]
+    constraint = ",".join(cols)
+    return {key_hash(constraint, key) for key in zip(*columns) if None not in key}
 
 
 def with_diff(rows: pa.Table, diff: int) -> pa.Table:
@@ -161,14 +167,34 @@ class Work:
         pending = self.pending.get(rel.shard)
         return self._merge(current, pending, schema) if pending else current
 
-    async def lookup(self, rel: Relation, column: str, value) -> pa.Table | None:
-        """``rel``'s rows whose ``column`` equals ``value``, from the snapshot
-        cache's index; None when this work wrote to ``rel`` (use contents)."""
-        if rel.shard in self.created or self.pending.get(rel.shard) or self.unseen_writes:
-            return None
+    async def lookup(self, rel: Relation, cols, keys: pa.Table) -> pa.Table:
+        """``rel``'s rows (at ``read_ts`` plus this work's own writes) whose
+        ``cols`` equal a row of ``keys`` (those columns, of ``rel``'s types;
+        a key with a NULL matches nothing), found by the snapshot cache's
+        key search, so the cost does not grow with the table.
+
+        When ``cols`` are a uniqueness constraint's, only these keys join the
+        read set (commits of other keys do not conflict with this work);
+        otherwise the whole table does."""
+        cols = list(cols)
         ts = await self.ts()
-        self._read(rel.shard)
-        return await self.db.snapshots.lookup(rel.shard, ts, column, value)
+        schema = rel.schema_arrow
+        keys = pa.Table.from_arrays([keys.column(c).cast(schema.field(c).type) for c in cols], names=cols)
+        if rel.shard in self.created:
+            current = schema.empty_table()
+        else:
+            if any(list(k) == cols for _n, k in rel.keys):
+                self._read_keys(rel.shard, constraint_hashes(cols, keys))
+            else:
+                self._read(rel.shard)
+            current = await self.db.snapshots.lookup(rel.shard, ts, cols, keys)
+        pending = self.pending.get(rel.shard)
+        if not pending:
+            return current
+        wanted = [tuple(r[c] for c in cols) for r in keys.to_pylist()]
+        wanted = [k for k in wanted if None not in k]
+        mine = [part.filter(matching(part, cols, wanted)) for part in pending]
+        return self._merge(current, mine, schema)
 
     def local_only(self, rel: Relation) -> bool:
         """Whether reading ``rel`` must see this work's own writes (which

@@ -351,6 +351,23 @@ class TxnsHandle:
             self.cache.release_history(floor)
         return ts
 
+    async def written_between(self, shard: str, lo: int, ts: int, *, timeout: float | None = None) -> bool:
+        """Whether some write to data shard ``shard`` committed at a time in
+        ``(lo, ts]`` (True when the txns cache no longer knows). A reader
+        holding the contents at ``lo`` learns from False that they are the
+        contents at ``ts`` too, without touching the data shard (no apply
+        to wait for, no empty append to fill the gap)."""
+        await self.writer.machine.wait_for(lambda s: s.upper > ts, timeout)
+        await self.cache.update_to(ts + 1)
+        return self.cache.changed_between(shard, lo, ts)
+
+    async def latest_write(self, shard: str, ts: int, *, timeout: float | None = None) -> int | None:
+        """The time of the latest write to ``shard`` at or below ``ts`` (None:
+        none the txns cache knows of), once the txns upper is past ``ts``."""
+        await self.writer.machine.wait_for(lambda s: s.upper > ts, timeout)
+        await self.cache.update_to(ts + 1)
+        return self.cache.latest_write_le(shard, ts)
+
     async def data_snapshot(self, shard: str, ts: int, *, timeout: float | None = None) -> None:
         """Make data shard ``shard`` readable at ``ts``: every write at or
         below ``ts`` applied and its upper past ``ts``."""

@@ -2,8 +2,10 @@
 (two ``Database`` processes' worth of state on the same Consensus and
 Blob): transactions that insert different keys of one keyed table never
 conflict; the same key serializes (one commit, then 40001 in explicit
-transactions or 23505 for a statement that retries itself); a transaction
-that scanned the table still conflicts with any insert into it."""
+transactions or 23505 for a statement that retries itself); UPDATEs and
+DELETEs whose WHERE pins a key read only that key, so those of different
+rows all commit and those of one row serialize; a transaction that scanned
+the table still conflicts with any insert into it."""
 
 from __future__ import annotations
 
@@ -111,3 +113,53 @@ async def test_ddl_rewriting_a_keyed_table_commits_and_conflicts_whole(two):
         await b.execute("COMMIT")
     assert info.value.sqlstate == "40001"
     assert await rows(a, "SELECT id, mail, z FROM k") == [(1, "a", 5)]
+
+
+async def _seed(two, n):
+    await two[0].session().execute(f"INSERT INTO k SELECT g, 'u' || g, 0 FROM generate_series(0, {n - 1}) g")
+
+
+async def test_updates_and_deletes_of_distinct_rows_never_conflict(two):
+    await _seed(two, 20)
+    sessions = []
+    for i in range(16):
+        s = two[i % 2].session()
+        await s.execute("BEGIN")
+        if i % 4 == 3:
+            await s.execute(f"DELETE FROM k WHERE id = {i}")
+        else:
+            await s.execute(f"UPDATE k SET v = v + {i} WHERE id = {i} AND v = 0")
+        sessions.append(s)
+    assert await commit_all(sessions) == ["COMMIT"] * 16
+    got = await rows(two[1].session(), "SELECT id, v FROM k ORDER BY id")
+    assert got == [(i, i if i < 16 else 0) for i in range(20) if i >= 16 or i % 4 != 3]
+
+
+async def test_updates_of_one_row_serialize(two):
+    """Explicit transactions: one commits, the others get 40001 (lost
+    updates are refused); autocommit: each retries itself, so every
+    increment lands."""
+    await _seed(two, 3)
+    sessions = []
+    for i in range(6):
+        s = two[i % 2].session()
+        await s.execute("BEGIN")
+        await s.execute("UPDATE k SET v = v + 1 WHERE id = 1")
+        sessions.append(s)
+    assert await commit_all(sessions) == ["COMMIT"] + ["40001"] * 5
+    await asyncio.gather(*(two[i % 2].session().execute("UPDATE k SET v = v + 1 WHERE id = 2") for i in range(8)))
+    assert await rows(two[0].session(), "SELECT id, v FROM k ORDER BY id") == [(0, 0), (1, 1), (2, 8)]
+
+
+async def test_an_update_moving_a_key_conflicts_with_an_insert_of_it(two):
+    """UPDATE ... SET id = 100 reads key 100 (its uniqueness check): a
+    concurrent insert of 100 conflicts with it."""
+    await _seed(two, 2)
+    a, b = two[0].session(), two[1].session()
+    await a.execute("BEGIN")
+    await a.execute("UPDATE k SET id = 100 WHERE id = 1")
+    await b.execute("INSERT INTO k VALUES (100, 'n', 0)")
+    with pytest.raises(SqlError) as info:
+        await a.execute("COMMIT")
+    assert info.value.sqlstate == "40001"
+    assert await rows(b, "SELECT id FROM k ORDER BY id") == [(0,), (1,), (100,)]

@@ -1,0 +1,281 @@
+"""A shard's cached contents as sorted runs, searchable by key in O(log n).
+
+``Runs`` holds one shard's updates up to a time ``ts`` in two parts:
+
+* *runs*: Arrow tables of updates (user columns and ``_diff``), exact as of
+  ``run_ts``. Each run sorts itself by a set of key columns the first time
+  it is searched by them (Arrow's sort; the caller runs it off the event
+  loop for large runs) and then answers a key by binary search, one column
+  at a time: numpy's ``searchsorted`` on integer columns, ``bisect`` over
+  Arrow values otherwise. Runs merge geometrically (a run is at least
+  ``FANOUT`` times the one after it), so a shard has O(log n) runs and each
+  update is merged O(log n) times.
+* the *tail*: the newest updates, with their ``_ts``, all at times in
+  ``(run_ts, ts]``. A key is found in it by a vectorized filter; past
+  ``TAIL_MAX`` rows its older half becomes a run.
+
+So a lookup costs O(log² n + TAIL_MAX) whatever the table's size, adding
+a version costs O(its rows) plus amortized merging, nothing is rebuilt per
+version, and no Python object is held per row. A read at any time in
+``[run_ts, ts]`` is exact (the tail keeps the times an explicit
+transaction's older ``read_ts`` needs).
+
+Invariants (``validate``): the runs plus the tail's updates at times ``<=
+t`` sum to the shard's contents at ``t`` for every ``t`` in ``[run_ts,
+ts]`` (equal rows may sit in several runs with opposite diffs until they
+merge); every tail time is in ``(run_ts, ts]``; each run is at least
+``FANOUT`` times the next; a run's order is a permutation of
+its rows whose keys have no NULL, sorted.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from storage.persist import DIFF, TS
+from storage.persist.consolidate import collapse, expand
+
+#: Rows the tail holds before its older half becomes a run.
+TAIL_MAX = 4096
+#: Size ratio between consecutive runs: larger merges less often, searches more runs.
+FANOUT = 4
+
+
+def _searchable(t: pa.DataType) -> bool:
+    """Types whose Arrow sort order is Python's order of their values
+    (floats are not: NaN; lists are not sortable)."""
+    return (pa.types.is_integer(t) or pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_binary(t)
+            or pa.types.is_date(t) or pa.types.is_timestamp(t) or pa.types.is_decimal(t) or pa.types.is_boolean(t)
+            or pa.types.is_time(t))
+
+
+class _Values:
+    """A sorted Arrow array as a sequence of Python values, for ``bisect``."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array: pa.Array):
+        self.array = array
+
+    def __len__(self) -> int:
+        return len(self.array)
+
+    def __getitem__(self, i: int):
+        return self.array[i].as_py()
+
+
+@dataclass
+class _Order:
+    """A run's rows with non-NULL keys, sorted by the key columns."""
+
+    positions: np.ndarray  # row positions in the run, in key order
+    columns: list  # per key column: its sorted values (numpy for integers, else _Values)
+
+    def find(self, key: tuple) -> tuple[int, int]:
+        """The range of ``positions`` whose key equals ``key``."""
+        lo, hi = 0, len(self.positions)
+        for values, v in zip(self.columns, key):
+            if lo >= hi:
+                break
+            if isinstance(values, np.ndarray):
+                info = np.iinfo(values.dtype)
+                if not info.min <= v <= info.max:
+                    return 0, 0
+                part = values[lo:hi]
+                lo, hi = lo + int(np.searchsorted(part, v, "left")), lo + int(np.searchsorted(part, v, "right"))
+            else:
+                lo, hi = bisect.bisect_left(values, v, lo, hi), bisect.bisect_right(values, v, lo, hi)
+        return lo, hi
+
+
+@dataclass
+class Run:
+    """One run: updates (user columns and ``_diff``) and their orders by key."""
+
+    updates: pa.Table
+    orders: dict = field(default_factory=dict)  # key columns -> _Order, or None (not searchable)
+
+    @property
+    def num_rows(self) -> int:
+        return self.updates.num_rows
+
+    def sorted_by(self, cols: tuple[str, ...]) -> bool:
+        return cols in self.orders
+
+    def sort(self, cols: tuple[str, ...]) -> None:
+        """Build the order by ``cols`` (O(n log n), in Arrow; releases the GIL)."""
+        if cols in self.orders:
+            return
+        types = [self.updates.schema.field(c).type for c in cols]
+        if not all(_searchable(t) for t in types):
+            self.orders[cols] = None
+            return
+        if self.updates.column(0).num_chunks > 1:  # a take from many chunks costs O(n): one chunk, once
+            self.updates = self.updates.combine_chunks()
+        keys = self.updates.select(list(cols))
+        order = pc.sort_indices(keys, sort_keys=[(c, "ascending", "at_end") for c in cols])
+        valid = None
+        for c in cols:
+            if keys.column(c).null_count:
+                ok = pc.is_valid(keys.column(c))
+                valid = ok if valid is None else pc.and_(valid, ok)
+        if valid is not None:
+            order = order.filter(pc.take(valid, order))
+        columns = []
+        for c, t in zip(cols, types):
+            values = keys.column(c).take(order).combine_chunks()
+            columns.append(values.to_numpy(zero_copy_only=False) if pa.types.is_integer(t) else _Values(values))
+        self.orders[cols] = _Order(order.to_numpy(zero_copy_only=False), columns)
+
+    def search(self, cols: tuple[str, ...], keys: list[tuple]) -> pa.Table:
+        """The updates whose ``cols`` equal one of ``keys``."""
+        order = self.orders.get(cols)
+        if order is None:  # not searchable: a filter over the run
+            return self.updates.filter(matching(self.updates, cols, keys))
+        positions = []
+        for key in keys:
+            lo, hi = order.find(key)
+            positions.extend(order.positions[lo:hi].tolist())
+        return self.updates.take(pa.array(positions, pa.int64()))
+
+
+def matching(table: pa.Table, cols, keys: list[tuple]) -> pa.Array:
+    """A mask of ``table``'s rows whose ``cols`` equal one of ``keys``
+    (tuples without NULL; a NULL key column equals nothing)."""
+    if table.num_rows == 0 or not keys:
+        return pa.repeat(pa.scalar(False), table.num_rows)
+    mask = None
+    try:
+        for i, c in enumerate(cols):
+            column = table.column(c)
+            ok = pc.is_in(column, value_set=pa.array([k[i] for k in keys], column.type))
+            mask = ok if mask is None else pc.and_(mask, ok)
+        if len(cols) == 1:
+            return pc.fill_null(mask, False)
+        candidates = np.flatnonzero(pc.fill_null(mask, False).to_numpy(zero_copy_only=False))
+    except (pa.ArrowNotImplementedError, pa.ArrowInvalid, pa.ArrowTypeError):
+        candidates = np.arange(table.num_rows)
+    wanted = {tuple(_hashable(v) for v in k) for k in keys}
+    rows = table.select(list(cols)).take(pa.array(candidates, pa.int64())).to_pylist()
+    hits = np.zeros(table.num_rows, dtype=bool)
+    for pos, row in zip(candidates, rows):
+        if tuple(_hashable(row[c]) for c in cols) in wanted:
+            hits[pos] = True
+    return pa.array(hits)
+
+
+def _hashable(v):
+    return tuple(_hashable(x) for x in v) if isinstance(v, list) else v
+
+
+class Runs:
+    """One shard's contents at ``ts`` as sorted runs and a tail (see module)."""
+
+    def __init__(self, ts: int, updates: pa.Table):
+        assert TS not in updates.column_names, "runs hold updates without times"
+        self.ts = self.run_ts = ts
+        self.synced = ts  # the latest time the owner read the shard itself at (<= ts)
+        self.runs: list[Run] = [Run(updates)] if updates.num_rows else []
+        self.schema = updates.schema
+        self.tail = self.schema.insert(len(self.schema) - 1, pa.field(TS, pa.int64(), False)).empty_table()
+        self.retractions = updates.num_rows > 0 and pc.min(updates.column(DIFF)).as_py() < 0
+        self._rows: pa.Table | None = None  # the contents at ts, once asked for
+
+    @property
+    def nbytes(self) -> int:
+        return sum(r.updates.nbytes for r in self.runs) + self.tail.nbytes
+
+    @property
+    def num_rows(self) -> int:
+        return sum(r.num_rows for r in self.runs) + self.tail.num_rows
+
+    def covers(self, ts: int) -> bool:
+        return self.run_ts <= ts <= self.ts
+
+    def advance(self, updates: pa.Table, ts: int) -> None:
+        """Add the updates (user columns, ``_ts``, ``_diff``) at times in
+        ``(self.ts, ts]``; the contents are then at ``ts``. Cheap: the
+        work of folding the tail is ``upkeep``'s."""
+        assert ts >= self.ts, "runs only move forward"
+        if updates.num_rows:
+            updates = updates.select(self.tail.column_names)
+            self.tail = pa.concat_tables([self.tail, updates.cast(self.tail.schema)])
+            self.retractions = self.retractions or pc.min(updates.column(DIFF)).as_py() < 0
+            self._rows = None
+        self.ts = ts
+
+    def upkeep_rows(self) -> int:
+        """The rows ``upkeep`` would move now (0: nothing to do)."""
+        if self.tail.num_rows <= TAIL_MAX:
+            return 0
+        return self.tail.num_rows + (self.runs[-1].num_rows if self.runs else 0)
+
+    def upkeep(self) -> None:
+        """Fold the older half of an overfull tail into a run and merge runs
+        until their sizes decrease geometrically again (O(rows moved); may
+        run on another thread while the shard's lock is held)."""
+        if self.tail.num_rows <= TAIL_MAX:
+            return
+        times = self.tail.column(TS).to_numpy()
+        cut = int(np.partition(times, len(times) // 2)[len(times) // 2])
+        older = pc.less_equal(self.tail.column(TS), cut)
+        moved = self.tail.filter(older).drop_columns([TS])
+        tail = self.tail.filter(pc.invert(older))
+        runs = list(self.runs)
+        if moved.num_rows:
+            runs.append(Run(collapse(moved) if self.retractions else moved))
+        while len(runs) > 1 and runs[-1].num_rows * FANOUT > runs[-2].num_rows:
+            a, b = runs.pop(-2), runs.pop()
+            merged = pa.concat_tables([a.updates, b.updates])
+            runs.append(Run(collapse(merged) if self.retractions else merged))
+        self.runs, self.tail, self.run_ts = runs, tail, max(self.run_ts, cut)
+
+    def unsorted(self, cols: tuple[str, ...]) -> list[Run]:
+        """The runs a search by ``cols`` would sort first."""
+        return [r for r in self.runs if not r.sorted_by(cols)]
+
+    def _tail_at(self, ts: int) -> pa.Table:
+        tail = self.tail if ts >= self.ts else self.tail.filter(pc.less_equal(self.tail.column(TS), ts))
+        return tail.drop_columns([TS])
+
+    def rows(self, ts: int) -> pa.Table:
+        """The contents at ``ts`` (``covers(ts)``): rows with multiplicity."""
+        assert self.covers(ts), (ts, self.run_ts, self.ts)
+        if ts == self.ts and self._rows is not None:
+            return self._rows
+        parts = [r.updates for r in self.runs] + [self._tail_at(ts)]
+        updates = pa.concat_tables(parts)
+        rows = expand(collapse(updates) if self.retractions else updates)
+        if ts == self.ts:
+            self._rows = rows
+        return rows
+
+    def search(self, cols: tuple[str, ...], keys: list[tuple], ts: int) -> pa.Table:
+        """The rows at ``ts`` whose ``cols`` equal one of ``keys`` (runs
+        searched by their orders, which ``Run.sort`` built)."""
+        assert self.covers(ts), (ts, self.run_ts, self.ts)
+        keys = list({_hashable(k): k for k in keys if None not in k}.values())  # each key once
+        tail = self._tail_at(ts)
+        parts = [r.search(cols, keys) for r in self.runs] + [tail.filter(matching(tail, cols, keys))]
+        return expand(collapse(pa.concat_tables(parts)))
+
+    def validate(self) -> None:
+        assert self.run_ts <= self.ts
+        if self.tail.num_rows:
+            assert pc.min(self.tail.column(TS)).as_py() > self.run_ts, "a tail update at or below run_ts"
+            assert pc.max(self.tail.column(TS)).as_py() <= self.ts, "a tail update past ts"
+        for a, b in zip(self.runs, self.runs[1:]):
+            assert a.num_rows >= b.num_rows * FANOUT, "runs out of geometric order"
+        for run in self.runs:
+            for cols, order in run.orders.items():
+                if order is None:
+                    continue
+                assert len(order.positions) <= run.num_rows
+                keys = run.updates.select(list(cols)).take(pa.array(order.positions, pa.int64())).to_pylist()
+                values = [tuple(r[c] for c in cols) for r in keys]
+                assert values == sorted(values) and all(None not in v for v in values), "an order out of order"

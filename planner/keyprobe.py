@@ -1,0 +1,126 @@
+"""Key probes: the keys of a table that a WHERE clause pins down.
+
+A statement whose WHERE requires every column of one of the table's
+uniqueness constraints to equal a constant or a parameter (``k = 5``,
+``k IN (1, 2)``, ``a = $1 AND b = 'x'``, with any other conjuncts) can only
+touch rows with those keys, so it reads them by key search
+(``Work.lookup``) instead of scanning: a point SELECT, UPDATE or DELETE
+costs the same in a table of any size, and reads only those keys (commits
+of other keys do not conflict with it).
+
+Invariant: every row satisfying the WHERE has a key among the probe's keys
+(so the probe's rows, filtered by the WHERE, are exactly the matches).
+Constants are converted the way PostgreSQL coerces them to the column's
+type; anything uncertain (a float against an integer key, char(n) padding,
+an expression) gives no probe and the statement scans.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+import pyarrow as pa
+from pglast import ast
+
+from planner.catalog import Relation
+
+#: Most keys one probe carries (a longer IN list scans).
+MAX_PROBE_KEYS = 1024
+
+_INTEGER = re.compile(r"\s*[+-]?[0-9]+\s*", re.ASCII)
+_INT_TYPES = {"smallint": (pa.int16(), 1 << 15), "integer": (pa.int32(), 1 << 31), "bigint": (pa.int64(), 1 << 63)}
+
+
+@dataclass
+class Probe:
+    """The key columns (one uniqueness constraint's) and the keys pinned."""
+
+    cols: list[str]
+    keys: pa.Table
+
+
+def key_probe(where, rel: Relation, alias: str, params) -> Probe | None:
+    """The probe ``where`` (over ``rel`` named ``alias``) allows, preferring
+    the primary key; None when no uniqueness constraint is pinned."""
+    if where is None or not rel.keys:
+        return None
+    conjuncts = where.args if isinstance(where, ast.BoolExpr) and where.boolop.name == "AND_EXPR" else (where,)
+    pinned: dict[str, list] = {}
+    for c in conjuncts:
+        found = _pinned(c, rel, alias, params)
+        if found is not None:
+            col, values = found
+            pinned[col] = values if col not in pinned else [v for v in pinned[col] if v in values]
+    for _name, cols in rel.keys:
+        if not all(c in pinned for c in cols):
+            continue
+        combos = 1
+        for c in cols:
+            combos *= len(pinned[c])
+        if combos > MAX_PROBE_KEYS:
+            continue
+        keys = list(itertools.product(*(pinned[c] for c in cols)))
+        arrays = [pa.array([k[i] for k in keys], _arrow_type(rel.column(c).type)) for i, c in enumerate(cols)]
+        return Probe(list(cols), pa.Table.from_arrays(arrays, names=list(cols)))
+    return None
+
+
+def _arrow_type(sql_type: str) -> pa.DataType:
+    return _INT_TYPES[sql_type][0] if sql_type in _INT_TYPES else pa.string()
+
+
+def _pinned(expr, rel: Relation, alias: str, params) -> tuple[str, list] | None:
+    """(column, the values it must equal) for ``col = v`` or ``col IN (v, ...)``."""
+    if not isinstance(expr, ast.A_Expr) or len(expr.name) != 1 or expr.name[0].sval != "=":
+        return None
+    kind = expr.kind.name
+    if kind == "AEXPR_OP":
+        for col, other in ((expr.lexpr, expr.rexpr), (expr.rexpr, expr.lexpr)):
+            name = _column(col, rel, alias)
+            if name is not None:
+                value = _value(other, rel.column(name).type, params)
+                return None if value is None else (name, [value])
+        return None
+    if kind == "AEXPR_IN" and isinstance(expr.rexpr, (list, tuple)):
+        name = _column(expr.lexpr, rel, alias)
+        if name is None:
+            return None
+        values = [_value(v, rel.column(name).type, params) for v in expr.rexpr]
+        return None if any(v is None for v in values) else (name, values)
+    return None
+
+
+def _column(node, rel: Relation, alias: str) -> str | None:
+    if not isinstance(node, ast.ColumnRef) or not all(isinstance(f, ast.String) for f in node.fields):
+        return None
+    fields = [f.sval for f in node.fields]
+    if len(fields) > 2 or (len(fields) == 2 and fields[0] != alias) or fields[-1] not in rel.column_names:
+        return None
+    return fields[-1]
+
+
+def _value(node, sql_type: str, params):
+    """The constant ``node`` is, as a value of ``sql_type``; None when not
+    certain (PostgreSQL would then coerce differently, or fail)."""
+    if isinstance(node, ast.ParamRef):
+        if not params or not 0 < node.number <= len(params):
+            return None
+        raw = params[node.number - 1]
+    elif isinstance(node, ast.A_Const) and not node.isnull:
+        raw = node.val.ival if isinstance(node.val, ast.Integer) else node.val.sval if isinstance(node.val, ast.String) else None
+    else:
+        return None
+    if sql_type in _INT_TYPES:
+        if isinstance(raw, str):
+            if not _INTEGER.fullmatch(raw):
+                return None
+            raw = int(raw)
+        if not isinstance(raw, int) or isinstance(raw, bool):
+            return None
+        bound = _INT_TYPES[sql_type][1]
+        return raw if -bound <= raw < bound else None
+    if sql_type == "text" or sql_type.startswith("varchar("):
+        return raw if isinstance(raw, str) else None
+    return None
