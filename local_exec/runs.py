@@ -170,7 +170,8 @@ def matching(table: pa.Table, cols, keys: list[tuple]) -> pa.Array:
 
 
 def _hashable(v):
-    return tuple(_hashable(x) for x in v) if isinstance(v, list) else v
+    """``v`` with its lists (array values, at any depth) as tuples."""
+    return tuple(_hashable(x) for x in v) if isinstance(v, (list, tuple)) else v
 
 
 class Runs:
