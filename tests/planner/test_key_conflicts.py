@@ -57,6 +57,12 @@ async def commit_all(sessions):
     return outcomes
 
 
+async def commit_conflicts(session):
+    with pytest.raises(SqlError) as info:
+        await session.execute("COMMIT")
+    assert info.value.sqlstate == "40001"
+
+
 async def test_inserts_of_distinct_keys_never_conflict(two):
     outcomes = await commit_all(await open_transactions(two, range(16)))
     assert outcomes == ["COMMIT"] * 16
@@ -94,9 +100,7 @@ async def test_a_scan_still_conflicts_with_an_insert_of_any_key(two):
     assert await rows(a, "SELECT count(*) FROM k") == [(0,)]
     await a.execute("INSERT INTO audit SELECT count(*) FROM k")
     await b.execute("INSERT INTO k VALUES (1, 'x', 1)")  # commits after a's read
-    with pytest.raises(SqlError) as info:
-        await a.execute("COMMIT")
-    assert info.value.sqlstate == "40001"
+    await commit_conflicts(a)
     assert await rows(b, "SELECT count(*) FROM audit") == [(0,)]
 
 
@@ -109,9 +113,7 @@ async def test_ddl_rewriting_a_keyed_table_commits_and_conflicts_whole(two):
     await b.execute("BEGIN")
     await b.execute("INSERT INTO k VALUES (2, 'b', 2)")
     await a.execute("BEGIN; ALTER TABLE k RENAME COLUMN email TO mail; ALTER TABLE k ADD COLUMN z integer DEFAULT 5; COMMIT")
-    with pytest.raises(SqlError) as info:
-        await b.execute("COMMIT")
-    assert info.value.sqlstate == "40001"
+    await commit_conflicts(b)
     assert await rows(a, "SELECT id, mail, z FROM k") == [(1, "a", 5)]
 
 
@@ -159,7 +161,5 @@ async def test_an_update_moving_a_key_conflicts_with_an_insert_of_it(two):
     await a.execute("BEGIN")
     await a.execute("UPDATE k SET id = 100 WHERE id = 1")
     await b.execute("INSERT INTO k VALUES (100, 'n', 0)")
-    with pytest.raises(SqlError) as info:
-        await a.execute("COMMIT")
-    assert info.value.sqlstate == "40001"
+    await commit_conflicts(a)
     assert await rows(b, "SELECT id FROM k ORDER BY id") == [(0,), (1,), (100,)]
