@@ -144,6 +144,13 @@ class Run:
         return self.updates.take(pa.array(positions, pa.int64()))
 
 
+def key_tuples(table: pa.Table, cols) -> list[tuple]:
+    """The keys (values of ``cols``) of ``table``'s rows, each once, as
+    tuples; keys with a NULL are left out (they equal nothing)."""
+    keys = (tuple(r[c] for c in cols) for r in table.select(list(cols)).to_pylist())
+    return list({_hashable(k): k for k in keys if None not in k}.values())
+
+
 def matching(table: pa.Table, cols, keys: list[tuple]) -> pa.Array:
     """A mask of ``table``'s rows whose ``cols`` equal one of ``keys``
     (tuples without NULL; a NULL key column equals nothing)."""
@@ -257,10 +264,10 @@ class Runs:
         return rows
 
     def search(self, cols: tuple[str, ...], keys: list[tuple], ts: int) -> pa.Table:
-        """The rows at ``ts`` whose ``cols`` equal one of ``keys`` (runs
-        searched by their orders, which ``Run.sort`` built)."""
+        """The rows at ``ts`` whose ``cols`` equal one of ``keys`` (distinct,
+        without NULL: ``key_tuples``; runs searched by their orders, which
+        ``Run.sort`` built)."""
         assert self.covers(ts), (ts, self.run_ts, self.ts)
-        keys = list({_hashable(k): k for k in keys if None not in k}.values())  # each key once
         tail = self._tail_at(ts)
         parts = [r.search(cols, keys) for r in self.runs] + [tail.filter(matching(tail, cols, keys))]
         return expand(collapse(pa.concat_tables(parts)))

@@ -29,7 +29,7 @@ from collections import Counter, OrderedDict
 
 import pyarrow as pa
 
-from local_exec.runs import Runs, matching
+from local_exec.runs import Runs, key_tuples, matching
 from storage.persist.consolidate import expand
 from storage.txns import TxnsHandle
 
@@ -69,12 +69,12 @@ class SnapshotCache:
         """The rows of ``shard`` at ``ts`` whose ``cols`` equal a row of
         ``keys`` (a table of those columns; keys with a NULL match nothing)."""
         cols = tuple(cols)
-        wanted = [tuple(r[c] for c in cols) for r in keys.select(list(cols)).to_pylist()]
+        wanted = key_tuples(keys, cols)
         async with self._locks.setdefault(shard, asyncio.Lock()):
             entry = await self._at(shard, ts)
             if entry is None:
                 rows = await self._full(shard, ts)
-                return rows.filter(matching(rows, cols, [k for k in wanted if None not in k]))
+                return rows.filter(matching(rows, cols, wanted))
             for run in entry.unsorted(cols):
                 self.stats["sorted"] += run.num_rows
                 await _offload(run.num_rows, run.sort, cols)

@@ -132,7 +132,7 @@ class Database:
     async def catalog_at(self, ts: int) -> Catalog:
         """The catalog as of ``ts`` (cached per catalog write)."""
         version = await self.txns.latest_write(CATALOG_SHARD, ts)
-        if version is not None and not await self.txns.written_between(CATALOG_SHARD, version, ts):
+        if version is not None:
             cached = self._catalogs.get(version)
             if cached is not None:
                 return cached  # the catalog shard itself need not be read (nor caught up) at ts

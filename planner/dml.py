@@ -52,7 +52,7 @@ from planner.route import Choice, ExecOptions, RoutedStream, Router, drain
 from planner.sqltypes import duckdb_type, typed_literal
 from planner.textfmt import format_value
 from planner.work import Work, with_diff
-from local_exec import jsonb, matching
+from local_exec import jsonb, key_tuples, matching
 from storage.persist import DIFF
 from storage.persist.codec import map_elements
 from storage.persist.consolidate import collapse, expand
@@ -547,8 +547,7 @@ class Dml:
             probe = new.select(cols)
             existing = await self.work.lookup(rel, cols, probe)
             if removed is not None and removed.num_rows and existing.num_rows:
-                keys = [tuple(r[c] for c in cols) for r in probe.to_pylist()]
-                existing = _remove_rows(existing, removed.filter(matching(removed, cols, [k for k in keys if None not in k])))
+                existing = _remove_rows(existing, removed.filter(matching(removed, cols, key_tuples(probe, cols))))
             check_unique_on(rel, name, cols, existing, new)
 
     async def conform(self, out: pa.Table, rel: Relation) -> pa.Table:

@@ -35,7 +35,7 @@ from storage.errors import CommitUnknown, Conflict
 from storage.persist import DIFF, LeasedParts
 from storage.persist.consolidate import collapse, expand
 from storage.txns import Txn, key_hash
-from local_exec import matching
+from local_exec import key_tuples, matching
 
 
 logger = logging.getLogger(__name__)
@@ -147,22 +147,15 @@ class Work:
         current = await self.db.txns.read(CATALOG_SHARD, ts)
         return Catalog.from_table(self._merge(current, pending, CATALOG_SCHEMA))
 
-    async def contents(self, rel: Relation, *, keys: set[int] | None = None) -> pa.Table:
-        """``rel``'s rows at ``read_ts`` plus this work's own writes to it.
-
-        ``keys``: the caller uses the contents only to learn which rows have
-        these keys (hashes, ``key_hashes``), e.g. a uniqueness check: only
-        those keys join the read set, so commits of other keys do not
-        conflict with this work."""
+    async def contents(self, rel: Relation) -> pa.Table:
+        """``rel``'s rows at ``read_ts`` plus this work's own writes to it
+        (the whole table joins the read set; ``lookup`` reads by key)."""
         ts = await self.ts()
         schema = rel.schema_arrow
         if rel.shard in self.created:
             current = schema.empty_table()
         else:
-            if keys is None:
-                self._read(rel.shard)
-            else:
-                self._read_keys(rel.shard, keys)
+            self._read(rel.shard)
             current = await self.db.snapshots.read(rel.shard, ts)
         pending = self.pending.get(rel.shard)
         return self._merge(current, pending, schema) if pending else current
@@ -191,8 +184,7 @@ class Work:
         pending = self.pending.get(rel.shard)
         if not pending:
             return current
-        wanted = [tuple(r[c] for c in cols) for r in keys.to_pylist()]
-        wanted = [k for k in wanted if None not in k]
+        wanted = key_tuples(keys, cols)
         mine = [part.filter(matching(part, cols, wanted)) for part in pending]
         return self._merge(current, mine, schema)
 

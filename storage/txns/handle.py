@@ -362,11 +362,15 @@ class TxnsHandle:
         return self.cache.changed_between(shard, lo, ts)
 
     async def latest_write(self, shard: str, ts: int, *, timeout: float | None = None) -> int | None:
-        """The time of the latest write to ``shard`` at or below ``ts`` (None:
-        none the txns cache knows of), once the txns upper is past ``ts``."""
+        """The time of the latest write to ``shard`` at or below ``ts``, once
+        the txns upper is past ``ts``; None when the txns cache does not know
+        it (no write it remembers, or history it has forgotten)."""
         await self.writer.machine.wait_for(lambda s: s.upper > ts, timeout)
         await self.cache.update_to(ts + 1)
-        return self.cache.latest_write_le(shard, ts)
+        version = self.cache.latest_write_le(shard, ts)
+        if version is None or self.cache.changed_between(shard, version, ts):
+            return None
+        return version
 
     async def data_snapshot(self, shard: str, ts: int, *, timeout: float | None = None) -> None:
         """Make data shard ``shard`` readable at ``ts``: every write at or

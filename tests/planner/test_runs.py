@@ -12,7 +12,7 @@ import pyarrow as pa
 import pytest
 
 from local_exec import runs as runs_mod
-from local_exec.runs import Runs
+from local_exec.runs import Runs, key_tuples
 from storage.persist import DIFF, TS
 
 SCHEMA = pa.schema([("a", pa.int32()), ("b", pa.string()), ("v", pa.int64()), pa.field(DIFF, pa.int64(), False)])  # as the codec reads them
@@ -25,6 +25,12 @@ def _updates(rows: list[tuple], ts: int | None = None) -> pa.Table:
         cols[TS] = pa.array([ts] * len(rows), pa.int64())
     cols[DIFF] = pa.array([r[3] for r in rows], pa.int64())
     return pa.table(cols)
+
+
+def _keys(probes: list[tuple], cols) -> list[tuple]:
+    """The probes as a search takes them: distinct, without NULL."""
+    types = {"a": pa.int32(), "b": pa.string()}
+    return key_tuples(pa.table({c: pa.array([p[i] for p in probes], types[c]) for i, c in enumerate(cols)}), cols)
 
 
 def _multiset(table: pa.Table) -> Counter:
@@ -66,11 +72,11 @@ def test_runs_equal_a_model_at_every_covered_time(monkeypatch, seed):
             expected = history[at]
             assert _multiset(runs.rows(at)) == expected, (seed, ts, at)
             probes = [(rng.randint(0, 40), rng.choice(["x", "y", "é"])) for _ in range(3)] + [(None, "x")]
-            got = _multiset(runs.search(("a", "b"), probes, at))
+            got = _multiset(runs.search(("a", "b"), _keys(probes, ("a", "b")), at))
             want = Counter({r: n for r, n in expected.items() if (r[0], r[1]) in probes and r[0] is not None and r[1] is not None})
             assert got == want, (seed, ts, at, probes)
             ones = [(p[0],) for p in probes]
-            got = _multiset(runs.search(("a",), ones, at))
+            got = _multiset(runs.search(("a",), _keys(ones, ("a",)), at))
             want = Counter({r: n for r, n in expected.items() if (r[0],) in ones and r[0] is not None})
             assert got == want, (seed, ts, at, ones)
     assert len(runs.runs) <= 8, "runs merge geometrically"
