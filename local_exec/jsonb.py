@@ -432,9 +432,69 @@ def each_text(doc: str) -> list[dict]:
     return [{"key": k, "value": _as_text(x)} for k, x in v.items()]
 
 
+# -- ordering ------------------------------------------------------------------
+#
+# PostgreSQL orders jsonb values (compareJsonbContainers): by type, null <
+# string < number < boolean < array < object; arrays by their number of
+# elements, then element by element; objects by their number of pairs, then
+# key, value, key, value... in jsonb's key order; strings by the database's
+# collation (txngate's is C: bytes); numbers numerically (1.0 equals 1). A
+# top-level scalar is a one-element "raw scalar" array that sorts before a
+# real array of one element (so '[]' < 'null'). ``sort_key`` encodes a value
+# as bytes whose bytewise order is that order: each part prefix-free, so
+# concatenations compare part by part.
+
+_NULL, _STRING, _NUMBER, _BOOL, _ARRAY, _OBJECT = b"\x10", b"\x11", b"\x12", b"\x13", b"\x20", b"\x21"
+
+
+def _count(n: int) -> bytes:
+    return n.to_bytes(4, "big")
+
+
+def _text_key(s: str) -> bytes:
+    return s.encode().replace(b"\x00", b"\x00\xff") + b"\x00\x00"
+
+
+def _number_key(v) -> bytes:
+    sign, digits, exponent = Decimal(v).as_tuple()
+    digits = list(digits)
+    while digits and digits[-1] == 0:
+        digits.pop()
+        exponent += 1
+    if not digits:
+        return b"\x02"  # zero, between the negatives and the positives
+    # the value is 0.d1d2... x 10^scale with d1 != 0: by scale, then by digits
+    body = (len(digits) + exponent + (1 << 31)).to_bytes(4, "big") + bytes(d + 1 for d in digits) + b"\x00"
+    return b"\x01" + bytes(255 - b for b in body) if sign else b"\x03" + body
+
+
+def _value_key(v) -> bytes:
+    if v is None:
+        return _NULL
+    if v is True or v is False:
+        return _BOOL + (b"\x01" if v else b"\x00")
+    if isinstance(v, str):
+        return _STRING + _text_key(v)
+    if isinstance(v, (int, Decimal)):
+        return _NUMBER + _number_key(v)
+    if isinstance(v, list):
+        return _ARRAY + _count(len(v)) + b"\x01" + b"".join(_value_key(x) for x in v)
+    return _OBJECT + _count(len(v)) + b"".join(_STRING + _text_key(k) + _value_key(x) for k, x in v.items())
+
+
+@functools.lru_cache(maxsize=1024)
+def sort_key(doc: str) -> bytes:
+    """Bytes that order as PostgreSQL orders the jsonb ``doc`` (equal for equal values)."""
+    v = parse(doc)
+    if isinstance(v, (list, dict)):
+        return _value_key(v)
+    return _ARRAY + _count(1) + b"\x00" + _value_key(v)  # a raw scalar
+
+
 #: DuckDB name -> (function, parameter types, return type)
 FUNCTIONS = {
     "txngate_jsonb": (canonical, ["VARCHAR"], "JSON"),
+    "txngate_jsonb_sortkey": (sort_key, ["VARCHAR"], "BLOB"),
     "txngate_jsonb_get": (get, ["VARCHAR", "VARCHAR"], "JSON"),
     "txngate_jsonb_get_text": (get_text, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_jsonb_path": (path, ["VARCHAR", "VARCHAR"], "JSON"),

@@ -86,7 +86,7 @@ class _Order:
                 info = np.iinfo(values.dtype)
                 if not info.min <= v <= info.max:
                     return 0, 0
-                part = values[lo:hi]
+                part, v = values[lo:hi], values.dtype.type(v)  # of the array's type: no cast of the array
                 lo, hi = lo + int(np.searchsorted(part, v, "left")), lo + int(np.searchsorted(part, v, "right"))
             else:
                 lo, hi = bisect.bisect_left(values, v, lo, hi), bisect.bisect_right(values, v, lo, hi)
@@ -270,7 +270,10 @@ class Runs:
         assert self.covers(ts), (ts, self.run_ts, self.ts)
         tail = self._tail_at(ts)
         parts = [r.search(cols, keys) for r in self.runs] + [tail.filter(matching(tail, cols, keys))]
-        return expand(collapse(pa.concat_tables(parts)))
+        found = pa.concat_tables([p for p in parts if p.num_rows] or parts[-1:])
+        if found.num_rows and pc.min(found.column(DIFF)).as_py() < 0:
+            found = collapse(found)  # retractions to cancel (insertions alone need no consolidating)
+        return expand(found)
 
     def validate(self) -> None:
         assert self.run_ts <= self.ts

@@ -33,7 +33,7 @@ from planner import jsonops, tochar
 from planner.catalog import Catalog, Relation
 from planner.errors import SqlError, not_supported
 from planner.parse import walk
-from planner.pgcatalog import expand, replace_children
+from planner.pgcatalog import VECTOR_COLUMNS, expand, replace_children
 from planner.sqltypes import CATALOG_TYPES, canonical, typed_literal
 
 #: ``emulation(catalog)`` -> a planner.pgcatalog.PgCatalog for that catalog
@@ -236,10 +236,17 @@ class Binder:
             return jsonops.rewrite_table_function(n)
         if isinstance(n, ast.A_Indirection):
             return jsonops.rewrite_subscript(n, self._columns)
+        if isinstance(n, ast.SortBy):
+            return jsonops.rewrite_sort(n, self._columns)
         return None
 
     def _emulated(self, n: ast.Node) -> ast.Node | None:
         """A replacement for a node PostgreSQL's catalogs give meaning to."""
+        if isinstance(n, ast.A_Indirection) and isinstance(n.arg, ast.ColumnRef) and isinstance(n.arg.fields[-1], ast.String) \
+                and n.arg.fields[-1].sval in VECTOR_COLUMNS and n.arg.fields[-1].sval not in self._columns and id(n) not in self._cast:
+            self._cast.add(id(n))  # int2vector/oidvector subscripts start at 0, DuckDB lists' at 1
+            n.indirection = tuple(_shifted(i) if isinstance(i, ast.A_Indices) else i for i in n.indirection)
+            return n
         if isinstance(n, ast.CollateClause):
             return n.arg  # COLLATE pg_catalog.default / "C": DuckDB compares bytes
         if isinstance(n, ast.SQLValueFunction):
@@ -313,6 +320,14 @@ class Binder:
         if rv.alias is None:
             rv.alias = ast.Alias(aliasname=rv.relname)
         rv.relname, rv.schemaname, rv.catalogname = name, None, None
+
+
+def _shifted(index: ast.A_Indices) -> ast.A_Indices:
+    """A subscript (or slice) one further: from 0-based to 1-based."""
+    def plus_one(e):
+        return None if e is None else expand("_arg1 + 1", [e])
+
+    return ast.A_Indices(is_slice=index.is_slice, lidx=plus_one(index.lidx), uidx=plus_one(index.uidx))
 
 
 def column_types(node: ast.Node, catalog: Catalog, search_path: tuple[str, ...]) -> dict[str, str]:

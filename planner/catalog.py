@@ -14,16 +14,27 @@ Invariants (``Catalog.validate``): at any timestamp a qualified name maps to
 at most one relation; every relation's schema exists; every table's shard
 exists and is registered in the txns set before its row is committed (the
 DDL code keeps that order).
+
+The catalog is keyed per object for conflicts: a transaction's read set
+holds the names (and OIDs, and "views of" entries) it looked up, present or
+absent, and a commit that changes catalog rows names the same keys
+(``row_keys``), so DDL on different objects, or DDL beside statements on
+other tables, never conflict; only listing the whole catalog (pg_catalog
+queries, DROP SCHEMA) reads all of it.
 """
 
 from __future__ import annotations
 
 import json
 import secrets
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from typing import Callable, Optional
 
+import pglast
 import pyarrow as pa
+from pglast import ast
 
+from planner.parse import walk
 from planner.errors import (
     INVALID_SCHEMA_NAME,
     UNDEFINED_COLUMN,
@@ -32,6 +43,7 @@ from planner.errors import (
     SqlError,
 )
 from storage.persist import field_for
+from storage.txns import key_hash
 
 CATALOG_SHARD = "catalog"
 CATALOG_SCHEMA = pa.schema(
@@ -125,55 +137,146 @@ class Relation:
 Table = Relation
 
 
-@dataclass
+#: What a read of the catalog saw, for the reader's read set: the key
+#: hashes (``catalog_key``) of the names and OIDs it looked up, or None when
+#: it read all of the catalog (listed every relation or schema).
+Note = Callable[[Optional[frozenset]], None]
+
+
+def catalog_key(namespace: str, name) -> int:
+    """The key hash of one catalog object: ``("relation", "schema.name")``
+    (tables, views and materialized views share PostgreSQL's one namespace
+    per schema), ``("schema", name)``, ``("oid", oid)``, or ``("deps",
+    "schema.name")`` (the views reading a relation)."""
+    return key_hash("catalog", (namespace, name))
+
+
+def row_keys(kind: str, name: str, definition: str) -> set[int]:
+    """The keys a catalog row names: written when it is added or retracted,
+    so a transaction that looked up any of them conflicts with the change."""
+    if kind == "schema":
+        return {catalog_key("schema", name)}
+    rel = Relation.from_row(kind, name, definition)
+    keys = {catalog_key("relation", name), catalog_key("oid", rel.oid)}
+    return keys | {catalog_key("deps", d) for d in query_deps(rel)}
+
+
+def query_deps(rel: Relation) -> set[str]:
+    """The qualified names a view or materialized view's query names
+    (unqualified names resolve in ``public``, as stored queries do)."""
+    if rel.query is None:
+        return set()
+    node = pglast.parse_sql(rel.query)[0].stmt
+    return {f"{n.schemaname or 'public'}.{n.relname}" for n in walk(node) if isinstance(n, ast.RangeVar)}
+
+
 class Catalog:
-    relations: dict[str, Relation] = field(default_factory=dict)  # qualified name -> relation
-    schemas: set[str] = field(default_factory=lambda: set(BUILTIN_SCHEMAS))
+    """The objects of one catalog version, and what a transaction read of it.
+
+    A catalog version is built once (``from_table``) and shared. A work
+    reads it through a view (``seen_by(note)``) sharing the same objects:
+    each lookup tells ``note`` the keys it probed (present or absent), and
+    listing every relation or schema tells it the whole catalog was read.
+    So DDL on different objects, and statements on different tables, do not
+    conflict (``storage.txns.keys``)."""
+
+    def __init__(self, relations: dict[str, Relation] | None = None, schemas: set[str] | None = None, *, note: Note | None = None,
+                 _shared: "Catalog | None" = None):
+        self._relations = relations if relations is not None else {}
+        self._schemas = schemas if schemas is not None else set(BUILTIN_SCHEMAS)
+        self._note = note
+        self.base = _shared if _shared is not None else self  # the version, for caches keyed by it
+        self._index: dict | None = None  # oid -> relation, qualified -> dependent views (built on first use)
 
     @classmethod
     def from_table(cls, contents: pa.Table) -> "Catalog":
         cat = cls()
         for r in contents.to_pylist():
             if r["kind"] == "schema":
-                cat.schemas.add(r["name"])
+                cat._schemas.add(r["name"])
                 continue
             rel = Relation.from_row(r["kind"], r["name"], r["def"])
-            if rel.qualified in cat.relations:
+            if rel.qualified in cat._relations:
                 raise AssertionError(f"catalog names relation {rel.qualified!r} twice")
-            cat.relations[rel.qualified] = rel
+            cat._relations[rel.qualified] = rel
         cat.validate()
         return cat
 
+    def seen_by(self, note: Note) -> "Catalog":
+        """This version, telling ``note`` what is read of it."""
+        return Catalog(self._relations, self._schemas, note=note, _shared=self.base)
+
+    def saw(self, keys: frozenset | None) -> None:
+        """Tell the reader's note about a read (replayed from a cache)."""
+        if self._note is not None:
+            self._note(keys)
+
     def validate(self) -> None:
-        for q, rel in self.relations.items():
+        for q, rel in self._relations.items():
             assert q == rel.qualified, q
-            assert rel.schema in self.schemas, f"relation {q} in missing schema"
+            assert rel.schema in self._schemas, f"relation {q} in missing schema"
             assert (rel.shard is not None) == (rel.kind != "view"), q
+
+    # -- reads of everything ---------------------------------------------------
+
+    @property
+    def relations(self) -> dict[str, Relation]:
+        """Every relation by qualified name (reads the whole catalog)."""
+        self.saw(None)
+        return self._relations
+
+    @property
+    def schemas(self) -> set[str]:
+        """Every schema (reads the whole catalog)."""
+        self.saw(None)
+        return self._schemas
 
     @property
     def tables(self) -> dict[str, Relation]:
         """Tables by unqualified name (for callers that know only public)."""
         return {r.name: r for r in self.relations.values() if r.schema == "public"}
 
+    # -- reads by key ----------------------------------------------------------
+
+    def _indexes(self) -> dict:
+        base = self.base
+        if base._index is None:
+            deps: dict[str, list[Relation]] = {}
+            for rel in base._relations.values():
+                for d in query_deps(rel):
+                    deps.setdefault(d, []).append(rel)
+            base._index = {"oid": {r.oid: r for r in base._relations.values()}, "deps": deps}
+        return base._index
+
+    def has_schema(self, name: str) -> bool:
+        self.saw(frozenset([catalog_key("schema", name)]))
+        return name in self._schemas
+
     def new_oid(self) -> int:
         """An OID no relation has: user OIDs are 16384 + a random 29-bit number."""
-        taken = {r.oid for r in self.relations.values()}
+        taken = self._indexes()["oid"]
         while True:
             oid = FIRST_USER_OID + secrets.randbelow(1 << 29)
+            self.saw(frozenset([catalog_key("oid", oid)]))
             if oid not in taken:
                 return oid
 
+    def dependents(self, rel: Relation) -> list[Relation]:
+        """The views and materialized views whose queries name ``rel``."""
+        self.saw(frozenset([catalog_key("deps", rel.qualified)]))
+        return list(self._indexes()["deps"].get(rel.qualified, ()))
+
     def lookup(self, name: str, schema: str | None = None, search_path: tuple[str, ...] = ("public",)) -> Relation | None:
-        if schema is not None:
-            return self.relations.get(f"{schema}.{name}")
-        for s in search_path:
-            rel = self.relations.get(f"{s}.{name}")
+        for s in (schema,) if schema is not None else search_path:
+            qualified = f"{s}.{name}"
+            self.saw(frozenset([catalog_key("relation", qualified)]))
+            rel = self._relations.get(qualified)
             if rel is not None:
                 return rel
         return None
 
     def relation(self, name: str, schema: str | None = None, search_path: tuple[str, ...] = ("public",), position: int | None = None) -> Relation:
-        if schema is not None and schema not in self.schemas:
+        if schema is not None and not self.has_schema(schema):
             raise SqlError(INVALID_SCHEMA_NAME, f'schema "{schema}" does not exist', position=position)
         rel = self.lookup(name, schema, search_path)
         if rel is None:

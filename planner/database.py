@@ -28,7 +28,7 @@ from storage.txns import Committer, TxnsHandle
 
 from local_exec import LocalEngine, SnapshotCache
 from spark_exec import BlobAccess, SparkEngine, SparkRuntime
-from planner.bind import transpile
+from planner.bind import Binder, transpile
 from planner.catalog import CATALOG_SCHEMA, CATALOG_SHARD, Catalog
 from planner.pgcatalog import macros
 
@@ -37,6 +37,8 @@ logger = logging.getLogger(__name__)
 
 #: seconds between data since downgrades
 SINCE_INTERVAL = 5.0
+#: catalog versions kept built
+CATALOG_VERSIONS = 16
 
 
 def _native_path(blob, spark_conf):
@@ -58,22 +60,30 @@ class BindCache:
 
     Parsed statements are cached by query text (``parse.parse``), so a
     repeated query brings the same node and binds once per catalog version.
-    Entries hold their node and catalog, so the ids in a key stay theirs."""
+    Entries hold their node and catalog version, so the ids in a key stay
+    theirs. ``bind`` replays into the reader's catalog view the keys the
+    binding looked up, so a cached binding joins the read set as a fresh
+    one does."""
 
     def __init__(self, size: int = 512):
         self.size = size
         self._entries: OrderedDict = OrderedDict()
 
-    def get(self, node, catalog, search_path):
-        hit = self._entries.get((id(node), id(catalog), search_path))
-        if hit is None or hit[0] is not node or hit[1] is not catalog:
-            return None
+    def bind(self, node, catalog, search_path, emulation):
+        """``node`` bound against ``catalog`` (a work's view of a version)."""
+        version = catalog.base
+        hit = self._entries.get((id(node), id(version), search_path))
+        if hit is None or hit[0] is not node or hit[1] is not version:
+            seen: list = []
+            bound = Binder(catalog.base.seen_by(seen.append), search_path, emulation).bind(node)
+            hit = (node, version, bound, seen)
+            if not bound.uncacheable:
+                self._entries[(id(node), id(version), search_path)] = hit
+                while len(self._entries) > self.size:
+                    self._entries.popitem(last=False)
+        for keys in hit[3]:
+            catalog.saw(keys)
         return hit[2]
-
-    def put(self, node, catalog, search_path, bound) -> None:
-        self._entries[(id(node), id(catalog), search_path)] = (node, catalog, bound)
-        while len(self._entries) > self.size:
-            self._entries.popitem(last=False)
 
 
 class Database:
@@ -87,7 +97,7 @@ class Database:
         self.engine = engine
         self.committer = Committer(txns, oracle)
         self.snapshots = SnapshotCache(txns)
-        self._catalogs: dict[int, Catalog] = {}
+        self._catalogs: OrderedDict[int, Catalog] = OrderedDict()  # by version time, least recently used first
         self.bind_cache = BindCache()
         self.sessions: weakref.WeakSet = weakref.WeakSet()  # open sessions, for pg_stat_activity
         self._sinces = asyncio.get_running_loop().create_task(self._downgrade_sinces())
@@ -130,16 +140,25 @@ class Database:
         return Session(self, **kwargs)
 
     async def catalog_at(self, ts: int) -> Catalog:
-        """The catalog as of ``ts`` (cached per catalog write)."""
+        """The catalog as of ``ts``, cached per catalog version: by the time
+        of its latest write when the txns cache knows it, else by the time
+        it was read at (good for any later ``ts`` with no catalog write in
+        between). A cached version is used without reading (or catching
+        up) the catalog shard."""
         version = await self.txns.latest_write(CATALOG_SHARD, ts)
-        if version is not None:
-            cached = self._catalogs.get(version)
-            if cached is not None:
-                return cached  # the catalog shard itself need not be read (nor caught up) at ts
-        catalog = Catalog.from_table(await self.txns.read(CATALOG_SHARD, ts))
-        if version is not None:
-            self._catalogs[version] = catalog
-        return catalog
+        if version is None:
+            read_at = max((t for t in self._catalogs if t <= ts), default=None)
+            if read_at is not None and not await self.txns.written_between(CATALOG_SHARD, read_at, ts):
+                version = read_at
+            else:
+                version = ts
+        cached = self._catalogs.get(version)
+        if cached is None:
+            cached = self._catalogs[version] = Catalog.from_table(await self.txns.read(CATALOG_SHARD, ts))
+            while len(self._catalogs) > CATALOG_VERSIONS:
+                self._catalogs.popitem(last=False)
+        self._catalogs.move_to_end(version)
+        return cached
 
     async def close(self) -> None:
         self._sinces.cancel()

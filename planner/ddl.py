@@ -21,27 +21,32 @@ import uuid
 
 import pglast
 import pyarrow as pa
+import pyarrow.compute as pc
 from pglast import ast
 
 from planner import jsonops
 from planner import parse as p
 from planner.bind import column_types, pg_sql
 from planner.catalog import CATALOG_SHARD, Catalog, Column, Relation, catalog_rows, schema_rows
-from planner.dml import SERIAL, Dml, check_unique, conform
+from planner.dml import SERIAL, Dml, conform
 from planner.errors import (
+    CHECK_VIOLATION,
     DEPENDENT_OBJECTS_STILL_EXIST,
     DUPLICATE_COLUMN,
     DUPLICATE_SCHEMA,
     DUPLICATE_TABLE,
     INVALID_SCHEMA_NAME,
+    NOT_NULL_VIOLATION,
     SYNTAX_ERROR,
     UNDEFINED_OBJECT,
     UNDEFINED_TABLE,
+    UNIQUE_VIOLATION,
     WRONG_OBJECT_TYPE,
     SqlError,
     not_supported,
 )
 from planner.result import Result
+from planner.textfmt import format_value
 from planner.sqltypes import SERIALS, canonical, of_arrow, typed_literal
 from storage.persist import SchemaError
 
@@ -62,8 +67,8 @@ class Ddl(Dml):
         await self.work.write(CATALOG_SHARD, rows, diff)
 
     def _schema_of(self, rv: ast.RangeVar, catalog: Catalog) -> str:
-        schema = rv.schemaname or next((s for s in self.search_path if s in catalog.schemas), "public")
-        if schema not in catalog.schemas:
+        schema = rv.schemaname or next((s for s in self.search_path if catalog.has_schema(s)), "public")
+        if not catalog.has_schema(schema):
             raise SqlError(INVALID_SCHEMA_NAME, f'schema "{schema}" does not exist')
         if schema in ("pg_catalog", "information_schema"):
             raise SqlError("42501", f"permission denied to create \"{schema}.{rv.relname}\"")
@@ -98,7 +103,7 @@ class Ddl(Dml):
         if node.schemaElts:
             raise not_supported("CREATE SCHEMA with elements")
         catalog = await self.work.catalog()
-        if node.schemaname in catalog.schemas:
+        if catalog.has_schema(node.schemaname):
             if node.if_not_exists:
                 return Result("CREATE SCHEMA", notices=[f'NOTICE 42P06: schema "{node.schemaname}" already exists, skipping'])
             raise SqlError(DUPLICATE_SCHEMA, f'schema "{node.schemaname}" already exists')
@@ -132,7 +137,7 @@ class Ddl(Dml):
                     elif kind == "CONSTR_UNIQUE":
                         unique.append((elt.colname,))
                     elif kind == "CONSTR_CHECK":
-                        checks.append((c.conname or f"{name}_{elt.colname}_check", pg_sql(c.raw_expr)))
+                        checks.append((c.conname or _check_name(name, c.raw_expr, checks, elt.colname), pg_sql(c.raw_expr)))
                     elif kind == "CONSTR_FOREIGN":
                         pass  # accepted, not enforced (listed in the README)
                     else:
@@ -147,7 +152,7 @@ class Ddl(Dml):
                 elif kind == "CONSTR_UNIQUE":
                     unique.append(tuple(k.sval for k in elt.keys))
                 elif kind == "CONSTR_CHECK":
-                    checks.append((elt.conname or f"{name}_check", pg_sql(elt.raw_expr)))
+                    checks.append((elt.conname or _check_name(name, elt.raw_expr, checks), pg_sql(elt.raw_expr)))
                 elif kind == "CONSTR_FOREIGN":
                     pass
                 else:
@@ -301,26 +306,22 @@ class Ddl(Dml):
     def _with_dependents(self, catalog: Catalog, rels: list[Relation], cascade: bool, notices: list[str]) -> list[Relation]:
         """``rels`` and every view depending on them (CASCADE), or 2BP01."""
         out = {r.qualified: r for r in rels}
-        changed = True
-        while changed:
-            changed = False
-            for v in catalog.relations.values():
-                if v.kind == "table" or v.qualified in out:
-                    continue
-                deps = _view_deps(v, catalog)
-                hit = next((d for d in deps if d in out), None)
-                if hit is None:
+        todo = list(rels)
+        while todo:
+            rel = todo.pop(0)
+            for v in catalog.dependents(rel):
+                if v.qualified in out:
                     continue
                 if not cascade:
                     raise SqlError(
                         DEPENDENT_OBJECTS_STILL_EXIST,
-                        f"cannot drop {KIND_WORDS[out[hit].kind]} {out[hit].name} because other objects depend on it",
-                        detail=f"{KIND_WORDS[v.kind]} {v.name} depends on {KIND_WORDS[out[hit].kind]} {out[hit].name}",
+                        f"cannot drop {KIND_WORDS[rel.kind]} {rel.name} because other objects depend on it",
+                        detail=f"{KIND_WORDS[v.kind]} {v.name} depends on {KIND_WORDS[rel.kind]} {rel.name}",
                         hint="Use DROP ... CASCADE to drop the dependent objects too.",
                     )
                 notices.append(f"NOTICE 00000: drop cascades to {KIND_WORDS[v.kind]} {v.name}")
                 out[v.qualified] = v
-                changed = True
+                todo.append(v)
         return list(out.values())
 
     async def _drop_schemas(self, node: ast.DropStmt) -> Result:
@@ -330,7 +331,7 @@ class Ddl(Dml):
             name = obj.sval
             if name in ("public", "pg_catalog", "information_schema"):
                 raise not_supported(f'dropping schema "{name}"')
-            if name not in catalog.schemas:
+            if not catalog.has_schema(name):
                 if node.missing_ok:
                     notices.append(f'NOTICE 00000: schema "{name}" does not exist, skipping')
                     continue
@@ -433,6 +434,8 @@ class Ddl(Dml):
                 new.column(cmd.name)
                 default = pg_sql(cmd.def_) if cmd.def_ is not None else None
                 new = new.with_(columns=tuple(Column(c.name, c.type, c.not_null, default if c.name == cmd.name else c.default) for c in new.columns))
+            elif sub == "AT_AddConstraint":
+                new = await self._add_constraint(new, rows, cmd.def_)
             elif sub in ("AT_SetNotNull", "AT_DropNotNull"):
                 new.column(cmd.name)
                 flag = sub == "AT_SetNotNull"
@@ -457,14 +460,45 @@ class Ddl(Dml):
         await self.work.write(shard, conform(rows, new), 1)
         self.work.dropped.append(rel.shard)
 
+    async def _add_constraint(self, rel: Relation, rows: pa.Table, c: ast.Constraint) -> Relation:
+        """``rel`` with the constraint ``c`` added, once ``rows`` (its
+        current rows) satisfy it: a primary key (its columns become NOT
+        NULL), a unique key, a CHECK (unless NOT VALID); a foreign key is
+        accepted and not enforced, as in CREATE TABLE."""
+        kind = c.contype.name
+        if kind == "CONSTR_FOREIGN":
+            return rel
+        if kind == "CONSTR_CHECK":
+            name = c.conname or _check_name(rel.name, c.raw_expr, rel.checks)
+            expr = pg_sql(c.raw_expr)
+            if not c.skip_validation and await self.violations(rel, expr, rows):
+                raise SqlError(CHECK_VIOLATION, f'check constraint "{name}" of relation "{rel.name}" is violated by some row')
+            return rel.with_(checks=rel.checks + ((name, expr),))
+        if kind not in ("CONSTR_PRIMARY", "CONSTR_UNIQUE") or c.indexname:
+            raise not_supported(f"ALTER TABLE ADD CONSTRAINT {kind.removeprefix('CONSTR_')}" + (" USING INDEX" if c.indexname else ""))
+        cols = tuple(k.sval for k in c.keys)
+        for k in cols:
+            rel.column(k)
+        primary = kind == "CONSTR_PRIMARY"
+        if primary and rel.primary_key:
+            raise SqlError("42P16", f'multiple primary keys for table "{rel.name}" are not allowed')
+        name = c.conname or (f"{rel.name}_pkey" if primary else f"{rel.name}_{'_'.join(cols)}_key")
+        _refuse_duplicates(rel, name, cols, rows)
+        if not primary:
+            return rel if cols in rel.unique else rel.with_(unique=rel.unique + (cols,))
+        for k in cols:
+            if rows.column(k).null_count:
+                raise SqlError(NOT_NULL_VIOLATION, f'column "{k}" of relation "{rel.name}" contains null values')
+        columns = tuple(Column(x.name, x.type, x.not_null or x.name in cols, x.default) for x in rel.columns)
+        return rel.with_(columns=columns, primary_key=cols, unique=tuple(u for u in rel.unique if u != cols))
+
     def _refuse_dependents(self, catalog: Catalog, rel: Relation, verb: str) -> None:
-        for v in catalog.relations.values():
-            if v.kind != "table" and rel.qualified in _view_deps(v, catalog):
-                raise SqlError(
-                    DEPENDENT_OBJECTS_STILL_EXIST,
-                    f"cannot {verb} {KIND_WORDS[rel.kind]} {rel.name} because other objects depend on it",
-                    detail=f"{KIND_WORDS[v.kind]} {v.name} depends on {KIND_WORDS[rel.kind]} {rel.name}",
-                )
+        for v in catalog.dependents(rel)[:1]:
+            raise SqlError(
+                DEPENDENT_OBJECTS_STILL_EXIST,
+                f"cannot {verb} {KIND_WORDS[rel.kind]} {rel.name} because other objects depend on it",
+                detail=f"{KIND_WORDS[v.kind]} {v.name} depends on {KIND_WORDS[rel.kind]} {rel.name}",
+            )
 
     # -- indexes -----------------------------------------------------------------
 
@@ -484,7 +518,7 @@ class Ddl(Dml):
         if tuple(cols) in rel.unique or tuple(cols) == rel.primary_key:
             return Result("CREATE INDEX")
         new = rel.with_(unique=rel.unique + (tuple(cols),))
-        check_unique(new.with_(primary_key=(), unique=(tuple(cols),)), new.schema_arrow.empty_table(), await self.work.contents(rel))
+        _refuse_duplicates(rel, node.idxname or f"{rel.name}_{'_'.join(cols)}_key", cols, await self.work.contents(rel))
         await self._write_catalog(catalog_rows(rel), -1)
         await self._write_catalog(catalog_rows(new), 1)
         return Result("CREATE INDEX")
@@ -524,11 +558,35 @@ def _column_names(query: ast.Node, out, given: list[str], too_many: str) -> list
     return given + names[len(given):]
 
 
-def _view_deps(view: Relation, catalog: Catalog) -> set[str]:
-    """Qualified names of the relations a view or materialized view reads."""
-    node = pglast.parse_sql(view.query)[0].stmt
-    found = (catalog.lookup(n.relname, n.schemaname) for n in p.walk(node) if isinstance(n, ast.RangeVar))
-    return {rel.qualified for rel in found if rel is not None}
+def _check_name(table: str, expr: ast.Node, taken, column: str | None = None) -> str:
+    """PostgreSQL's name for an unnamed CHECK: ``table_column_check`` when
+    it reads one column, else ``table_check``; a number appended while the
+    name is taken."""
+    if column is None:
+        cols = {n.fields[-1].sval for n in p.walk(expr) if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String)}
+        column = cols.pop() if len(cols) == 1 else None
+    base = f"{table}_{column}_check" if column else f"{table}_check"
+    names = {n for n, _e in taken}
+    name, i = base, 0
+    while name in names:
+        i += 1
+        name = f"{base}{i}"
+    return name
+
+
+def _refuse_duplicates(rel: Relation, name: str, cols, rows: pa.Table) -> None:
+    """23505, as when PostgreSQL builds the unique index ``name``, if two
+    of ``rows`` share a key on ``cols`` (keys with a NULL never do)."""
+    keys = rows.select(list(cols))
+    for k in cols:
+        keys = keys.filter(pc.is_valid(keys.column(k)))
+    if keys.num_rows < 2:
+        return
+    counts = keys.group_by(list(cols), use_threads=False).aggregate([([], "count_all")])
+    dup = counts.filter(pc.greater(counts.column("count_all"), 1))
+    if dup.num_rows:
+        shown = ", ".join(format_value(dup.column(k)[0].as_py(), rel.column(k).type) for k in cols)
+        raise SqlError(UNIQUE_VIOLATION, f'could not create unique index "{name}"', detail=f"Key ({', '.join(cols)})=({shown}) is duplicated.")
 
 
 def _quote(name: str) -> str:

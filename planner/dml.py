@@ -39,13 +39,14 @@ from planner.errors import (
     DUPLICATE_COLUMN,
     INVALID_COLUMN_REFERENCE,
     NOT_NULL_VIOLATION,
+    NUMERIC_VALUE_OUT_OF_RANGE,
     STRING_DATA_RIGHT_TRUNCATION,
     SYNTAX_ERROR,
     UNIQUE_VIOLATION,
     SqlError,
     not_supported,
 )
-from planner.keyprobe import Probe, key_probe
+from planner.keyprobe import Probe, column_of, constant, exactly, key_probe
 from planner.pgcatalog import column_origins
 from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain
@@ -174,11 +175,7 @@ class Dml:
         if direct is not None:  # by key, plain columns: no binding, no engine
             rel, probe, columns = direct
             return (await self.work.lookup(rel, probe.cols, probe.keys)).select(columns)
-        bound = self.work.db.bind_cache.get(node, catalog, self.search_path)
-        if bound is None:
-            bound = Binder(catalog, self.search_path, self.emulation).bind(node)
-            if not bound.uncacheable:
-                self.work.db.bind_cache.put(node, catalog, self.search_path, bound)
+        bound = self.work.db.bind_cache.bind(node, catalog, self.search_path, self.emulation)
         point = _point_lookup(node, bound, self.params)
         if point is None and bound.tables:
             choice = await self.router.choose(node, bound)
@@ -459,15 +456,21 @@ class Dml:
             written = await self.spark_write(query, rel)
             if written is not None:
                 return Result(f"UPDATE {written // 2}")
-        exprs = [f'{_q(alias)}.{ROWID} AS {ROWID}'] + [
-            f'CAST(({sets[c.name]}) AS {_pg_type(c.type)}) AS {_q("__new_" + c.name)}' for c in rel.columns if c.name in sets
-        ]
-        current, rowids, out = await self._matching(node, rel, exprs, node.fromClause)
-        old = current.take(rowids)
-        changed = out.drop_columns([ROWID]).rename_columns([c.removeprefix("__new_") for c in out.column_names[1:]])
+        plan = None if node.fromClause else _point_assignments(node.targetList, rel, alias, self.params)
+        old = await self._probed(node, rel, alias) if plan is not None else None
+        if old is not None:
+            changed = _assign(plan, old)
+        else:
+            exprs = [f'{_q(alias)}.{ROWID} AS {ROWID}'] + [
+                f'CAST(({sets[c.name]}) AS {_pg_type(c.type)}) AS {_q("__new_" + c.name)}' for c in rel.columns if c.name in sets
+            ]
+            current, rowids, out = await self._matching(node, rel, exprs, node.fromClause)
+            old = current.take(rowids)
+            changed = out.drop_columns([ROWID]).rename_columns([c.removeprefix("__new_") for c in out.column_names[1:]])
         new_cols = [changed.column(c.name) if c.name in sets else old.column(c.name) for c in rel.columns]
         new = await self.conform(pa.Table.from_arrays(new_cols, names=rel.column_names), rel)
-        await self.check_unique(rel, new, removed=old)
+        if any(c in sets for _n, cols in rel.keys for c in cols):  # else every row keeps its keys
+            await self.check_unique(rel, new, removed=old)
         await self.work.write(rel.shard, old, -1)
         await self.work.write(rel.shard, new, 1)
         return await self._returning(node, rel, new, f"UPDATE {new.num_rows}")
@@ -482,8 +485,10 @@ class Dml:
             written = await self.spark_write(query, rel)
             if written is not None:
                 return Result(f"DELETE {written}")
-        current, rowids, _out = await self._matching(node, rel, [f"{_q(alias)}.{ROWID} AS {ROWID}"], node.usingClause)
-        old = current.take(rowids)
+        old = None if node.usingClause else await self._probed(node, rel, alias)
+        if old is None:
+            current, rowids, _out = await self._matching(node, rel, [f"{_q(alias)}.{ROWID} AS {ROWID}"], node.usingClause)
+            old = current.take(rowids)
         await self.work.write(rel.shard, old, -1)
         return await self._returning(node, rel, old, f"DELETE {old.num_rows}")
 
@@ -492,6 +497,15 @@ class Dml:
             rel = await self.target(rv)
             await self.work.write(rel.shard, await self.work.contents(rel), -1)
         return Result("TRUNCATE TABLE")
+
+    async def _probed(self, node, rel: Relation, alias: str) -> pa.Table | None:
+        """The rows an UPDATE or DELETE touches when its WHERE pins keys and
+        says nothing more (``keyprobe.exactly``): read by key, with no
+        engine to filter them. None for any other WHERE."""
+        probe = key_probe(node.whereClause, rel, alias, self.params)
+        if probe is None or not exactly(node.whereClause, probe, rel, alias, self.params):
+            return None
+        return await self.work.lookup(rel, probe.cols, probe.keys)
 
     async def _matching(self, node, rel: Relation, exprs: list[str], extra_from) -> tuple[pa.Table, pa.Array, pa.Table]:
         """The rows the statement may touch (those with the keys its WHERE
@@ -555,12 +569,16 @@ class Dml:
         CHECK constraints."""
         rows = conform(out, rel)
         for name, expr in rel.checks:
-            bad = await self.run(f'SELECT count(*) AS n FROM "_new" AS "{rel.name}" WHERE NOT ({transpile(expr)})', {"_new": rows})
-            if bad.column(0)[0].as_py():
+            if await self.violations(rel, expr, rows):
                 raise SqlError(
                     CHECK_VIOLATION, f'new row for relation "{rel.name}" violates check constraint "{name}"'
                 )
         return rows
+
+    async def violations(self, rel: Relation, expr: str, rows: pa.Table) -> int:
+        """How many of ``rows`` (of ``rel``) a CHECK expression rejects (false, not NULL)."""
+        bad = await self.run(f'SELECT count(*) AS n FROM "_new" AS "{rel.name}" WHERE NOT ({transpile(expr)})', {"_new": rows})
+        return bad.column(0)[0].as_py()
 
 
 SERIAL = "serial"  # the default marker of serial columns
@@ -823,13 +841,6 @@ def _bytea_in(text: str) -> bytes:
     return text.encode().decode("unicode_escape").encode("latin-1") if "\\" in text else text.encode()
 
 
-def check_unique(rel: Relation, existing: pa.Table, new: pa.Table) -> None:
-    """23505 unless ``new`` added to ``existing`` keeps every key unique
-    (keys with a NULL never conflict)."""
-    for name, cols in rel.keys:
-        check_unique_on(rel, name, list(cols), existing, new)
-
-
 def check_unique_on(rel: Relation, name: str, cols: list[str], existing: pa.Table, new: pa.Table) -> None:
     """23505 unless ``new`` added to ``existing`` keeps the key on ``cols`` unique."""
     seen = set(_key_index(existing, cols))
@@ -887,6 +898,66 @@ def _assignments(targets, rel: Relation) -> dict[str, str]:
         else:
             sets[col.name] = pg_sql(typed_literal(target.val, col.type))
     return sets
+
+
+#: Integer types a point UPDATE adds to without an engine, and their range.
+_SUMMABLE = {"integer": (pa.int32(), 1 << 31), "bigint": (pa.int64(), 1 << 63)}
+
+
+def _point_assignments(targets, rel: Relation, alias: str, params) -> dict[str, tuple] | None:
+    """A SET clause computable without an engine, as ``{column: (source
+    column or None, constant)}``: each column set to a constant or
+    parameter of an integer or text type, to another column of its type,
+    or (integer, bigint) to such a column plus or minus an integer
+    constant. None when any assignment is anything else."""
+    plan: dict[str, tuple] = {}
+    for t in targets:
+        if t.indirection or t.name not in rel.column_names or t.name in plan:
+            return None
+        sql_type, v = rel.column(t.name).type, t.val
+        value = constant(v, sql_type, params)
+        if value is not None:
+            plan[t.name] = (None, value)
+            continue
+        source = column_of(v, rel, alias)
+        if source is not None and rel.column(source).type == sql_type:
+            plan[t.name] = (source, 0)
+            continue
+        if sql_type not in _SUMMABLE or not isinstance(v, ast.A_Expr) or v.kind.name != "AEXPR_OP" or v.lexpr is None:
+            return None
+        op = v.name[0].sval if len(v.name) == 1 else None
+        pairs = [(v.lexpr, v.rexpr, 1 if op == "+" else -1)] + ([(v.rexpr, v.lexpr, 1)] if op == "+" else [])
+        for col, const, sign in pairs if op in ("+", "-") else ():
+            source, delta = column_of(col, rel, alias), constant(const, "integer", params)
+            if source is not None and delta is not None and rel.column(source).type == sql_type:
+                plan[t.name] = (source, sign * delta)
+                break
+        else:
+            return None
+    return plan
+
+
+def _assign(plan: dict[str, tuple], rows: pa.Table) -> pa.Table:
+    """The assigned columns of ``rows`` per ``_point_assignments``' plan,
+    with PostgreSQL's overflow error (22003)."""
+    out = {}
+    for name, (source, value) in plan.items():
+        target = rows.schema.field(name).type
+        if source is None:
+            out[name] = pa.repeat(pa.scalar(value, target), rows.num_rows)
+        elif value == 0:
+            out[name] = rows.column(source)
+        else:
+            sql_type = "integer" if pa.types.is_int32(target) else "bigint"
+            bound = _SUMMABLE[sql_type][1]
+            try:
+                summed = pc.add_checked(rows.column(source).cast(pa.int64()), pa.scalar(value, pa.int64()))
+            except pa.ArrowInvalid:
+                summed = None
+            if summed is None or (len(summed) and not -bound <= (pc.min(summed).as_py() or 0) <= (pc.max(summed).as_py() or 0) < bound):
+                raise SqlError(NUMERIC_VALUE_OUT_OF_RANGE, f"{sql_type} out of range")
+            out[name] = summed.cast(target)
+    return pa.table(out)
 
 
 def _fill_defaults(select: ast.SelectStmt, rel: Relation, targets: list[str]) -> ast.SelectStmt:

@@ -28,8 +28,7 @@ from typing import Callable
 from pglast import ast
 from pglast.enums import A_Expr_Kind, CoercionForm
 
-from local_exec.jsonb import JsonError, canonical
-from planner.errors import SqlError, not_supported
+from planner.errors import not_supported
 from planner.pgcatalog import expand
 from planner.sqltypes import typed_literal
 
@@ -86,7 +85,8 @@ _SHARED = {
 }
 #: operators whose right operand is a text[] (a literal one is typed so)
 _PATHS = {"#>", "#>>", "?|", "?&", "#-"}
-_COMPARISONS = {"=", "<>", "!="}
+#: comparisons of jsonb values: by ``local_exec.jsonb.sort_key``, PostgreSQL's jsonb order
+_COMPARISONS = {"=", "<>", "!=", "<", ">", "<=", ">="}
 
 
 def right_operand_type(op: str, left_type: str | None) -> str | None:
@@ -138,13 +138,6 @@ def _string_const(n) -> bool:
     return isinstance(n, ast.A_Const) and isinstance(n.val, ast.String)
 
 
-def _canonical_const(n: ast.A_Const) -> ast.A_Const:
-    try:
-        return ast.A_Const(val=ast.String(sval=canonical(n.val.sval)))
-    except JsonError as e:
-        raise SqlError(e.sqlstate, e.message, detail=e.detail) from None
-
-
 def rewrite_operator(n: ast.A_Expr, columns: dict[str, str]) -> ast.Node | None:
     """A json operator as its local_exec.jsonb function; a string literal
     compared with jsonb in canonical form (None: not json, or left as is)."""
@@ -152,9 +145,9 @@ def rewrite_operator(n: ast.A_Expr, columns: dict[str, str]) -> ast.Node | None:
         return None
     op = n.name[-1].sval
     if op in _COMPARISONS:
-        for mine, other in (("lexpr", n.rexpr), ("rexpr", n.lexpr)):
-            if _string_const(getattr(n, mine)) and kind(other, columns) == "jsonb":
-                setattr(n, mine, _canonical_const(getattr(n, mine)))
+        sides = [(kind(x, columns), x) for x in (n.lexpr, n.rexpr)]
+        if any(k == "jsonb" for k, _x in sides) and all(k == "jsonb" or _string_const(x) for k, x in sides):
+            return expand(f"txngate_jsonb_sortkey(_arg1) {op} txngate_jsonb_sortkey(_arg2)", [n.lexpr, n.rexpr])
         return None
     template = _OPERATORS.get(op)
     if template is None and op in _SHARED:
@@ -167,6 +160,14 @@ def rewrite_operator(n: ast.A_Expr, columns: dict[str, str]) -> ast.Node | None:
     if op in _PATHS and _string_const(right):
         right = typed_literal(right, "text[]")
     return expand(template, [n.lexpr, right])
+
+
+def rewrite_sort(n: ast.SortBy, columns: dict[str, str]) -> ast.SortBy | None:
+    """ORDER BY a jsonb expression in PostgreSQL's jsonb order (None: not jsonb)."""
+    if kind(n.node, columns) != "jsonb":
+        return None
+    return ast.SortBy(node=expand("txngate_jsonb_sortkey(_arg1)", [n.node]), sortby_dir=n.sortby_dir,
+                      sortby_nulls=n.sortby_nulls, useOp=n.useOp, location=n.location)
 
 
 def _subscripts(n: ast.A_Indirection) -> list[ast.Node] | None:

@@ -67,6 +67,18 @@ def key_probe(where, rel: Relation, alias: str, params) -> Probe | None:
     return None
 
 
+def exactly(where, probe: Probe, rel: Relation, alias: str, params) -> bool:
+    """Whether ``where`` says no more than ``probe``: each conjunct pins a
+    column of the probe's key, so the rows with the probe's keys are
+    exactly the rows ``where`` matches (no engine need filter them)."""
+    conjuncts = where.args if isinstance(where, ast.BoolExpr) and where.boolop.name == "AND_EXPR" else (where,)
+    for c in conjuncts:
+        found = _pinned(c, rel, alias, params)
+        if found is None or found[0] not in probe.cols:
+            return False
+    return True
+
+
 def _arrow_type(sql_type: str) -> pa.DataType:
     return _INT_TYPES[sql_type][0] if sql_type in _INT_TYPES else pa.string()
 
@@ -78,21 +90,22 @@ def _pinned(expr, rel: Relation, alias: str, params) -> tuple[str, list] | None:
     kind = expr.kind.name
     if kind == "AEXPR_OP":
         for col, other in ((expr.lexpr, expr.rexpr), (expr.rexpr, expr.lexpr)):
-            name = _column(col, rel, alias)
+            name = column_of(col, rel, alias)
             if name is not None:
-                value = _value(other, rel.column(name).type, params)
+                value = constant(other, rel.column(name).type, params)
                 return None if value is None else (name, [value])
         return None
     if kind == "AEXPR_IN" and isinstance(expr.rexpr, (list, tuple)):
-        name = _column(expr.lexpr, rel, alias)
+        name = column_of(expr.lexpr, rel, alias)
         if name is None:
             return None
-        values = [_value(v, rel.column(name).type, params) for v in expr.rexpr]
+        values = [constant(v, rel.column(name).type, params) for v in expr.rexpr]
         return None if any(v is None for v in values) else (name, values)
     return None
 
 
-def _column(node, rel: Relation, alias: str) -> str | None:
+def column_of(node, rel: Relation, alias: str) -> str | None:
+    """The column of ``rel`` a column reference names (bare or ``alias.``), else None."""
     if not isinstance(node, ast.ColumnRef) or not all(isinstance(f, ast.String) for f in node.fields):
         return None
     fields = [f.sval for f in node.fields]
@@ -101,9 +114,10 @@ def _column(node, rel: Relation, alias: str) -> str | None:
     return fields[-1]
 
 
-def _value(node, sql_type: str, params):
-    """The constant ``node`` is, as a value of ``sql_type``; None when not
-    certain (PostgreSQL would then coerce differently, or fail)."""
+def constant(node, sql_type: str, params):
+    """The value of a constant or parameter ``node`` as ``sql_type`` (an
+    integer or text type); None when not certain (PostgreSQL would then
+    coerce differently, or fail)."""
     if isinstance(node, ast.ParamRef):
         if not params or not 0 < node.number <= len(params):
             return None

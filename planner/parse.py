@@ -15,6 +15,7 @@
 * ``session``: SET, SHOW, RESET, DISCARD, DEALLOCATE, UNLISTEN;
 * ``cursor``: DECLARE, FETCH, MOVE, CLOSE;
 * ``txn``: BEGIN, COMMIT, ROLLBACK, ...
+* ``maintenance``: VACUUM, ANALYZE;
 * anything else is refused with 0A000 naming the statement.
 
 A syntax error becomes SQLSTATE 42601 with the 1-based character position
@@ -32,6 +33,7 @@ from pglast.parser import ParseError
 from planner.errors import SYNTAX_ERROR, SqlError, not_supported
 
 READ, WRITE, DDL, SESSION, TXN, COPY, EXPLAIN, CURSOR = "read", "write", "ddl", "session", "txn", "copy", "explain", "cursor"
+MAINTENANCE = "maintenance"
 
 
 @dataclass
@@ -103,10 +105,12 @@ def classify(node: ast.Node) -> str:
         return CURSOR
     if isinstance(node, ast.TransactionStmt):
         return TXN
+    if isinstance(node, ast.VacuumStmt):
+        return MAINTENANCE
     name = type(node).__name__
     pretty = {
         "CreateFunctionStmt": "CREATE FUNCTION", "CreateSeqStmt": "CREATE SEQUENCE", "CreateTrigStmt": "CREATE TRIGGER",
-        "GrantStmt": "GRANT", "CreateRoleStmt": "CREATE ROLE", "LockStmt": "LOCK", "VacuumStmt": "VACUUM",
+        "GrantStmt": "GRANT", "CreateRoleStmt": "CREATE ROLE", "LockStmt": "LOCK",
     }.get(name, name.removesuffix("Stmt"))
     raise not_supported(f"statement {pretty}")
 

@@ -269,6 +269,13 @@ SPECS: dict[tuple[str, str], str] = {
 _PG_CATALOG_NAMES = {name for schema, name in SPECS if schema == "pg_catalog"}
 
 
+#: Columns of the emulated catalogs that are int2vector or oidvector:
+#: PostgreSQL subscripts them from 0 (``indkey[0]`` is the first column).
+VECTOR_COLUMNS = frozenset(
+    item.split()[0] for spec in SPECS.values() for item in spec.split(",") if item.split()[1] in ("int2vector", "oidvector")
+)
+
+
 @lru_cache(maxsize=None)
 def _arrow_schema(key: tuple[str, str]) -> pa.Schema:
     return _schema(SPECS[key])
@@ -665,7 +672,7 @@ class PgCatalog:
         raise SqlError("42704", f'type "{text}" does not exist')
 
     def regnamespace(self, text: str) -> int:
-        if text not in self.catalog.schemas:
+        if not self.catalog.has_schema(text):
             raise SqlError("3F000", f'schema "{text}" does not exist')
         return namespace_oid(text)
 
@@ -702,7 +709,7 @@ class PgCatalog:
             except SqlError:
                 return ast.A_Const(isnull=True)
         if name == "current_schemas":
-            schemas = [x for x in self.search_path if x in self.catalog.schemas]
+            schemas = [x for x in self.search_path if self.catalog.has_schema(x)]
             if _const_bool(args[0]):
                 schemas = ["pg_catalog"] + schemas
             return pglast.parse_sql("SELECT ARRAY[" + ", ".join(_literal(x) for x in schemas) + "]::text[]")[0].stmt.targetList[0].val
@@ -719,7 +726,7 @@ class PgCatalog:
         return None
 
     def current_schema(self) -> str | None:
-        return next((x for x in self.search_path if x in self.catalog.schemas), None)
+        return next((x for x in self.search_path if self.catalog.has_schema(x)), None)
 
 
 def _const(value) -> ast.A_Const:

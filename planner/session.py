@@ -45,7 +45,6 @@ from planner import jsonops
 from planner import parse as p
 from planner import textfmt
 from planner.bind import Binder, column_types, pg_sql
-from planner.catalog import CATALOG_SHARD
 from planner.copy import CopySink, CopySource, copy_from, copy_to
 from planner.cursors import CURSOR_OPT_HOLD, Cursors
 from planner.ddl import Ddl
@@ -286,6 +285,8 @@ class Session:
                 return self._session_statement(stmt.node)
             if stmt.kind == p.CURSOR:
                 return await self._cursor_statement(stmt.node, params)
+            if stmt.kind == p.MAINTENANCE:
+                return await self._maintenance(stmt.node)
             if lazy and stmt.kind == p.READ:
                 async with self._reading() as work:  # the inputs are in memory once the stream starts
                     return await self._select_stream(work, stmt, params)
@@ -495,7 +496,7 @@ class Session:
         data, else read-then-write, recomputed as needed (never 40001,
         except for COPY, whose input cannot be read twice)."""
         memo: dict = {}
-        inputs: list[str] = [CATALOG_SHARD]
+        inputs: list[str] = []
         points: dict[str, set[int]] = {}
         works: list[Work] = [Work.begin(self.db, reads=inputs, points=points)]
         results: list[Result] = []
@@ -671,6 +672,25 @@ class Session:
         return to_result("EXPLAIN", pa.table({"QUERY PLAN": pa.array(lines, pa.string())}))
 
     # -- session statements ------------------------------------------------------
+
+    async def _maintenance(self, node: ast.VacuumStmt) -> Result:
+        """VACUUM and ANALYZE of the named tables (they must exist), or all.
+        VACUUM lets compaction forget the row history no session reads any
+        more (``Database.downgrade_sinces``); ANALYZE has nothing to gather,
+        as no plan uses statistics."""
+        if node.is_vacuumcmd and self.work is not None:
+            raise SqlError(ACTIVE_SQL_TRANSACTION, "VACUUM cannot run inside a transaction block")
+        verb = "vacuum" if node.is_vacuumcmd else "analyze"
+        notices = []
+        async with self._reading() as work:
+            catalog = await work.catalog()
+            for target in node.rels or ():
+                rv = target.relation
+                if catalog.relation(rv.relname, rv.schemaname, self.search_path).kind == "view":
+                    notices.append(f'WARNING 01000: skipping "{rv.relname}" --- cannot {verb} non-tables or special system tables')
+        if node.is_vacuumcmd:
+            await self.db.downgrade_sinces()
+        return Result(verb.upper(), notices=notices)
 
     def _session_statement(self, node: ast.Node) -> Result:
         if isinstance(node, ast.DeallocateStmt):

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
-from planner.catalog import CATALOG_SCHEMA, CATALOG_SHARD, Catalog, Relation
+from planner.catalog import CATALOG_SCHEMA, CATALOG_SHARD, Catalog, Relation, row_keys
 from planner.errors import READ_ONLY_TRANSACTION, SqlError, serialization_failure
 from storage.errors import CommitUnknown, Conflict
 from storage.persist import DIFF, LeasedParts
@@ -100,7 +100,7 @@ class Work:
     @property
     def data_reads(self) -> list[str]:
         """The data shards read, whole or by key."""
-        return [s for s in self.reads if s != CATALOG_SHARD] + [s for s in self.points if s not in self.reads]
+        return [s for s in self.reads if s != CATALOG_SHARD] + [s for s in self.points if s not in self.reads and s != CATALOG_SHARD]
 
     async def ts(self) -> int:
         """The read timestamp, held in the txns cache until ``release``:
@@ -136,16 +136,23 @@ class Work:
     # -- reads ---------------------------------------------------------------
 
     async def catalog(self) -> Catalog:
+        """The catalog at ``read_ts`` plus this work's own DDL; what is
+        looked up in it joins the read set, by key (``Catalog.seen_by``)."""
         ts = await self.ts()
-        self._read(CATALOG_SHARD)
         if self._base is None or self._base[0] != ts:
             self._base = (ts, await self.db.catalog_at(ts))
         base = self._base[1]
         pending = self.pending.get(CATALOG_SHARD)
-        if not pending:
-            return base
-        current = await self.db.txns.read(CATALOG_SHARD, ts)
-        return Catalog.from_table(self._merge(current, pending, CATALOG_SCHEMA))
+        if pending:
+            current = await self.db.txns.read(CATALOG_SHARD, ts)
+            base = Catalog.from_table(self._merge(current, pending, CATALOG_SCHEMA))
+        return base.seen_by(self._saw_catalog)
+
+    def _saw_catalog(self, keys: frozenset | None) -> None:
+        if keys is None:
+            self._read(CATALOG_SHARD)
+        else:
+            self._read_keys(CATALOG_SHARD, keys)
 
     async def contents(self, rel: Relation) -> pa.Table:
         """``rel``'s rows at ``read_ts`` plus this work's own writes to it
@@ -304,9 +311,15 @@ class Work:
         (``storage.txns.keys``), so readers of other keys of the same table
         do not conflict with it. Tables without keys, writes this work does
         not keep (``unseen_writes``) and more than ``MAX_KEYS`` keys count
-        as the whole table, as does all of a work that changed the catalog."""
-        if self.unseen_writes or self._base is None or self.pending.get(CATALOG_SHARD):
-            return  # (DDL in this work: its tables' keys may not be the base catalog's)
+        as the whole table, as do the tables of a work that changed the
+        catalog (their keys may not be the base catalog's). Catalog rows
+        name their objects (``catalog.row_keys``)."""
+        ddl = self.pending.get(CATALOG_SHARD)
+        if ddl:
+            rows = pa.concat_tables([p.select(["kind", "name", "def"]) for p in ddl]).to_pylist()
+            self.txn.note_written(CATALOG_SHARD, set().union(*(row_keys(r["kind"], r["name"], r["def"]) for r in rows)))
+        if self.unseen_writes or self._base is None or ddl:
+            return
         by_shard = {r.shard: r for r in self._base[1].relations.values() if r.shard is not None}
         for shard, parts in self.pending.items():
             rel = by_shard.get(shard)

@@ -49,6 +49,8 @@ logger = logging.getLogger(__name__)
 
 PREFETCH = 4
 SMALL_DECODE_BYTES = 64 << 10
+#: rows above which consolidating a snapshot runs on a thread
+THREAD_ROWS = 50_000
 
 
 @dataclass
@@ -78,6 +80,14 @@ class LeasedParts:
         release, self._release = self._release, None
         if release is not None:
             release()
+
+
+async def _consolidated(updates: pa.Table, then=lambda t: t) -> pa.Table:
+    """``then(collapse(updates))``, on a thread when large (grouping every
+    row of a big shard would stall the event loop for seconds)."""
+    if updates.num_rows < THREAD_ROWS:
+        return then(collapse(updates))
+    return await asyncio.to_thread(lambda: then(collapse(updates)))
 
 
 class ReadHandle(ShardHandle):
@@ -214,7 +224,7 @@ class ReadHandle(ShardHandle):
                         yield batch
                 return
             tables = [t async for _p, t in self._parts(state, as_of)]
-            for batch in expand(collapse(pa.concat_tables(tables))).to_batches():
+            for batch in (await _consolidated(pa.concat_tables(tables), expand)).to_batches():
                 yield batch
         finally:
             self._unpin(state)
@@ -240,7 +250,7 @@ class ReadHandle(ShardHandle):
             updates = pa.concat_tables([codec.updates_schema(schema).empty_table()] + tables)
             if not consolidated and (updates.num_rows == 0 or pc.min(updates.column(DIFF)).as_py() > 0):
                 return updates.drop_columns([TS])
-            return collapse(updates)
+            return await _consolidated(updates)
         finally:
             self._unpin(state)
 

@@ -17,12 +17,16 @@ The cache has absorbed every update at times ``< progress``. It answers:
   a read-then-write whose inputs did not change); and did anyone write one
   of the keys ``K`` of ``d`` then (``keys_changed_between``, from the keys
   each commit says it wrote, ``storage.txns.keys``); both answer "maybe"
-  for times before the cache's history starts.
+  only when a write the cache does not remember could fall in the range:
+  one before it loaded (``known_from``), or one it forgot since
+  (``trim_history`` keeps each shard's latest forgotten time, so a shard
+  written long ago is still known unchanged since then).
 
 Invariants (``validate()``): every row's count is 1 (nothing applied or
 retracted twice); ``unapplied`` is exactly the write rows of ``contents``;
-registration intervals do not overlap; ``history_from <= progress``;
-``write_keys`` has an entry for every time in ``write_times``.
+registration intervals do not overlap; ``known_from <= history_from <=
+progress``; ``write_keys`` has an entry for every time in ``write_times``;
+every forgotten time is below ``history_from``.
 """
 
 from __future__ import annotations
@@ -47,6 +51,9 @@ class TxnsCache:
         self._lock = asyncio.Lock()  # one update at a time: rows are absorbed once
         self.progress = 0
         self.history_from = 0
+        self.known_from = 0  # writes before it were never seen
+        #: data shard -> the latest of its write times trim_history forgot
+        self.trimmed: dict[str, int] = {}
         self.contents: dict[Row, int] = {}
         #: data shard -> [[register_ts, forget_ts or None], ...] in time order
         self.registrations: dict[str, list[list]] = defaultdict(list)
@@ -76,7 +83,7 @@ class TxnsCache:
             self.progress = since + 1
         else:
             self.progress = since
-        self.history_from = self.progress
+        self.history_from = self.known_from = self.progress
 
     async def update_to(self, upper: int) -> None:
         """Absorb every update at times < ``upper`` (waiting for the shard to get there)."""
@@ -162,10 +169,15 @@ class TxnsCache:
     def all_unapplied(self, le: int) -> list[Row]:
         return sorted((r for r in self.contents if r[2] and r[1] <= le), key=lambda r: (r[1], r[0]))
 
+    def _forgotten(self, shard: str, lo: int) -> bool:
+        """Whether a write to ``shard`` after ``lo`` may be one the cache
+        does not remember."""
+        return lo + 1 < self.known_from or lo < self.trimmed.get(shard, -1)
+
     def changed_between(self, shard: str, lo: int, hi: int) -> bool:
         """Whether some write to ``shard`` happened at a time in ``(lo, hi]``.
-        True when the answer is unknown (before the cache's history)."""
-        if lo + 1 < self.history_from:
+        True when the answer is unknown (a forgotten write may be in it)."""
+        if self._forgotten(shard, lo):
             return True
         times = self.write_times.get(shard, [])
         i = bisect.bisect_right(times, lo)
@@ -174,8 +186,8 @@ class TxnsCache:
     def keys_changed_between(self, shard: str, lo: int, hi: int, keys: frozenset) -> bool:
         """Whether a write to ``shard`` at a time in ``(lo, hi]`` wrote one of
         ``keys`` (hashes) or did not say which keys it wrote. True when the
-        answer is unknown (before the cache's history)."""
-        if lo + 1 < self.history_from:
+        answer is unknown (a forgotten write may be in it)."""
+        if self._forgotten(shard, lo):
             return True
         times = self.write_times.get(shard, [])
         per_ts = self.write_keys.get(shard, {})
@@ -188,9 +200,14 @@ class TxnsCache:
         return False
 
     def latest_write_le(self, shard: str, t: int) -> int | None:
+        """The time of the latest write to ``shard`` at or below ``t``, if
+        the cache knows it (its history, or the latest forgotten one)."""
         times = self.write_times.get(shard, [])
         i = bisect.bisect_right(times, t)
-        return times[i - 1] if i else None
+        if i:
+            return times[i - 1]
+        last = self.trimmed.get(shard)
+        return last if last is not None and last <= t else None
 
     def hold_history(self, ts: int) -> None:
         """Keep the write times after ``ts`` until ``release_history(ts)``:
@@ -214,7 +231,7 @@ class TxnsCache:
         """Whether ``shard`` may have writes after ``ts`` (True when the
         cache's history does not reach back to ``ts``)."""
         times = self.write_times.get(shard)
-        return self.history_from > ts or bool(times) and times[-1] > ts
+        return self._forgotten(shard, ts) or bool(times) and times[-1] > ts
 
     def trim_history(self, before: int) -> None:
         """Forget write times below ``before`` (nobody asks about them),
@@ -225,6 +242,8 @@ class TxnsCache:
             return
         for shard, times in self.write_times.items():
             cut = bisect.bisect_left(times, before)
+            if cut:
+                self.trimmed[shard] = times[cut - 1]
             per_ts = self.write_keys[shard]
             for ts in times[:cut]:
                 per_ts.pop(ts, None)
@@ -232,8 +251,11 @@ class TxnsCache:
         self.history_from = min(before, self.progress)
 
     def validate(self) -> "TxnsCache":
-        if self.history_from > self.progress:
-            raise InvariantViolation(f"history_from {self.history_from} is past progress {self.progress}")
+        if not self.known_from <= self.history_from <= self.progress:
+            raise InvariantViolation(f"history_from {self.history_from} is not in [{self.known_from}, {self.progress}]")
+        for shard, last in self.trimmed.items():
+            if last >= self.history_from:
+                raise InvariantViolation(f"{shard}'s forgotten write at {last} is not below history_from")
         for row, count in self.contents.items():
             if count != 1:
                 raise InvariantViolation(f"txns row {row[0]}@{row[1]} has count {count}")

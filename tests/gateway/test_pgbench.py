@@ -40,3 +40,43 @@ def test_pgbench_custom_script(gateway, tmp_path, mode):
     with psycopg.connect(gateway.dsn(), autocommit=True) as conn:
         total, logged = conn.execute(f"SELECT (SELECT sum(v) FROM {t}), (SELECT count(*) FROM {t}_log)").fetchone()
     assert total == logged == clients * per_client
+
+
+def _pgbench(port: int, user: str, database: str, *args: str) -> str:
+    res = subprocess.run(["pgbench", "-h", "127.0.0.1", "-p", str(port), "-U", user, *args, database],
+                         capture_output=True, text=True, timeout=240)
+    assert res.returncode == 0, res.stdout + res.stderr
+    return res.stdout + res.stderr
+
+
+BALANCES = """SELECT (SELECT sum(abalance) FROM pgbench_accounts), (SELECT sum(tbalance) FROM pgbench_tellers),
+                     (SELECT sum(bbalance) FROM pgbench_branches), (SELECT sum(delta) FROM pgbench_history),
+                     (SELECT count(*) FROM pgbench_history)"""
+KEYS = """SELECT c.relname, a.attname FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+          JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = i.indkey[0]
+          WHERE i.indisprimary AND c.relname LIKE 'pgbench%' ORDER BY 1"""
+
+
+def test_pgbench_builtin_init_and_tpcb(gateway, pg_server):
+    """pgbench's own schema and data (-i: DROP/CREATE with fillfactor,
+    COPY in a transaction, VACUUM, ALTER TABLE ADD PRIMARY KEY), then its
+    TPC-B-like and select-only scripts, on txngate and on PostgreSQL: both
+    finish every transaction and end with the same keys and consistent
+    balances (each transaction's delta in accounts, tellers, branches and
+    history alike)."""
+    pg_server.psql("DROP DATABASE IF EXISTS pgbench")
+    pg_server.psql("CREATE DATABASE pgbench")
+    outcomes = []
+    for port, user, database, dsn in ((gateway.port, "txngate", "txngate", gateway.dsn()),
+                                      (pg_server.port, "postgres", "pgbench", pg_server.url(database="pgbench"))):
+        init = _pgbench(port, user, database, "-i", "-s", "1")
+        assert "creating primary keys..." in init and "done in" in init, init
+        tpcb = _pgbench(port, user, database, "-c", "4", "-j", "2", "-t", "6", "--max-tries", "50")
+        assert "number of transactions actually processed: 24/24" in tpcb and "number of failed transactions: 0 " in tpcb, tpcb
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            accounts, tellers, branches, history, count = conn.execute(BALANCES).fetchone()
+            assert accounts == tellers == branches == history and count == 24  # (pgbench empties history first)
+            outcomes.append(conn.execute(KEYS).fetchall())
+        select = _pgbench(port, user, database, "-S", "-M", "prepared", "-c", "2", "-t", "20")
+        assert "number of transactions actually processed: 40/40" in select, select
+    assert outcomes[0] == outcomes[1] == [("pgbench_accounts", "aid"), ("pgbench_branches", "bid"), ("pgbench_tellers", "tid")]

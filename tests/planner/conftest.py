@@ -1,5 +1,6 @@
 """Planner fixtures: a Database on the embedded default (SQLite + local
-folder) and on PostgreSQL + S3 (moto)."""
+folder) and on PostgreSQL + S3 (moto); ``two``: two gateways' Databases on
+one such store, with a keyed table ``k``."""
 
 from __future__ import annotations
 
@@ -8,12 +9,26 @@ import pytest
 from planner.database import Database
 
 
+def _urls(request, tmp_path, uniq) -> tuple[str, str]:
+    if request.param == "embedded":
+        return f"sqlite://{tmp_path}/consensus.db", f"file://{tmp_path}/blob"
+    pg, s3 = request.getfixturevalue("pg_server"), request.getfixturevalue("s3_server")
+    return pg.url(table=f"c_{uniq}", timeline=f"t{uniq}", pool_size=16), s3.url(prefix=f"db-{uniq}")
+
+
 @pytest.fixture(params=["embedded", "durable"])
 async def db(request, tmp_path, uniq):
-    if request.param == "embedded":
-        database = await Database.open(f"sqlite://{tmp_path}/consensus.db", f"file://{tmp_path}/blob")
-    else:
-        pg, s3 = request.getfixturevalue("pg_server"), request.getfixturevalue("s3_server")
-        database = await Database.open(pg.url(table=f"c_{uniq}", timeline=f"t{uniq}", pool_size=16), s3.url(prefix=f"db-{uniq}"))
+    database = await Database.open(*_urls(request, tmp_path, uniq))
     yield database
     await database.close()
+
+
+@pytest.fixture(params=["embedded", "durable"])
+async def two(request, tmp_path, uniq):
+    urls = _urls(request, tmp_path, uniq)
+    a = await Database.open(*urls, spark_master=None)
+    b = await Database.open(*urls, spark_master=None)
+    await a.session().execute("CREATE TABLE k (id integer PRIMARY KEY, email text UNIQUE, v integer)")
+    yield a, b
+    await b.close()
+    await a.close()

@@ -24,3 +24,32 @@ async def error(session, sql) -> SqlError:
 
 async def sqlstate(session, sql) -> str:
     return (await error(session, sql)).sqlstate
+
+
+async def outcome(session, sql, params=()):
+    """What a statement ends with on txngate: its command tag (its rows
+    with RETURNING), or (SQLSTATE, message)."""
+    try:
+        result = (await session.execute(sql, list(params) or None))[-1]
+        return result.rows if "RETURNING" in sql else result.tag
+    except SqlError as e:
+        return (e.sqlstate, e.message)
+
+
+async def pg_outcome(conn, sql, params=()):
+    """``outcome`` on PostgreSQL (an asyncpg connection)."""
+    try:
+        if "RETURNING" in sql:
+            return [tuple(r.values()) for r in await conn.fetch(sql, *params)]
+        return await conn.execute(sql, *params)
+    except Exception as e:  # asyncpg.PostgresError
+        return (e.sqlstate, e.args[0])
+
+
+async def assert_same_outcomes(session, conn, statements, check: str) -> None:
+    """Each of ``statements`` ((sql, params) pairs) ends alike on txngate
+    and on PostgreSQL, and ``check`` (a query) then answers alike."""
+    for sql, params in statements:
+        got, expected = await outcome(session, sql, params), await pg_outcome(conn, sql, params)
+        assert got == expected, f"{sql}: {got} != {expected}"
+        assert (await session.execute(check))[-1].rows == [tuple(r.values()) for r in await conn.fetch(check)], sql

@@ -13,24 +13,8 @@ import asyncio
 
 import pytest
 
-from planner.database import Database
 from planner.errors import SqlError
 from tests.planner.helpers import rows
-
-
-@pytest.fixture(params=["embedded", "durable"])
-async def two(request, tmp_path, uniq):
-    if request.param == "embedded":
-        urls = (f"sqlite://{tmp_path}/consensus.db", f"file://{tmp_path}/blob")
-    else:
-        pg, s3 = request.getfixturevalue("pg_server"), request.getfixturevalue("s3_server")
-        urls = (pg.url(table=f"c_{uniq}", timeline=f"t{uniq}", pool_size=16), s3.url(prefix=f"db-{uniq}"))
-    a = await Database.open(*urls, spark_master=None)
-    b = await Database.open(*urls, spark_master=None)
-    await a.session().execute("CREATE TABLE k (id integer PRIMARY KEY, email text UNIQUE, v integer)")
-    yield a, b
-    await b.close()
-    await a.close()
 
 
 async def open_transactions(dbs, keys, emails=None):

@@ -8,6 +8,8 @@ import random
 import pyarrow as pa
 
 from local_exec import SnapshotCache
+from planner.catalog import CATALOG_SHARD
+from planner.database import Database
 from storage.location import CountingBlob, MemBlob, MemConsensus
 from storage.oracle import MemOracle
 from storage.persist import PersistClient, PersistConfig, field_for
@@ -84,3 +86,30 @@ async def test_updated_tables_consolidate_once_sinces_move(db):
     assert before >= 500 + 20 * 1000, before  # every version of every row, before
     assert after <= 500 + 2 * 1000, (before, after)  # the history cancelled out (the newest updates are above the since)
     assert (await s.execute("SELECT sum(v), count(*), count(DISTINCT v) FROM hot"))[-1].rows == [(21 * 500, 500, 1)]
+
+
+async def test_a_restarted_gateway_reads_the_catalog_once(tmp_path):
+    """After a restart the txns cache knows no catalog write (they are
+    older than what it loaded), yet the catalog is read from storage once,
+    not for every statement."""
+    urls = (f"sqlite://{tmp_path}/consensus.db", f"file://{tmp_path}/blob")
+    first = await Database.open(*urls, spark_master=None)
+    await first.session().execute("CREATE TABLE t (id integer PRIMARY KEY, v integer); INSERT INTO t VALUES (1, 0)")
+    await first.close()
+    db = await Database.open(*urls, spark_master=None)
+    try:
+        reads = []
+        real = db.txns.read
+
+        async def counting(shard, ts, **kw):
+            reads.append(shard)
+            return await real(shard, ts, **kw)
+
+        db.txns.read = counting
+        s = db.session()
+        for i in range(10):
+            await s.execute("UPDATE t SET v = v + 1 WHERE id = 1; SELECT v FROM t WHERE id = 1")
+        assert (await s.execute("SELECT v FROM t"))[-1].rows == [(10,)]
+        assert reads.count(CATALOG_SHARD) == 1
+    finally:
+        await db.close()

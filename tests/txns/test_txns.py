@@ -181,3 +181,34 @@ async def test_forget_applies_first_and_is_idempotent(env):
     await t.write(d0, rows(8))
     with pytest.raises(ShardNotRegistered, match="not registered"):
         await t.commit_at(await txns.upper())
+
+
+async def test_a_shard_written_before_forgotten_history_is_still_known_unchanged(env):
+    """Compaction makes the cache forget old write times, but it keeps
+    each shard's latest forgotten one: a shard last written long ago is
+    still known unchanged since then (its cached catalog or snapshot need
+    not be read again), while a question reaching before that stays
+    "maybe"; a fresh cache knows nothing before it loaded."""
+    a = await env.txns()
+    old, busy = await env.shards(a, "old", "busy")
+    t = a.begin()
+    await t.write(old, rows(1))
+    written = (await t.commit_at(await a.upper())).ts
+    await t.apply(written)
+    for i in range(3):
+        t = a.begin()
+        await t.write(busy, rows(10 + i))
+        done = (await t.commit_at(await a.upper())).ts
+        await t.apply(done)
+    await a.tidy()
+    now = await a.upper() - 1
+    await a.compact_to(now)
+    assert a.cache.history_from > written, "the write to old is forgotten"
+    a.cache.validate()
+    assert await a.latest_write(old, now) == written
+    assert not await a.written_between(old, written, now)
+    assert await a.written_between(old, written - 1, now)
+    assert not await a.written_between(busy, done, now) and await a.written_between(busy, done - 1, now)
+    fresh = await env.txns()
+    assert await fresh.latest_write(old, now) is None
+    assert await fresh.written_between(old, written, now)
