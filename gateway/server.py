@@ -43,6 +43,7 @@ from storage import TxngateError
 from planner import parse as p
 from planner.copy import CopySink, CopySource
 from planner.result import Result, RowStream
+from planner.sqltypes import sql_of_oid
 
 from gateway import wire
 from gateway.auth import Authenticator, Users
@@ -434,7 +435,7 @@ class Connection:
             if sink.started:
                 sink.finish()
             elif result.returns_rows:
-                self.send(wire.row_description(result.columns, [0] * len(result.columns), result.origins))
+                self.send(wire.row_description(result.described, [0] * len(result.columns), result.origins))
                 stream = result.row_stream()
                 try:
                     await self._send_rows(stream, result.columns, [0] * len(result.columns), None)
@@ -508,8 +509,9 @@ class Connection:
                 if prepared is None:
                     raise SqlError("26000", f'prepared statement "{name}" does not exist')
                 self.send(wire.parameter_description(prepared.param_oids))
-                columns = await self._describe(prepared)
-                self.send(wire.row_description(columns, [0] * len(columns)) if columns is not None else wire.msg(b"n"))
+                described = await self._describe(prepared)
+                self.send(wire.msg(b"n") if described is None else
+                          wire.row_description(described.described, [0] * len(described.columns), described.origins))
             elif name not in self.portals and name in self.session.cursors.open:  # a DECLAREd cursor is a portal too
                 columns = self.session.cursors.open[name].columns
                 self.send(wire.row_description(columns, [0] * len(columns)))
@@ -518,7 +520,7 @@ class Connection:
                 await self._run_portal(portal)
                 res = portal.result
                 if res is not None and res.returns_rows:
-                    self.send(wire.row_description(res.columns, _formats(portal.formats, len(res.columns)), res.origins))
+                    self.send(wire.row_description(res.described, _formats(portal.formats, len(res.columns)), res.origins))
                 else:
                     self.send(wire.msg(b"n"))
         elif kind == b"E":
@@ -584,10 +586,10 @@ class Connection:
         portal.result = await self.session.run(stmt, portal.params, lazy=True)
 
     async def _describe(self, prepared: Prepared):
-        """Result columns of a prepared statement without running it."""
-        if not prepared.statements or prepared.statements[0].kind != p.READ:
+        """Result columns of a prepared statement without running it (None: it returns no rows)."""
+        if not prepared.statements:
             return None
-        return await self.session.describe(prepared.statements[0], len(prepared.param_oids))
+        return await self.session.describe(prepared.statements[0], [sql_of_oid(o) for o in prepared.param_oids])
 
 
 def _formats(formats: list[int], n: int) -> list[int]:

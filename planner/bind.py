@@ -33,7 +33,7 @@ from planner import jsonops, tochar
 from planner.catalog import Catalog, Relation
 from planner.errors import SqlError, not_supported
 from planner.parse import walk
-from planner.pgcatalog import VECTOR_COLUMNS, expand, replace_children
+from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, replace_children
 from planner.sqltypes import CATALOG_TYPES, canonical, typed_literal
 
 #: ``emulation(catalog)`` -> a planner.pgcatalog.PgCatalog for that catalog
@@ -60,7 +60,16 @@ class Bound:
 
 
 def pg_sql(node: ast.Node) -> str:
-    return RawStream()(node)
+    """``node`` as PostgreSQL SQL text. Printing leaves each node an
+    ``ancestors`` chain up to the root, which a later deep copy of one
+    node would follow through the whole tree: it is taken off again."""
+    text = RawStream()(node)
+    for n in walk(node):
+        try:
+            del n.ancestors
+        except AttributeError:
+            pass
+    return text
 
 
 def transpile(pg: str) -> str:
@@ -108,6 +117,8 @@ class Binder:
         if outputs and self.dialect == "duckdb" and isinstance(node, ast.SelectStmt):
             jsonops.canonical_outputs(node, columns)
         for n in walk(node):
+            if isinstance(n, ast.SelectStmt) and n.groupClause and n.fromClause:
+                self._group_dependents(n, ctes)  # before its RangeVars are renamed
             if isinstance(n, ast.RangeVar):
                 self._rename(n, ctes)
             elif isinstance(n, ast.FuncCall):
@@ -140,6 +151,10 @@ class Binder:
         return self._pg
 
     def _substitute(self, n: ast.Node) -> ast.Node | None:
+        if isinstance(n, ast.RangeFunction):
+            zipped = _zipped_unnest(n)
+            if zipped is not None:
+                return zipped
         if isinstance(n, ast.A_Expr) and isinstance(n.rexpr, ast.FuncCall) and n.rexpr.funcname[-1].sval == "like_escape" and self.dialect == "duckdb":
             return _like_escape(n)
         if isinstance(n, ast.A_Expr) and n.kind in (A_Expr_Kind.AEXPR_OP_ANY, A_Expr_Kind.AEXPR_OP_ALL) and id(n) not in self._cast \
@@ -242,6 +257,13 @@ class Binder:
 
     def _emulated(self, n: ast.Node) -> ast.Node | None:
         """A replacement for a node PostgreSQL's catalogs give meaning to."""
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("=", "<>", "!="):
+            for col, other in (("lexpr", "rexpr"), ("rexpr", "lexpr")):
+                ref, const = getattr(n, col), getattr(n, other)
+                if isinstance(ref, ast.ColumnRef) and isinstance(ref.fields[-1], ast.String) and ref.fields[-1].sval in REGPROC_COLUMNS \
+                        and ref.fields[-1].sval not in self._columns and isinstance(const, ast.A_Const) \
+                        and isinstance(const.val, ast.Integer) and const.val.ival == 0:
+                    setattr(n, other, ast.A_Const(val=ast.String(sval="-")))  # regproc 0 is the name "-"
         if isinstance(n, ast.A_Indirection) and isinstance(n.arg, ast.ColumnRef) and isinstance(n.arg.fields[-1], ast.String) \
                 and n.arg.fields[-1].sval in VECTOR_COLUMNS and n.arg.fields[-1].sval not in self._columns and id(n) not in self._cast:
             self._cast.add(id(n))  # int2vector/oidvector subscripts start at 0, DuckDB lists' at 1
@@ -292,6 +314,27 @@ class Binder:
         self._names[rel.qualified] = name
         return name
 
+    def _group_dependents(self, select: ast.SelectStmt, ctes: set[str]) -> None:
+        """GROUP BY a table's primary key lets the query use the table's
+        other columns (PostgreSQL's functional dependency): they join the
+        GROUP BY, which changes no group, so DuckDB accepts them too."""
+        if not all(isinstance(g, ast.ColumnRef) for g in select.groupClause):
+            return  # ROLLUP, CUBE, GROUPING SETS, expressions: as written
+        grouped = {tuple(f.sval for f in g.fields if isinstance(f, ast.String)) for g in select.groupClause}
+        added = []
+        for rv in _from_tables(select.fromClause):
+            if rv.schemaname is None and rv.relname in ctes:
+                continue
+            rel = self.catalog.lookup(rv.relname, rv.schemaname, self.search_path)
+            if rel is None or rel.kind != "table" or not rel.primary_key:
+                continue
+            alias = rv.alias.aliasname if rv.alias is not None else rv.relname
+            if all((alias, k) in grouped or (k,) in grouped for k in rel.primary_key):
+                added += [ast.ColumnRef(fields=(ast.String(sval=alias), ast.String(sval=c)))
+                          for c in rel.column_names if (alias, c) not in grouped and (c,) not in grouped]
+        if added:
+            select.groupClause = tuple(select.groupClause) + tuple(added)
+
     def _rename(self, rv: ast.RangeVar, ctes: set[str]) -> None:
         if rv.schemaname is None and rv.relname in ctes:
             return
@@ -320,6 +363,30 @@ class Binder:
         if rv.alias is None:
             rv.alias = ast.Alias(aliasname=rv.relname)
         rv.relname, rv.schemaname, rv.catalogname = name, None, None
+
+
+def _zipped_unnest(n: ast.RangeFunction) -> ast.RangeSubselect | None:
+    """``unnest(a, b, ...)`` in FROM (arrays side by side, the shorter
+    padded with NULLs) as DuckDB's SELECT-list unnests, which zip alike."""
+    if n.ordinality or n.is_rowsfrom or len(n.functions) != 1:
+        return None
+    fc = n.functions[0][0]
+    if not isinstance(fc, ast.FuncCall) or fc.funcname[-1].sval.lower() != "unnest" or len(fc.args or ()) < 2:
+        return None
+    items = ", ".join(f"unnest(_arg{i + 1}) AS unnest" for i in range(len(fc.args)))
+    query = expand(f"(SELECT {items})", list(fc.args)).subselect
+    return ast.RangeSubselect(lateral=n.lateral, subquery=query, alias=n.alias or ast.Alias(aliasname="unnest"))
+
+
+def _from_tables(items) -> list[ast.RangeVar]:
+    """The tables a FROM clause joins directly (not those in subqueries)."""
+    out = []
+    for item in items or ():
+        if isinstance(item, ast.RangeVar):
+            out.append(item)
+        elif isinstance(item, ast.JoinExpr):
+            out += _from_tables((item.larg, item.rarg))
+    return out
 
 
 def _shifted(index: ast.A_Indices) -> ast.A_Indices:

@@ -36,7 +36,7 @@ from pglast import ast
 
 from planner import parse as p
 from planner.bind import transpile
-from planner.dml import SERIAL, _key_index, duplicate_key, key_values
+from planner.dml import _key_index, duplicate_key, key_values
 from planner.errors import BAD_COPY_FILE_FORMAT, SqlError, not_supported
 from planner.result import Result, python_values
 from planner.sqltypes import array_texts, duckdb_type, of_arrow
@@ -173,7 +173,7 @@ async def copy_from(dml, node: ast.CopyStmt, source: CopySource | None) -> Resul
     opts = Options(node)
     cols = _columns(node, rel)
     await source.start(len(cols), opts.format)
-    guard = _KeyGuard(rel, await dml.work.contents(rel) if (rel.keys or _has_serial(rel)) else None)
+    guard = _KeyGuard(rel, await dml.work.contents(rel) if rel.keys else None)
     if opts.format == "binary":
         if getattr(source, "decode", None) is None:
             raise not_supported("binary COPY without a protocol front end")
@@ -202,10 +202,6 @@ async def copy_from(dml, node: ast.CopyStmt, source: CopySource | None) -> Resul
         if block:
             total += await _load_block(dml, rel, cols, opts, block, first, guard)
     return Result(f"COPY {total}")
-
-
-def _has_serial(rel) -> bool:
-    return any(c.default == SERIAL for c in rel.columns)
 
 
 def _strip_end_marker(block: bytes, opts: Options) -> tuple[bytes, bool]:
@@ -258,15 +254,13 @@ async def _load_table(dml, rel, cols, strings: pa.Table, guard: "_KeyGuard") -> 
                 expr = f"CAST(lower(trim({src})) AS BOOLEAN)"
             else:
                 expr = f"CAST({src} AS {duckdb_type(col.type)})"
-        elif col.default is not None and col.default != "serial":
+        elif col.default is not None and not col.sequenced:
             expr = f"CAST({transpile(col.default)} AS {duckdb_type(col.type)})"
-        elif col.default == "serial":
-            expr = f"CAST({guard.serial_base(col.name)} + row_number() OVER () AS {duckdb_type(col.type)})"
-        else:
+        else:  # (a sequenced column is filled below)
             expr = f"CAST(NULL AS {duckdb_type(col.type)})"
         exprs.append(f'{expr} AS "{col.name}"')
     out = await dml.run(f"SELECT {', '.join(exprs)} FROM _block", {"_block": strings})
-    rows = await dml.conform(out, rel)
+    rows = await dml.conform(await dml.fill_sequences(rel, out, [c.name for c in cols]), rel)
     guard.check(rows)
     await dml.work.write(rel.shard, rows, 1, keep=dml.work.explicit)
     return rows.num_rows
@@ -381,20 +375,8 @@ class _KeyGuard:
         self.rel = rel
         self.existing = existing
         self.seen: list[set] | None = None
-        self._serial: dict[str, int] = {}
-
-    def serial_base(self, column: str) -> int:
-        if column not in self._serial:
-            t = self.existing
-            top = pc.max(t.column(column)).as_py() if t is not None and t.num_rows else None
-            self._serial[column] = int(top or 0)
-        return self._serial[column]
 
     def check(self, rows: pa.Table) -> None:
-        for col in self._serial:
-            top = pc.max(rows.column(col)).as_py()
-            if top is not None:
-                self._serial[col] = max(self._serial[col], int(top))
         if not self.rel.keys:
             return
         if self.seen is None:

@@ -24,6 +24,7 @@ from collections import OrderedDict
 from storage.location import open_blob, open_consensus
 from storage.oracle import open_oracle
 from storage.persist import PersistClient, PersistConfig
+from storage.sequence import Sequences
 from storage.txns import Committer, TxnsHandle
 
 from local_exec import LocalEngine, SnapshotCache
@@ -89,6 +90,7 @@ class BindCache:
 class Database:
     def __init__(self, consensus, blob, oracle, client: PersistClient, txns: TxnsHandle, engine: LocalEngine, spark: SparkEngine | None = None):
         self.consensus = consensus
+        self.sequences = Sequences(consensus)
         self.spark = spark
         self.blob = blob
         self.oracle = oracle

@@ -23,18 +23,24 @@ import pglast
 import pyarrow as pa
 import pyarrow.compute as pc
 from pglast import ast
+from pglast.enums import OnCommitAction
 
 from planner import jsonops
 from planner import parse as p
-from planner.bind import column_types, pg_sql
-from planner.catalog import CATALOG_SHARD, Catalog, Column, Relation, catalog_rows, schema_rows
-from planner.dml import SERIAL, Dml, conform
+from planner.bind import column_types, pg_sql, transpile
+from planner.catalog import (
+    CATALOG_SHARD, IDENTITY, IDENTITY_ALWAYS, SEQUENCE_MAX, SEQUENCED, SERIAL, TEMP_SCHEMA_PREFIX, Catalog, Column, Relation, catalog_rows,
+    schema_rows,
+)
+from planner.dml import Dml, conform
 from planner.errors import (
     CHECK_VIOLATION,
+    DATATYPE_MISMATCH,
     DEPENDENT_OBJECTS_STILL_EXIST,
     DUPLICATE_COLUMN,
     DUPLICATE_SCHEMA,
     DUPLICATE_TABLE,
+    INVALID_PARAMETER_VALUE,
     INVALID_SCHEMA_NAME,
     NOT_NULL_VIOLATION,
     SYNTAX_ERROR,
@@ -47,7 +53,7 @@ from planner.errors import (
 )
 from planner.result import Result
 from planner.textfmt import format_value
-from planner.sqltypes import SERIALS, canonical, of_arrow, typed_literal
+from planner.sqltypes import SERIALS, canonical, of_arrow, type_name, typed_literal
 from storage.persist import SchemaError
 
 KIND_WORDS = {"table": "table", "view": "view", "matview": "materialized view"}
@@ -55,9 +61,10 @@ OBJECT_KINDS = {"OBJECT_TABLE": "table", "OBJECT_VIEW": "view", "OBJECT_MATVIEW"
 
 
 class Ddl(Dml):
-    def __init__(self, *args, memo: dict, **kwargs):
+    def __init__(self, *args, memo: dict, temp=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.memo = memo
+        self.temp = temp  # () -> the session's temporary schema (named on first use)
 
     @property
     def db(self):
@@ -66,8 +73,20 @@ class Ddl(Dml):
     async def _write_catalog(self, rows: pa.Table, diff: int) -> None:
         await self.work.write(CATALOG_SHARD, rows, diff)
 
+    async def _schema_for(self, rv: ast.RangeVar, catalog: Catalog) -> str:
+        """The schema a new relation ``rv`` goes to; a temporary one goes to
+        the session's temporary schema, created with its first table."""
+        if rv.relpersistence != "t":
+            return self._schema_of(rv, catalog)
+        if self.temp is None or rv.schemaname not in (None, "pg_temp"):
+            raise SqlError("42P16", "cannot create temporary relation in non-temporary schema")
+        schema = self.temp()
+        if not catalog.has_schema(schema):
+            await self._write_catalog(schema_rows(schema), 1)
+        return schema
+
     def _schema_of(self, rv: ast.RangeVar, catalog: Catalog) -> str:
-        schema = rv.schemaname or next((s for s in self.search_path if catalog.has_schema(s)), "public")
+        schema = rv.schemaname or next((s for s in self.search_path if not s.startswith(TEMP_SCHEMA_PREFIX) and catalog.has_schema(s)), "public")
         if not catalog.has_schema(schema):
             raise SqlError(INVALID_SCHEMA_NAME, f'schema "{schema}" does not exist')
         if schema in ("pg_catalog", "information_schema"):
@@ -113,21 +132,20 @@ class Ddl(Dml):
     # -- tables ----------------------------------------------------------------
 
     async def create_table(self, node: ast.CreateStmt) -> Result:
-        if node.relation.relpersistence == "t":
-            raise not_supported("temporary tables")
         if node.inhRelations or node.partspec or node.ofTypename:
             raise not_supported("table inheritance, partitioning and typed tables")
+        _refuse_on_commit(node.oncommit)
         catalog = await self.work.catalog()
-        schema = self._schema_of(node.relation, catalog)
+        schema = await self._schema_for(node.relation, catalog)
         name = node.relation.relname
         exists = await self._exists(catalog, schema, name, node.if_not_exists)
         if exists is not None:
             exists.tag = "CREATE TABLE"
             return exists
-        columns, pk, unique, checks = [], [], [], []
+        columns, pk, unique, checks, starts = [], [], [], [], {}
         for elt in node.tableElts or ():
             if isinstance(elt, ast.ColumnDef):
-                column, others = _column(elt)
+                column, others, starts[elt.colname] = _column(elt)
                 for c in others:
                     kind = c.contype.name
                     if kind == "CONSTR_PRIMARY":
@@ -172,16 +190,20 @@ class Ddl(Dml):
         columns = [Column(c.name, c.type, c.not_null or c.name in pk, c.default) for c in columns]
         rel = Relation(name, schema, "table", tuple(columns), None, tuple(pk), tuple(dict.fromkeys(unique)), tuple(checks), oid=catalog.new_oid())
         shard = await self._new_shard(f"create:{schema}.{name}", rel.schema_arrow)
+        for c in rel.columns:
+            if c.sequenced:
+                await self.db.sequences.restart(rel.sequence(c.name), starts[c.name])
         await self._write_catalog(catalog_rows(rel.with_(shard=shard)), 1)
         return Result("CREATE TABLE")
 
     async def create_table_as(self, node: ast.CreateTableAsStmt) -> Result:
         kind = "matview" if node.objtype.name == "OBJECT_MATVIEW" else "table"
         into = node.into
-        if into.rel.relpersistence == "t":
-            raise not_supported("temporary tables")
+        _refuse_on_commit(into.onCommit)
+        if into.rel.relpersistence == "t" and kind == "matview":
+            raise SqlError(SYNTAX_ERROR, "materialized views cannot be temporary")
         catalog = await self.work.catalog()
-        schema = self._schema_of(into.rel, catalog)
+        schema = await self._schema_for(into.rel, catalog)
         name = into.rel.relname
         exists = await self._exists(catalog, schema, name, node.if_not_exists)
         tag = "CREATE MATERIALIZED VIEW" if kind == "matview" else "SELECT 0"
@@ -409,15 +431,18 @@ class Ddl(Dml):
                     if cmd.missing_ok:
                         continue
                     raise SqlError(DUPLICATE_COLUMN, f'column "{d.colname}" of relation "{rel.name}" already exists')
-                col, others = _column(d)
-                if others or col.default == SERIAL:
-                    raise not_supported("constraints and serial types in ADD COLUMN")
-                default = col.default
+                col, others, start = _column(d)
+                if others:
+                    raise not_supported("constraints in ADD COLUMN")
                 new = new.with_(columns=new.columns + (col,))
-                value = await self.run(f"SELECT {default} AS v", {}) if default else None
-                filler = value.column(0)[0] if value is not None else None
-                arr = pa.repeat(filler if filler is not None else pa.scalar(None), rows.num_rows)
-                rows = rows.append_column(col.name, arr)
+                stored = new.schema_arrow.field(col.name).type
+                rows = rows.append_column(col.name, pa.nulls(rows.num_rows, stored))
+                if col.sequenced:  # existing rows get the sequence's first values
+                    await self.db.sequences.restart(new.sequence(col.name), start)
+                    rows = await self.fill_sequences(new, rows, [c for c in new.column_names if c != col.name])
+                elif col.default is not None and rows.num_rows:
+                    value = (await self.run(f"SELECT {col.default} AS v", {})).column(0)[0]
+                    rows = rows.set_column(rows.num_columns - 1, col.name, pa.repeat(value, rows.num_rows))
             elif sub == "AT_DropColumn":
                 if cmd.name not in new.column_names:
                     if cmd.missing_ok:
@@ -434,6 +459,8 @@ class Ddl(Dml):
                 new.column(cmd.name)
                 default = pg_sql(cmd.def_) if cmd.def_ is not None else None
                 new = new.with_(columns=tuple(Column(c.name, c.type, c.not_null, default if c.name == cmd.name else c.default) for c in new.columns))
+            elif sub == "AT_AlterColumnType":
+                new, rows = await self._retype(new, rows, cmd)
             elif sub == "AT_AddConstraint":
                 new = await self._add_constraint(new, rows, cmd.def_)
             elif sub in ("AT_SetNotNull", "AT_DropNotNull"):
@@ -442,7 +469,8 @@ class Ddl(Dml):
                 new = new.with_(columns=tuple(Column(c.name, c.type, flag if c.name == cmd.name else c.not_null, c.default) for c in new.columns))
             else:
                 raise not_supported(f"ALTER TABLE {sub.removeprefix('AT_')}")
-        if new.column_names == rel.column_names and [c.type for c in new.columns] == [c.type for c in rel.columns]:
+        relaxed = any(a.not_null and not b.not_null for a, b in zip(rel.columns, new.columns))  # the shard's schema forbids NULL
+        if new.column_names == rel.column_names and [c.type for c in new.columns] == [c.type for c in rel.columns] and not relaxed:
             conform(rows, new)  # NOT NULL may now be violated by existing rows
             await self._write_catalog(catalog_rows(rel), -1)
             await self._write_catalog(catalog_rows(new), 1)
@@ -459,6 +487,32 @@ class Ddl(Dml):
         await self._write_catalog(catalog_rows(new), 1)
         await self.work.write(shard, conform(rows, new), 1)
         self.work.dropped.append(rel.shard)
+
+    async def _retype(self, rel: Relation, rows: pa.Table, cmd: ast.AlterTableCmd) -> tuple[Relation, pa.Table]:
+        """``rel`` and ``rows`` with the column ``cmd`` names of a new type,
+        its values the USING expression's, else converted as PostgreSQL's
+        assignment casts do (42804 where it has none)."""
+        old = rel.column(cmd.name)
+        if cmd.def_.collClause is not None:
+            raise not_supported("ALTER COLUMN TYPE ... COLLATE")
+        sql_type = canonical(cmd.def_.typeName, array_ok=True)
+        using = cmd.def_.raw_default
+        if using is None:
+            if not _assignable(old.type, sql_type):
+                shown = pg_sql(type_name(sql_type))
+                raise SqlError(DATATYPE_MISMATCH, f'column "{old.name}" cannot be cast automatically to type {shown}',
+                               hint=f'You might need to specify "USING {_quote(old.name)}::{shown}".')
+            using = ast.TypeCast(arg=ast.ColumnRef(fields=(ast.String(sval=old.name),)), typeName=type_name(sql_type))
+        else:
+            using = ast.TypeCast(arg=using, typeName=type_name(sql_type))
+        if rows.num_rows:
+            out = await self.run(f'SELECT {transpile(pg_sql(using))} AS v FROM "_rows" AS {_quote(rel.name)}', {"_rows": rows})
+            values = out.column(0)
+        else:
+            values = pa.nulls(0)
+        new = rel.with_(columns=tuple(Column(c.name, sql_type, c.not_null, c.default) if c.name == old.name else c for c in rel.columns))
+        values = conform(pa.table({old.name: values}), new.with_(columns=(new.column(old.name),))).column(0)
+        return new, rows.set_column(rows.schema.get_field_index(old.name), old.name, values)
 
     async def _add_constraint(self, rel: Relation, rows: pa.Table, c: ast.Constraint) -> Relation:
         """``rel`` with the constraint ``c`` added, once ``rows`` (its
@@ -524,13 +578,22 @@ class Ddl(Dml):
         return Result("CREATE INDEX")
 
 
-def _column(elt: ast.ColumnDef) -> tuple[Column, list[ast.Constraint]]:
-    """A column from its definition (type, serial, NULL/NOT NULL, DEFAULT)
-    and its other constraints, for the caller to apply."""
-    not_null, default = False, None
+def _refuse_on_commit(action) -> None:
+    """Temporary tables keep their rows at COMMIT (ON COMMIT PRESERVE ROWS)."""
+    name = OnCommitAction(action or 0).name
+    if name not in ("ONCOMMIT_NOOP", "ONCOMMIT_PRESERVE_ROWS"):
+        raise not_supported(f"ON COMMIT {name.removeprefix('ONCOMMIT_').replace('_', ' ')}")
+
+
+def _column(elt: ast.ColumnDef) -> tuple[Column, list[ast.Constraint], int]:
+    """A column from its definition (type, serial, identity, NULL/NOT
+    NULL, DEFAULT), its other constraints, for the caller to apply, and
+    the value before the first its sequence gives (if it has one)."""
+    not_null, default, start = False, None, 1
     if elt.typeName.names[-1].sval.lower() in SERIALS:
         not_null, default = True, SERIAL
     others = []
+    sql_type = canonical(elt.typeName, array_ok=True)
     for c in elt.constraints or ():
         kind = c.contype.name
         if kind == "CONSTR_NOTNULL":
@@ -539,12 +602,19 @@ def _column(elt: ast.ColumnDef) -> tuple[Column, list[ast.Constraint]]:
             not_null = False
         elif kind == "CONSTR_DEFAULT":
             default = c.raw_expr
+        elif kind == "CONSTR_IDENTITY":
+            if sql_type not in SEQUENCE_MAX:
+                raise SqlError(INVALID_PARAMETER_VALUE, "identity column type must be smallint, integer, or bigint")
+            not_null, default = True, IDENTITY_ALWAYS if c.generated_when == "a" else IDENTITY
+            for opt in c.options or ():
+                if opt.defname != "start":
+                    raise not_supported(f"identity option {opt.defname.upper()}")
+                start = opt.arg.ival
         else:
             others.append(c)
-    sql_type = canonical(elt.typeName, array_ok=True)
-    if default is not None and default != SERIAL:
+    if default is not None and default not in SEQUENCED:
         default = pg_sql(typed_literal(default, sql_type))
-    return Column(elt.colname, sql_type, not_null, default), others
+    return Column(elt.colname, sql_type, not_null, default), others, start - 1
 
 
 def _column_names(query: ast.Node, out, given: list[str], too_many: str) -> list[str]:
@@ -556,6 +626,27 @@ def _column_names(query: ast.Node, out, given: list[str], too_many: str) -> list
     if len(given) > len(names):
         raise SqlError(SYNTAX_ERROR, too_many)
     return given + names[len(given):]
+
+
+_NUMBERS = ("smallint", "integer", "bigint", "real", "double precision")
+_TEXTS = ("text", "varchar", "char", "character varying", "bpchar")
+
+
+def _assignable(old: str, new: str) -> bool:
+    """Whether PostgreSQL converts ``old`` to ``new`` by an assignment cast
+    (what ALTER COLUMN TYPE without USING applies)."""
+    def family(t: str) -> str:
+        base = t.split("(")[0]
+        if base in _NUMBERS or base == "numeric":
+            return "number"
+        if base in _TEXTS:
+            return "text"
+        return base
+    a, b = family(old), family(new)
+    if old == new or a == b or b == "text":
+        return True
+    return (a, b) in {("date", "timestamp"), ("date", "timestamptz"), ("timestamp", "timestamptz"), ("timestamptz", "timestamp"),
+                      ("timestamp", "date"), ("timestamptz", "date"), ("json", "jsonb"), ("jsonb", "json")}
 
 
 def _check_name(table: str, expr: ast.Node, taken, column: str | None = None) -> str:

@@ -25,6 +25,7 @@ import functools
 import uuid
 from dataclasses import dataclass
 
+import numpy as np
 import pglast
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -32,7 +33,7 @@ from pglast import ast
 
 from planner import parse as p
 from planner.bind import Binder, pg_sql, transpile
-from planner.catalog import Relation
+from planner.catalog import IDENTITY_ALWAYS, SEQUENCE_MAX, SEQUENCED, Relation
 from planner.errors import (
     CARDINALITY_VIOLATION,
     CHECK_VIOLATION,
@@ -320,15 +321,16 @@ class Dml:
                 if node.cols:
                     raise SqlError(SYNTAX_ERROR, "INSERT has more target columns than expressions")
                 targets = targets[:width]
-        serial_base = None
         exprs = []
         for col in rel.columns:
             if col.name in targets:
+                if col.default == IDENTITY_ALWAYS and not (node.override and node.override.name == "OVERRIDING_SYSTEM_VALUE"):
+                    raise SqlError("428C9", f'cannot insert a non-DEFAULT value into column "{col.name}"',
+                                   detail=f'Column "{col.name}" is an identity column defined as GENERATED ALWAYS.',
+                                   hint="Use OVERRIDING SYSTEM VALUE to override.")
                 expr = f'src."c{targets.index(col.name)}"'
-            elif col.default == SERIAL:
-                if serial_base is None:
-                    serial_base = await self._serial_base(rel, col.name)
-                expr = f"{serial_base} + row_number() OVER ()"
+            elif col.sequenced:
+                expr = "NULL"  # filled from the sequence below
             elif col.default is not None:
                 expr = transpile(col.default)
             else:
@@ -340,7 +342,27 @@ class Dml:
         names = ", ".join(f'"c{i}"' for i in range(len(targets))) if targets else "__one"
         query = f"SELECT {', '.join(exprs)} FROM ({src_sql}) AS src({names})"
         out = await self.run(query, bound_tables, views)
-        return await self.conform(out, rel)
+        return await self.conform(await self.fill_sequences(rel, out, targets), rel)
+
+    async def fill_sequences(self, rel: Relation, rows: pa.Table, given) -> pa.Table:
+        """``rows`` with each sequenced column not ``given`` set to the next
+        values of its sequence, in row order (taken now: a rollback leaves
+        a gap, as in PostgreSQL)."""
+        for i, col in enumerate(rel.columns):
+            if not col.sequenced or col.name in given or rows.num_rows == 0:
+                continue
+
+            async def after_present(col=col) -> int:  # a column older than its sequence
+                current = await self.work.contents(rel)
+                top = pc.max(current.column(col.name)).as_py() if current.num_rows else None
+                return int(top or 0)
+
+            first = await self.work.db.sequences.take(rel.sequence(col.name), rows.num_rows, after_present)
+            if first + rows.num_rows - 1 > SEQUENCE_MAX[col.type]:
+                raise SqlError("2200H", f'nextval: reached maximum value of sequence "{rel.sequence_shown(col.name)}" ({SEQUENCE_MAX[col.type]})')
+            values = pa.array(np.arange(first, first + rows.num_rows, dtype=np.int64)).cast(rows.schema.field(col.name).type)
+            rows = rows.set_column(rows.schema.get_field_index(col.name), col.name, values)
+        return rows
 
     async def _width(self, select: ast.SelectStmt, src_sql: str, tables, views) -> int:
         """How many columns an INSERT's source produces."""
@@ -351,12 +373,6 @@ class Dml:
         ):
             return len(select.targetList)
         return (await self.run(f"SELECT * FROM ({src_sql}) AS src LIMIT 0", tables, views)).num_columns
-
-    async def _serial_base(self, rel: Relation, column: str) -> int:
-        """Values of a serial column continue after the largest one present."""
-        current = await self.work.contents(rel)
-        top = pc.max(current.column(column)).as_py() if current.num_rows else None
-        return int(top or 0)
 
     async def _on_conflict(self, clause: ast.OnConflictClause, rel: Relation, rv: ast.RangeVar, new: pa.Table):
         """(rows to insert, existing rows to retract, rows affected); the
@@ -581,7 +597,6 @@ class Dml:
         return bad.column(0)[0].as_py()
 
 
-SERIAL = "serial"  # the default marker of serial columns
 
 _PLAIN_TYPES = ("smallint", "integer", "bigint", "text", "double precision", "real", "boolean", "date", "timestamp", "timestamptz")
 
@@ -758,7 +773,7 @@ def _spark_insertable(node: ast.InsertStmt, rel: Relation, work: Work) -> bool:
     return (
         select is not None and not select.valuesLists and node.onConflictClause is None and not node.returningClause
         and not node.withClause and not rel.keys and not rel.checks and not work.explicit
-        and all(c.default != SERIAL for c in rel.columns) and work.db.spark is not None
+        and not any(c.sequenced for c in rel.columns) and work.db.spark is not None
     )
 
 
@@ -893,8 +908,13 @@ def _assignments(targets, rel: Relation) -> dict[str, str]:
         col = rel.column(target.name, target.location)
         if target.name in sets:
             raise SqlError(DUPLICATE_COLUMN, f'multiple assignments to same column "{target.name}"')
+        if col.default == IDENTITY_ALWAYS and not isinstance(target.val, ast.SetToDefault):
+            raise SqlError("428C9", f'column "{col.name}" can only be updated to DEFAULT',
+                           detail=f'Column "{col.name}" is an identity column defined as GENERATED ALWAYS.')
         if isinstance(target.val, ast.SetToDefault):
-            sets[col.name] = col.default if col.default not in (None, SERIAL) else "NULL"
+            if col.sequenced:
+                raise not_supported("SET ... = DEFAULT for a serial or identity column")
+            sets[col.name] = col.default if col.default is not None else "NULL"
         else:
             sets[col.name] = pg_sql(typed_literal(target.val, col.type))
     return sets
@@ -974,8 +994,8 @@ def _fill_defaults(select: ast.SelectStmt, rel: Relation, targets: list[str]) ->
         for i, v in enumerate(row):
             if isinstance(v, ast.SetToDefault):
                 default = rel.column(targets[i]).default if i < len(targets) else None
-                if default == SERIAL:
-                    raise not_supported("DEFAULT for a serial column inside VALUES")
+                if default in SEQUENCED:
+                    raise not_supported("DEFAULT for a serial or identity column inside VALUES")
                 expr = pglast.parse_sql(f"SELECT {default or 'NULL'}")[0].stmt.targetList[0].val
                 out.append(expr)
             else:

@@ -39,8 +39,9 @@ import pyarrow as pa
 from pglast import ast
 from pglast.keywords import COL_NAME_KEYWORDS, RESERVED_KEYWORDS, TYPE_FUNC_NAME_KEYWORDS, UNRESERVED_KEYWORDS
 
-from planner.catalog import FIRST_USER_OID, Catalog, Relation
+from planner.catalog import FIRST_USER_OID, IDENTITY, IDENTITY_ALWAYS, SERIAL, Catalog, Relation
 from planner.errors import UNDEFINED_TABLE, SqlError, not_supported
+from planner.result import UNCONSTRAINED
 from planner.parse import walk
 from planner.sqltypes import PG_ARRAY_ELEMENT, PG_TYPE_BY_OID, PG_TYPES, type_oid
 
@@ -269,6 +270,10 @@ SPECS: dict[tuple[str, str], str] = {
 _PG_CATALOG_NAMES = {name for schema, name in SPECS if schema == "pg_catalog"}
 
 
+#: regproc columns of the emulated catalogs, kept as the function's name
+#: ("-" for none): PostgreSQL compares them with OIDs too (``typreceive != 0``).
+REGPROC_COLUMNS = frozenset(("typinput", "typoutput", "typreceive", "typsend", "typmodin", "typmodout", "typanalyze", "typsubscript"))
+
 #: Columns of the emulated catalogs that are int2vector or oidvector:
 #: PostgreSQL subscripts them from 0 (``indkey[0]`` is the first column).
 VECTOR_COLUMNS = frozenset(
@@ -318,11 +323,15 @@ def _data_type(sql_type: str) -> str:
 
 
 def _default_expr(rel: Relation, column) -> str | None:
-    if column.default is None:
-        return None
-    if column.default == "serial":
-        return f"nextval('{rel.name}_{column.name}_seq'::regclass)"
-    return column.default
+    """The default PostgreSQL shows: serial's nextval, none for identity."""
+    if column.default == SERIAL:
+        return f"nextval('{rel.sequence_shown(column.name)}'::regclass)"
+    return None if column.sequenced else column.default
+
+
+def _identity(column) -> str:
+    """attidentity: ``a`` (GENERATED ALWAYS), ``d`` (BY DEFAULT) or ``""``."""
+    return {IDENTITY_ALWAYS: "a", IDENTITY: "d"}.get(column.default, "")
 
 
 def _quote_ident(name: str) -> str:
@@ -389,7 +398,7 @@ class PgCatalog:
             rows.append(dict(oid=oid, relname=rel.name, relnamespace=namespace_oid(rel.schema), reltype=0, reloftype=0,
                              relowner=SUPERUSER_OID, relam=2 if kind != "v" else 0, relfilenode=oid, reltablespace=0, relpages=0,
                              reltuples=-1.0, relallvisible=0, reltoastrelid=0, relhasindex=bool(rel.keys), relisshared=False,
-                             relpersistence="p", relkind=kind, relnatts=len(rel.columns), relchecks=len(rel.checks),
+                             relpersistence="t" if rel.temporary else "p", relkind=kind, relnatts=len(rel.columns), relchecks=len(rel.checks),
                              relhasrules=kind == "v", relhastriggers=False, relhassubclass=False, relrowsecurity=False,
                              relforcerowsecurity=False, relispopulated=True, relreplident="d", relispartition=False,
                              relrewrite=0, relfrozenxid=0, relminmxid=0))
@@ -413,8 +422,8 @@ class PgCatalog:
                 rows.append(dict(attrelid=oid, attname=c.name, atttypid=typid, attlen=t.typlen if t else -1, attnum=i,
                                  attcacheoff=-1, atttypmod=typmod, attndims=int(c.type.endswith("[]")),
                                  attbyval=bool(t and t.typlen in (1, 2, 4, 8)), attalign="i", attstorage=_storage(c.type),
-                                 attcompression="", attnotnull=c.not_null, atthasdef=c.default is not None,
-                                 atthasmissing=False, attidentity="", attgenerated="", attisdropped=False, attislocal=True,
+                                 attcompression="", attnotnull=c.not_null, atthasdef=_default_expr(rel, c) is not None,
+                                 atthasmissing=False, attidentity=_identity(c), attgenerated="", attisdropped=False, attislocal=True,
                                  attinhcount=0, attstattarget=-1, attcollation=100 if t and t.collatable else 0))
             for cname, cols in rel.keys:
                 for i, col in enumerate(cols, 1):
@@ -433,7 +442,7 @@ class PgCatalog:
         rows = []
         for rel in self._relations():
             for i, c in enumerate(rel.columns, 1):
-                if c.default is not None:
+                if _default_expr(rel, c) is not None:
                     rows.append(dict(oid=derived_oid(relation_oid(rel), "default", c.name), adrelid=relation_oid(rel), adnum=i,
                                      adbin=_default_expr(rel, c)))
         return rows
@@ -545,7 +554,8 @@ class PgCatalog:
 
     def _tables(self):
         kinds = {"table": "BASE TABLE", "view": "VIEW", "matview": None}
-        return [dict(table_catalog=DATABASE, table_schema=r.schema, table_name=r.name, table_type=kinds[r.kind],
+        return [dict(table_catalog=DATABASE, table_schema=r.schema, table_name=r.name,
+                     table_type="LOCAL TEMPORARY" if r.temporary else kinds[r.kind],
                      is_insertable_into="YES" if r.kind == "table" else "NO", is_typed="NO")
                 for r in self._relations() if kinds[r.kind]]
 
@@ -578,7 +588,8 @@ class PgCatalog:
                                  numeric_precision=precision, numeric_precision_radix=radix, numeric_scale=scale,
                                  datetime_precision=6 if typid in (1083, 1114, 1184, 1186) else (0 if typid == 1082 else None),
                                  udt_catalog=DATABASE, udt_schema="pg_catalog", udt_name=_udt_name(typid),
-                                 dtd_identifier=str(i), is_self_referencing="NO", is_identity="NO", identity_cycle="NO",
+                                 dtd_identifier=str(i), is_self_referencing="NO", is_identity="YES" if _identity(c) else "NO",
+                                 identity_generation={"a": "ALWAYS", "d": "BY DEFAULT"}.get(_identity(c)), identity_cycle="NO",
                                  is_generated="NEVER", is_updatable="YES" if rel.kind == "table" else "NO"))
         return rows
 
@@ -691,6 +702,8 @@ class PgCatalog:
             visible = ", ".join(str(o) for o in sorted(self._visible())) or "NULL"
             return expand(f"(_arg1 IN ({visible}))", args)
         if name == "current_setting":
+            if not _is_text_const(args[0]):  # a parameter: looked up when it runs
+                return expand("(SELECT s.setting FROM pg_catalog.pg_settings s WHERE s.name = lower(_arg1))", args)
             setting = _const_text(args[0], name).lower()
             if setting not in s.settings:
                 if len(args) > 1 and _const_bool(args[1]):
@@ -939,28 +952,35 @@ def _udt_name(typid: int) -> str:
 
 
 def column_origins(targets, from_clause, catalog, search_path) -> list[tuple[int, int, str]] | None:
-    """For a target list over one relation (a SELECT with a single table in
-    FROM, or a RETURNING), the (relation OID, attnum, declared type) of the
-    column each output column reads directly, (0, 0, "") for computed ones,
-    as PostgreSQL's RowDescription reports them; None when the query is of
-    another shape."""
-    if not targets or len(from_clause or ()) != 1 or not isinstance(from_clause[0], ast.RangeVar):
+    """For a target list, the (relation OID, attnum, declared type) of the
+    column each output column reads directly when FROM is one table (or a
+    RETURNING's), (0, 0, "") for other column references and casts with a
+    type modifier, (0, 0, UNCONSTRAINED) for other computed ones, as
+    PostgreSQL's RowDescription reports them; None when a ``*`` cannot be
+    expanded here."""
+    if not targets:
         return None
-    rv = from_clause[0]
-    rel = catalog.lookup(rv.relname, rv.schemaname, search_path)
-    if rel is None:
-        return None
-    oid = relation_oid(rel)
-    alias = rv.alias.aliasname if rv.alias is not None else rv.relname
-    names = rel.column_names
+    rel = None
+    if len(from_clause or ()) == 1 and isinstance(from_clause[0], ast.RangeVar):
+        rv = from_clause[0]
+        rel = catalog.lookup(rv.relname, rv.schemaname, search_path)
+        alias = rv.alias.aliasname if rv.alias is not None else rv.relname
     out = []
     for t in targets:
         v = getattr(t, "val", t)
         fields = v.fields if isinstance(v, ast.ColumnRef) else ()
-        if fields and isinstance(fields[-1], ast.A_Star) and (len(fields) == 1 or fields[0].sval == alias):
-            out.extend((oid, i, rel.columns[i - 1].type) for i in range(1, len(names) + 1))
-        elif fields and isinstance(fields[-1], ast.String) and fields[-1].sval in names and (len(fields) == 1 or (len(fields) == 2 and fields[0].sval == alias)):
-            out.append((oid, names.index(fields[-1].sval) + 1, rel.column(fields[-1].sval).type))
-        else:
+        if fields and isinstance(fields[-1], ast.A_Star):
+            if rel is None or not (len(fields) == 1 or fields[0].sval == alias):
+                return None
+            out.extend((relation_oid(rel), i, c.type) for i, c in enumerate(rel.columns, 1))
+        elif fields:
+            name = fields[-1].sval if isinstance(fields[-1], ast.String) else None
+            if rel is not None and name in rel.column_names and (len(fields) == 1 or (len(fields) == 2 and fields[0].sval == alias)):
+                out.append((relation_oid(rel), rel.column_names.index(name) + 1, rel.column(name).type))
+            else:
+                out.append((0, 0, ""))
+        elif isinstance(v, ast.TypeCast) and v.typeName.typmods:
             out.append((0, 0, ""))
+        else:
+            out.append((0, 0, UNCONSTRAINED))
     return out

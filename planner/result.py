@@ -20,6 +20,16 @@ from planner.sqltypes import of_arrow
 from planner.textfmt import split_infinities
 
 
+#: The declared type ``pgcatalog.column_origins`` gives a computed output
+#: column that is not a cast with a type modifier: a numeric result is then
+#: plain ``numeric`` (PostgreSQL reports typmod -1 for arithmetic,
+#: aggregates and literals; the engine's decimals always carry a precision
+#: and scale).
+UNCONSTRAINED = "numeric?"
+
+
+
+
 @dataclass
 class Result:
     tag: str | None  # None: a streamed SELECT's, known at its end (command_tag)
@@ -28,6 +38,7 @@ class Result:
     notices: list[str] = field(default_factory=list)
     stream: "RowStream | None" = None
     origins: list[tuple[int, int]] | None = None  # per column: (table OID, attnum) it comes from, or (0, 0)
+    unconstrained: set[int] = field(default_factory=set)  # computed columns PostgreSQL reports without a typmod
     _rows: list[tuple] | None = None
 
     @property
@@ -51,7 +62,16 @@ class Result:
         if origins is None or len(origins) != len(self.columns):
             return
         self.origins = [(table, attnum) for table, attnum, _t in origins]
-        self.columns = [(name, declared or computed) for (name, computed), (_o, _a, declared) in zip(self.columns, origins)]
+        self.unconstrained = {i for i, (_o, _a, declared) in enumerate(origins) if declared == UNCONSTRAINED}
+        self.columns = [(name, declared if declared != UNCONSTRAINED and declared else computed)
+                        for (name, computed), (_o, _a, declared) in zip(self.columns, origins)]
+
+    @property
+    def described(self) -> list[tuple[str, str]]:
+        """The columns as RowDescription reports them: a computed numeric
+        without the precision and scale the engine gave it (its values keep
+        their scale)."""
+        return [(name, "numeric" if i in self.unconstrained and t.startswith("numeric(") else t) for i, (name, t) in enumerate(self.columns)]
 
     def set_json_kinds(self, kinds: list[str | None]) -> None:
         """Computed columns that are json or jsonb (planner.jsonops.kind)

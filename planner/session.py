@@ -33,18 +33,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import logging
 import re
+import secrets
 from typing import AsyncIterator
 
 import pglast
 import pyarrow as pa
 from pglast import ast, enums
+from pglast.enums import A_Expr_Kind
 
 from local_exec import EngineError
 from planner import jsonops
 from planner import parse as p
 from planner import textfmt
 from planner.bind import Binder, column_types, pg_sql
+from planner.catalog import TEMP_SCHEMA_PREFIX
 from planner.copy import CopySink, CopySource, copy_from, copy_to
 from planner.cursors import CURSOR_OPT_HOLD, Cursors
 from planner.ddl import Ddl
@@ -59,13 +63,15 @@ from planner.errors import (
     from_storage,
     not_supported,
 )
-from planner.pgcatalog import PgCatalog, column_origins
+from planner.pgcatalog import PgCatalog, column_origins, replace_children
 from planner.result import Result, RowStream, result_columns, to_result
 from planner.route import DEFAULT_SPARK_THRESHOLD, ExecOptions, parse_bytes
-from planner.sqltypes import canonical
+from planner.sqltypes import canonical, type_name
 from planner.work import Work
 from storage.errors import TxngateError
 from storage.errors import CommitUnknown
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_SETTINGS = {
     "application_name": "",
@@ -172,6 +178,9 @@ class Session:
         self.on_deallocate = None
         #: the process id clients see (pg_backend_pid(), BackendKeyData)
         self.backend_pid = 0
+        #: the schema of this session's temporary tables, once it made one
+        #: (dropped with them when the session closes)
+        self.temp_schema: str | None = None
         #: called with a notice ("SEVERITY SQLSTATE: text") while a statement
         #: runs (Spark progress); the gateway sends it at once
         self.on_notice = None
@@ -193,7 +202,8 @@ class Session:
             if name == "$user":
                 name = self.user
             out.append(name)
-        return tuple(out) or ("public",)
+        temp = (self.temp_schema,) if self.temp_schema is not None else ()  # searched first, as PostgreSQL's pg_temp
+        return temp + (tuple(out) or ("public",))
 
     @property
     def timeout(self) -> float | None:
@@ -223,13 +233,25 @@ class Session:
         self.settings[name] = value
 
     async def close(self) -> None:
-        """The client went away: an open transaction rolls back."""
+        """The client went away: an open transaction rolls back, and its
+        temporary tables are dropped."""
         self.db.sessions.discard(self)
         work, self.work, self._explicit = self.work, None, False
         self._savepoints.clear()
         self.cursors.close_all()
         if work is not None:
             await work.abort()
+        if self.temp_schema is not None:
+            try:
+                await self.execute(f'DROP SCHEMA IF EXISTS "{self.temp_schema}" CASCADE')
+            except Exception:  # noqa: BLE001 - left behind; another session's lookups never see it
+                logger.warning("dropping temporary schema %s failed", self.temp_schema, exc_info=True)
+
+    def temp(self) -> str:
+        """The schema of this session's temporary tables (named on first use)."""
+        if self.temp_schema is None:
+            self.temp_schema = f"{TEMP_SCHEMA_PREFIX}{secrets.token_hex(6)}"
+        return self.temp_schema
 
     def show(self, name: str) -> str:
         """A setting's value as SHOW and current_setting() print it."""
@@ -309,20 +331,22 @@ class Session:
             self.fail()
             raise from_storage(e) from e
 
-    async def describe(self, stmt: p.Statement, nparams: int) -> list[tuple[str, str]] | None:
-        """The result columns of a SELECT without running it (parameters
-        bound to NULL, no rows produced); None for other statements."""
-        if stmt.kind != p.READ:
+    async def describe(self, stmt: p.Statement, param_types: list[str]) -> Result | None:
+        """The result columns (and their origins) of a SELECT, or of an
+        INSERT/UPDATE/DELETE's RETURNING, without running it (parameters
+        bound to NULLs of their types, no rows produced); None for
+        statements without rows."""
+        query = _returning_query(stmt.node) if stmt.kind == p.WRITE else stmt.node if stmt.kind == p.READ else None
+        if query is None:
             return None
-        probe = pglast.parse_sql(f"SELECT * FROM ({stmt.text}) AS q LIMIT 0")[0].stmt
+        probe = pglast.parse_sql(f"SELECT * FROM ({pg_sql(_typed_params(query, param_types))}) AS q LIMIT 0")[0].stmt
         try:
             async with self._reading() as work:
-                out = await self._dml(work, [None] * nparams).select(probe)
+                out = await self._dml(work, [None] * len(param_types)).select(probe)
                 # the types Execute's results will have (declared types of table columns)
-                result = await self._with_origins(work, stmt.node, to_result("SELECT 0", out, p.result_names(stmt.node)))
+                return await self._with_origins(work, query, to_result("SELECT 0", out, p.result_names(query)))
         except EngineError as e:
             raise SqlError(e.sqlstate, e.message) from None
-        return result.columns
 
     async def param_types(self, stmt: p.Statement, nparams: int) -> list[str]:
         """SQL types for ``$1..$n`` from where they appear: compared with or
@@ -342,6 +366,23 @@ class Session:
                     return rel.column(name).type
             return None
 
+        def operand_type(n) -> str | None:
+            """The type an operand gives a parameter on its other side:
+            a column's, a typed cast's, a constant's (as PostgreSQL types
+            ``1``, ``2.5``, ``true``), now()'s."""
+            if isinstance(n, ast.A_Const) and not n.isnull:
+                return {ast.Integer: "integer", ast.Float: "numeric", ast.Boolean: "boolean"}.get(type(n.val))
+            if isinstance(n, ast.TypeCast):
+                try:
+                    return canonical(n.typeName, array_ok=True)
+                except SqlError:
+                    return None
+            if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("now", "statement_timestamp", "transaction_timestamp", "clock_timestamp"):
+                return "timestamptz"
+            if isinstance(n, ast.SQLValueFunction) and n.op.name in ("SVFOP_CURRENT_TIMESTAMP", "SVFOP_CURRENT_TIMESTAMP_N"):
+                return "timestamptz"
+            return column_type(n)
+
         types: dict[int, str] = {}
 
         def infer(n):
@@ -352,7 +393,7 @@ class Session:
             if isinstance(n, ast.A_Expr) and isinstance(n.lexpr, ast.Node):
                 for a, b in ((n.lexpr, n.rexpr), (n.rexpr, n.lexpr)):
                     if isinstance(a, ast.ParamRef):
-                        t = column_type(b)
+                        t = operand_type(b) if n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval != "||" else column_type(b)
                         if t:
                             types.setdefault(a.number, t)
                 if isinstance(n.rexpr, (list, tuple)):  # x IN ($1, $2)
@@ -428,8 +469,7 @@ class Session:
         if not isinstance(node, ast.SelectStmt):
             return result
         catalog = await work.catalog()
-        if node.fromClause:
-            result.set_origins(column_origins(node.targetList, node.fromClause, catalog, self.search_path))
+        result.set_origins(column_origins(node.targetList, node.fromClause, catalog, self.search_path))
         kinds = jsonops.result_kinds(node, lambda: column_types(node, catalog, self.search_path), computed_only=True)
         if kinds is not None:
             result.set_json_kinds(kinds)
@@ -467,7 +507,7 @@ class Session:
             if node.is_from:
                 return await copy_from(dml, node, copy_source)
             return await copy_to(dml, node, copy_sink)
-        ddl = self._dml(work, params, Ddl, memo=memo)
+        ddl = self._dml(work, params, Ddl, memo=memo, temp=self.temp)
         if isinstance(node, ast.SelectStmt):  # SELECT INTO
             query = copy.copy(node)
             query.intoClause = None
@@ -753,6 +793,34 @@ class Session:
         name = {"time zone": "timezone"}.get(name, name)
         self.set(name, ", ".join(values))
         return Result("SET")
+
+
+def _typed_params(node, types: list[str]):
+    """A copy of ``node`` with each parameter cast to its type (a NULL
+    parameter has none, and the engine would type what it touches text)."""
+    node = copy.deepcopy(node)
+    cast_already: set[int] = set()
+
+    def cast(n):
+        if isinstance(n, ast.ParamRef) and 0 < n.number <= len(types) and types[n.number - 1] != "text" and id(n) not in cast_already:
+            cast_already.add(id(n))  # (the walk goes on into the new cast)
+            return ast.TypeCast(arg=n, typeName=type_name(types[n.number - 1]))
+        return None
+
+    for n in p.walk(node):
+        replace_children(n, cast)
+    return node
+
+
+def _returning_query(node) -> ast.SelectStmt | None:
+    """The SELECT an INSERT/UPDATE/DELETE ... RETURNING answers like: its
+    RETURNING list over its target table (and FROM/USING tables)."""
+    clause = getattr(node, "returningClause", None)
+    if clause is None or not clause.exprs:
+        return None
+    sources = [node.relation] + list(getattr(node, "fromClause", None) or getattr(node, "usingClause", None) or ())
+    return ast.SelectStmt(targetList=clause.exprs, fromClause=tuple(sources), limitOption=enums.LimitOption.LIMIT_OPTION_DEFAULT,
+                          op=enums.SetOperation.SETOP_NONE)
 
 
 def _error_position(node, e: EngineError) -> int | None:
