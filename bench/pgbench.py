@@ -26,7 +26,7 @@ from _common import row
 
 import psycopg
 
-from tests.gateway.conftest import Gateway
+from tests.servers import Gateway
 from tests.servers import PostgresServer
 
 BALANCES = """SELECT (SELECT sum(abalance) FROM pgbench_accounts), (SELECT sum(tbalance) FROM pgbench_tellers),

@@ -29,7 +29,7 @@ from _common import ROOT, row
 
 import psycopg
 
-from tests.gateway.conftest import Gateway
+from tests.servers import Gateway
 from tests.servers import PostgresServer, free_port
 
 

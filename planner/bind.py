@@ -366,16 +366,22 @@ class Binder:
 
 
 def _zipped_unnest(n: ast.RangeFunction) -> ast.RangeSubselect | None:
-    """``unnest(a, b, ...)`` in FROM (arrays side by side, the shorter
-    padded with NULLs) as DuckDB's SELECT-list unnests, which zip alike."""
-    if n.ordinality or n.is_rowsfrom or len(n.functions) != 1:
+    """``unnest(a, b, ...) [WITH ORDINALITY]`` in FROM (arrays side by
+    side, the shorter padded with NULLs, then the position) as DuckDB's
+    SELECT-list unnests, which zip alike, in a LATERAL subquery (its
+    arguments may read the FROM items before it, as PostgreSQL allows)."""
+    if n.is_rowsfrom or len(n.functions) != 1:
         return None
     fc = n.functions[0][0]
-    if not isinstance(fc, ast.FuncCall) or fc.funcname[-1].sval.lower() != "unnest" or len(fc.args or ()) < 2:
+    args = list(fc.args or ()) if isinstance(fc, ast.FuncCall) else []
+    if len(args) < 2 or fc.funcname[-1].sval.lower() != "unnest":  # one array: DuckDB's own (WITH ORDINALITY too)
         return None
-    items = ", ".join(f"unnest(_arg{i + 1}) AS unnest" for i in range(len(fc.args)))
-    query = expand(f"(SELECT {items})", list(fc.args)).subselect
-    return ast.RangeSubselect(lateral=n.lateral, subquery=query, alias=n.alias or ast.Alias(aliasname="unnest"))
+    items = [f"unnest(_arg{i + 1}) AS unnest" for i in range(len(args))]
+    if n.ordinality:
+        longest = ", ".join(f"coalesce(len(_arg{i + 1}), 0)" for i in range(len(args)))
+        items.append(f"unnest(range(1, greatest({longest}, 0) + 1)) AS ordinality")
+    query = expand(f"(SELECT {', '.join(items)})", args).subselect
+    return ast.RangeSubselect(lateral=True, subquery=query, alias=n.alias or ast.Alias(aliasname="unnest"))
 
 
 def _from_tables(items) -> list[ast.RangeVar]:

@@ -78,6 +78,28 @@ class Column:
 
 
 @dataclass(frozen=True)
+class ForeignKey:
+    """A foreign key as declared: recorded and shown, not enforced."""
+
+    name: str
+    columns: tuple[str, ...]
+    references: int  # the referenced relation's OID (stable across renames)
+    referenced: tuple[str, ...]  # its columns
+    on_delete: str = "a"  # PostgreSQL's action codes: a(no action) r(estrict) c(ascade) n(ull) d(efault)
+    on_update: str = "a"
+    deferrable: bool = False
+    deferred: bool = False
+
+    def row(self) -> list:
+        return [self.name, list(self.columns), self.references, list(self.referenced), self.on_delete, self.on_update,
+                self.deferrable, self.deferred]
+
+    @classmethod
+    def from_row(cls, r: list) -> "ForeignKey":
+        return cls(r[0], tuple(r[1]), r[2], tuple(r[3]), *r[4:])
+
+
+@dataclass(frozen=True)
 class Relation:
     """A table, a view or a materialized view in a schema."""
 
@@ -91,6 +113,13 @@ class Relation:
     checks: tuple[tuple[str, str], ...] = ()  # (constraint name, SQL expression)
     query: str | None = None  # views and materialized views: PostgreSQL SQL
     oid: int = 0  # the OID clients see (pg_class); 0 for rows written before OIDs were kept
+    #: names given to the primary key ("p") and unique keys ("u:a,b"); others get PostgreSQL's default names
+    names: tuple[tuple[str, str], ...] = ()
+    #: indexes that are not constraints: (name, columns, unique); a unique
+    #: one's columns are also in ``unique`` (enforced alike), its name in ``names``
+    indexes: tuple[tuple[str, tuple[str, ...], bool], ...] = ()
+    #: foreign keys, recorded (shown in the catalogs), not enforced
+    foreign_keys: tuple[ForeignKey, ...] = ()
 
     @property
     def qualified(self) -> str:
@@ -128,13 +157,57 @@ class Relation:
 
     @property
     def keys(self) -> list[tuple[str, tuple[str, ...]]]:
-        """Every uniqueness constraint: (constraint name, columns)."""
+        """Every uniqueness constraint or unique index: (name, columns)."""
+        names = dict(self.names)
         out = []
         if self.primary_key:
-            out.append((f"{self.name}_pkey", self.primary_key))
+            out.append((names.get("p", f"{self.name}_pkey"), self.primary_key))
         for cols in self.unique:
-            out.append((f"{self.name}_{'_'.join(cols)}_key", cols))
+            out.append((names.get(unique_slot(cols), f"{self.name}_{'_'.join(cols)}_key"), cols))
         return out
+
+    @property
+    def primary_key_name(self) -> str | None:
+        return dict(self.names).get("p", f"{self.name}_pkey") if self.primary_key else None
+
+    @property
+    def constraint_keys(self) -> list[tuple[str, tuple[str, ...]]]:
+        """The uniqueness constraints (the keys not made by CREATE UNIQUE INDEX)."""
+        made_by_index = {name for name, _cols, unique in self.indexes if unique}
+        return [(name, cols) for name, cols in self.keys if name not in made_by_index]
+
+    @property
+    def all_indexes(self) -> list[tuple[str, tuple[str, ...], bool, bool]]:
+        """Every index, as PostgreSQL has one: (name, columns, unique,
+        primary) for each key (a constraint's index bears its name) and
+        each plain index."""
+        primary = self.primary_key_name
+        out = [(name, cols, True, name == primary) for name, cols in self.constraint_keys]
+        return out + [(name, cols, unique, False) for name, cols, unique in self.indexes]
+
+    def renamed_columns(self, renames: dict[str, str]) -> "Relation":
+        """This relation with columns renamed everywhere they are named."""
+        def cols(c):
+            return tuple(renames.get(k, k) for k in c)
+
+        names = tuple((unique_slot(cols(k[2:].split(","))) if k.startswith("u:") else k, v) for k, v in self.names)
+        return replace(
+            self, columns=tuple(replace(c, name=renames.get(c.name, c.name)) for c in self.columns),
+            primary_key=cols(self.primary_key), unique=tuple(cols(u) for u in self.unique), names=names,
+            indexes=tuple((n, cols(c), u) for n, c, u in self.indexes),
+            foreign_keys=tuple(replace(f, columns=cols(f.columns)) for f in self.foreign_keys),
+        )
+
+    def without_column(self, name: str) -> "Relation":
+        """This relation without column ``name``, nor the keys, indexes and
+        foreign keys on it (PostgreSQL drops them with it)."""
+        return replace(
+            self, columns=tuple(c for c in self.columns if c.name != name),
+            primary_key=() if name in self.primary_key else self.primary_key,
+            unique=tuple(u for u in self.unique if name not in u),
+            indexes=tuple(i for i in self.indexes if name not in i[1]),
+            foreign_keys=tuple(f for f in self.foreign_keys if name not in f.columns),
+        )
 
     def with_(self, **changes) -> "Relation":
         return replace(self, **changes)
@@ -149,6 +222,12 @@ class Relation:
             "query": self.query,
             "oid": self.oid,
         }
+        if self.names:
+            d["names"] = [list(n) for n in self.names]
+        if self.indexes:
+            d["indexes"] = [[n, list(c), u] for n, c, u in self.indexes]
+        if self.foreign_keys:
+            d["foreign_keys"] = [f.row() for f in self.foreign_keys]
         return {"kind": self.kind, "name": self.qualified, "def": json.dumps(d, sort_keys=True)}
 
     @classmethod
@@ -158,8 +237,15 @@ class Relation:
         return cls(
             name, schema, kind, tuple(Column(*c) for c in d["columns"]), d.get("shard"), tuple(d.get("primary_key", ())),
             tuple(tuple(u) for u in d.get("unique", ())), tuple(tuple(c) for c in d.get("checks", ())), d.get("query"),
-            d.get("oid", 0),
+            d.get("oid", 0), tuple(tuple(n) for n in d.get("names", ())),
+            tuple((n, tuple(c), u) for n, c, u in d.get("indexes", ())),
+            tuple(ForeignKey.from_row(f) for f in d.get("foreign_keys", ())),
         )
+
+
+def unique_slot(cols) -> str:
+    """The ``Relation.names`` key of the unique key on ``cols``."""
+    return "u:" + ",".join(cols)
 
 
 # The name the rest of the planner uses for stored relations.
@@ -276,6 +362,11 @@ class Catalog:
                     deps.setdefault(d, []).append(rel)
             base._index = {"oid": {r.oid: r for r in base._relations.values()}, "deps": deps}
         return base._index
+
+    def by_oid(self, oid: int) -> Relation | None:
+        """The relation with OID ``oid``, if any."""
+        self.saw(frozenset([catalog_key("oid", oid)]))
+        return self._indexes()["oid"].get(oid)
 
     def has_schema(self, name: str) -> bool:
         self.saw(frozenset([catalog_key("schema", name)]))

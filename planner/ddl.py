@@ -29,8 +29,8 @@ from planner import jsonops
 from planner import parse as p
 from planner.bind import column_types, pg_sql, transpile
 from planner.catalog import (
-    CATALOG_SHARD, IDENTITY, IDENTITY_ALWAYS, SEQUENCE_MAX, SEQUENCED, SERIAL, TEMP_SCHEMA_PREFIX, Catalog, Column, Relation, catalog_rows,
-    schema_rows,
+    CATALOG_SHARD, IDENTITY, IDENTITY_ALWAYS, SEQUENCE_MAX, SEQUENCED, SERIAL, TEMP_SCHEMA_PREFIX, Catalog, Column, ForeignKey, Relation,
+    catalog_rows, schema_rows, unique_slot,
 )
 from planner.dml import Dml, conform
 from planner.errors import (
@@ -142,53 +142,29 @@ class Ddl(Dml):
         if exists is not None:
             exists.tag = "CREATE TABLE"
             return exists
-        columns, pk, unique, checks, starts = [], [], [], [], {}
+        columns, constraints, starts = [], [], {}
         for elt in node.tableElts or ():
             if isinstance(elt, ast.ColumnDef):
                 column, others, starts[elt.colname] = _column(elt)
-                for c in others:
-                    kind = c.contype.name
-                    if kind == "CONSTR_PRIMARY":
-                        if pk:
-                            raise SqlError("42P16", f'multiple primary keys for table "{name}" are not allowed')
-                        pk.append(elt.colname)
-                    elif kind == "CONSTR_UNIQUE":
-                        unique.append((elt.colname,))
-                    elif kind == "CONSTR_CHECK":
-                        checks.append((c.conname or _check_name(name, c.raw_expr, checks, elt.colname), pg_sql(c.raw_expr)))
-                    elif kind == "CONSTR_FOREIGN":
-                        pass  # accepted, not enforced (listed in the README)
-                    else:
-                        raise not_supported(f"column constraint {kind.removeprefix('CONSTR_')}")
                 columns.append(column)
+                constraints += [(c, elt.colname) for c in others]
             elif isinstance(elt, ast.Constraint):
-                kind = elt.contype.name
-                if kind == "CONSTR_PRIMARY":
-                    if pk:
-                        raise SqlError("42P16", f'multiple primary keys for table "{name}" are not allowed')
-                    pk.extend(k.sval for k in elt.keys)
-                elif kind == "CONSTR_UNIQUE":
-                    unique.append(tuple(k.sval for k in elt.keys))
-                elif kind == "CONSTR_CHECK":
-                    checks.append((elt.conname or _check_name(name, elt.raw_expr, checks), pg_sql(elt.raw_expr)))
-                elif kind == "CONSTR_FOREIGN":
-                    pass
-                else:
-                    raise not_supported(f"table constraint {kind.removeprefix('CONSTR_')}")
+                constraints.append((elt, None))
             else:
                 raise not_supported("LIKE in CREATE TABLE")
         names = [c.name for c in columns]
         for n in names:
             if names.count(n) > 1:
                 raise SqlError(DUPLICATE_COLUMN, f'column "{n}" specified more than once')
-        for cols in [pk] + [list(u) for u in unique]:
-            for k in cols:
-                if k not in names:
-                    raise SqlError("42703", f'column "{k}" named in key does not exist')
-        if len(set(pk)) != len(pk):
-            raise SqlError(SYNTAX_ERROR, "invalid PRIMARY KEY")
-        columns = [Column(c.name, c.type, c.not_null or c.name in pk, c.default) for c in columns]
-        rel = Relation(name, schema, "table", tuple(columns), None, tuple(pk), tuple(dict.fromkeys(unique)), tuple(checks), oid=catalog.new_oid())
+        rel = Relation(name, schema, "table", tuple(columns), oid=catalog.new_oid())
+        empty = rel.schema_arrow.empty_table()
+        for c, column in constraints:
+            if c.contype.name not in ("CONSTR_PRIMARY", "CONSTR_UNIQUE", "CONSTR_CHECK", "CONSTR_FOREIGN"):
+                raise not_supported(f"{'column' if column else 'table'} constraint {c.contype.name.removeprefix('CONSTR_')}")
+            for k in c.keys or ():
+                if k.sval not in names:
+                    raise SqlError("42703", f'column "{k.sval}" named in key does not exist')
+            rel = await self._add_constraint(catalog, rel, empty, c, column)
         shard = await self._new_shard(f"create:{schema}.{name}", rel.schema_arrow)
         for c in rel.columns:
             if c.sequenced:
@@ -293,7 +269,7 @@ class Ddl(Dml):
         if kind == "OBJECT_SCHEMA":
             return await self._drop_schemas(node)
         if kind == "OBJECT_INDEX":
-            return Result("DROP INDEX")
+            return await self._drop_indexes(node, await self.work.catalog())
         if kind not in OBJECT_KINDS:
             raise not_supported(f"DROP {kind.removeprefix('OBJECT_')}")
         want = OBJECT_KINDS[kind]
@@ -400,12 +376,7 @@ class Ddl(Dml):
             if node.newname in rel.column_names:
                 raise SqlError(DUPLICATE_COLUMN, f'column "{node.newname}" of relation "{rel.name}" already exists')
             ren = {node.subname: node.newname}
-            columns = tuple(Column(ren.get(c.name, c.name), c.type, c.not_null, c.default) for c in rel.columns)
-            new = rel.with_(
-                columns=columns,
-                primary_key=tuple(ren.get(k, k) for k in rel.primary_key),
-                unique=tuple(tuple(ren.get(k, k) for k in u) for u in rel.unique),
-            )
+            new = rel.renamed_columns(ren)
             rows = await self.work.contents(rel)
             await self._reshape(catalog, rel, new, rows.rename_columns([ren.get(n, n) for n in rows.column_names]))
             return Result(tag)
@@ -448,12 +419,7 @@ class Ddl(Dml):
                     if cmd.missing_ok:
                         continue
                     raise SqlError("42703", f'column "{cmd.name}" of relation "{rel.name}" does not exist')
-                # PostgreSQL drops the constraints on the column with it.
-                new = new.with_(
-                    columns=tuple(c for c in new.columns if c.name != cmd.name),
-                    primary_key=() if cmd.name in new.primary_key else new.primary_key,
-                    unique=tuple(u for u in new.unique if cmd.name not in u),
-                )
+                new = new.without_column(cmd.name)  # PostgreSQL drops the keys and indexes on it too
                 rows = rows.drop_columns([cmd.name])
             elif sub == "AT_ColumnDefault":
                 new.column(cmd.name)
@@ -461,11 +427,15 @@ class Ddl(Dml):
                 new = new.with_(columns=tuple(Column(c.name, c.type, c.not_null, default if c.name == cmd.name else c.default) for c in new.columns))
             elif sub == "AT_AlterColumnType":
                 new, rows = await self._retype(new, rows, cmd)
+            elif sub == "AT_DropConstraint":
+                new = _without_constraint(new, cmd.name, cmd.missing_ok)
             elif sub == "AT_AddConstraint":
-                new = await self._add_constraint(new, rows, cmd.def_)
+                new = await self._add_constraint(catalog, new, rows, cmd.def_)
             elif sub in ("AT_SetNotNull", "AT_DropNotNull"):
                 new.column(cmd.name)
                 flag = sub == "AT_SetNotNull"
+                if flag and rows.column(cmd.name).null_count:
+                    raise SqlError(NOT_NULL_VIOLATION, f'column "{cmd.name}" of relation "{rel.name}" contains null values')
                 new = new.with_(columns=tuple(Column(c.name, c.type, flag if c.name == cmd.name else c.not_null, c.default) for c in new.columns))
             else:
                 raise not_supported(f"ALTER TABLE {sub.removeprefix('AT_')}")
@@ -514,37 +484,64 @@ class Ddl(Dml):
         values = conform(pa.table({old.name: values}), new.with_(columns=(new.column(old.name),))).column(0)
         return new, rows.set_column(rows.schema.get_field_index(old.name), old.name, values)
 
-    async def _add_constraint(self, rel: Relation, rows: pa.Table, c: ast.Constraint) -> Relation:
-        """``rel`` with the constraint ``c`` added, once ``rows`` (its
-        current rows) satisfy it: a primary key (its columns become NOT
-        NULL), a unique key, a CHECK (unless NOT VALID); a foreign key is
-        accepted and not enforced, as in CREATE TABLE."""
+    async def _add_constraint(self, catalog: Catalog, rel: Relation, rows: pa.Table, c: ast.Constraint, column: str | None = None) -> Relation:
+        """``rel`` with the constraint ``c`` (of ``column`` when given as a
+        column's) added, once ``rows`` (its current rows) satisfy it: a
+        primary key (its columns become NOT NULL), a unique key, a CHECK
+        (unless NOT VALID), a foreign key (recorded, not enforced); each
+        keeps its name, PostgreSQL's default when none is given."""
         kind = c.contype.name
-        if kind == "CONSTR_FOREIGN":
-            return rel
         if kind == "CONSTR_CHECK":
-            name = c.conname or _check_name(rel.name, c.raw_expr, rel.checks)
+            name = c.conname or _check_name(rel.name, c.raw_expr, rel.checks, column)
             expr = pg_sql(c.raw_expr)
-            if not c.skip_validation and await self.violations(rel, expr, rows):
+            if not c.skip_validation and rows.num_rows and await self.violations(rel, expr, rows):
                 raise SqlError(CHECK_VIOLATION, f'check constraint "{name}" of relation "{rel.name}" is violated by some row')
             return rel.with_(checks=rel.checks + ((name, expr),))
+        if kind == "CONSTR_FOREIGN":
+            return rel.with_(foreign_keys=rel.foreign_keys + (self._foreign_key(catalog, rel, c, column),))
         if kind not in ("CONSTR_PRIMARY", "CONSTR_UNIQUE") or c.indexname:
-            raise not_supported(f"ALTER TABLE ADD CONSTRAINT {kind.removeprefix('CONSTR_')}" + (" USING INDEX" if c.indexname else ""))
-        cols = tuple(k.sval for k in c.keys)
+            raise not_supported(f"constraint {kind.removeprefix('CONSTR_')}" + (" USING INDEX" if c.indexname else ""))
+        cols = tuple(k.sval for k in c.keys) if c.keys else (column,)
         for k in cols:
             rel.column(k)
+        if len(set(cols)) != len(cols):
+            raise SqlError(DUPLICATE_COLUMN, f'column "{cols[0]}" appears twice in {"primary key" if kind == "CONSTR_PRIMARY" else "unique"} constraint')
         primary = kind == "CONSTR_PRIMARY"
         if primary and rel.primary_key:
             raise SqlError("42P16", f'multiple primary keys for table "{rel.name}" are not allowed')
         name = c.conname or (f"{rel.name}_pkey" if primary else f"{rel.name}_{'_'.join(cols)}_key")
         _refuse_duplicates(rel, name, cols, rows)
+        names = rel.names + (("p" if primary else unique_slot(cols), name),)
         if not primary:
-            return rel if cols in rel.unique else rel.with_(unique=rel.unique + (cols,))
+            return rel if cols in rel.unique else rel.with_(unique=rel.unique + (cols,), names=names)
         for k in cols:
             if rows.column(k).null_count:
                 raise SqlError(NOT_NULL_VIOLATION, f'column "{k}" of relation "{rel.name}" contains null values')
         columns = tuple(Column(x.name, x.type, x.not_null or x.name in cols, x.default) for x in rel.columns)
-        return rel.with_(columns=columns, primary_key=cols, unique=tuple(u for u in rel.unique if u != cols))
+        return rel.with_(columns=columns, primary_key=cols, unique=tuple(u for u in rel.unique if u != cols), names=names)
+
+    def _foreign_key(self, catalog: Catalog, rel: Relation, c: ast.Constraint, column: str | None) -> ForeignKey:
+        """The foreign key ``c`` declares on ``rel`` (checked as PostgreSQL
+        checks the declaration: the columns exist and the referenced ones
+        are a key of the referenced table)."""
+        cols = tuple(k.sval for k in c.fk_attrs) if c.fk_attrs else (column,)
+        for k in cols:
+            rel.column(k)
+        pk = c.pktable
+        target = rel if (pk.schemaname in (None, rel.schema) and pk.relname == rel.name) else \
+            catalog.table(pk.relname, pk.schemaname, self.search_path)
+        referenced = tuple(k.sval for k in c.pk_attrs) if c.pk_attrs else target.primary_key
+        if not referenced:
+            raise SqlError("42830", f'there is no primary key for referenced table "{target.name}"')
+        for k in referenced:
+            target.column(k)
+        if len(referenced) != len(cols):
+            raise SqlError("42830", "number of referencing and referenced columns for foreign key disagree")
+        if not any(set(key) == set(referenced) for _n, key in target.keys):
+            raise SqlError("42830", f'there is no unique constraint matching given keys for referenced table "{target.name}"')
+        name = c.conname or f"{rel.name}_{'_'.join(cols)}_fkey"
+        return ForeignKey(name, cols, target.oid, referenced, c.fk_del_action or "a", c.fk_upd_action or "a",
+                          bool(c.deferrable), bool(c.initdeferred))
 
     def _refuse_dependents(self, catalog: Catalog, rel: Relation, verb: str) -> None:
         for v in catalog.dependents(rel)[:1]:
@@ -557,25 +554,75 @@ class Ddl(Dml):
     # -- indexes -----------------------------------------------------------------
 
     async def create_index(self, node: ast.IndexStmt) -> Result:
-        """A UNIQUE index adds a uniqueness constraint; other indexes are
-        accepted and change nothing (scans are columnar)."""
+        """An index on columns, kept in the catalog (scans are columnar, so
+        it speeds nothing); a UNIQUE one is enforced like a unique key. An
+        index on expressions is accepted and not kept, unless UNIQUE (0A000)."""
         catalog = await self.work.catalog()
         rel = catalog.table(node.relation.relname, node.relation.schemaname, self.search_path)
-        if not node.unique:
-            return Result("CREATE INDEX")
-        cols = []
-        for e in node.indexParams:
-            if e.name is None:
+        if any(e.name is None for e in node.indexParams):
+            if node.unique:
                 raise not_supported("unique indexes on expressions")
-            rel.column(e.name)
-            cols.append(e.name)
-        if tuple(cols) in rel.unique or tuple(cols) == rel.primary_key:
             return Result("CREATE INDEX")
-        new = rel.with_(unique=rel.unique + (tuple(cols),))
-        _refuse_duplicates(rel, node.idxname or f"{rel.name}_{'_'.join(cols)}_key", cols, await self.work.contents(rel))
+        cols = tuple(e.name for e in node.indexParams)
+        for k in cols:
+            rel.column(k)
+        name = node.idxname or f"{rel.name}_{'_'.join(cols)}_idx"
+        if any(name == n for n, *_ in rel.all_indexes) or catalog.lookup(name, rel.schema) is not None:
+            if node.if_not_exists:
+                return Result("CREATE INDEX", notices=[f'NOTICE 42P07: relation "{name}" already exists, skipping'])
+            raise SqlError(DUPLICATE_TABLE, f'relation "{name}" already exists')
+        new = rel.with_(indexes=rel.indexes + ((name, cols, bool(node.unique)),))
+        if node.unique:
+            _refuse_duplicates(rel, name, cols, await self.work.contents(rel))
+            if cols not in rel.unique and cols != rel.primary_key:
+                new = new.with_(unique=rel.unique + (cols,), names=rel.names + ((unique_slot(cols), name),))
         await self._write_catalog(catalog_rows(rel), -1)
         await self._write_catalog(catalog_rows(new), 1)
         return Result("CREATE INDEX")
+
+    async def _drop_indexes(self, node: ast.DropStmt, catalog: Catalog) -> Result:
+        """DROP INDEX: the index leaves its table (a unique one stops being
+        enforced); an index a constraint owns stays (2BP01)."""
+        notices, changed = [], {}
+        for obj in node.objects:
+            parts = [n.sval for n in obj]
+            name, schema = parts[-1], (parts[-2] if len(parts) > 1 else None)
+            schemas = (schema,) if schema else self.search_path
+            owner = next((r for r in catalog.relations.values() if r.schema in schemas and any(i[0] == name for i in r.all_indexes)), None)
+            if owner is None:
+                if node.missing_ok:
+                    notices.append(f'NOTICE 00000: index "{name}" does not exist, skipping')
+                    continue
+                raise SqlError(UNDEFINED_OBJECT, f'index "{name}" does not exist')
+            rel = changed.get(owner.qualified, owner)
+            plain = next((i for i in rel.indexes if i[0] == name), None)
+            if plain is None:
+                raise SqlError(DEPENDENT_OBJECTS_STILL_EXIST, f"cannot drop index {name} because constraint {name} on table {rel.name} requires it",
+                               hint=f"You can drop constraint {name} on table {rel.name} instead.")
+            new = rel.with_(indexes=tuple(i for i in rel.indexes if i[0] != name))
+            if plain[2] and plain[1] in rel.unique:  # a unique index's key goes with it
+                new = new.with_(unique=tuple(u for u in rel.unique if u != plain[1]), names=tuple(n for n in rel.names if n[1] != name))
+            changed[owner.qualified] = new
+        for qualified, new in changed.items():
+            await self._write_catalog(catalog_rows(catalog.relations[qualified]), -1)
+            await self._write_catalog(catalog_rows(new), 1)
+        return Result("DROP INDEX", notices=notices)
+
+
+def _without_constraint(rel: Relation, name: str, missing_ok: bool) -> Relation:
+    """``rel`` without its constraint ``name`` (ALTER TABLE DROP CONSTRAINT)."""
+    if name == rel.primary_key_name:
+        return rel.with_(primary_key=(), names=tuple(n for n in rel.names if n[0] != "p"))
+    for key_name, cols in rel.constraint_keys:
+        if key_name == name and cols in rel.unique:
+            return rel.with_(unique=tuple(u for u in rel.unique if u != cols), names=tuple(n for n in rel.names if n[0] != unique_slot(cols)))
+    if any(n == name for n, _e in rel.checks):
+        return rel.with_(checks=tuple(c for c in rel.checks if c[0] != name))
+    if any(f.name == name for f in rel.foreign_keys):
+        return rel.with_(foreign_keys=tuple(f for f in rel.foreign_keys if f.name != name))
+    if missing_ok:
+        return rel
+    raise SqlError(UNDEFINED_OBJECT, f'constraint "{name}" of relation "{rel.name}" does not exist')
 
 
 def _refuse_on_commit(action) -> None:

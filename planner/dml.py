@@ -305,6 +305,9 @@ class Dml:
     async def _proposed(self, node: ast.InsertStmt, rel: Relation, targets: list[str]) -> pa.Table:
         """The rows an INSERT proposes, cast to the table's types and checked."""
         select = node.selectStmt
+        constant = _constant_rows(select, rel, targets, self.params) if node.override is None else None
+        if constant is not None:  # plain values: no engine needed
+            return await self.conform(await self.fill_sequences(rel, constant, targets), rel)
         if select is None:  # DEFAULT VALUES
             src_sql, bound_tables, views = "SELECT 1 AS __one", {}, ()
             targets = []
@@ -918,6 +921,71 @@ def _assignments(targets, rel: Relation) -> dict[str, str]:
         else:
             sets[col.name] = pg_sql(typed_literal(target.val, col.type))
     return sets
+
+
+def _constant_value(node, params):
+    """(True, value) for a constant or parameter, else (False, None)."""
+    if isinstance(node, ast.ParamRef):
+        return (True, params[node.number - 1]) if params and 0 < node.number <= len(params) else (False, None)
+    if not isinstance(node, ast.A_Const):
+        return False, None
+    if node.isnull:
+        return True, None
+    v = node.val
+    if isinstance(v, ast.Integer):
+        return True, v.ival
+    if isinstance(v, ast.String):
+        return True, v.sval
+    if isinstance(v, ast.Boolean):
+        return True, v.boolval
+    return False, None
+
+
+def _fits(value, sql_type: str) -> bool:
+    """Whether ``value`` (a Python constant) is stored in a ``sql_type``
+    column exactly as PostgreSQL would store it, without parsing or
+    rounding (anything else goes through the engine)."""
+    if value is None:
+        return True
+    if sql_type in SEQUENCE_MAX:
+        return isinstance(value, int) and not isinstance(value, bool) and -SEQUENCE_MAX[sql_type] - 1 <= value <= SEQUENCE_MAX[sql_type]
+    if sql_type in ("real", "double precision"):
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if sql_type == "text" or sql_type.startswith(("varchar(", "char(")):
+        return isinstance(value, str)
+    if sql_type == "boolean":
+        return isinstance(value, bool)
+    return False
+
+
+def _constant_rows(select, rel: Relation, targets: list[str], params) -> pa.Table | None:
+    """The rows of ``INSERT ... VALUES`` whose values are all constants or
+    parameters that need no conversion (``_fits``), as a table of ``rel``'s
+    columns (sequenced ones left NULL for ``fill_sequences``); None when an
+    engine must compute them (expressions, defaults, other types)."""
+    if select is None or not select.valuesLists or select.sortClause or select.limitCount is not None:
+        return None
+    rows = select.valuesLists
+    if any(len(row) != len(targets) for row in rows):
+        return None
+    at = {name: i for i, name in enumerate(targets)}
+    arrays = []
+    for col, field in zip(rel.columns, rel.schema_arrow):
+        if col.default == IDENTITY_ALWAYS and col.name in at:
+            return None  # (428C9 unless OVERRIDING SYSTEM VALUE)
+        if col.name not in at:
+            if col.default is not None and not col.sequenced:
+                return None
+            arrays.append(pa.nulls(len(rows), field.type))
+            continue
+        values = []
+        for row in rows:
+            ok, value = _constant_value(row[at[col.name]], params)
+            if not ok or not _fits(value, col.type):
+                return None
+            values.append(value)
+        arrays.append(pa.array(values, field.type))
+    return pa.Table.from_arrays(arrays, names=rel.column_names)
 
 
 #: Integer types a point UPDATE adds to without an engine, and their range.

@@ -334,6 +334,23 @@ def _identity(column) -> str:
     return {IDENTITY_ALWAYS: "a", IDENTITY: "d"}.get(column.default, "")
 
 
+_FK_ACTIONS = {"r": "RESTRICT", "c": "CASCADE", "n": "SET NULL", "d": "SET DEFAULT"}
+
+
+def _fk_def(fk, referenced: Relation | None) -> str:
+    """pg_get_constraintdef of a foreign key (of the relation it references)."""
+    schema, name = (referenced.schema, referenced.name) if referenced is not None else ("public", "?")
+    target = _quote_ident(name) if schema == "public" else f"{_quote_ident(schema)}.{_quote_ident(name)}"
+    out = f"FOREIGN KEY ({', '.join(map(_quote_ident, fk.columns))}) REFERENCES {target}({', '.join(map(_quote_ident, fk.referenced))})"
+    if fk.on_update in _FK_ACTIONS:
+        out += f" ON UPDATE {_FK_ACTIONS[fk.on_update]}"
+    if fk.on_delete in _FK_ACTIONS:
+        out += f" ON DELETE {_FK_ACTIONS[fk.on_delete]}"
+    if fk.deferrable:
+        out += " DEFERRABLE" + (" INITIALLY DEFERRED" if fk.deferred else "")
+    return out
+
+
 def _quote_ident(name: str) -> str:
     if name.isidentifier() and name == name.lower() and name.isascii() and name not in RESERVED_KEYWORDS:
         return name
@@ -385,7 +402,7 @@ class PgCatalog:
                 if rel.schema == schema and rel.name not in seen:
                     seen.add(rel.name)
                     out.add(relation_oid(rel))
-                    out.update(derived_oid(relation_oid(rel), cname) for cname, _ in rel.keys)
+                    out.update(derived_oid(relation_oid(rel), name) for name, *_ in rel.all_indexes)
         return out
 
     def _pg_namespace(self):
@@ -397,12 +414,12 @@ class PgCatalog:
             oid, kind = relation_oid(rel), {"table": "r", "view": "v", "matview": "m"}[rel.kind]
             rows.append(dict(oid=oid, relname=rel.name, relnamespace=namespace_oid(rel.schema), reltype=0, reloftype=0,
                              relowner=SUPERUSER_OID, relam=2 if kind != "v" else 0, relfilenode=oid, reltablespace=0, relpages=0,
-                             reltuples=-1.0, relallvisible=0, reltoastrelid=0, relhasindex=bool(rel.keys), relisshared=False,
+                             reltuples=-1.0, relallvisible=0, reltoastrelid=0, relhasindex=bool(rel.all_indexes), relisshared=False,
                              relpersistence="t" if rel.temporary else "p", relkind=kind, relnatts=len(rel.columns), relchecks=len(rel.checks),
                              relhasrules=kind == "v", relhastriggers=False, relhassubclass=False, relrowsecurity=False,
                              relforcerowsecurity=False, relispopulated=True, relreplident="d", relispartition=False,
                              relrewrite=0, relfrozenxid=0, relminmxid=0))
-            for cname, cols in rel.keys:
+            for cname, cols, _unique, _primary in rel.all_indexes:
                 rows.append(dict(oid=derived_oid(oid, cname), relname=cname, relnamespace=namespace_oid(rel.schema), reltype=0,
                                  reloftype=0, relowner=SUPERUSER_OID, relam=403, relfilenode=0, reltablespace=0, relpages=1,
                                  reltuples=0.0, relallvisible=0, reltoastrelid=0, relhasindex=False, relisshared=False,
@@ -425,7 +442,7 @@ class PgCatalog:
                                  attcompression="", attnotnull=c.not_null, atthasdef=_default_expr(rel, c) is not None,
                                  atthasmissing=False, attidentity=_identity(c), attgenerated="", attisdropped=False, attislocal=True,
                                  attinhcount=0, attstattarget=-1, attcollation=100 if t and t.collatable else 0))
-            for cname, cols in rel.keys:
+            for cname, cols, _unique, _primary in rel.all_indexes:
                 for i, col in enumerate(cols, 1):
                     typid, typmod = type_oid(rel.column(col).type)
                     rows.append(dict(attrelid=derived_oid(oid, cname), attname=col, atttypid=typid, attlen=-1, attnum=i,
@@ -451,34 +468,40 @@ class PgCatalog:
         rows = []
         for rel in self._relations():
             oid = relation_oid(rel)
-            for cname, cols in rel.keys:
+            for cname, cols, unique, primary in rel.all_indexes:
                 nums = [rel.column_names.index(c) + 1 for c in cols]
                 rows.append(dict(indexrelid=derived_oid(oid, cname), indrelid=oid, indnatts=len(cols), indnkeyatts=len(cols),
-                                 indisunique=True, indnullsnotdistinct=False, indisprimary=cname == f"{rel.name}_pkey",
+                                 indisunique=unique, indnullsnotdistinct=False, indisprimary=primary,
                                  indisexclusion=False, indimmediate=True, indisclustered=False, indisvalid=True,
                                  indcheckxmin=False, indisready=True, indislive=True, indisreplident=False, indkey=nums,
                                  indcollation=[0] * len(cols), indclass=[0] * len(cols), indoption=[0] * len(cols)))
         return rows
 
     def _constraints(self):
-        """(relation, oid, name, type p/u/c/n, columns, definition) of every constraint."""
+        """(relation, oid, name, type p/u/c/f, columns, definition, foreign key or None) of every constraint."""
         for rel in self._relations():
             oid = relation_oid(rel)
-            for cname, cols in rel.keys:
-                kind = "p" if cname == f"{rel.name}_pkey" else "u"
+            primary = rel.primary_key_name
+            for cname, cols in rel.constraint_keys:
+                kind = "p" if cname == primary else "u"
                 words = "PRIMARY KEY" if kind == "p" else "UNIQUE"
-                yield rel, derived_oid(oid, cname), cname, kind, cols, f"{words} ({', '.join(map(_quote_ident, cols))})"
+                yield rel, derived_oid(oid, cname), cname, kind, cols, f"{words} ({', '.join(map(_quote_ident, cols))})", None
             for cname, expr in rel.checks:
-                yield rel, derived_oid(oid, "check", cname), cname, "c", (), f"CHECK ({expr})"
+                yield rel, derived_oid(oid, "check", cname), cname, "c", (), f"CHECK ({expr})", None
+            for fk in rel.foreign_keys:
+                yield rel, derived_oid(oid, "fkey", fk.name), fk.name, "f", fk.columns, _fk_def(fk, self.catalog.by_oid(fk.references)), fk
 
     def _pg_constraint(self):
         rows = []
-        for rel, oid, cname, kind, cols, _ in self._constraints():
-            rows.append(dict(oid=oid, conname=cname, connamespace=namespace_oid(rel.schema), contype=kind, condeferrable=False,
-                             condeferred=False, convalidated=True, conrelid=relation_oid(rel), contypid=0,
-                             conindid=oid if kind in "pu" else 0, conparentid=0, confrelid=0, confupdtype=" ",
-                             confdeltype=" ", confmatchtype=" ", conislocal=True, coninhcount=0, connoinherit=False,
-                             conkey=[rel.column_names.index(c) + 1 for c in cols] if cols else None))
+        for rel, oid, cname, kind, cols, _, fk in self._constraints():
+            target = self.catalog.by_oid(fk.references) if fk is not None else None
+            rows.append(dict(oid=oid, conname=cname, connamespace=namespace_oid(rel.schema), contype=kind,
+                             condeferrable=bool(fk and fk.deferrable), condeferred=bool(fk and fk.deferred), convalidated=True,
+                             conrelid=relation_oid(rel), contypid=0, conindid=oid if kind in "pu" else 0, conparentid=0,
+                             confrelid=relation_oid(target) if target is not None else 0, confupdtype=fk.on_update if fk else " ",
+                             confdeltype=fk.on_delete if fk else " ", confmatchtype="s" if fk else " ", conislocal=True,
+                             coninhcount=0, connoinherit=False, conkey=[rel.column_names.index(c) + 1 for c in cols] if cols else None,
+                             confkey=[target.column_names.index(c) + 1 for c in fk.referenced] if target is not None else None))
         return rows
 
     def _pg_am(self):
@@ -511,7 +534,7 @@ class PgCatalog:
                 for k, v in sorted(self.session.settings.items())]
 
     def _pg_tables(self):
-        return [dict(schemaname=r.schema, tablename=r.name, tableowner=self.user, hasindexes=bool(r.keys), hasrules=False,
+        return [dict(schemaname=r.schema, tablename=r.name, tableowner=self.user, hasindexes=bool(r.all_indexes), hasrules=False,
                      hastriggers=False, rowsecurity=False) for r in self._relations() if r.kind == "table"]
 
     def _pg_views(self):
@@ -523,8 +546,8 @@ class PgCatalog:
                      definition=r.query) for r in self._relations() if r.kind == "matview"]
 
     def _pg_indexes(self):
-        return [dict(schemaname=r.schema, tablename=r.name, indexname=cname, indexdef=self._indexdef(r, cname, cols))
-                for r in self._relations() for cname, cols in r.keys]
+        return [dict(schemaname=r.schema, tablename=r.name, indexname=cname, indexdef=self._indexdef(r, cname, cols, unique))
+                for r in self._relations() for cname, cols, unique, _p in r.all_indexes]
 
     def _pg_tablespace(self):
         return [dict(oid=1663, spcname="pg_default", spcowner=SUPERUSER_OID)]
@@ -594,25 +617,26 @@ class PgCatalog:
         return rows
 
     def _table_constraints(self):
-        words = {"p": "PRIMARY KEY", "u": "UNIQUE", "c": "CHECK"}
+        words = {"p": "PRIMARY KEY", "u": "UNIQUE", "c": "CHECK", "f": "FOREIGN KEY"}
         return [dict(constraint_catalog=DATABASE, constraint_schema=rel.schema, constraint_name=cname, table_catalog=DATABASE,
-                     table_schema=rel.schema, table_name=rel.name, constraint_type=words[kind], is_deferrable="NO",
-                     initially_deferred="NO", enforced="YES", nulls_distinct="YES" if kind in "pu" else None)
-                for rel, _oid, cname, kind, _cols, _def in self._constraints()]
+                     table_schema=rel.schema, table_name=rel.name, constraint_type=words[kind],
+                     is_deferrable="YES" if fk and fk.deferrable else "NO", initially_deferred="YES" if fk and fk.deferred else "NO",
+                     enforced="YES", nulls_distinct="YES" if kind in "pu" else None)
+                for rel, _oid, cname, kind, _cols, _def, fk in self._constraints()]
 
     def _key_column_usage(self):
         return [dict(constraint_catalog=DATABASE, constraint_schema=rel.schema, constraint_name=cname, table_catalog=DATABASE,
                      table_schema=rel.schema, table_name=rel.name, column_name=col, ordinal_position=i)
-                for rel, _oid, cname, kind, cols, _def in self._constraints() if kind in "pu" for i, col in enumerate(cols, 1)]
+                for rel, _oid, cname, kind, cols, _def, _fk in self._constraints() if kind in "puf" for i, col in enumerate(cols, 1)]
 
     def _constraint_column_usage(self):
         return [dict(table_catalog=DATABASE, table_schema=rel.schema, table_name=rel.name, column_name=col,
                      constraint_catalog=DATABASE, constraint_schema=rel.schema, constraint_name=cname)
-                for rel, _oid, cname, kind, cols, _def in self._constraints() if kind in "pu" for col in cols]
+                for rel, _oid, cname, kind, cols, _def, _fk in self._constraints() if kind in "pu" for col in cols]
 
     def _check_constraints(self):
         return [dict(constraint_catalog=DATABASE, constraint_schema=rel.schema, constraint_name=cname, check_clause=d[6:])
-                for rel, _oid, cname, kind, _cols, d in self._constraints() if kind == "c"]
+                for rel, _oid, cname, kind, _cols, d, _fk in self._constraints() if kind == "c"]
 
     def _character_sets(self):
         return [dict(character_set_name="UTF8", character_repertoire="UCS", form_of_use="UTF8")]
@@ -620,8 +644,8 @@ class PgCatalog:
     def _enabled_roles(self):
         return [dict(role_name=self.user)]
 
-    def _indexdef(self, rel: Relation, cname: str, cols) -> str:
-        unique = "UNIQUE " if cname else ""
+    def _indexdef(self, rel: Relation, cname: str, cols, unique: bool) -> str:
+        unique = "UNIQUE " if unique else ""
         return f"CREATE {unique}INDEX {_quote_ident(cname)} ON {rel.schema}.{_quote_ident(rel.name)} USING btree ({', '.join(map(_quote_ident, cols))})"
 
     def _txngate_defs(self):
@@ -639,10 +663,10 @@ class PgCatalog:
             add(oid, "relname", rel.name)
             if rel.query is not None:
                 add(oid, "viewdef", " " + rel.query + ";")
-            for cname, cols in rel.keys:
+            for cname, cols, unique, _primary in rel.all_indexes:
                 add(derived_oid(oid, cname), "regclass", _quote_ident(cname))
-                add(derived_oid(oid, cname), "indexdef", self._indexdef(rel, cname, cols))
-        for _rel, oid, _cname, _kind, _cols, definition in self._constraints():
+                add(derived_oid(oid, cname), "indexdef", self._indexdef(rel, cname, cols, unique))
+        for _rel, oid, _cname, _kind, _cols, definition, _fk in self._constraints():
             add(oid, "constraintdef", definition)
         for s in self._schemas():
             add(namespace_oid(s), "regnamespace", s)
@@ -666,7 +690,7 @@ class PgCatalog:
         if rel is not None:
             return relation_oid(rel)
         for r in self._relations():
-            for cname, _ in r.keys:
+            for cname, *_ in r.all_indexes:
                 if cname == name and (schema is None or r.schema == schema):
                     return derived_oid(relation_oid(r), cname)
         if self.relation(schema, name) is not None:

@@ -28,6 +28,7 @@ import logging
 from dataclasses import dataclass, field
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from planner.catalog import CATALOG_SCHEMA, CATALOG_SHARD, Catalog, Relation, row_keys
 from planner.errors import READ_ONLY_TRANSACTION, SqlError, serialization_failure
@@ -39,6 +40,9 @@ from local_exec import key_tuples, matching
 
 
 logger = logging.getLogger(__name__)
+
+#: Writes to one table a work keeps as separate parts before joining them.
+PENDING_PARTS = 32
 
 #: Keys of one table a transaction reads or writes before it counts as
 #: reading or writing the whole table (commit records and validation stay small).
@@ -233,7 +237,10 @@ class Work:
             return
         self.unseen_writes = self.unseen_writes or not keep
         if keep:
-            self.pending.setdefault(shard, []).append(with_diff(rows, diff))
+            parts = self.pending.setdefault(shard, [])
+            parts.append(with_diff(rows, diff))
+            if len(parts) > PENDING_PARTS:  # many small writes: one table, so a read costs one pass, not one per write
+                parts[:] = [pa.concat_tables(parts).combine_chunks()]
         await self.txn.write(shard, rows, diff)
 
     def write_batches(self, shard: str, batches) -> None:
@@ -249,22 +256,26 @@ class Work:
     # -- savepoints ------------------------------------------------------------
 
     def mark(self) -> tuple:
-        """A savepoint: how far each of the work's records reached."""
-        return ({shard: len(parts) for shard, parts in self.pending.items()}, len(self.created), len(self.dropped))
+        """A savepoint: how far each of the work's records reached (rows
+        written per shard, in order: joining parts keeps their order)."""
+        rows = {shard: sum(p.num_rows for p in parts) for shard, parts in self.pending.items()}
+        return rows, len(self.created), len(self.dropped)
 
     async def rollback_to(self, mark: tuple) -> None:
         """Undo every write since ``mark``: the txn gets the opposite rows
         (so its buffered writes consolidate to what they were), shards
         dropped since are kept, shards created since are forgotten after
         commit. The work is usable again."""
-        lengths, created, dropped = mark
+        rows, created, dropped = mark
         for shard in list(self.pending):
-            keep = lengths.get(shard, 0)
-            for part in self.pending[shard][keep:]:
-                diff = part.column(DIFF)[0].as_py()
-                await self.txn.write(shard, part.drop_columns([DIFF]), -diff)
-            del self.pending[shard][keep:]
-            if not self.pending[shard]:
+            written = pa.concat_tables(self.pending[shard])
+            keep = rows.get(shard, 0)
+            undo = written.slice(keep)
+            for diff in pc.unique(undo.column(DIFF)).to_pylist() if undo.num_rows else ():
+                await self.txn.write(shard, undo.filter(pc.equal(undo.column(DIFF), diff)).drop_columns([DIFF]), -diff)
+            if keep:
+                self.pending[shard] = [written.slice(0, keep)]
+            else:
                 del self.pending[shard]
         self.dropped[dropped:] = []
         self.dropped.extend(self.created[created:])

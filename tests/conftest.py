@@ -17,7 +17,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from storage.location import open_blob, open_consensus  # noqa: E402
-from tests.servers import PostgresServer, S3Server  # noqa: E402
+from tests.servers import Gateway, PostgresServer, S3Server  # noqa: E402
 
 BLOB_KINDS = ["fs", "s3", "mem"]
 CONSENSUS_KINDS = ["postgres", "sqlite", "mem"]
@@ -82,3 +82,11 @@ async def consensus(request, tmp_path):
         yield c
     finally:
         await c.close()
+
+
+@pytest.fixture(scope="session")
+def gateway(tmp_path_factory):
+    g = Gateway(str(tmp_path_factory.mktemp("gateway")))
+    yield g
+    if g.proc.poll() is None:
+        g.stop()

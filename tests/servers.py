@@ -1,6 +1,7 @@
-"""Real servers for tests and benchmarks: a PostgreSQL 15 cluster and an S3
-endpoint (moto's ThreadedMotoServer), each on 127.0.0.1 on a free port, each
-stopped by pid.
+"""Real servers for tests and benchmarks: a PostgreSQL 15 cluster, an S3
+endpoint (moto's ThreadedMotoServer) and a ``txngate serve`` process
+(``Gateway``: the embedded default in a temp folder), each on 127.0.0.1 on
+a free port, each stopped by pid (the gateway with SIGTERM).
 
 PostgreSQL: ``initdb`` in a temp dir (through ``runuser -u postgres`` when
 running as root, since initdb and pg_ctl refuse root), ``fsync=off``, the unix
@@ -289,6 +290,40 @@ class S3Server:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+TXNGATE = os.path.join(os.path.dirname(sys.executable), "txngate")
+
+
+class Gateway:
+    def __init__(self, data_dir: str, *extra: str):
+        self.port = free_port()
+        self.log = open(os.path.join(data_dir, "gateway.log"), "w+")
+        self.proc = subprocess.Popen(
+            [TXNGATE, "serve", "--data-dir", os.path.join(data_dir, "data"), "--port", str(self.port), *extra],
+            stdout=self.log, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 60
+        while "serving the PostgreSQL protocol" not in self.output():
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"txngate serve did not start:\n{self.output()[-3000:]}")
+            time.sleep(0.05)
+
+    def output(self) -> str:
+        self.log.flush()
+        with open(self.log.name) as f:
+            return f.read()
+
+    def dsn(self, **kw) -> str:
+        params = {"host": "127.0.0.1", "port": self.port, "user": "txngate", "dbname": "txngate", **kw}
+        return " ".join(f"{k}={v}" for k, v in params.items())
+
+    def stop(self) -> int:
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout=30)
+        finally:
+            self.log.close()
 
 
 def _serve_s3(port: int) -> None:

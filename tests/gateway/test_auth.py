@@ -10,7 +10,7 @@ import psycopg
 import pytest
 
 from gateway.auth import ScramVerifier, md5_secret
-from tests.gateway.conftest import Gateway
+from tests.servers import Gateway
 
 
 def connect(g: Gateway, user: str, password: str, sslmode: str = "disable") -> psycopg.Connection:

@@ -79,7 +79,7 @@ def test_sqlalchemy_array_columns(gateway):
         with engine.connect() as conn:
             assert conn.execute(sa.select(table.c.id).where(table.c.tags.contains(["b"]))).scalars().all() == [1]
             assert conn.execute(sa.select(table.c.nums).order_by(table.c.id)).scalars().all() == [[1, 2], None]
-            assert conn.execute(sa.select(table.c.id).where(table.c.nums.any(2))).scalars().all() == [1]
+            assert conn.execute(sa.select(table.c.id).where(sa.literal(2) == sa.any_(table.c.nums))).scalars().all() == [1]
         cols = {c["name"]: c["type"] for c in sa.inspect(engine).get_columns(name)}
         assert isinstance(cols["tags"], postgresql.ARRAY) and isinstance(cols["tags"].item_type, sa.VARCHAR)
         assert cols["tags"].item_type.length == 8 and isinstance(cols["nums"].item_type, sa.INTEGER)

@@ -12,7 +12,7 @@ import psycopg
 import pytest
 
 from tests.gateway import pgraw as m
-from tests.gateway.conftest import Gateway
+from tests.servers import Gateway
 
 ROWS = 3_000_000
 QUERY = f"SELECT i, i * 2 AS j, 'row ' || i AS s FROM generate_series(1, {ROWS}) t(i)"

@@ -65,6 +65,8 @@ STATEMENTS = [(sql, ()) for sql in [
     "SELECT p.id, p.name, count(*) FROM parent p JOIN child c ON c.pid = p.id GROUP BY p.id ORDER BY 1",
     "SELECT parent.name, sum(v) FROM parent JOIN child ON pid = id GROUP BY id HAVING parent.n > 1",
     "SELECT * FROM unnest(ARRAY['a', 'b']::varchar[], ARRAY['c', 'd', 'e']::varchar[]) AS u(x, y) ORDER BY 2",
+    "SELECT * FROM unnest(ARRAY[1, 2, 3], ARRAY['x']) WITH ORDINALITY AS u(n, s, i) ORDER BY i",
+    "SELECT p.id, k.* FROM parent p, unnest(ARRAY[p.id, p.n * 10], ARRAY['a', 'b']) WITH ORDINALITY AS k(v, w, i) ORDER BY 1, 4",
     "CREATE TABLE bulk (a varchar(5), b varchar(5))",
     "INSERT INTO bulk (a, b) SELECT * FROM unnest(ARRAY['p', 'q']::varchar[], ARRAY['r', 's']::varchar[])",
 ]]

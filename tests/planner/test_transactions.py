@@ -86,3 +86,31 @@ async def test_mixed_txn_commits_when_reads_are_unchanged(db):
     await s.execute(f"INSERT INTO dst VALUES ({total})")
     assert (await s.execute("COMMIT"))[0].tag == "COMMIT"
     assert await rows(other, "SELECT x FROM dst") == [(5,)]
+
+
+async def test_many_small_writes_and_savepoints_in_one_transaction(db):
+    """A transaction's writes to one table are joined into one part as
+    they pile up (reads of its own writes stay one pass); ROLLBACK TO
+    undoes exactly the rows written after the savepoint, whether they sit
+    in joined parts or not."""
+    s = db.session()
+    await s.execute("CREATE TABLE sp (id integer PRIMARY KEY, v integer)")
+    await s.execute("BEGIN")
+    for i in range(40):
+        await s.execute(f"INSERT INTO sp VALUES ({i}, {i})")
+    await s.execute("SAVEPOINT a")
+    for i in range(40, 80):
+        await s.execute(f"INSERT INTO sp VALUES ({i}, {i})")
+    await s.execute("UPDATE sp SET v = -1 WHERE id = 3")
+    await s.execute("DELETE FROM sp WHERE id = 5")
+    assert (await s.execute("SELECT count(*), sum(v) FROM sp"))[-1].rows == [(79, sum(range(80)) - 5 - 3 - 1)]
+    await s.execute("ROLLBACK TO SAVEPOINT a")
+    assert (await s.execute("SELECT count(*), sum(v) FROM sp"))[-1].rows == [(40, sum(range(40)))]
+    await s.execute("INSERT INTO sp VALUES (40, 0)")
+    assert await sqlstate(s, "INSERT INTO sp VALUES (7, 0)") == "23505"
+    await s.execute("ROLLBACK")
+    await s.execute("BEGIN")
+    for i in range(70):
+        await s.execute(f"INSERT INTO sp VALUES ({i}, 1)")
+    await s.execute("COMMIT")
+    assert (await db.session().execute("SELECT count(*), sum(v) FROM sp"))[-1].rows == [(70, 70)]

@@ -11,7 +11,7 @@ import threading
 import psycopg
 import pytest
 
-from tests.gateway.conftest import Gateway
+from tests.servers import Gateway
 
 # a join whose result is ~1e11 rows: it only ever ends by being cancelled
 ENDLESS = "SELECT count(*) FROM big a JOIN big b ON a.k = b.k"

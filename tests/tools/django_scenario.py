@@ -1,0 +1,58 @@
+"""A Django 5.2 project run end to end against one server (argv: port,
+user, database): ``migrate`` (contrib auth and contenttypes with their
+migrations, and the ``django_shop`` app by run_syncdb: tables, foreign keys
+DEFERRABLE INITIALLY DEFERRED, indexes), then the ORM: create_user and
+many-to-many, bulk_create, a transaction, filtered UPDATE, annotate with
+Count/Sum across a join, a JSONField lookup, cascading DELETE, an
+IntegrityError inside atomic(), and introspection. It prints what it
+saw; the test compares the printout from txngate and from PostgreSQL."""
+
+import os
+import sys
+
+import django
+from django.conf import settings
+
+
+def main(port: str, user: str, database: str) -> None:
+    settings.configure(
+        DATABASES={"default": {"ENGINE": "django.db.backends.postgresql", "HOST": "127.0.0.1", "PORT": port, "USER": user, "NAME": database}},
+        INSTALLED_APPS=["django.contrib.contenttypes", "django.contrib.auth", "tests.tools.django_shop"],
+        USE_TZ=True, DEFAULT_AUTO_FIELD="django.db.models.BigAutoField",
+    )
+    django.setup()
+    from django.contrib.auth.models import Group, User
+    from django.core.management import call_command
+    from django.db import IntegrityError, connection, transaction
+    from django.db.models import Count, Sum
+
+    from tests.tools.django_shop.models import Customer, Order
+
+    call_command("migrate", run_syncdb=True, verbosity=0)
+    alice = User.objects.create_user("alice", "a@x.com", "pw")
+    alice.groups.add(Group.objects.create(name="staff"))
+    Customer.objects.create(name="Ann", email="ann@x.com", data={"vip": True})
+    Customer.objects.bulk_create([Customer(name=f"c{i}", email=f"c{i}@x.com") for i in range(5)])
+    with transaction.atomic():
+        for i, customer in enumerate(Customer.objects.order_by("id")):
+            Order.objects.create(customer=customer, total=i * 10 + 0.5)
+    print("updated", Order.objects.filter(total__gt=20).update(status="big"))
+    print(list(Customer.objects.annotate(n=Count("orders"), s=Sum("orders__total")).order_by("id").values_list("name", "n", "s")))
+    print("vip orders", Order.objects.filter(customer__data__vip=True).count())
+    print("deleted", Customer.objects.filter(name="c4").delete())
+    print("left", Order.objects.count(), User.objects.get(username="alice").groups.count())
+    try:
+        with transaction.atomic():
+            Customer.objects.create(name="dup", email="ann@x.com")
+    except IntegrityError:
+        print("duplicate email refused")
+    print("after", Customer.objects.count(), sorted(Order.objects.values_list("status", flat=True).distinct()))
+    print(sorted(connection.introspection.table_names()))
+    with connection.cursor() as cursor:
+        constraints = connection.introspection.get_constraints(cursor, "django_shop_customer")
+    print(sorted((c["columns"], c["primary_key"], c["unique"]) for c in constraints.values() if c["primary_key"] or c["unique"]))
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, os.getcwd())
+    main(*sys.argv[1:4])
