@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import statistics
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -40,3 +42,19 @@ def row(*cells, widths=(44, 14, 14, 14)) -> str:
         text = f"{cell:,.1f}" if isinstance(cell, float) else (f"{cell:,}" if isinstance(cell, int) else str(cell))
         out.append(text.ljust(width) if not out else text.rjust(width))
     return "".join(out)
+
+
+@contextlib.contextmanager
+def gateway_and_postgres(database: str):
+    """A ``txngate serve`` (embedded default in a temp folder, no Spark)
+    and the test PostgreSQL with an empty ``database``, for the benchmarks
+    that put a client against both."""
+    from tests.servers import Gateway, PostgresServer
+
+    with tempfile.TemporaryDirectory() as tmp, PostgresServer() as pg:
+        gateway = Gateway(tmp, "--spark-master", "none")
+        try:
+            pg.psql(f"CREATE DATABASE {database}")
+            yield gateway, pg
+        finally:
+            gateway.stop()

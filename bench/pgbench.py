@@ -20,14 +20,11 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
-from _common import row
+from _common import gateway_and_postgres, row
 
 import psycopg
 
-from tests.servers import Gateway
-from tests.servers import PostgresServer
 
 BALANCES = """SELECT (SELECT sum(abalance) FROM pgbench_accounts), (SELECT sum(tbalance) FROM pgbench_tellers),
                      (SELECT sum(bbalance) FROM pgbench_branches), (SELECT sum(delta) FROM pgbench_history)"""
@@ -72,25 +69,20 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=8, help="TPC-B clients")
     ap.add_argument("--select-clients", type=int, default=16)
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as tmp, PostgresServer() as pg:
-        gateway = Gateway(tmp, "--spark-master", "none")
-        try:
-            pg.psql("CREATE DATABASE pgbench")
-            targets = [
-                {"name": "txngate", "port": gateway.port, "user": "txngate", "db": "txngate", "dsn": gateway.dsn()},
-                {"name": "PostgreSQL", "port": pg.port, "user": "postgres", "db": "pgbench", "dsn": pg.url(database="pgbench")},
-                {"name": "PG serial.", "port": pg.port, "user": "postgres", "db": "pgbench", "dsn": pg.url(database="pgbench"),
-                 "env": {"PGOPTIONS": "-c default_transaction_isolation=serializable"}},
-            ]
-            print(f"pgbench, {args.seconds} s per figure, {os.cpu_count()} cores; txngate: one process, embedded default")
-            for scale in (int(s) for s in args.scales.split(",")):
-                results = {t["name"]: run(t, scale, args.seconds, args.clients, args.select_clients) for t in targets}
-                print(f"\nscale {scale} ({scale * 100_000:,} accounts), -S with {args.select_clients} clients, TPC-B with {args.clients}")
-                print(row("", *results))
-                for key in next(iter(results.values())):
-                    print(row(key, *(r[key] for r in results.values())))
-        finally:
-            gateway.stop()
+    with gateway_and_postgres("pgbench") as (gateway, pg):
+        targets = [
+            {"name": "txngate", "port": gateway.port, "user": "txngate", "db": "txngate", "dsn": gateway.dsn()},
+            {"name": "PostgreSQL", "port": pg.port, "user": "postgres", "db": "pgbench", "dsn": pg.url(database="pgbench")},
+            {"name": "PG serial.", "port": pg.port, "user": "postgres", "db": "pgbench", "dsn": pg.url(database="pgbench"),
+             "env": {"PGOPTIONS": "-c default_transaction_isolation=serializable"}},
+        ]
+        print(f"pgbench, {args.seconds} s per figure, {os.cpu_count()} cores; txngate: one process, embedded default")
+        for scale in (int(s) for s in args.scales.split(",")):
+            results = {t["name"]: run(t, scale, args.seconds, args.clients, args.select_clients) for t in targets}
+            print(f"\nscale {scale} ({scale * 100_000:,} accounts), -S with {args.select_clients} clients, TPC-B with {args.clients}")
+            print(row("", *results))
+            for key in next(iter(results.values())):
+                print(row(key, *(r[key] for r in results.values())))
 
 
 if __name__ == "__main__":

@@ -15,15 +15,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import tempfile
 import time
 
-from _common import row
+from _common import gateway_and_postgres, row
 
 import pandas as pd
 import sqlalchemy as sa
-
-from tests.servers import Gateway, PostgresServer
 
 
 def figures(url: str, rows: int) -> dict:
@@ -47,16 +44,11 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=20_000)
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as tmp, PostgresServer() as pg:
-        gateway = Gateway(tmp, "--spark-master", "none")
-        try:
-            pg.psql("CREATE DATABASE tools")
-            results = {
-                "txngate": figures(f"postgresql+psycopg://txngate@127.0.0.1:{gateway.port}/txngate", args.rows),
-                "PostgreSQL": figures(f"postgresql+psycopg://postgres@127.0.0.1:{pg.port}/tools", args.rows),
-            }
-        finally:
-            gateway.stop()
+    with gateway_and_postgres("tools") as (gateway, pg):
+        results = {
+            "txngate": figures(f"postgresql+psycopg://txngate@127.0.0.1:{gateway.port}/txngate", args.rows),
+            "PostgreSQL": figures(f"postgresql+psycopg://postgres@127.0.0.1:{pg.port}/tools", args.rows),
+        }
     print(f"pandas {pd.__version__} through SQLAlchemy {sa.__version__} + psycopg, {args.rows:,} rows, {os.cpu_count()} cores; "
           "txngate: one process, embedded default")
     print(row("", *results))

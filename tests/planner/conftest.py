@@ -32,3 +32,12 @@ async def two(request, tmp_path, uniq):
     yield a, b
     await b.close()
     await a.close()
+
+
+@pytest.fixture(scope="module")
+def pg_url(request, pg_server):
+    """A fresh database on the real PostgreSQL for this test module (named after it)."""
+    name = request.module.__name__.rsplit(".", 1)[-1]
+    pg_server.psql(f"DROP DATABASE IF EXISTS {name}")
+    pg_server.psql(f"CREATE DATABASE {name}")
+    return pg_server.url(database=name)

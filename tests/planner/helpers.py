@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+
+import asyncpg
 import pytest
 
 from planner.errors import SqlError
@@ -53,3 +56,20 @@ async def assert_same_outcomes(session, conn, statements, check: str) -> None:
         got, expected = await outcome(session, sql, params), await pg_outcome(conn, sql, params)
         assert got == expected, f"{sql}: {got} != {expected}"
         assert (await session.execute(check))[-1].rows == [tuple(r.values()) for r in await conn.fetch(check)], sql
+
+
+@contextlib.asynccontextmanager
+async def beside_postgres(db, pg_url: str, setup, tables=()):
+    """A txngate session and an asyncpg connection to the real PostgreSQL,
+    each having run ``setup`` (after dropping ``tables`` on PostgreSQL,
+    whose database outlives one backend's run)."""
+    session, conn = db.session(), await asyncpg.connect(pg_url)
+    try:
+        for table in tables:
+            await conn.execute(f"DROP TABLE IF EXISTS {table}")
+        for sql in setup:
+            await session.execute(sql)
+            await conn.execute(sql)
+        yield session, conn
+    finally:
+        await conn.close()

@@ -6,10 +6,8 @@ the catalog then shows the same constraints and NOT NULL columns."""
 
 from __future__ import annotations
 
-import asyncpg
-import pytest
 
-from tests.planner.helpers import assert_same_outcomes, sqlstate
+from tests.planner.helpers import assert_same_outcomes, beside_postgres, sqlstate
 
 SETUP = [
     "CREATE TABLE ac (a integer, b integer, c text)",
@@ -48,24 +46,9 @@ CHECK = """SELECT conname, contype::text FROM pg_constraint WHERE conrelid = 'ac
            ORDER BY 1, 2"""
 
 
-@pytest.fixture(scope="module")
-def pg_url(pg_server):
-    pg_server.psql("DROP DATABASE IF EXISTS alter_constraints")
-    pg_server.psql("CREATE DATABASE alter_constraints")
-    return pg_server.url(database="alter_constraints")
-
-
 async def test_alter_table_add_constraint_ends_as_in_postgres(db, pg_url):
-    s = db.session()
-    conn = await asyncpg.connect(pg_url)
-    try:
-        await conn.execute("DROP TABLE IF EXISTS ac")
-        for sql in SETUP:
-            await s.execute(sql)
-            await conn.execute(sql)
+    async with beside_postgres(db, pg_url, SETUP, ["ac"]) as (s, conn):
         await assert_same_outcomes(s, conn, STATEMENTS, CHECK)
-    finally:
-        await conn.close()
 
 
 async def test_vacuum_refuses_a_transaction_block(db):

@@ -18,13 +18,6 @@ from planner.sqltypes import type_oid
 from tests.planner.corpus import ERRORS, KNOWN_DIFFERENCES, MESSAGE_DIFFERENCES, QUERIES, SETUP, TYPED
 
 
-@pytest.fixture(scope="module")
-def pg_oracle_url(pg_server):
-    pg_server.psql("DROP DATABASE IF EXISTS differential")
-    pg_server.psql("CREATE DATABASE differential")
-    return pg_server.url(database="differential")
-
-
 def _same(a, b) -> bool:
     if isinstance(a, float) and isinstance(b, float):
         return a == b or (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-12)
@@ -42,12 +35,12 @@ def _compare(query: str, got: list[tuple], expected: list[tuple]) -> bool:
     return False
 
 
-async def test_corpus_matches_postgres(db, pg_oracle_url):
+async def test_corpus_matches_postgres(db, pg_url):
     assert len(QUERIES) >= 200
     s = db.session()
     for stmt in SETUP:
         await s.execute(stmt)
-    conn = await asyncpg.connect(pg_oracle_url)
+    conn = await asyncpg.connect(pg_url)
     differences: dict[str, str] = {}
     try:
         tr = conn.transaction()
@@ -87,9 +80,9 @@ async def _setup(s, conn) -> None:
 POSITIONED = ("42601", "42703", "42702")
 
 
-async def test_errors_match_postgres(db, pg_oracle_url):
+async def test_errors_match_postgres(db, pg_url):
     s = db.session()
-    conn = await asyncpg.connect(pg_oracle_url)
+    conn = await asyncpg.connect(pg_url)
     differences: dict[str, str] = {}
     try:
         async with conn.transaction():
@@ -119,9 +112,9 @@ async def test_errors_match_postgres(db, pg_oracle_url):
     assert all(q in ERRORS for q in MESSAGE_DIFFERENCES)
 
 
-async def test_result_types_match_postgres(db, pg_oracle_url):
+async def test_result_types_match_postgres(db, pg_url):
     s = db.session()
-    conn = await asyncpg.connect(pg_oracle_url)
+    conn = await asyncpg.connect(pg_url)
     differences: dict[str, str] = {}
     try:
         tr = conn.transaction()

@@ -6,8 +6,7 @@ and ORDER BY sorts them alike."""
 
 from __future__ import annotations
 
-import asyncpg
-import pytest
+from tests.planner.helpers import beside_postgres
 
 VALUES = [
     "null", "true", "false", "0", "-0.0", "1", "1.0", "1.10", "-1", "-1.5", "2", "10", "1e3", "-1e-3", "12345678901234567890123456789.5",
@@ -24,25 +23,10 @@ ORDERED = "SELECT id FROM jv ORDER BY v, id"
 LITERAL = """SELECT id FROM jv WHERE v < '[1, 2]' AND v >= '1' ORDER BY id"""
 
 
-@pytest.fixture(scope="module")
-def pg_url(pg_server):
-    pg_server.psql("DROP DATABASE IF EXISTS jsonb_order")
-    pg_server.psql("CREATE DATABASE jsonb_order")
-    return pg_server.url(database="jsonb_order")
-
-
 async def test_jsonb_order_is_postgres_order(db, pg_url):
-    s = db.session()
-    conn = await asyncpg.connect(pg_url)
-    try:
-        await conn.execute("DROP TABLE IF EXISTS jv")
-        for sql in SETUP:
-            await s.execute(sql)
-            await conn.execute(sql)
+    async with beside_postgres(db, pg_url, SETUP, ["jv"]) as (s, conn):
         for query in (PAIRS, ORDERED, LITERAL):
             got = (await s.execute(query))[-1].rows
             expected = [tuple(r.values()) for r in await conn.fetch(query)]
             wrong = [(VALUES[g[0]], VALUES[g[1]] if len(g) > 1 else "", g[2:], e[2:]) for g, e in zip(got, expected) if g != e]
             assert got == expected, f"{query}: {wrong[:10]}"
-    finally:
-        await conn.close()

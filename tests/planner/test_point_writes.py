@@ -7,10 +7,8 @@ back to the engine (``k - col``, other types, NULL)."""
 
 from __future__ import annotations
 
-import asyncpg
-import pytest
 
-from tests.planner.helpers import assert_same_outcomes
+from tests.planner.helpers import assert_same_outcomes, beside_postgres
 
 SETUP = [
     "CREATE TABLE pw (id integer PRIMARY KEY, code text UNIQUE, n integer, b bigint, s smallint, name varchar(5), CHECK (n <> 999))",
@@ -49,21 +47,6 @@ STATEMENTS: list[tuple[str, list]] = [
 ]
 
 
-@pytest.fixture(scope="module")
-def pg_url(pg_server):
-    pg_server.psql("DROP DATABASE IF EXISTS point_writes")
-    pg_server.psql("CREATE DATABASE point_writes")
-    return pg_server.url(database="point_writes")
-
-
 async def test_point_writes_end_as_in_postgres(db, pg_url):
-    s = db.session()
-    conn = await asyncpg.connect(pg_url)
-    try:
-        await conn.execute("DROP TABLE IF EXISTS pw")
-        for sql in SETUP:
-            await s.execute(sql)
-            await conn.execute(sql)
+    async with beside_postgres(db, pg_url, SETUP, ["pw"]) as (s, conn):
         await assert_same_outcomes(s, conn, STATEMENTS, "SELECT * FROM pw ORDER BY id")
-    finally:
-        await conn.close()

@@ -74,13 +74,6 @@ STATEMENTS = [(sql, ()) for sql in [
 CHECK = "SELECT count(*) FROM pg_class WHERE relname IN ('ident', 'always', 'ser', 'alt', 'parent', 'bulk')"
 
 
-@pytest.fixture(scope="module")
-def pg_url(pg_server):
-    pg_server.psql("DROP DATABASE IF EXISTS tool_ddl")
-    pg_server.psql("CREATE DATABASE tool_ddl")
-    return pg_server.url(database="tool_ddl")
-
-
 async def test_tool_ddl_ends_as_in_postgres(db, pg_url):
     conn = await asyncpg.connect(pg_url)
     try:
