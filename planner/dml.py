@@ -305,7 +305,7 @@ class Dml:
     async def _proposed(self, node: ast.InsertStmt, rel: Relation, targets: list[str]) -> pa.Table:
         """The rows an INSERT proposes, cast to the table's types and checked."""
         select = node.selectStmt
-        constant = _constant_rows(select, rel, targets, self.params) if node.override is None else None
+        constant = _constant_rows(select, rel, targets, self.params) if not node.override else None
         if constant is not None:  # plain values: no engine needed
             return await self.conform(await self.fill_sequences(rel, constant, targets), rel)
         if select is None:  # DEFAULT VALUES
@@ -947,6 +947,8 @@ def _fits(value, sql_type: str) -> bool:
     rounding (anything else goes through the engine)."""
     if value is None:
         return True
+    if sql_type.endswith("[]"):
+        return False  # array text is parsed by the engine
     if sql_type in SEQUENCE_MAX:
         return isinstance(value, int) and not isinstance(value, bool) and -SEQUENCE_MAX[sql_type] - 1 <= value <= SEQUENCE_MAX[sql_type]
     if sql_type in ("real", "double precision"):
