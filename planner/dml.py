@@ -51,7 +51,7 @@ from planner.keyprobe import Probe, column_of, constant, exactly, key_probe
 from planner.pgcatalog import column_origins
 from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain
-from planner.sqltypes import duckdb_type, typed_literal
+from planner.sqltypes import canonical, duckdb_type, typed_literal
 from planner.textfmt import format_value
 from planner.work import Work, with_diff
 from local_exec import jsonb, key_tuples, matching
@@ -924,7 +924,18 @@ def _assignments(targets, rel: Relation) -> dict[str, str]:
 
 
 def _constant_value(node, params):
-    """(True, value) for a constant or parameter, else (False, None)."""
+    """(True, value) for a constant or parameter, or one cast to a type
+    that keeps its value (``$1::BIGINT`` holding an int, ``$2::VARCHAR`` a
+    string, as SQLAlchemy writes them), else (False, None)."""
+    if isinstance(node, ast.TypeCast) and not node.typeName.arrayBounds:
+        ok, value = _constant_value(node.arg, params)
+        try:
+            cast = canonical(node.typeName)
+        except SqlError:
+            return False, None
+        keeps = (cast == "text" and isinstance(value, str)) or (cast == "boolean" and isinstance(value, bool)) \
+            or (cast in SEQUENCE_MAX and _fits(value, cast)) or (cast == "double precision" and _fits(value, cast))
+        return (ok, value) if ok and keeps else (False, None)
     if isinstance(node, ast.ParamRef):
         return (True, params[node.number - 1]) if params and 0 < node.number <= len(params) else (False, None)
     if not isinstance(node, ast.A_Const):

@@ -1,5 +1,6 @@
-"""UPDATE and DELETE whose WHERE pins keys and says nothing more run
-without an engine (``Dml._probed``, ``_point_assignments``): each
+"""UPDATE and DELETE whose WHERE pins keys and says nothing more, and
+INSERT of plain values, run without an engine (``Dml._probed``,
+``_point_assignments``, ``_constant_rows``): each
 statement here, on txngate and on the real PostgreSQL, must end alike
 (command tag and rows, or SQLSTATE and message) and leave the same rows,
 whether it takes that path (constants, parameters, ``col + k``) or falls
@@ -40,6 +41,11 @@ STATEMENTS: list[tuple[str, list]] = [
     ("UPDATE pw SET n = n + 1 WHERE id = 3 AND n > 1000", []),
     ("UPDATE pw SET n = n + 988 WHERE id = 1", []),
     ("UPDATE pw SET n = n + 1 WHERE code = 'c7' RETURNING id, n", []),
+    ("INSERT INTO pw (id, code, n, b) VALUES ($1::BIGINT, $2::VARCHAR, $3, 5::bigint), (31, NULL, NULL, NULL)", [30, "c30", 3]),
+    ("INSERT INTO pw (id, n) VALUES (32, 3000000000::bigint)", []),
+    ("INSERT INTO pw (id, name) VALUES (33, 'toolong'::varchar)", []),
+    ("INSERT INTO pw (id, s) VALUES (34, 1.5)", []),
+    ("INSERT INTO pw (id, s) VALUES (35, '7')", []),
     ("DELETE FROM pw WHERE id = '4'", []),
     ("DELETE FROM pw WHERE id IN (6, 7, 999)", []),
     ("DELETE FROM pw WHERE code = 'c20' RETURNING id", []),
