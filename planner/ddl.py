@@ -29,7 +29,7 @@ from planner import jsonops
 from planner import parse as p
 from planner.bind import column_types, pg_sql, transpile
 from planner.catalog import (
-    CATALOG_SHARD, IDENTITY, IDENTITY_ALWAYS, SEQUENCE_MAX, SEQUENCED, SERIAL, TEMP_SCHEMA_PREFIX, Catalog, Column, ForeignKey, Relation,
+    CATALOG_SHARD, IDENTITY, IDENTITY_ALWAYS, SEQUENCED, SERIAL, TEMP_SCHEMA_PREFIX, Catalog, Column, ForeignKey, Relation,
     catalog_rows, schema_rows, unique_slot,
 )
 from planner.dml import Dml, conform
@@ -53,7 +53,7 @@ from planner.errors import (
 )
 from planner.result import Result
 from planner.textfmt import format_value
-from planner.sqltypes import SERIALS, canonical, of_arrow, type_name, typed_literal
+from planner.sqltypes import INTEGER_RANGES, SERIALS, canonical, of_arrow, type_name, typed_literal
 from storage.persist import SchemaError
 
 KIND_WORDS = {"table": "table", "view": "view", "matview": "materialized view"}
@@ -650,7 +650,7 @@ def _column(elt: ast.ColumnDef) -> tuple[Column, list[ast.Constraint], int]:
         elif kind == "CONSTR_DEFAULT":
             default = c.raw_expr
         elif kind == "CONSTR_IDENTITY":
-            if sql_type not in SEQUENCE_MAX:
+            if sql_type not in INTEGER_RANGES:
                 raise SqlError(INVALID_PARAMETER_VALUE, "identity column type must be smallint, integer, or bigint")
             not_null, default = True, IDENTITY_ALWAYS if c.generated_when == "a" else IDENTITY
             for opt in c.options or ():

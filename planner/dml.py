@@ -33,7 +33,7 @@ from pglast import ast
 
 from planner import parse as p
 from planner.bind import Binder, pg_sql, transpile
-from planner.catalog import IDENTITY_ALWAYS, SEQUENCE_MAX, SEQUENCED, Relation
+from planner.catalog import IDENTITY_ALWAYS, SEQUENCED, Relation
 from planner.errors import (
     CARDINALITY_VIOLATION,
     CHECK_VIOLATION,
@@ -51,7 +51,7 @@ from planner.keyprobe import Probe, column_of, constant, exactly, key_probe
 from planner.pgcatalog import column_origins
 from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain
-from planner.sqltypes import canonical, duckdb_type, typed_literal
+from planner.sqltypes import INTEGER_RANGES, canonical, duckdb_type, integer_fits, typed_literal
 from planner.textfmt import format_value
 from planner.work import Work, with_diff
 from local_exec import jsonb, key_tuples, matching
@@ -361,8 +361,9 @@ class Dml:
                 return int(top or 0)
 
             first = await self.work.db.sequences.take(rel.sequence(col.name), rows.num_rows, after_present)
-            if first + rows.num_rows - 1 > SEQUENCE_MAX[col.type]:
-                raise SqlError("2200H", f'nextval: reached maximum value of sequence "{rel.sequence_shown(col.name)}" ({SEQUENCE_MAX[col.type]})')
+            top = INTEGER_RANGES[col.type][1]
+            if first + rows.num_rows - 1 > top:
+                raise SqlError("2200H", f'nextval: reached maximum value of sequence "{rel.sequence_shown(col.name)}" ({top})')
             values = pa.array(np.arange(first, first + rows.num_rows, dtype=np.int64)).cast(rows.schema.field(col.name).type)
             rows = rows.set_column(rows.schema.get_field_index(col.name), col.name, values)
         return rows
@@ -934,7 +935,7 @@ def _constant_value(node, params):
         except SqlError:
             return False, None
         keeps = (cast == "text" and isinstance(value, str)) or (cast == "boolean" and isinstance(value, bool)) \
-            or (cast in SEQUENCE_MAX and _fits(value, cast)) or (cast == "double precision" and _fits(value, cast))
+            or (cast in INTEGER_RANGES and _fits(value, cast)) or (cast == "double precision" and _fits(value, cast))
         return (ok, value) if ok and keeps else (False, None)
     if isinstance(node, ast.ParamRef):
         return (True, params[node.number - 1]) if params and 0 < node.number <= len(params) else (False, None)
@@ -960,8 +961,8 @@ def _fits(value, sql_type: str) -> bool:
         return True
     if sql_type.endswith("[]"):
         return False  # array text is parsed by the engine
-    if sql_type in SEQUENCE_MAX:
-        return isinstance(value, int) and not isinstance(value, bool) and -SEQUENCE_MAX[sql_type] - 1 <= value <= SEQUENCE_MAX[sql_type]
+    if sql_type in INTEGER_RANGES:
+        return integer_fits(value, sql_type)
     if sql_type in ("real", "double precision"):
         return isinstance(value, (int, float)) and not isinstance(value, bool)
     if sql_type == "text" or sql_type.startswith(("varchar(", "char(")):
@@ -1001,8 +1002,8 @@ def _constant_rows(select, rel: Relation, targets: list[str], params) -> pa.Tabl
     return pa.Table.from_arrays(arrays, names=rel.column_names)
 
 
-#: Integer types a point UPDATE adds to without an engine, and their range.
-_SUMMABLE = {"integer": (pa.int32(), 1 << 31), "bigint": (pa.int64(), 1 << 63)}
+#: Integer types a point UPDATE adds to without an engine.
+_SUMMABLE = ("integer", "bigint")
 
 
 def _point_assignments(targets, rel: Relation, alias: str, params) -> dict[str, tuple] | None:
@@ -1050,12 +1051,12 @@ def _assign(plan: dict[str, tuple], rows: pa.Table) -> pa.Table:
             out[name] = rows.column(source)
         else:
             sql_type = "integer" if pa.types.is_int32(target) else "bigint"
-            bound = _SUMMABLE[sql_type][1]
+            lo, hi = INTEGER_RANGES[sql_type]
             try:
                 summed = pc.add_checked(rows.column(source).cast(pa.int64()), pa.scalar(value, pa.int64()))
             except pa.ArrowInvalid:
                 summed = None
-            if summed is None or (len(summed) and not -bound <= (pc.min(summed).as_py() or 0) <= (pc.max(summed).as_py() or 0) < bound):
+            if summed is None or (len(summed) and not lo <= (pc.min(summed).as_py() or 0) <= (pc.max(summed).as_py() or 0) <= hi):
                 raise SqlError(NUMERIC_VALUE_OUT_OF_RANGE, f"{sql_type} out of range")
             out[name] = summed.cast(target)
     return pa.table(out)

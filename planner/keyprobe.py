@@ -25,12 +25,13 @@ import pyarrow as pa
 from pglast import ast
 
 from planner.catalog import Relation
+from planner.sqltypes import integer_fits
 
 #: Most keys one probe carries (a longer IN list scans).
 MAX_PROBE_KEYS = 1024
 
 _INTEGER = re.compile(r"\s*[+-]?[0-9]+\s*", re.ASCII)
-_INT_TYPES = {"smallint": (pa.int16(), 1 << 15), "integer": (pa.int32(), 1 << 31), "bigint": (pa.int64(), 1 << 63)}
+_INT_TYPES = {"smallint": pa.int16(), "integer": pa.int32(), "bigint": pa.int64()}
 
 
 @dataclass
@@ -80,7 +81,7 @@ def exactly(where, probe: Probe, rel: Relation, alias: str, params) -> bool:
 
 
 def _arrow_type(sql_type: str) -> pa.DataType:
-    return _INT_TYPES[sql_type][0] if sql_type in _INT_TYPES else pa.string()
+    return _INT_TYPES.get(sql_type, pa.string())
 
 
 def _pinned(expr, rel: Relation, alias: str, params) -> tuple[str, list] | None:
@@ -131,10 +132,7 @@ def constant(node, sql_type: str, params):
             if not _INTEGER.fullmatch(raw):
                 return None
             raw = int(raw)
-        if not isinstance(raw, int) or isinstance(raw, bool):
-            return None
-        bound = _INT_TYPES[sql_type][1]
-        return raw if -bound <= raw < bound else None
+        return raw if integer_fits(raw, sql_type) else None
     if sql_type == "text" or sql_type.startswith("varchar("):
         return raw if isinstance(raw, str) else None
     return None

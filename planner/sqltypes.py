@@ -86,6 +86,16 @@ def canonical(tn: ast.TypeName, *, array_ok: bool = False) -> str:
     return canon
 
 
+#: The integer types and the least and greatest value each holds.
+INTEGER_RANGES = {"smallint": (-(1 << 15), (1 << 15) - 1), "integer": (-(1 << 31), (1 << 31) - 1), "bigint": (-(1 << 63), (1 << 63) - 1)}
+
+
+def integer_fits(value, sql_type: str) -> bool:
+    """Whether ``value`` is a Python int (not a bool) the integer type ``sql_type`` holds."""
+    lo, hi = INTEGER_RANGES[sql_type]
+    return isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
+
+
 DUCKDB_TYPES = {
     "smallint": "SMALLINT", "integer": "INTEGER", "bigint": "BIGINT", "real": "REAL",
     "double precision": "DOUBLE", "boolean": "BOOLEAN", "text": "VARCHAR", "date": "DATE",
