@@ -113,7 +113,7 @@ class Binder:
         ctes = {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}
         columns = self._columns = self._column_types(node)
         arrays = self._arrays = {name: t for name, t in columns.items() if t.endswith("[]")}
-        chars = any(t.startswith("char(") for t in columns.values())
+        chars = any(is_char(t) for t in columns.values())
         if outputs and self.dialect == "duckdb" and isinstance(node, ast.SelectStmt):
             jsonops.canonical_outputs(node, columns)
         for n in walk(node):
@@ -133,9 +133,8 @@ class Binder:
                 n.name = n.name[1:]  # OPERATOR(pg_catalog.~)
             elif isinstance(n, ast.A_Expr) and arrays:
                 _array_operands(n, arrays)
-            if chars and isinstance(n, (ast.A_Expr, ast.FuncCall)) and id(n) not in self._trimmed \
-                    and not (isinstance(n, ast.FuncCall) and n.funcname[-1].sval in PADDED_ARGUMENTS):
-                replace_children(n, self._char_operand)
+            if chars and id(n) not in self._trimmed:
+                self._trim_char_operands(n)
             if isinstance(n, ast.SelectStmt) and n.lockingClause:
                 n.lockingClause = None  # FOR UPDATE/SHARE: serializable commits need no row locks
             replace_children(n, self._substitute)
@@ -219,16 +218,45 @@ class Binder:
             return ast.FuncCall(funcname=(ast.String(sval="round_even"),), args=(args[0], ast.A_Const(val=ast.Integer(ival=0))))
         return None
 
+    def _trim_char_operands(self, n: ast.Node) -> None:
+        """PostgreSQL compares, concatenates, measures and casts to text
+        character(n) values without their trailing spaces (they are stored,
+        and printed, padded): the char(n) operands of ``n`` lose them,
+        except where PostgreSQL keeps them (LIKE, SIMILAR TO and regular
+        expressions match the padded value; max, octet_length, ... take it
+        as it is)."""
+        if isinstance(n, ast.A_Expr):
+            if n.kind not in _PATTERN_KINDS and not (n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _PATTERN_OPERATORS):
+                replace_children(n, self._char_operand)
+        elif isinstance(n, ast.FuncCall):
+            if n.funcname[-1].sval not in PADDED_ARGUMENTS:
+                replace_children(n, self._char_operand)
+        elif isinstance(n, ast.TypeCast):
+            if n.typeName.names[-1].sval in _TEXT_TYPES and not n.typeName.arrayBounds:
+                n.arg = self._char_operand(n.arg) or n.arg
+        elif isinstance(n, ast.CaseExpr) and n.arg is not None:
+            n.arg = self._char_operand(n.arg) or n.arg  # CASE c WHEN 'x': an equality
+
     def _char_operand(self, n: ast.Node) -> ast.Node | None:
-        """A char(n) column used in an operator or a function, without its
-        padding: PostgreSQL compares, concatenates and measures character(n)
-        values without their trailing spaces (they are stored, and printed,
-        padded)."""
-        if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and self._columns.get(n.fields[-1].sval, "").startswith("char("):
-            trimmed = ast.FuncCall(funcname=(ast.String(sval="rtrim"),), args=(n,))
-            self._trimmed.add(id(trimmed))
-            return trimmed
-        return None
+        """A char(n) operand without its padding: a char(n) column, or a
+        COALESCE / CASE whose result may be one (PostgreSQL resolves it to
+        character, or to text, which drops the padding too)."""
+        if isinstance(n, ast.ColumnRef):
+            char = isinstance(n.fields[-1], ast.String) and is_char(self._columns.get(n.fields[-1].sval, ""))
+        elif isinstance(n, ast.CoalesceExpr):
+            char = any(self._char_operand_shape(a) for a in n.args)
+        elif isinstance(n, ast.CaseExpr):
+            char = any(self._char_operand_shape(r) for r in [w.result for w in n.args] + [n.defresult])
+        else:
+            char = False
+        if not char:
+            return None
+        trimmed = ast.FuncCall(funcname=(ast.String(sval="rtrim"),), args=(n,))
+        self._trimmed.add(id(trimmed))
+        return trimmed
+
+    def _char_operand_shape(self, n: ast.Node | None) -> bool:
+        return isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and is_char(self._columns.get(n.fields[-1].sval, ""))
 
     def _result_type(self, fc: ast.FuncCall) -> str | None:
         """PostgreSQL's result type for a call whose DuckDB version returns
@@ -406,22 +434,108 @@ def _shifted(index: ast.A_Indices) -> ast.A_Indices:
 def column_types(node: ast.Node, catalog: Catalog, search_path: tuple[str, ...]) -> dict[str, str]:
     """Declared types of the columns of the stored relations ``node`` names,
     by column name (only names with one type), for typing the literals and
-    operators used with them (arrays, json)."""
+    operators used with them (arrays, json, char(n)). A view contributes its
+    char(n) columns; the output names of the statement's own subqueries and
+    CTEs that pass a char(n) column through (``n_name AS nation``,
+    ``max(c)``, ``AS x(a)``) are char(n) too, so ``nation = 'BRAZIL'``
+    compares without the padding wherever the column travelled."""
     found: dict[str, set[str]] = {}
     for n in walk(node):
         if isinstance(n, ast.RangeVar) and n.catalogname is None:
             rel = catalog.lookup(n.relname, n.schemaname, search_path)
-            for col in rel.columns if rel is not None and rel.kind != "view" else ():
-                found.setdefault(col.name, set()).add(col.type)
+            for col in rel.columns if rel is not None else ():
+                if rel.kind != "view" or is_char(col.type):
+                    found.setdefault(col.name, set()).add(col.type)
         elif isinstance(n, ast.RangeFunction):
             for name, t in jsonops.table_function_columns(n).items():
                 found.setdefault(name, set()).add(t)
+    _char_aliases(node, found)
     return {name: types.pop() for name, types in found.items() if len(types) == 1}
+
+
+def is_char(t: str) -> bool:
+    """``t`` is a declared character(n) type (stored padded to n)."""
+    return t.startswith("char(")
+
+
+def _char_aliases(node: ast.Node, found: dict[str, set[str]]) -> None:
+    """Add to ``found`` the output names under which the subqueries and
+    CTEs in ``node`` pass a char(n) column on (to a fixed point: an alias
+    of an alias)."""
+    selects, renamed = [], []  # SelectStmts; (new names, the SelectStmt they rename)
+    for n in walk(node):
+        if isinstance(n, ast.SelectStmt) and n.targetList:
+            selects.append(n)
+        elif isinstance(n, ast.RangeSubselect) and n.alias is not None and n.alias.colnames:
+            renamed.append((n.alias.colnames, n.subquery))
+        elif isinstance(n, ast.CommonTableExpr) and n.aliascolnames:
+            renamed.append((n.aliascolnames, n.ctequery))
+    changed = True
+    while changed:
+        changed = False
+        for sel in selects:
+            for t in sel.targetList:
+                char = t.name and _passed_char(t.val, found)
+                if char and char not in found.get(t.name, ()):
+                    found.setdefault(t.name, set()).add(char)
+                    changed = True
+        for names, sel in renamed:
+            for name, t in zip(names, getattr(sel, "targetList", None) or ()):
+                char = _passed_char(t.val, found)
+                if char and char not in found.get(name.sval, ()):
+                    found.setdefault(name.sval, set()).add(char)
+                    changed = True
+
+
+def _passed_char(n: ast.Node, found: dict[str, set[str]]) -> str | None:
+    """The char(n) type of an output that is a char(n) column as it is (or
+    an aggregate that keeps its padding, like max)."""
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("max", "min", "any_value", "mode") and len(n.args or ()) == 1:
+        n = n.args[0]
+    if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
+        types = found.get(n.fields[-1].sval, ())
+        if len(types) == 1 and is_char(t := next(iter(types))):
+            return t
+    return None
+
+
+def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, computed_only: bool) -> list[str | None] | None:
+    """Per result column of a SELECT, the declared type the engine's result
+    cannot tell (it gives text for both): json or jsonb (planner.jsonops),
+    or the char(n) of a column passed through; None when the target list
+    has ``*``, or (``computed_only``) no column can be such.
+    ``columns_of()`` gives the statement's column types, only if needed."""
+    memo: list[dict[str, str]] = []
+
+    def columns() -> dict[str, str]:
+        if not memo:
+            memo.append(columns_of())
+        return memo[0]
+
+    kinds = jsonops.result_kinds(select, columns, computed_only=computed_only)
+    targets = getattr(select, "targetList", None)
+    if not targets or any(isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star) for t in targets):
+        return kinds
+    if not any(isinstance(t.val, (ast.ColumnRef, ast.FuncCall)) for t in targets):
+        return kinds
+    found = {name: {t} for name, t in columns().items()}
+    chars = [_passed_char(t.val, found) for t in targets]
+    if not any(chars):
+        return kinds
+    return [c or k for c, k in zip(chars, kinds or [None] * len(chars))]
 
 
 #: functions that take character(n) as it is, padding and all (the others
 #: take text, which PostgreSQL casts char(n) to without its padding)
-PADDED_ARGUMENTS = {"octet_length", "strlen", "max", "min", "count", "array_agg", "any_value", "mode"}
+PADDED_ARGUMENTS = {"octet_length", "strlen", "max", "min", "count", "array_agg", "any_value", "mode",
+                    "regexp_full_match", "rlike"}  # the last two: SIMILAR TO, rewritten
+
+#: LIKE, ILIKE, SIMILAR TO and the regular-expression operators: they match
+#: a character(n) value with its padding
+_PATTERN_KINDS = (A_Expr_Kind.AEXPR_LIKE, A_Expr_Kind.AEXPR_ILIKE, A_Expr_Kind.AEXPR_SIMILAR)
+_PATTERN_OPERATORS = {"~", "~*", "!~", "!~*", "~~", "~~*", "!~~", "!~~*"}
+#: casts to these drop a character(n) value's padding
+_TEXT_TYPES = {"text", "varchar", "bpchar", "char", "character", "character varying", "name"}
 
 #: sum's result by its operand's type, where DuckDB's differs (hugeint, double)
 SUM_RESULTS = {"smallint": "int8", "integer": "int8", "real": "float4"}

@@ -27,7 +27,7 @@ from pglast.enums import OnCommitAction
 
 from planner import jsonops
 from planner import parse as p
-from planner.bind import column_types, pg_sql, transpile
+from planner.bind import column_types, pg_sql, result_types, transpile
 from planner.catalog import (
     CATALOG_SHARD, IDENTITY, IDENTITY_ALWAYS, SEQUENCED, SERIAL, TEMP_SCHEMA_PREFIX, Catalog, Column, ForeignKey, Relation,
     catalog_rows, schema_rows, unique_slot,
@@ -193,8 +193,8 @@ class Ddl(Dml):
         out = spark if spark is not None else await self.select(node.query)
         names = _column_names(node.query, out, [c.sval for c in into.colNames or ()], "too many column names were specified")
         out = out.rename_columns(names)
-        # json and jsonb, which the engine gives as text, keep their type
-        kinds = jsonops.result_kinds(node.query, lambda: column_types(node.query, catalog, self.search_path), computed_only=False)
+        # json, jsonb and char(n), which the engine gives as text, keep their type
+        kinds = result_types(node.query, lambda: column_types(node.query, catalog, self.search_path), computed_only=False)
         kinds = kinds if kinds and len(kinds) == len(names) else [None] * len(names)
         columns = tuple(Column(n, k or of_arrow(f)) for n, f, k in zip(names, out.schema, kinds))
         for n in names:
@@ -252,8 +252,8 @@ class Ddl(Dml):
         if node.aliases or names != out.column_names:
             cols = ", ".join(_quote(n) for n in names)
             query = f"SELECT * FROM ({query}) AS {_quote(name)}({cols})"
-        # json and jsonb, which the engine gives as text, keep their type
-        kinds = jsonops.result_kinds(node.query, lambda: column_types(node.query, catalog, self.search_path), computed_only=False)
+        # json, jsonb and char(n), which the engine gives as text, keep their type
+        kinds = result_types(node.query, lambda: column_types(node.query, catalog, self.search_path), computed_only=False)
         kinds = kinds if kinds and len(kinds) == len(names) else [None] * len(names)
         columns = tuple(Column(n, k or of_arrow(f)) for n, f, k in zip(names, out.schema, kinds))
         rel = Relation(name, schema, "view", columns, query=query, oid=old.oid if old is not None else catalog.new_oid())

@@ -73,8 +73,8 @@ class Result:
         their scale)."""
         return [(name, "numeric" if i in self.unconstrained and t.startswith("numeric(") else t) for i, (name, t) in enumerate(self.columns)]
 
-    def set_json_kinds(self, kinds: list[str | None]) -> None:
-        """Computed columns that are json or jsonb (planner.jsonops.kind)
+    def set_kinds(self, kinds: list[str | None]) -> None:
+        """Columns that are json, jsonb or char(n) (planner.bind.result_types)
         reported as such: the engine gives text for them."""
         if len(kinds) != len(self.columns):
             return

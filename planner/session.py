@@ -47,7 +47,7 @@ from local_exec import EngineError
 from planner import jsonops
 from planner import parse as p
 from planner import textfmt
-from planner.bind import Binder, column_types, pg_sql
+from planner.bind import Binder, column_types, pg_sql, result_types
 from planner.catalog import TEMP_SCHEMA_PREFIX
 from planner.copy import CopySink, CopySource, copy_from, copy_to
 from planner.cursors import CURSOR_OPT_HOLD, Cursors
@@ -465,14 +465,15 @@ class Session:
 
     async def _with_origins(self, work: Work, node, result: Result) -> Result:
         """``result`` with the table columns its SELECT reads, for
-        RowDescription, and its computed json/jsonb columns typed so."""
+        RowDescription, and its computed json/jsonb columns and passed-on
+        char(n) columns typed so."""
         if not isinstance(node, ast.SelectStmt):
             return result
         catalog = await work.catalog()
         result.set_origins(column_origins(node.targetList, node.fromClause, catalog, self.search_path))
-        kinds = jsonops.result_kinds(node, lambda: column_types(node, catalog, self.search_path), computed_only=True)
+        kinds = result_types(node, lambda: column_types(node, catalog, self.search_path), computed_only=True)
         if kinds is not None:
-            result.set_json_kinds(kinds)
+            result.set_kinds(kinds)
         return result
 
     def check_not_aborted(self, stmt: p.Statement | None) -> None:

@@ -41,9 +41,28 @@ SETUP = [
     """ (2, '{"name":"bob","age":1.50,"age":2.50,"tags":[],"extra":null}', '[1, 2.0, "x"]'),"""
     """ (3, '[1, 2e2, {"k": [true, false, null]}, "s\\u00e9"]', '"just text"'),"""
     """ (4, '"a string"', 'null'), (5, NULL, NULL), (6, '{"zzz": 1, "b": {"y": 2, "x": 1}, "aa": -0.0}', '{}')""",
+    # character(n), stored and printed padded, compared without its padding
+    # wherever the column travels (TPC-H's n_name through Q8's subquery)
+    "CREATE TABLE nation (n_key integer PRIMARY KEY, n_name char(25), n_code char(3), qty numeric(15,2))",
+    "INSERT INTO nation VALUES (1, 'BRAZIL', 'BR', 10.50), (2, 'PERU', 'PE ', 20), (3, 'BRAZIL  ', 'BRA', 5), (4, NULL, NULL, 1), (5, '', '', 2)",
+    "CREATE VIEW nation_v AS SELECT n_key AS k, n_name AS nm FROM nation",
+    "CREATE TABLE nation_copy AS SELECT n_key, n_name AS name2, max(n_code) AS code2 FROM nation GROUP BY n_key, n_name",
 ]
 
 QUERIES = [
+    # character(n) through aliases, subqueries, CTEs, views, CREATE TABLE AS
+    "SELECT sum(CASE WHEN nation = 'BRAZIL' THEN qty ELSE 0 END), count(*) FILTER (WHERE nation = 'PERU') FROM (SELECT n_name AS nation, qty FROM nation) AS all_nations",
+    "WITH x AS (SELECT n_key, n_name AS nation FROM nation) SELECT n_key, nation, nation = 'BRAZIL', length(nation), nation || '|' FROM x ORDER BY n_key",
+    "SELECT x.a = 'BRAZIL', x.a FROM (SELECT n_key, n_name FROM nation) AS x(k, a) ORDER BY x.k",
+    "WITH y(k, a) AS (SELECT n_key, n_name FROM nation) SELECT k, a < 'C', upper(a) FROM y ORDER BY k",
+    "SELECT m = 'PERU', m FROM (SELECT max(n_name) AS m FROM nation) AS t",
+    "SELECT k, nm = 'BRAZIL', nm, nm || '!' FROM nation_v ORDER BY k",
+    "SELECT n_key, name2 = 'BRAZIL', name2, length(name2), code2 = 'PE' FROM nation_copy ORDER BY n_key",
+    "SELECT n_key, n_name LIKE 'BRAZIL', n_name LIKE 'BRA%', n_name ILIKE 'brazil%', n_name ~ 'L$', n_name SIMILAR TO 'BRAZIL' FROM nation ORDER BY n_key",
+    "SELECT n_key, n_name::text || '|', n_name::varchar || '|', CAST(n_name AS varchar(30)) || '|', n_code::char(5) || '|' FROM nation ORDER BY n_key",
+    "SELECT n_key, CASE n_name WHEN 'BRAZIL' THEN 1 ELSE 0 END, coalesce(n_name, 'none') = 'BRAZIL', octet_length(n_name), n_code IN ('PE', 'BR') FROM nation ORDER BY n_key",
+    "SELECT a.n_key, b.n_key FROM nation a JOIN nation b ON a.n_name = b.n_name AND a.n_key < b.n_key ORDER BY 1, 2",
+    "SELECT n_name, count(*) FROM nation GROUP BY n_name ORDER BY n_name",
     # projections, filters, ordering
     "SELECT id, name FROM emp ORDER BY id",
     "SELECT * FROM emp ORDER BY id",
@@ -415,6 +434,9 @@ MESSAGE_DIFFERENCES: dict[str, str] = {
 
 # queries whose result column types must be PostgreSQL's (type OIDs)
 TYPED = [
+    "SELECT nation, max(n_code) FROM (SELECT n_name AS nation, n_code FROM nation) AS x GROUP BY nation ORDER BY nation",
+    "SELECT k, nm FROM nation_v ORDER BY k",
+    "SELECT n_key, name2, code2 FROM nation_copy ORDER BY n_key",
     "SELECT sum(e.id), sum(s.qty), sum(e.id * 2), sum(-s.qty), sum(d.budget), sum(e.salary), sum(s.amount) FROM emp e, dept d, sales s WHERE false",
     "SELECT dept, sum(mgr), sum(id + mgr) FILTER (WHERE active) FROM emp GROUP BY dept ORDER BY dept",
     "SELECT sum(id) OVER (ORDER BY id), count(*) OVER () FROM emp",
