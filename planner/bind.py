@@ -29,9 +29,9 @@ from pglast import ast
 from pglast.enums import A_Expr_Kind, BoolExprType, CoercionForm, NullTestType
 from pglast.stream import RawStream
 
-from planner import jsonops, tochar
+from planner import jsonops, textfmt, tochar
 from planner.catalog import Catalog, Relation
-from planner.errors import SqlError, not_supported
+from planner.errors import INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner.parse import walk
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, replace_children
 from planner.sqltypes import CATALOG_TYPES, canonical, typed_literal
@@ -723,6 +723,21 @@ def _like_escape(n: ast.A_Expr) -> ast.Node:
     return ast.FuncCall(funcname=(ast.String(sval=name),), args=(n.lexpr, *n.rexpr.args), funcformat=n.rexpr.funcformat)
 
 
+def _qualified_interval(tc: ast.TypeCast) -> None:
+    """``interval '90' day`` and the other field-qualified interval
+    literals (which neither DuckDB nor sqlglot read) as the plain interval
+    PostgreSQL makes of them (planner.textfmt.qualified_interval)."""
+    if not (isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String)):
+        raise not_supported("interval field qualifiers on a value that is not a literal")
+    mask, *rest = [m.val.ival for m in tc.typeName.typmods]
+    try:
+        months, days, micros = textfmt.qualified_interval(tc.arg.val.sval, mask, rest[0] if rest else None)
+    except textfmt.IntervalSyntax:
+        raise SqlError(INVALID_DATETIME_FORMAT, f'invalid input syntax for type interval: "{tc.arg.val.sval}"') from None
+    tc.arg = ast.A_Const(val=ast.String(sval=f"{months} months {days} days {micros} microseconds"))
+    tc.typeName = ast.TypeName(names=(ast.String(sval="interval"),), typemod=-1)
+
+
 def _pg_casts(tc: ast.TypeCast) -> None:
     """Casts whose PostgreSQL meaning DuckDB spells differently: numeric
     without a typmod keeps 38 digits, 10 after the point (as stored); a
@@ -730,6 +745,8 @@ def _pg_casts(tc: ast.TypeCast) -> None:
     of its elements."""
     names = [n.sval for n in tc.typeName.names]
     name = names[-1].lower()
+    if name == "interval" and tc.typeName.typmods and not tc.typeName.arrayBounds:
+        _qualified_interval(tc)
     if names[0] == "pg_catalog" or name in CATALOG_TYPES or name == "int2vector":
         duck = {"int2vector": "int2", "oidvector": "oid"}.get(name, name)
         duck = CATALOG_TYPES.get(duck, duck)

@@ -50,6 +50,10 @@ SETUP = [
 ]
 
 QUERIES = [
+    # interval literals with a field qualifier (TPC-H's interval '90' day)
+    "SELECT date '1998-12-01' - interval '90' day, date '1995-01-01' + interval '1' year, date '2000-01-31' + interval '3' month, date '2000-01-31' + interval '1-2' year to month,"
+    " interval '3 4:05' day to minute, interval '5:30' minute to second, interval '1 day 2 hours' day, date '2000-01-31' + interval '1.5' month,"
+    " date '2000-01-31' + interval '-1-2' year to month, interval '2 3' day to hour, interval '4:05:06.789' hour to second, interval '4.5' second(0)",
     # character(n) through aliases, subqueries, CTEs, views, CREATE TABLE AS
     "SELECT sum(CASE WHEN nation = 'BRAZIL' THEN qty ELSE 0 END), count(*) FILTER (WHERE nation = 'PERU') FROM (SELECT n_name AS nation, qty FROM nation) AS all_nations",
     "WITH x AS (SELECT n_key, n_name AS nation FROM nation) SELECT n_key, nation, nation = 'BRAZIL', length(nation), nation || '|' FROM x ORDER BY n_key",
@@ -373,6 +377,7 @@ KNOWN_DIFFERENCES: dict[str, str] = {
 # statements PostgreSQL refuses: txngate must refuse them with the same
 # SQLSTATE and, unless MESSAGE_DIFFERENCES says why not, the same message
 ERRORS = [
+    "SELECT interval 'abc' day",
     "SELECT 'abc'::int",
     "INSERT INTO emp (id, name) VALUES ('seven', 'x')",
     "UPDATE emp SET mgr = 'boss' WHERE id = 1",
