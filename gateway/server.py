@@ -326,12 +326,7 @@ class Connection:
             if kind == b"X":
                 return
             if kind == b"Q":
-                r = wire.Reader(body)
-                sql = r.cstr()
-                if r.remaining():
-                    self.send(wire.error_response("ERROR", "08P01", "invalid message format"))
-                else:
-                    await self._guarded(self._simple_query(sql))
+                await self._guarded(self._simple_query(body))
                 self._end_of_transaction()
                 self._report_changes()
                 self.send(wire.ready_for_query(self.session.status))
@@ -379,9 +374,11 @@ class Connection:
         except TxngateError as e:  # from a stream's rows, after the session returned
             self.session.fail()
             self._send_error(from_storage(e))
-        except (struct.error, IndexError):
-            self.send(wire.error_response("ERROR", "08P01", "insufficient data left in message"))
-        except (ValueError, UnicodeDecodeError) as e:
+        except wire.MessageFormatError as e:
+            self.send(wire.error_response("ERROR", "08P01", str(e)))
+        except UnicodeDecodeError as e:
+            self.send(wire.error_response("ERROR", "22021", wire.bad_encoding_message(e)))
+        except ValueError as e:
             self.send(wire.error_response("ERROR", "22P02", f"invalid parameter or message value: {e}"))
         except ConnectionError:
             raise  # the client went away: the connection ends
@@ -425,7 +422,11 @@ class Connection:
 
     # -- simple query -------------------------------------------------------------
 
-    async def _simple_query(self, sql: str) -> None:
+    async def _simple_query(self, body: bytes) -> None:
+        r = wire.Reader(body)
+        sql = r.cstr()
+        if r.remaining():
+            raise wire.MessageFormatError("invalid message format")
         if not sql.strip() or not p.parse(sql):
             self.send(wire.msg(b"I"))
             return

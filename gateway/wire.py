@@ -36,6 +36,24 @@ class ProtocolViolation(Exception):
     """The client broke the protocol; the connection ends with FATAL 08P01."""
 
 
+class MessageFormatError(Exception):
+    """A message whose body does not parse (too short, a string without its
+    NUL): ERROR 08P01 and the session goes on, as PostgreSQL's pq_getmsg*
+    errors do."""
+
+
+def utf8(data: bytes) -> str:
+    """Client text as a str; UnicodeDecodeError (22021 at the boundary) for
+    bytes that are not UTF-8, the only client_encoding txngate speaks."""
+    return data.decode()
+
+
+def bad_encoding_message(e: UnicodeDecodeError) -> str:
+    """PostgreSQL's report of an invalid UTF-8 sequence: its bytes in hex."""
+    bad = e.object[e.start : max(e.end, e.start + 1) + 1]
+    return 'invalid byte sequence for encoding "UTF8": ' + " ".join(f"0x{b:02x}" for b in bad[:2])
+
+
 # -- building backend messages -----------------------------------------------
 
 
@@ -111,18 +129,16 @@ class Reader:
         self.pos = 0
 
     def int16(self) -> int:
-        v = struct.unpack_from("!h", self.data, self.pos)[0]
-        self.pos += 2
-        return v
+        return struct.unpack("!h", self.bytes(2))[0]
 
     def int32(self) -> int:
-        v = struct.unpack_from("!i", self.data, self.pos)[0]
-        self.pos += 4
-        return v
+        return struct.unpack("!i", self.bytes(4))[0]
 
     def cstr(self) -> str:
-        end = self.data.index(b"\x00", self.pos)
-        s = self.data[self.pos : end].decode()
+        end = self.data.find(b"\x00", self.pos)
+        if end < 0:
+            raise MessageFormatError("invalid string in message")
+        s = utf8(self.data[self.pos : end])
         self.pos = end + 1
         return s
 
@@ -131,7 +147,7 @@ class Reader:
 
     def bytes(self, n: int) -> bytes:
         if n < 0 or self.pos + n > len(self.data):
-            raise ProtocolViolation("message too short")
+            raise MessageFormatError("insufficient data left in message")
         b = self.data[self.pos : self.pos + n]
         self.pos += n
         return b

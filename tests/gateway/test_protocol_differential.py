@@ -218,6 +218,16 @@ SEQUENCES = [
     Seq("unknown_message_type", [m.raw(b"y", b"")]),
     Seq("copy_messages_outside_copy", [m.copy_data(b"x"), m.copy_done(), *Q("SELECT 1")]),
     Seq("terminate_then_nothing", [m.terminate()]),
+    # -- malformed input: an ErrorResponse, and the session goes on where PostgreSQL's does
+    Seq("invalid_utf8_in_query", [m.raw(b"Q", b"SELECT '\xff\xfe' AS s\x00"), *Q("SELECT 1")]),
+    Seq("invalid_utf8_in_parse", [m.raw(b"P", b"\x00SELECT '\xc3\x28'\x00\x00\x00"), m.sync(), *Q("SELECT 1")]),
+    Seq("invalid_utf8_in_parameter", [m.parse("", "SELECT $1::text"), m.raw(b"B", b"\x00\x00\x00\x00\x00\x01\x00\x00\x00\x02\xff\xfe\x00\x00"),
+                                      m.execute(), m.sync(), *Q("SELECT 1")]),
+    Seq("query_without_nul", [m.raw(b"Q", b"SELECT 1"), *Q("SELECT 1")]),
+    Seq("short_bind", [m.parse("", "SELECT 1"), m.raw(b"B", b"\x00"), m.sync(), *Q("SELECT 1")]),
+    Seq("short_parse", [m.raw(b"P", b"\x00SELECT 1\x00\x00"), m.sync(), *Q("SELECT 1")]),
+    Seq("bind_count_beyond_message", [m.parse("", "SELECT $1::int"), m.raw(b"B", b"\x00\x00\x00\x00\x00\x01\x00\x00\x00\x09\x31"),
+                                      m.sync(), *Q("SELECT 1")]),
 ]
 
 # Sequences whose messages still differ from PostgreSQL 15's, and why.
