@@ -77,7 +77,7 @@ class Column:
 
 @dataclass(frozen=True)
 class ForeignKey:
-    """A foreign key as declared: recorded and shown, not enforced."""
+    """A foreign key as declared (enforced by planner.references)."""
 
     name: str
     columns: tuple[str, ...]
@@ -116,7 +116,7 @@ class Relation:
     #: indexes that are not constraints: (name, columns, unique); a unique
     #: one's columns are also in ``unique`` (enforced alike), its name in ``names``
     indexes: tuple[tuple[str, tuple[str, ...], bool], ...] = ()
-    #: foreign keys, recorded (shown in the catalogs), not enforced
+    #: foreign keys (enforced by planner.references)
     foreign_keys: tuple[ForeignKey, ...] = ()
 
     @property
@@ -259,8 +259,9 @@ Note = Callable[[Optional[frozenset]], None]
 def catalog_key(namespace: str, name) -> int:
     """The key hash of one catalog object: ``("relation", "schema.name")``
     (tables, views and materialized views share PostgreSQL's one namespace
-    per schema), ``("schema", name)``, ``("oid", oid)``, or ``("deps",
-    "schema.name")`` (the views reading a relation)."""
+    per schema), ``("schema", name)``, ``("oid", oid)``, ``("deps",
+    "schema.name")`` (the views reading a relation), or ``("referrers",
+    oid)`` (the tables whose foreign keys reference a relation)."""
     return key_hash("catalog", (namespace, name))
 
 
@@ -271,6 +272,7 @@ def row_keys(kind: str, name: str, definition: str) -> set[int]:
         return {catalog_key("schema", name)}
     rel = Relation.from_row(kind, name, definition)
     keys = {catalog_key("relation", name), catalog_key("oid", rel.oid)}
+    keys |= {catalog_key("referrers", fk.references) for fk in rel.foreign_keys}
     return keys | {catalog_key("deps", d) for d in query_deps(rel)}
 
 
@@ -358,7 +360,11 @@ class Catalog:
             for rel in base._relations.values():
                 for d in query_deps(rel):
                     deps.setdefault(d, []).append(rel)
-            base._index = {"oid": {r.oid: r for r in base._relations.values()}, "deps": deps}
+            referrers: dict[int, list[Relation]] = {}
+            for rel in base._relations.values():
+                for oid in {fk.references for fk in rel.foreign_keys}:
+                    referrers.setdefault(oid, []).append(rel)
+            base._index = {"oid": {r.oid: r for r in base._relations.values()}, "deps": deps, "referrers": referrers}
         return base._index
 
     def by_oid(self, oid: int) -> Relation | None:
@@ -383,6 +389,11 @@ class Catalog:
         """The views and materialized views whose queries name ``rel``."""
         self.saw(frozenset([catalog_key("deps", rel.qualified)]))
         return list(self._indexes()["deps"].get(rel.qualified, ()))
+
+    def referrers(self, rel: Relation) -> list[Relation]:
+        """The tables with a foreign key referencing ``rel`` (itself included)."""
+        self.saw(frozenset([catalog_key("referrers", rel.oid)]))
+        return list(self._indexes()["referrers"].get(rel.oid, ()))
 
     def lookup(self, name: str, schema: str | None = None, search_path: tuple[str, ...] = ("public",)) -> Relation | None:
         for s in (schema,) if schema is not None else search_path:

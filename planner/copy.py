@@ -262,6 +262,7 @@ async def _load_table(dml, rel, cols, strings: pa.Table, guard: "_KeyGuard") -> 
     out = await dml.run(f"SELECT {', '.join(exprs)} FROM _block", {"_block": strings})
     rows = await dml.conform(await dml.fill_sequences(rel, out, [c.name for c in cols]), rel)
     guard.check(rows)
+    await dml.references.check_referencing(rel, rows)
     await dml.work.write(rel.shard, rows, 1, keep=dml.work.explicit)
     return rows.num_rows
 

@@ -17,6 +17,7 @@ created by one statement across recomputes of that statement.
 
 from __future__ import annotations
 
+import copy
 import uuid
 
 import pglast
@@ -290,9 +291,30 @@ class Ddl(Dml):
             if rel.kind != want:
                 raise SqlError(WRONG_OBJECT_TYPE, f'"{name}" is not a {word}', hint=f"Use DROP {KIND_WORDS[rel.kind].upper()} to remove a {KIND_WORDS[rel.kind]}.")
             dropping.append(rel)
-        dropping = self._with_dependents(catalog, dropping, node.behavior.name == "DROP_CASCADE", notices)
+        cascade = node.behavior.name == "DROP_CASCADE"
+        dropping = self._with_dependents(catalog, dropping, cascade, notices)
+        await self._drop_foreign_keys(catalog, dropping, cascade, notices)
         await self._drop_relations(dropping)
         return Result(f"DROP {word.upper()}", notices=notices)
+
+    async def _drop_foreign_keys(self, catalog: Catalog, rels: list[Relation], cascade: bool, notices: list[str]) -> None:
+        """The foreign keys of tables not being dropped that reference one
+        of ``rels``: dropped with it (CASCADE), or 2BP01."""
+        dropped = {r.oid for r in rels}
+        children = {c.oid: (c, rel) for rel in rels for c in catalog.referrers(rel) if c.oid not in dropped}
+        children = sorted(children.values(), key=lambda cr: cr[0].qualified)
+        lost = [(child, rel, [f for f in child.foreign_keys if f.references in dropped]) for child, rel in children]
+        if lost and not cascade:
+            raise SqlError(
+                DEPENDENT_OBJECTS_STILL_EXIST,
+                f"cannot drop table {lost[0][1].name} because other objects depend on it",
+                detail="\n".join(f"constraint {f.name} on table {child.name} depends on table {rel.name}" for child, rel, fks in lost for f in fks),
+                hint="Use DROP ... CASCADE to drop the dependent objects too.",
+            )
+        for child, _rel, fks in lost:
+            notices.extend(f"NOTICE 00000: drop cascades to constraint {f.name} on table {child.name}" for f in fks)
+            await self._write_catalog(catalog_rows(child), -1)
+            await self._write_catalog(catalog_rows(child.with_(foreign_keys=tuple(f for f in child.foreign_keys if f not in fks))), 1)
 
     async def _drop_relations(self, rels: list[Relation]) -> None:
         if rels:
@@ -488,8 +510,8 @@ class Ddl(Dml):
         """``rel`` with the constraint ``c`` (of ``column`` when given as a
         column's) added, once ``rows`` (its current rows) satisfy it: a
         primary key (its columns become NOT NULL), a unique key, a CHECK
-        (unless NOT VALID), a foreign key (recorded, not enforced); each
-        keeps its name, PostgreSQL's default when none is given."""
+        (unless NOT VALID), a foreign key (existing rows checked unless NOT
+        VALID); each keeps its name, PostgreSQL's default when none is given."""
         kind = c.contype.name
         if kind == "CONSTR_CHECK":
             name = c.conname or _check_name(rel.name, c.raw_expr, rel.checks, column)
@@ -498,7 +520,11 @@ class Ddl(Dml):
                 raise SqlError(CHECK_VIOLATION, f'check constraint "{name}" of relation "{rel.name}" is violated by some row')
             return rel.with_(checks=rel.checks + ((name, expr),))
         if kind == "CONSTR_FOREIGN":
-            return rel.with_(foreign_keys=rel.foreign_keys + (self._foreign_key(catalog, rel, c, column),))
+            fk = self._foreign_key(catalog, rel, c, column)
+            new = rel.with_(foreign_keys=rel.foreign_keys + (fk,))
+            if not c.skip_validation and rows.num_rows:
+                await self.references.check_referencing(new, rows, set(fk.columns), immediate=True)
+            return new
         if kind not in ("CONSTR_PRIMARY", "CONSTR_UNIQUE") or c.indexname:
             raise not_supported(f"constraint {kind.removeprefix('CONSTR_')}" + (" USING INDEX" if c.indexname else ""))
         cols = tuple(k.sval for k in c.keys) if c.keys else (column,)
@@ -632,6 +658,11 @@ def _refuse_on_commit(action) -> None:
         raise not_supported(f"ON COMMIT {name.removeprefix('ONCOMMIT_').replace('_', ' ')}")
 
 
+#: column constraint attributes: the attribute they set on the constraint before them
+_ATTRIBUTES = {"CONSTR_ATTR_DEFERRABLE": ("deferrable", True), "CONSTR_ATTR_NOT_DEFERRABLE": ("deferrable", False),
+               "CONSTR_ATTR_DEFERRED": ("initdeferred", True), "CONSTR_ATTR_IMMEDIATE": ("initdeferred", False)}
+
+
 def _column(elt: ast.ColumnDef) -> tuple[Column, list[ast.Constraint], int]:
     """A column from its definition (type, serial, identity, NULL/NOT
     NULL, DEFAULT), its other constraints, for the caller to apply, and
@@ -657,6 +688,11 @@ def _column(elt: ast.ColumnDef) -> tuple[Column, list[ast.Constraint], int]:
                 if opt.defname != "start":
                     raise not_supported(f"identity option {opt.defname.upper()}")
                 start = opt.arg.ival
+        elif kind in _ATTRIBUTES:  # [NOT] DEFERRABLE, INITIALLY DEFERRED/IMMEDIATE: of the constraint before
+            if not others or others[-1].contype.name not in ("CONSTR_FOREIGN", "CONSTR_PRIMARY", "CONSTR_UNIQUE"):
+                raise SqlError(SYNTAX_ERROR, "misplaced DEFERRABLE clause" if "DEFERR" in kind else "misplaced INITIALLY clause")
+            others[-1] = copy.copy(others[-1])
+            setattr(others[-1], *_ATTRIBUTES[kind])
         else:
             others.append(c)
     if default is not None and default not in SEQUENCED:

@@ -49,6 +49,7 @@ from planner.errors import (
 )
 from planner.keyprobe import Probe, column_of, constant, exactly, key_probe
 from planner.pgcatalog import column_origins
+from planner.references import References
 from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain
 from planner.sqltypes import INTEGER_RANGES, canonical, duckdb_type, integer_fits, typed_literal
@@ -84,6 +85,7 @@ class Dml:
         self.params = params
         self.timeout = timeout
         self.emulation = emulation
+        self.references = References(self)
 
     @property
     def engine(self):
@@ -219,7 +221,10 @@ class Dml:
         if conflict is not None:
             inserted, retracted, new = await self._on_conflict(conflict, rel, node.relation, new)
         await self.check_unique(rel, inserted, removed=retracted)
+        await self.references.check_referencing(rel, inserted)
         if retracted is not None:
+            # DO UPDATE: the updated rows end ``inserted``, in ``retracted``'s order
+            await self.references.removed(rel, retracted, inserted.slice(inserted.num_rows - retracted.num_rows))
             await self.work.write(rel.shard, retracted, -1)
         await self.work.write(rel.shard, inserted, 1)
         return await self._returning(node, rel, new, f"INSERT 0 {new.num_rows}")
@@ -491,6 +496,8 @@ class Dml:
         new = await self.conform(pa.Table.from_arrays(new_cols, names=rel.column_names), rel)
         if any(c in sets for _n, cols in rel.keys for c in cols):  # else every row keeps its keys
             await self.check_unique(rel, new, removed=old)
+            await self.references.removed(rel, old, new)
+        await self.references.check_referencing(rel, new, set(sets))
         await self.work.write(rel.shard, old, -1)
         await self.work.write(rel.shard, new, 1)
         return await self._returning(node, rel, new, f"UPDATE {new.num_rows}")
@@ -509,14 +516,23 @@ class Dml:
         if old is None:
             current, rowids, _out = await self._matching(node, rel, [f"{_q(alias)}.{ROWID} AS {ROWID}"], node.usingClause)
             old = current.take(rowids)
+        await self.references.removed(rel, old)
         await self.work.write(rel.shard, old, -1)
         return await self._returning(node, rel, old, f"DELETE {old.num_rows}")
 
     async def truncate(self, node: ast.TruncateStmt) -> Result:
-        for rv in node.relations:
-            rel = await self.target(rv)
+        rels = [await self.target(rv) for rv in node.relations]
+        if node.behavior.name == "DROP_CASCADE":
+            rels = await self.references.truncate_cascade(rels)
+        await self.references.refuse_truncate(rels)
+        for rel in rels:
             await self.work.write(rel.shard, await self.work.contents(rel), -1)
         return Result("TRUNCATE TABLE")
+
+    async def scalar(self, expr: str):
+        """The value of a constant expression (PostgreSQL SQL, e.g. a column default)."""
+        out = await self.run(transpile(f"SELECT {expr}"), {})
+        return out.column(0)[0].as_py()
 
     async def _probed(self, node, rel: Relation, alias: str) -> pa.Table | None:
         """The rows an UPDATE or DELETE touches when its WHERE pins keys and

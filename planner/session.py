@@ -289,7 +289,7 @@ class Session:
             for stmt in statements:
                 yield await self.run(stmt, params, copy_source, copy_sink, lazy=lazy)
             work, self.work = self.work, None
-            await work.commit()
+            await self._commit(work)
             ok = True
         finally:
             if not ok and self.work is not None:
@@ -615,11 +615,22 @@ class Session:
             if word == "ROLLBACK" or work.failed:
                 await work.abort()
                 return Result("ROLLBACK")
-            await work.commit()
+            try:
+                await self._commit(work)
+            except SqlError:
+                await work.abort()
+                raise
             return Result("COMMIT")
         if kind in ("TRANS_STMT_SAVEPOINT", "TRANS_STMT_RELEASE", "TRANS_STMT_ROLLBACK_TO"):
             return await self._savepoint(kind, node.savepoint_name)
         raise not_supported(f"{kind.removeprefix('TRANS_STMT_')} (two-phase commit)")
+
+    async def _commit(self, work: Work) -> None:
+        """Commit a transaction block: its deferred foreign-key checks
+        first (a violation fails the COMMIT), then the one commit lifecycle."""
+        if work.deferred:
+            await self._dml(work, None).references.check_deferred()
+        await work.commit()
 
     async def _savepoint(self, kind: str, name: str) -> Result:
         """SAVEPOINT, RELEASE [SAVEPOINT], ROLLBACK TO [SAVEPOINT]."""

@@ -16,7 +16,9 @@ read-then-write). It owns:
   transaction is seen by the statements after it;
 * ``txn``: the same writes, buffered (and spilled to batches) for commit;
 * shards created by DDL (forgotten if the work aborts) and shards dropped
-  (forgotten once the work commits).
+  (forgotten once the work commits);
+* ``deferred``: the checks of DEFERRABLE INITIALLY DEFERRED foreign keys,
+  which the session runs before COMMIT (``planner.references``).
 
 Invariants: ``read_ts`` never changes once set; ``pending`` and ``txn`` hold
 the same writes; a Work is committed or aborted at most once.
@@ -89,6 +91,7 @@ class Work:
     unseen_writes: bool = False  # writes made with keep=False
     explicit: bool = False  # a transaction of several statements
     outcome_unknown: bool = False  # its commit was sent and not heard back from
+    deferred: list = field(default_factory=list)  # foreign-key checks left for COMMIT (planner.references.Deferred)
     _base: tuple[int, Catalog] | None = None  # the catalog at read_ts, once looked up
     _held: int | None = None  # read_ts, while the txns cache keeps history for it
 
@@ -259,14 +262,15 @@ class Work:
         """A savepoint: how far each of the work's records reached (rows
         written per shard, in order: joining parts keeps their order)."""
         rows = {shard: sum(p.num_rows for p in parts) for shard, parts in self.pending.items()}
-        return rows, len(self.created), len(self.dropped)
+        return rows, len(self.created), len(self.dropped), len(self.deferred)
 
     async def rollback_to(self, mark: tuple) -> None:
         """Undo every write since ``mark``: the txn gets the opposite rows
         (so its buffered writes consolidate to what they were), shards
         dropped since are kept, shards created since are forgotten after
         commit. The work is usable again."""
-        rows, created, dropped = mark
+        rows, created, dropped, deferred = mark
+        self.deferred[deferred:] = []
         for shard in list(self.pending):
             written = pa.concat_tables(self.pending[shard])
             keep = rows.get(shard, 0)
