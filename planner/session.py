@@ -341,7 +341,7 @@ class Session:
             return None
         probe = pglast.parse_sql(f"SELECT * FROM ({pg_sql(_typed_params(query, param_types))}) AS q LIMIT 0")[0].stmt
         try:
-            async with self._reading() as work:
+            async with self._shaping() as work:
                 out = await self._dml(work, [None] * len(param_types)).select(probe)
                 # the types Execute's results will have (declared types of table columns)
                 return await self._with_origins(work, query, to_result("SELECT 0", out, p.result_names(query)))
@@ -351,7 +351,7 @@ class Session:
     async def param_types(self, stmt: p.Statement, nparams: int) -> list[str]:
         """SQL types for ``$1..$n`` from where they appear: compared with or
         assigned to a column, inserted into one, cast, or a LIMIT; else text."""
-        async with self._reading() as work:
+        async with self._shaping() as work:
             catalog = await work.catalog()
         nodes = list(p.walk(stmt.node))
         found = (catalog.lookup(n.relname, n.schemaname, self.search_path) for n in nodes if isinstance(n, ast.RangeVar))
@@ -430,6 +430,22 @@ class Session:
                 if isinstance(t.val, ast.ParamRef) and target is not None and t.name in target.column_names:
                     types.setdefault(t.val.number, target.column(t.name).type)
         return [types.get(i + 1, "text") for i in range(nparams)]
+
+    @contextlib.asynccontextmanager
+    async def _shaping(self):
+        """``_reading``, for finding a statement's shape (Describe, parameter
+        types): what it reads does not join the transaction's read set, as
+        the shape depends on no row (a Describe inside a transaction read
+        the whole table, so two transactions inserting different keys
+        conflicted at COMMIT). Execute records what it really reads."""
+        async with self._reading() as work:
+            reads, points = list(work.reads), {shard: set(keys) for shard, keys in work.points.items()}
+            try:
+                yield work
+            finally:
+                work.reads[:] = reads
+                work.points.clear()
+                work.points.update(points)
 
     @contextlib.asynccontextmanager
     async def _reading(self):

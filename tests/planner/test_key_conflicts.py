@@ -147,3 +147,20 @@ async def test_an_update_moving_a_key_conflicts_with_an_insert_of_it(two):
     await b.execute("INSERT INTO k VALUES (100, 'n', 0)")
     await commit_conflicts(a)
     assert await rows(b, "SELECT id FROM k ORDER BY id") == [(0,), (1,), (100,)]
+
+
+async def test_describe_in_a_transaction_reads_no_rows(two):
+    """A Describe (postgres.js describes every new statement) finds the
+    statement's shape without joining the rows it would read to the
+    transaction's read set: inserts of different keys still both commit."""
+    from planner import parse as p
+
+    sessions = []
+    for i, db in enumerate(two):
+        s = db.session()
+        await s.execute("BEGIN")
+        for sql in ("INSERT INTO k VALUES ($1, $2, 0) RETURNING id", "SELECT v FROM k WHERE email = $1"):
+            assert (await s.describe(p.parse(sql)[0], ["integer", "text"][: sql.count("$")])).columns
+        await s.execute(f"INSERT INTO k VALUES ({i + 50}, 'd{i}@x', 0)")
+        sessions.append(s)
+    assert await commit_all(sessions) == ["COMMIT", "COMMIT"]
