@@ -291,20 +291,38 @@ def _table(key: tuple[str, str], rows: list[dict]) -> pa.Table:
     return pa.Table.from_pylist(rows, schema=schema) if rows else schema.empty_table()
 
 
+#: types whose I/O functions PostgreSQL names with an underscore (date_in, ...)
+_UNDERSCORED = {"json", "date", "time", "timestamp", "timestamptz", "interval", "numeric", "record", "void", "uuid", "jsonb"}
+#: types with a type modifier (varchar(n), numeric(p,s), ...)
+_TYPMODDED = {"bpchar", "varchar", "time", "timestamp", "timestamptz", "interval", "numeric"}
+_ALIGN = {**dict.fromkeys(("int8", "float8", "time", "timestamp", "timestamptz", "interval", "record"), "d"),
+          **dict.fromkeys(("bool", "char", "name", "unknown", "uuid"), "c"), "int2": "s"}
+
+
+def _io_functions(typname: str) -> dict:
+    """pg_type's I/O and typmod function names, as PostgreSQL's (clients such
+    as ADBC map types by ``typreceive``)."""
+    sep = "_" if typname in _UNDERSCORED else ""
+    names = {f"typ{part}": f"{typname}{sep}{fn}" for part, fn in (("input", "in"), ("output", "out"), ("receive", "recv"), ("send", "send"))}
+    typmod = typname in _TYPMODDED
+    return dict(names, typmodin=f"{typname}typmodin" if typmod else "-", typmodout=f"{typname}typmodout" if typmod else "-")
+
+
 def _type_rows() -> list[dict]:
     rows = []
     for t in PG_TYPES:
+        storage = "m" if t.typname == "numeric" else "p" if t.typlen > 0 or t.typname == "unknown" else "x"
         base = dict(typnamespace=11, typowner=SUPERUSER_OID, typbyval=t.typlen in (1, 2, 4, 8), typtype="p" if t.category == "P" else "b",
                     typispreferred=t.typname in ("text", "float8", "bool"), typisdefined=True, typdelim=",", typrelid=0,
-                    typinput=f"{t.typname}in", typoutput=f"{t.typname}out", typreceive=f"{t.typname}recv", typsend=f"{t.typname}send",
-                    typmodin="-", typmodout="-", typanalyze="-", typalign="i", typstorage="p" if t.typlen > 0 else "x",
+                    **_io_functions(t.typname), typanalyze="-", typalign=_ALIGN.get(t.typname, "i"), typstorage=storage,
                     typnotnull=False, typbasetype=0, typtypmod=-1, typndims=0)
         rows.append(dict(base, oid=t.oid, typname=t.typname, typlen=t.typlen, typcategory=t.category, typelem=0,
                          typarray=t.array_oid, typcollation=100 if t.collatable else 0, typsubscript="-"))
         if t.array_oid:
             rows.append(dict(base, oid=t.array_oid, typname=f"_{t.typname}", typlen=-1, typbyval=False, typcategory="A",
                              typelem=t.oid, typarray=0, typcollation=100 if t.collatable else 0, typsubscript="array_subscript_handler",
-                             typinput="array_in", typoutput="array_out", typreceive="array_recv", typsend="array_send", typstorage="x"))
+                             typinput="array_in", typoutput="array_out", typreceive="array_recv", typsend="array_send", typstorage="x",
+                             typalign="d" if base["typalign"] == "d" else "i"))
     return rows
 
 

@@ -363,6 +363,10 @@ QUERIES = [
     "SELECT id, amount, round(amount), round(-amount), round(amount::real), round(amount::numeric) FROM sales WHERE id <= 12 ORDER BY id",
     "SELECT name, substring(name, 0, 2), substring(name, -1, 3), substr(name, -5), substring(name from 2 for 2),"
     " substring(name from '[aeiou]'), substring(name from '(.)$'), substring(name from 'z') FROM emp ORDER BY id",
+    # pg_type's I/O functions and storage as PostgreSQL's (ADBC maps types by typreceive)
+    "SELECT oid, typname, typinput, typoutput, typreceive, typsend, typmodin, typmodout, typalign::text, typstorage::text, typbyval FROM pg_type"
+    " WHERE oid IN (16, 17, 18, 19, 20, 21, 23, 25, 26, 114, 700, 701, 1042, 1043, 1082, 1083, 1114, 1184, 1186, 1700, 2950, 3802,"
+    " 1000, 1005, 1007, 1009, 1016, 1021, 1022, 1115, 1182, 1231, 2951, 3807) ORDER BY oid",
     # pg_typeof names PostgreSQL's types (sum of integers is bigint)
     "SELECT pg_typeof(sum(id)), pg_typeof(sum(salary)), pg_typeof(name), pg_typeof(hired), pg_typeof(ARRAY[id]) FROM emp GROUP BY name, hired, id",
 ]
