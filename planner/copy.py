@@ -467,7 +467,7 @@ async def _copy_from_binary(dml, rel, cols, source, guard: "_KeyGuard") -> int:
                 total += await flush()
         del buf[:pos]
         pos = 0
-    if not header or not ended:
+    if not header or (not ended and len(buf) > pos):  # PostgreSQL takes the end of data at a row's end as the trailer
         raise bad("unexpected EOF in COPY data")
     return total + await flush()
 

@@ -159,6 +159,11 @@ SEQUENCES = [
     Seq("copy_in_binary", Q("CREATE TABLE pd_cib (a int, b text)", "COPY pd_cib FROM STDIN (FORMAT binary)") + [
         m.copy_data(b"PGCOPY\n\xff\r\n\x00" + b"\x00" * 8 + b"\x00\x02\x00\x00\x00\x04\x00\x00\x00\x07\x00\x00\x00\x02hi"),
         m.copy_data(b"\x00\x02\x00\x00\x00\x04\x00\x00\x00\x08\xff\xff\xff\xff\xff\xff"), m.copy_done()] + Q("SELECT * FROM pd_cib ORDER BY a")),
+    Seq("copy_in_binary_without_trailer", Q("CREATE TABLE pd_cibt (a int, b text)", "COPY pd_cibt FROM STDIN (FORMAT binary)") + [
+        m.copy_data(b"PGCOPY\n\xff\r\n\x00" + b"\x00" * 8 + b"\x00\x02\x00\x00\x00\x04\x00\x00\x00\x07\x00\x00\x00\x02hi"),
+        m.copy_done()] + Q("SELECT * FROM pd_cibt ORDER BY a")),
+    Seq("copy_in_binary_cut_in_a_row", Q("CREATE TABLE pd_cibc (a int, b text)", "COPY pd_cibc FROM STDIN (FORMAT binary)") + [
+        m.copy_data(b"PGCOPY\n\xff\r\n\x00" + b"\x00" * 8 + b"\x00\x02\x00\x00\x00\x04\x00\x00"), m.copy_done()] + Q("SELECT count(*) FROM pd_cibc")),
     Seq("copy_in_binary_bad_signature", Q("CREATE TABLE pd_cibs (a int)", "COPY pd_cibs FROM STDIN (FORMAT binary)") + [
         m.copy_data(b"not a binary copy file"), m.copy_done()]),
     Seq("copy_missing_table", Q("COPY pd_no_such_table FROM STDIN")),
