@@ -391,9 +391,13 @@ class Session:
                 if t:  # doc #> $1: a text[] path, doc ->> $1: a text key
                     types.setdefault(n.rexpr.number, t)
             if isinstance(n, ast.A_Expr) and isinstance(n.lexpr, ast.Node):
+                quantified = n.kind in (A_Expr_Kind.AEXPR_OP_ANY, A_Expr_Kind.AEXPR_OP_ALL)
                 for a, b in ((n.lexpr, n.rexpr), (n.rexpr, n.lexpr)):
                     if isinstance(a, ast.ParamRef):
-                        t = operand_type(b) if n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval != "||" else column_type(b)
+                        t = operand_type(b) if n.kind in (A_Expr_Kind.AEXPR_OP, A_Expr_Kind.AEXPR_OP_ANY, A_Expr_Kind.AEXPR_OP_ALL) \
+                            and n.name[-1].sval != "||" else column_type(b)
+                        if t and quantified:  # x = ANY($1): an array of x's type; $1 = ANY(a): a's element type
+                            t = t.removesuffix("[]") if a is n.lexpr else t if t.endswith("[]") else t + "[]"
                         if t:
                             types.setdefault(a.number, t)
                 if isinstance(n.rexpr, (list, tuple)):  # x IN ($1, $2)

@@ -223,6 +223,9 @@ SEQUENCES = [
     Seq("unknown_message_type", [m.raw(b"y", b"")]),
     Seq("copy_messages_outside_copy", [m.copy_data(b"x"), m.copy_done(), *Q("SELECT 1")]),
     Seq("terminate_then_nothing", [m.terminate()]),
+    Seq("any_untyped_array_parameter", Q("CREATE TABLE pd_any (id int, k text)", "INSERT INTO pd_any VALUES (1, 'a'), (3, 'b'), (5, 'c')") + [
+        m.parse("", "SELECT id FROM pd_any WHERE id = ANY($1) AND k <> ALL($2) ORDER BY id"), m.describe("S"),
+        m.bind("", "", ("{1,5,7}", "{c}")), m.execute(), m.sync()]),
     # -- malformed input: an ErrorResponse, and the session goes on where PostgreSQL's does
     Seq("invalid_utf8_in_query", [m.raw(b"Q", b"SELECT '\xff\xfe' AS s\x00"), *Q("SELECT 1")]),
     Seq("invalid_utf8_in_parse", [m.raw(b"P", b"\x00SELECT '\xc3\x28'\x00\x00\x00"), m.sync(), *Q("SELECT 1")]),
