@@ -393,7 +393,7 @@ class Connection:
     def _send_error(self, e: SqlError) -> None:
         if e.severity == "FATAL":  # the session cannot go on (e.g. a COMMIT of unknown outcome)
             raise _Fatal(e.sqlstate, e.message, e.detail)
-        self.send(wire.error_response(e.severity, e.sqlstate, e.message, detail=e.detail, hint=e.hint, position=e.position))
+        self.send(wire.error_response(e.severity, e.sqlstate, e.message, detail=e.detail, hint=e.hint, position=e.position, objects=e.objects))
 
     def _report_changes(self) -> None:
         """ParameterStatus for each reported setting whose value changed

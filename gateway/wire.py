@@ -81,7 +81,11 @@ def command_complete(tag: str) -> bytes:
     return msg(b"C", cstr(tag))
 
 
-def error_fields(severity: str, sqlstate: str, message: str, *, detail=None, hint=None, position=None) -> bytes:
+#: ErrorResponse's fields naming the object an error is about
+_OBJECT_FIELDS = {"schema": b"s", "table": b"t", "column": b"c", "constraint": b"n"}
+
+
+def error_fields(severity: str, sqlstate: str, message: str, *, detail=None, hint=None, position=None, objects=None) -> bytes:
     out = b"S" + cstr(severity) + b"V" + cstr(severity) + b"C" + cstr(sqlstate) + b"M" + cstr(message)
     if detail:
         out += b"D" + cstr(detail)
@@ -89,6 +93,8 @@ def error_fields(severity: str, sqlstate: str, message: str, *, detail=None, hin
         out += b"H" + cstr(hint)
     if position:
         out += b"P" + cstr(str(position))
+    for name, value in (objects or {}).items():
+        out += _OBJECT_FIELDS[name] + cstr(value)
     return out + b"\x00"
 
 

@@ -607,7 +607,8 @@ class Dml:
         for name, expr in rel.checks:
             if await self.violations(rel, expr, rows):
                 raise SqlError(
-                    CHECK_VIOLATION, f'new row for relation "{rel.name}" violates check constraint "{name}"'
+                    CHECK_VIOLATION, f'new row for relation "{rel.name}" violates check constraint "{name}"',
+                    schema=rel.schema, table=rel.name, constraint=name,
                 )
         return rows
 
@@ -808,12 +809,25 @@ def conform(out: pa.Table, rel: Relation) -> pa.Table:
             raise SqlError(
                 NOT_NULL_VIOLATION,
                 f'null value in column "{col.name}" of relation "{rel.name}" violates not-null constraint',
+                detail=_failing_row(out, rel, c), schema=rel.schema, table=rel.name, column=col.name,
             )
         cols.append(_conform_values(c, col.type, f.type))
     try:
         return pa.Table.from_arrays([c.cast(f.type) for c, f in zip(cols, rel.schema_arrow)], schema=rel.schema_arrow)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
         raise SqlError("22P02", str(e)) from None
+
+
+def _failing_row(out: pa.Table, rel: Relation, column) -> str | None:
+    """PostgreSQL's DETAIL for a row refused: its values as text, of the
+    first row whose ``column`` is NULL (None when they cannot be shown)."""
+    try:
+        i = pc.index(pc.is_null(column), True).as_py()
+        row = out.slice(i, 1).to_pylist()[0]
+        values = [format_value(row.get(c.name), c.type) for c in rel.columns]
+    except (pa.ArrowException, KeyError, TypeError, ValueError):
+        return None
+    return "Failing row contains (" + ", ".join("null" if v is None else v for v in values) + ")."
 
 
 def _conform_values(c, sql_type: str, stored: pa.DataType):
@@ -891,7 +905,8 @@ def check_unique_on(rel: Relation, name: str, cols: list[str], existing: pa.Tabl
 def duplicate_key(rel: Relation, name: str, cols: list[str], key: tuple) -> SqlError:
     """23505 for ``key`` (values of ``cols``), shown as PostgreSQL shows it."""
     shown = ", ".join(format_value(list(v) if isinstance(v, tuple) else v, rel.column(c).type) for v, c in zip(key, cols))
-    return SqlError(UNIQUE_VIOLATION, f'duplicate key value violates unique constraint "{name}"', detail=f"Key ({', '.join(cols)})=({shown}) already exists.")
+    return SqlError(UNIQUE_VIOLATION, f'duplicate key value violates unique constraint "{name}"', detail=f"Key ({', '.join(cols)})=({shown}) already exists.",
+                    schema=rel.schema, table=rel.name, constraint=name)
 
 
 def _key_index(table: pa.Table, cols) -> dict[tuple, int]:

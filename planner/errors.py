@@ -64,6 +64,10 @@ class SqlError(TxngateError):
         hint: str | None = None,
         position: int | None = None,
         severity: str = "ERROR",
+        schema: str | None = None,
+        table: str | None = None,
+        column: str | None = None,
+        constraint: str | None = None,
     ):
         assert len(sqlstate) == 5, sqlstate
         super().__init__(message)
@@ -73,6 +77,15 @@ class SqlError(TxngateError):
         self.hint = hint
         self.position = position  # 1-based character position in the query, as PostgreSQL reports it
         self.severity = severity
+        # the object an integrity error is about (ErrorResponse's s, t, c and n fields; drivers
+        # give them as constraint_name and the like)
+        self.schema, self.table, self.column, self.constraint = schema, table, column, constraint
+
+    @property
+    def objects(self) -> dict[str, str]:
+        """The object fields that are set, by ErrorResponse field name."""
+        named = {"schema": self.schema, "table": self.table, "column": self.column, "constraint": self.constraint}
+        return {k: v for k, v in named.items() if v is not None}
 
     def __repr__(self) -> str:
         return f"SqlError({self.sqlstate}, {self.message!r})"

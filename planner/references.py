@@ -95,7 +95,7 @@ class References:
             key = missing.slice(0, 1).to_pylist()[0]
             shown = _shown(parent, fk.referenced, [key[c] for c in fk.referenced], fk.columns)
             raise SqlError(FOREIGN_KEY_VIOLATION, f'insert or update on table "{rel.name}" violates foreign key constraint "{fk.name}"',
-                           detail=f'Key {shown} is not present in table "{parent.name}".')
+                           detail=f'Key {shown} is not present in table "{parent.name}".', schema=rel.schema, table=rel.name, constraint=fk.name)
 
     # -- referenced side -------------------------------------------------------
 
@@ -169,7 +169,8 @@ class References:
             shown = _shown(rel, fk.referenced, [key[c] for c in fk.columns], fk.referenced)
             raise SqlError(FOREIGN_KEY_VIOLATION,
                            f'update or delete on table "{rel.name}" violates foreign key constraint "{fk.name}" on table "{child.name}"',
-                           detail=f'Key {shown} is still referenced from table "{child.name}".')
+                           detail=f'Key {shown} is still referenced from table "{child.name}".',
+                           schema=child.schema, table=child.name, constraint=fk.name)
 
     async def truncate_cascade(self, rels: list[Relation]) -> list[Relation]:
         """``rels`` and every table referencing them, to any depth (TRUNCATE ... CASCADE)."""

@@ -1,5 +1,6 @@
 """Foreign keys enforced (planner.references), beside PostgreSQL: every
-statement ends alike (tag, or SQLSTATE, message and DETAIL) and leaves the
+statement ends alike (tag, or SQLSTATE, message, DETAIL and the fields
+naming the table, column and constraint) and leaves the
 same rows; deferred keys are checked at COMMIT; a concurrent delete of the
 referenced row and insert of a referencing one never both commit, across
 two gateways; and a check costs what it touches, not the tables' sizes."""
@@ -28,6 +29,7 @@ SETUP = [
 #: each a list of statements run in order (a transaction block when it starts with BEGIN)
 SCRIPTS = [
     ["INSERT INTO fp VALUES (1, 'a', 0), (2, 'b', 0), (3, 'c', 0), (4, 'd', 0)"],
+    ["INSERT INTO fp VALUES (1, 'dup', 0)", "INSERT INTO fp VALUES (NULL, 'x', 0)", "INSERT INTO fp (code) VALUES ('y')"],  # their fields too
     ["INSERT INTO fc VALUES (10, 1, 'a', 'x'), (11, 2, 'b', 'y'), (12, NULL, NULL, 'z'), (13, 4, 'd', 'w')"],
     ["INSERT INTO fc VALUES (14, 9, NULL, 'bad')"],
     ["INSERT INTO fc VALUES (14, NULL, 'zz', 'bad')"],
@@ -76,7 +78,7 @@ async def _ours(session, sql):
         result = (await session.execute(sql))[-1]
         return result.rows if sql.startswith("SELECT") else result.tag
     except SqlError as e:
-        return (e.sqlstate, e.message, e.detail)
+        return (e.sqlstate, e.message, e.detail, e.schema, e.table, e.column, e.constraint)
 
 
 async def _theirs(conn, sql):
@@ -85,7 +87,7 @@ async def _theirs(conn, sql):
             return [tuple(r.values()) for r in await conn.fetch(sql)]
         return await conn.execute(sql)
     except asyncpg.PostgresError as e:
-        return (e.sqlstate, e.args[0], e.detail)
+        return (e.sqlstate, e.args[0], e.detail, e.schema_name, e.table_name, e.column_name, e.constraint_name)
 
 
 async def test_foreign_keys_as_postgres(db, pg_url):
