@@ -23,6 +23,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from planner.errors import INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, SqlError
 from planner.result import python_values
 from planner.sqltypes import PG_ARRAY_ELEMENT, of_arrow, type_length, type_oid
 from planner.textfmt import INFINITIES, format_column, format_value, parse_array, value_type
@@ -428,14 +429,8 @@ def decode_param(data: bytes | None, oid: int, binary: bool):
         return _array_from_binary(data, oid) if binary else _array_from_text(data.decode(), element)
     if not binary:
         text = data.decode()
-        if oid in (20, 21, 23, 26):
-            return int(text)
-        if oid in (700, 701):
-            return float(text)
-        if oid == 1700:
-            return decimal.Decimal(text)
-        if oid == 16:
-            return text.strip().lower() in ("t", "true", "1", "on", "yes", "y")
+        if oid in _TEXT_PARSERS:
+            return _TEXT_PARSERS[oid](text)
         if oid == 17:
             return bytes.fromhex(text[2:]) if text.startswith("\\x") else text.encode()
         if oid in (1082, 1114, 1184):
@@ -473,6 +468,52 @@ def decode_param(data: bytes | None, oid: int, binary: bool):
         # never starts with \x01, so the two cannot be confused)
         return data[1:].decode() if data[:1] == b"\x01" else data.decode()
     return data.decode()
+
+
+_INTEGER_TEXT = re.compile(r"\s*[+-]?\d+\s*")
+_NUMBER_TEXT = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*|\s*([+-]?(inf|infinity)|nan)\s*", re.IGNORECASE)
+_INTEGER_OIDS = {21: ("smallint", -(1 << 15), (1 << 15) - 1), 23: ("integer", -(1 << 31), (1 << 31) - 1),
+                 20: ("bigint", -(1 << 63), (1 << 63) - 1), 26: ("oid", 0, (1 << 32) - 1)}
+
+
+def _bad_text(type_name: str, text: str) -> SqlError:
+    return SqlError(INVALID_TEXT_REPRESENTATION, f'invalid input syntax for type {type_name}: "{text}"')
+
+
+def _integer_param(oid: int):
+    name, lo, hi = _INTEGER_OIDS[oid]
+
+    def parse(text: str) -> int:
+        if not _INTEGER_TEXT.fullmatch(text):
+            raise _bad_text(name, text)
+        value = int(text)
+        if not lo <= value <= hi:
+            raise SqlError(NUMERIC_VALUE_OUT_OF_RANGE, f'value "{text}" is out of range for type {name}')
+        return value
+    return parse
+
+
+def _number_param(name: str, convert):
+    def parse(text: str):
+        if not _NUMBER_TEXT.fullmatch(text) or (name == "numeric" and "inf" in text.lower()):
+            raise _bad_text(name, text)
+        return convert(text.strip())
+    return parse
+
+
+def _boolean_param(text: str) -> bool:
+    """PostgreSQL's boolean input: true/false, yes/no, on/off, 1/0 and their unique prefixes."""
+    word = text.strip().lower()
+    true = bool(word) and any(w.startswith(word) for w in ("true", "yes", "on", "1")) and word not in ("o",)
+    false = bool(word) and any(w.startswith(word) for w in ("false", "no", "off", "0")) and word not in ("o",)
+    if true == false:
+        raise _bad_text("boolean", text)
+    return true
+
+
+#: text-format parameters checked as PostgreSQL's input functions check them
+_TEXT_PARSERS = {**{oid: _integer_param(oid) for oid in _INTEGER_OIDS}, 700: _number_param("real", float),
+                 701: _number_param("double precision", float), 1700: _number_param("numeric", decimal.Decimal), 16: _boolean_param}
 
 
 _DATETIME = re.compile(

@@ -226,6 +226,9 @@ SEQUENCES = [
     Seq("any_untyped_array_parameter", Q("CREATE TABLE pd_any (id int, k text)", "INSERT INTO pd_any VALUES (1, 'a'), (3, 'b'), (5, 'c')") + [
         m.parse("", "SELECT id FROM pd_any WHERE id = ANY($1) AND k <> ALL($2) ORDER BY id"), m.describe("S"),
         m.bind("", "", ("{1,5,7}", "{c}")), m.execute(), m.sync()]),
+    Seq("bad_parameter_text", [m.parse("", "SELECT $1::int, $2::bool, $3::smallint", (23, 16, 21)), m.bind("", "", ("abc", "t", "1")), m.execute(), m.sync(),
+                               m.bind("", "", ("7", "maybe", "1")), m.execute(), m.sync(), m.bind("", "", ("7", " Of ", "40000")), m.execute(), m.sync(),
+                               m.bind("", "", (" 12 ", "y", "-3")), m.execute(), m.sync()]),
     # -- malformed input: an ErrorResponse, and the session goes on where PostgreSQL's does
     Seq("invalid_utf8_in_query", [m.raw(b"Q", b"SELECT '\xff\xfe' AS s\x00"), *Q("SELECT 1")]),
     Seq("invalid_utf8_in_parse", [m.raw(b"P", b"\x00SELECT '\xc3\x28'\x00\x00\x00"), m.sync(), *Q("SELECT 1")]),
