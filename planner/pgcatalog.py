@@ -375,6 +375,19 @@ def _quote_ident(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+def _spellings(schema: str, name: str, visible: bool) -> list[str]:
+    """The texts ``::regclass`` reads as this relation: quoted or not
+    (unquoted parts as PostgreSQL folds them: lower case), qualified or,
+    when the search path finds it, not."""
+    def forms(ident: str) -> list[str]:
+        quoted = '"' + ident.replace('"', '""') + '"'
+        return [quoted] + ([ident] if _quote_ident(ident) == ident or ident == ident.lower() else [])
+
+    names = forms(name)
+    out = [f"{s}.{n}" for s in forms(schema) for n in names]
+    return out + names if visible else out
+
+
 class PgCatalog:
     """The emulated system catalogs of one statement: ``catalog`` at its
     ``read_ts``, ``session`` for the settings, user and search path."""
@@ -679,13 +692,20 @@ class PgCatalog:
             oid = relation_oid(rel)
             add(oid, "regclass", _quote_ident(rel.name) if oid in visible else f"{_quote_ident(rel.schema)}.{_quote_ident(rel.name)}")
             add(oid, "relname", rel.name)
+            for spelling in _spellings(rel.schema, rel.name, oid in visible):
+                add(oid, "regclass_in", spelling)
             if rel.query is not None:
                 add(oid, "viewdef", " " + rel.query + ";")
             for cname, cols, unique, _primary in rel.all_indexes:
                 add(derived_oid(oid, cname), "regclass", _quote_ident(cname))
+                for spelling in _spellings(rel.schema, cname, oid in visible):
+                    add(derived_oid(oid, cname), "regclass_in", spelling)
                 add(derived_oid(oid, cname), "indexdef", self._indexdef(rel, cname, cols, unique))
         for _rel, oid, _cname, _kind, _cols, definition, _fk in self._constraints():
             add(oid, "constraintdef", definition)
+        for name, oid in SYSTEM_RELATION_OIDS.items():
+            for spelling in _spellings("pg_catalog", name, True):
+                add(oid, "regclass_in", spelling)
         for s in self._schemas():
             add(namespace_oid(s), "regnamespace", s)
         for oid, name in TYPE_DISPLAY.items():

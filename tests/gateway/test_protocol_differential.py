@@ -229,6 +229,10 @@ SEQUENCES = [
     Seq("bad_parameter_text", [m.parse("", "SELECT $1::int, $2::bool, $3::smallint", (23, 16, 21)), m.bind("", "", ("abc", "t", "1")), m.execute(), m.sync(),
                                m.bind("", "", ("7", "maybe", "1")), m.execute(), m.sync(), m.bind("", "", ("7", " Of ", "40000")), m.execute(), m.sync(),
                                m.bind("", "", (" 12 ", "y", "-3")), m.execute(), m.sync()]),
+    Seq("regclass_parameter_spellings", Q("CREATE TABLE pd_rc (id int PRIMARY KEY)") + [
+        m.parse("", "SELECT $1::regclass = 'pd_rc'::regclass", (25,))] + [
+        msg for name in ("pd_rc", '"pd_rc"', "public.pd_rc", '"public"."pd_rc"', "PD_RC", "no_such", '"PD_RC"')
+        for msg in (m.bind("", "", (name,)), m.execute(), m.sync())]),
     # -- malformed input: an ErrorResponse, and the session goes on where PostgreSQL's does
     Seq("invalid_utf8_in_query", [m.raw(b"Q", b"SELECT '\xff\xfe' AS s\x00"), *Q("SELECT 1")]),
     Seq("invalid_utf8_in_parse", [m.raw(b"P", b"\x00SELECT '\xc3\x28'\x00\x00\x00"), m.sync(), *Q("SELECT 1")]),
