@@ -518,6 +518,9 @@ class Connection:
                 self.send(wire.row_description(columns, [0] * len(columns)))
             else:
                 portal = self._portal(name)
+                if portal.prepared.statements and portal.prepared.statements[0].kind == p.COPY:
+                    self.send(wire.msg(b"n"))  # its data travels in CopyData, run at Execute
+                    return
                 await self._run_portal(portal)
                 res = portal.result
                 if res is not None and res.returns_rows:
@@ -584,7 +587,14 @@ class Connection:
             portal.result = None
             return
         stmt = portal.prepared.statements[0]
-        portal.result = await self.session.run(stmt, portal.params, lazy=True)
+        if stmt.kind != p.COPY:
+            portal.result = await self.session.run(stmt, portal.params, lazy=True)
+            return
+        # COPY through the extended protocol (ADBC, connectorx, pg8000): CopyIn/CopyOut at Execute
+        source, sink = _CopyIn(self), _CopyOut(self)
+        portal.result = await self.session.run(stmt, portal.params, source, sink, lazy=True)
+        if sink.started:
+            sink.finish()
 
     async def _describe(self, prepared: Prepared):
         """Result columns of a prepared statement without running it (None: it returns no rows)."""

@@ -313,10 +313,11 @@ class Binder:
                 if isinstance(arg, ast.A_Const) and isinstance(arg.val, ast.String):
                     return ast.A_Const(val=ast.Integer(ival=getattr(self.pg, kind)(arg.val.sval)))
                 if isinstance(arg, ast.ParamRef) and kind == "regclass":  # a name given as a parameter, read as PostgreSQL reads it
+                    name = "trim(regexp_replace(_arg1, '\\s*[.]\\s*', '.', 'g'))"  # "public" . "t" as "public"."t"
                     return expand(
                         "(CASE WHEN _arg1 IS NULL THEN NULL WHEN regexp_full_match(_arg1, '[0-9]+') THEN CAST(_arg1 AS bigint) ELSE coalesce("
-                        "(SELECT min(d.txngate_oid) FROM pg_catalog.txngate_defs d WHERE d.txngate_kind = 'regclass_in' AND (d.txngate_def = _arg1"
-                        " OR (strpos(_arg1, '\"') = 0 AND d.txngate_def = lower(_arg1)))),"
+                        f"(SELECT min(d.txngate_oid) FROM pg_catalog.txngate_defs d WHERE d.txngate_kind = 'regclass_in' AND (d.txngate_def = {name}"
+                        f" OR (strpos(_arg1, '\"') = 0 AND d.txngate_def = lower({name})))),"
                         " error('[42P01] relation \"' || _arg1 || '\" does not exist')) END)", [arg])
                 if isinstance(arg, ast.ParamRef):  # a name given as a parameter: its OID, or NULL
                     name_kind = {"regtype": "typname"}.get(kind, kind)

@@ -164,6 +164,13 @@ SEQUENCES = [
         m.copy_done()] + Q("SELECT * FROM pd_cibt ORDER BY a")),
     Seq("copy_in_binary_cut_in_a_row", Q("CREATE TABLE pd_cibc (a int, b text)", "COPY pd_cibc FROM STDIN (FORMAT binary)") + [
         m.copy_data(b"PGCOPY\n\xff\r\n\x00" + b"\x00" * 8 + b"\x00\x02\x00\x00\x00\x04\x00\x00"), m.copy_done()] + Q("SELECT count(*) FROM pd_cibc")),
+    Seq("copy_extended", Q("CREATE TABLE pd_cx (a int, b text)") + [
+        m.parse("", "COPY pd_cx FROM STDIN"), m.bind("", ""), m.describe("P"), m.execute(), m.copy_data(b"1\tx\n2\t\\N\n"), m.copy_done(), m.sync(),
+        m.parse("", "COPY (SELECT a, b FROM pd_cx ORDER BY a) TO STDOUT (FORMAT csv)"), m.bind("", ""), m.describe("P"), m.execute(), m.sync(),
+        m.parse("", "COPY pd_cx TO STDOUT (FORMAT binary)"), m.bind("", "", (), (), ()), m.execute(), m.sync(),
+        m.parse("", "COPY pd_cx FROM STDIN"), m.bind("", ""), m.execute(), m.copy_data(b"oops\tx\n"), m.copy_done(), m.sync(),
+        m.parse("", "COPY pd_cx FROM STDIN"), m.bind("", ""), m.execute(), m.copy_fail("client gave up"), m.sync(),
+        *Q("SELECT count(*) FROM pd_cx")]),
     Seq("copy_in_binary_bad_signature", Q("CREATE TABLE pd_cibs (a int)", "COPY pd_cibs FROM STDIN (FORMAT binary)") + [
         m.copy_data(b"not a binary copy file"), m.copy_done()]),
     Seq("copy_missing_table", Q("COPY pd_no_such_table FROM STDIN")),
@@ -231,7 +238,7 @@ SEQUENCES = [
                                m.bind("", "", (" 12 ", "y", "-3")), m.execute(), m.sync()]),
     Seq("regclass_parameter_spellings", Q("CREATE TABLE pd_rc (id int PRIMARY KEY)") + [
         m.parse("", "SELECT $1::regclass = 'pd_rc'::regclass", (25,))] + [
-        msg for name in ("pd_rc", '"pd_rc"', "public.pd_rc", '"public"."pd_rc"', "PD_RC", "no_such", '"PD_RC"')
+        msg for name in ("pd_rc", '"pd_rc"', "public.pd_rc", '"public"."pd_rc"', '"public" . "pd_rc"', " pd_rc ", "PD_RC", "no_such", '"PD_RC"')
         for msg in (m.bind("", "", (name,)), m.execute(), m.sync())]),
     # -- malformed input: an ErrorResponse, and the session goes on where PostgreSQL's does
     Seq("invalid_utf8_in_query", [m.raw(b"Q", b"SELECT '\xff\xfe' AS s\x00"), *Q("SELECT 1")]),
