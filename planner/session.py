@@ -396,8 +396,10 @@ class Session:
                     if isinstance(a, ast.ParamRef):
                         t = operand_type(b) if n.kind in (A_Expr_Kind.AEXPR_OP, A_Expr_Kind.AEXPR_OP_ANY, A_Expr_Kind.AEXPR_OP_ALL) \
                             and n.name[-1].sval != "||" else column_type(b)
-                        if t and quantified:  # x = ANY($1): an array of x's type; $1 = ANY(a): a's element type
-                            t = t.removesuffix("[]") if a is n.lexpr else t if t.endswith("[]") else t + "[]"
+                        if quantified and a is n.rexpr:  # x = ANY($1): an array of x's type (of text when x's is not known)
+                            t = t if t and t.endswith("[]") else (t or "text") + "[]"
+                        elif t and quantified:  # $1 = ANY(a): a's element type
+                            t = t.removesuffix("[]")
                         if t:
                             types.setdefault(a.number, t)
                 if isinstance(n.rexpr, (list, tuple)):  # x IN ($1, $2)
