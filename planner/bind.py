@@ -214,9 +214,41 @@ class Binder:
         if name == "to_char" and len(args) == 2 and isinstance(args[1], ast.A_Const) and isinstance(args[1].val, ast.String):
             template = tochar.expression(args[1].val.sval)  # None: a number's template (0A000)
             return None if template is None else expand(f"({template})", args[:1])
+        if name in ("extract", "date_part") and len(args) == 2 and isinstance(args[0], ast.A_Const) and isinstance(args[0].val, ast.String):
+            new = self._date_part(name, args[0].val.sval.lower(), args[1])
+            if new is not None:
+                return new
         if name == "round" and len(args) == 1 and _operand_type(args[0], self._columns, floats=True) in ("real", "double precision"):
             return ast.FuncCall(funcname=(ast.String(sval="round_even"),), args=(args[0], ast.A_Const(val=ast.Integer(ival=0))))
         return None
+
+    def _date_part(self, name: str, field: str, arg: ast.Node) -> ast.Node | None:
+        """``extract(field FROM x)`` as PostgreSQL's numeric (seconds with 6
+        decimals, milliseconds with 3, epoch with 6, or none for a date),
+        ``date_part('field', x)`` as its double; DuckDB gives integers (the
+        seconds without their fraction: a wrong answer) or doubles."""
+        if field not in _DATE_FIELDS:
+            return None
+        date = isinstance(arg, ast.TypeCast) and arg.typeName.names[-1].sval == "date" or \
+            isinstance(arg, ast.ColumnRef) and isinstance(arg.fields[-1], ast.String) and self._columns.get(arg.fields[-1].sval) == "date"
+        if name == "extract":
+            template = {
+                "second": "(CAST(date_part('microseconds', _arg1) AS numeric(38,0)) * CAST(0.000001 AS numeric(38,6)))",
+                "milliseconds": "(CAST(date_part('microseconds', _arg1) AS numeric(38,0)) * CAST(0.001 AS numeric(38,3)))",
+                "epoch": "CAST(epoch(_arg1) AS numeric(38,0))" if date else
+                         "(CAST(CAST(round(epoch(_arg1) * 1000000) AS bigint) AS numeric(38,0)) * CAST(0.000001 AS numeric(38,6)))",
+            }.get(field, f"CAST(date_part('{field}', _arg1) AS numeric(38,0))")
+        else:
+            template = {
+                "second": "(date_part('microseconds', _arg1) / 1000000.0)",
+                "milliseconds": "(date_part('microseconds', _arg1) / 1000.0)",
+                "epoch": "epoch(_arg1)",
+            }.get(field, f"CAST(date_part('{field}', _arg1) AS double precision)")
+        new = expand(template, [arg])
+        for n in walk(new):
+            if isinstance(n, (ast.FuncCall, ast.TypeCast)):
+                self._cast.add(id(n))
+        return new
 
     def _trim_char_operands(self, n: ast.Node) -> None:
         """PostgreSQL compares, concatenates, measures and casts to text
@@ -228,6 +260,8 @@ class Binder:
         if isinstance(n, ast.A_Expr):
             if n.kind not in _PATTERN_KINDS and not (n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _PATTERN_OPERATORS):
                 replace_children(n, self._char_operand)
+                if _compares(n) and any(id(x) in self._trimmed for x in (n.lexpr, n.rexpr)):
+                    replace_children(n, self._char_peer)  # compared as character(n): the other side's trailing spaces go too
         elif isinstance(n, ast.FuncCall):
             if n.funcname[-1].sval not in PADDED_ARGUMENTS:
                 replace_children(n, self._char_operand)
@@ -254,6 +288,18 @@ class Binder:
         trimmed = ast.FuncCall(funcname=(ast.String(sval="rtrim"),), args=(n,))
         self._trimmed.add(id(trimmed))
         return trimmed
+
+    def _char_peer(self, n: ast.Node) -> ast.Node | None:
+        """What a char(n) operand is compared with, as character(n): a
+        string constant or a varchar column without its trailing spaces
+        (a text column keeps them: PostgreSQL compares that as text)."""
+        if isinstance(n, ast.A_Const) and isinstance(n.val, ast.String) and n.val.sval.endswith(" "):
+            return ast.A_Const(val=ast.String(sval=n.val.sval.rstrip(" ")))
+        if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and self._columns.get(n.fields[-1].sval, "").startswith("varchar"):
+            trimmed = ast.FuncCall(funcname=(ast.String(sval="rtrim"),), args=(n,))
+            self._trimmed.add(id(trimmed))
+            return trimmed
+        return None
 
     def _char_operand_shape(self, n: ast.Node | None) -> bool:
         return isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and is_char(self._columns.get(n.fields[-1].sval, ""))
@@ -508,8 +554,8 @@ def _passed_char(n: ast.Node, found: dict[str, set[str]]) -> str | None:
 
 def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, computed_only: bool) -> list[str | None] | None:
     """Per result column of a SELECT, the declared type the engine's result
-    cannot tell (it gives text for both): json or jsonb (planner.jsonops),
-    or the char(n) of a column passed through; None when the target list
+    cannot tell (it gives text for all): json or jsonb (planner.jsonops),
+    or the char(n) or varchar(n) of a column passed through; None when the target list
     has ``*``, or (``computed_only``) no column can be such.
     ``columns_of()`` gives the statement's column types, only if needed."""
     memo: list[dict[str, str]] = []
@@ -526,16 +572,38 @@ def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
     if not any(isinstance(t.val, (ast.ColumnRef, ast.FuncCall)) for t in targets):
         return kinds
     found = {name: {t} for name, t in columns().items()}
-    chars = [_passed_char(t.val, found) for t in targets]
-    if not any(chars):
+    declared = [_passed_char(t.val, found) or _passed_varchar(t.val, found) for t in targets]
+    if not any(declared):
         return kinds
-    return [c or k for c, k in zip(chars, kinds or [None] * len(chars))]
+    return [c or k for c, k in zip(declared, kinds or [None] * len(declared))]
+
+
+def _passed_varchar(n: ast.Node, found: dict[str, set[str]]) -> str | None:
+    """The varchar(n) type of an output that is a varchar column as it is
+    (max and min of varchar are text, as PostgreSQL's)."""
+    if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
+        types = found.get(n.fields[-1].sval, ())
+        if len(types) == 1 and (t := next(iter(types))).startswith("varchar"):
+            return t
+    return None
 
 
 #: functions that take character(n) as it is, padding and all (the others
 #: take text, which PostgreSQL casts char(n) to without its padding)
 PADDED_ARGUMENTS = {"octet_length", "strlen", "max", "min", "count", "array_agg", "any_value", "mode",
                     "regexp_full_match", "rlike"}  # the last two: SIMILAR TO, rewritten
+
+def _compares(n: ast.A_Expr) -> bool:
+    """``n`` compares its operands (=, <, IN, BETWEEN, IS DISTINCT FROM, ...)."""
+    if n.kind in (A_Expr_Kind.AEXPR_IN, A_Expr_Kind.AEXPR_DISTINCT, A_Expr_Kind.AEXPR_NOT_DISTINCT, A_Expr_Kind.AEXPR_BETWEEN,
+                  A_Expr_Kind.AEXPR_NOT_BETWEEN, A_Expr_Kind.AEXPR_NULLIF):
+        return True
+    return n.kind in (A_Expr_Kind.AEXPR_OP, A_Expr_Kind.AEXPR_OP_ANY, A_Expr_Kind.AEXPR_OP_ALL) and n.name[-1].sval in ("=", "<>", "!=", "<", ">", "<=", ">=")
+
+
+#: the fields extract() and date_part() rewrite (others, like timezone, go as written)
+_DATE_FIELDS = {"second", "milliseconds", "microseconds", "epoch", "minute", "hour", "day", "month", "year", "quarter", "week",
+                "dow", "isodow", "doy", "isoyear", "decade", "century", "millennium"}
 
 #: LIKE, ILIKE, SIMILAR TO and the regular-expression operators: they match
 #: a character(n) value with its padding
@@ -571,6 +639,13 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
         if left is None or right is None:
             return None
         return max(left, right, key=_WIDENING.index)
+    if isinstance(n, (ast.CaseExpr, ast.CoalesceExpr)):  # PostgreSQL's common type of the branches
+        branches = [w.result for w in n.args] + [n.defresult] if isinstance(n, ast.CaseExpr) else list(n.args)
+        types = [None if b is None or (isinstance(b, ast.A_Const) and b.isnull) else _operand_type(b, columns, floats=floats) for b in branches]
+        known_types = [t for t in types if t is not None]
+        if not known_types or len(known_types) < sum(1 for b in branches if not (b is None or (isinstance(b, ast.A_Const) and b.isnull))):
+            return None
+        return max(known_types, key=_WIDENING.index)
     return None
 
 

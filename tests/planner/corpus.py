@@ -46,6 +46,9 @@ SETUP = [
     "CREATE TABLE nation (n_key integer PRIMARY KEY, n_name char(25), n_code char(3), qty numeric(15,2))",
     "INSERT INTO nation VALUES (1, 'BRAZIL', 'BR', 10.50), (2, 'PERU', 'PE ', 20), (3, 'BRAZIL  ', 'BRA', 5), (4, NULL, NULL, 1), (5, '', '', 2)",
     "CREATE VIEW nation_v AS SELECT n_key AS k, n_name AS nm FROM nation",
+    "CREATE TABLE cv (k integer PRIMARY KEY, c char(6), v varchar(6), t text, ts timestamp, d date)",
+    "INSERT INTO cv VALUES (1, 'ab', 'ab', 'ab', '2020-01-01 00:00:05.5', '2020-03-04'), (2, 'ab ', 'ab ', 'ab ', '1999-12-31 23:59:59', '1999-12-31'),"
+    " (3, 'cd', 'cd', 'cd', NULL, NULL)",
     "CREATE TABLE nation_copy AS SELECT n_key, n_name AS name2, max(n_code) AS code2 FROM nation GROUP BY n_key, n_name",
 ]
 
@@ -67,6 +70,12 @@ QUERIES = [
     "SELECT n_key, CASE n_name WHEN 'BRAZIL' THEN 1 ELSE 0 END, coalesce(n_name, 'none') = 'BRAZIL', octet_length(n_name), n_code IN ('PE', 'BR') FROM nation ORDER BY n_key",
     "SELECT a.n_key, b.n_key FROM nation a JOIN nation b ON a.n_name = b.n_name AND a.n_key < b.n_key ORDER BY 1, 2",
     "SELECT n_name, count(*) FROM nation GROUP BY n_name ORDER BY n_name",
+    # character(n) against varchar (compared as character), text (as text) and constants
+    "SELECT k, c = v, c = t, c = 'ab ', c IN ('ab ', 'x'), c BETWEEN 'ab ' AND 'ab ', v = 'ab ' FROM cv ORDER BY k",
+    "SELECT a.k, b.k FROM cv a JOIN cv b ON a.c = b.v ORDER BY 1, 2",
+    # extract is numeric (seconds with their fraction), date_part double precision
+    "SELECT k, extract(second FROM ts), extract(epoch FROM ts), extract(milliseconds FROM ts), extract(year FROM d), extract(epoch FROM d),"
+    " date_part('second', ts), date_part('year', d), extract(dow FROM d), extract(day FROM interval '3 days 4 hours') FROM cv ORDER BY k",
     # projections, filters, ordering
     "SELECT id, name FROM emp ORDER BY id",
     "SELECT * FROM emp ORDER BY id",
@@ -443,6 +452,9 @@ MESSAGE_DIFFERENCES: dict[str, str] = {
 
 # queries whose result column types must be PostgreSQL's (type OIDs)
 TYPED = [
+    "SELECT extract(year FROM d), extract(second FROM ts), date_part('year', d), sum(CASE WHEN k = 1 THEN 1 ELSE 0 END), sum(coalesce(k, 0))"
+    " FROM cv GROUP BY d, ts ORDER BY 1",
+    "SELECT a.v, a.c, b.t FROM cv a JOIN cv b ON a.k = b.k ORDER BY a.k",
     "SELECT nation, max(n_code) FROM (SELECT n_name AS nation, n_code FROM nation) AS x GROUP BY nation ORDER BY nation",
     "SELECT k, nm FROM nation_v ORDER BY k",
     "SELECT n_key, name2, code2 FROM nation_copy ORDER BY n_key",
