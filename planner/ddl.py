@@ -212,11 +212,11 @@ class Ddl(Dml):
             query = pglast.parse_sql(f"SELECT * FROM ({pg_sql(node.query)}) AS q")[0].stmt
             written = await self.spark_write(query, rel)
             if written is not None:
-                return Result(tag if kind == "matview" else f"SELECT {written}")
+                return Result(f"SELECT {written}")
             out = await self.select(node.query)  # Spark fell back to local
         rows = conform(out.rename_columns(names), rel) if not into.skipData else rel.schema_arrow.empty_table()
         await self.work.write(shard, rows, 1)
-        return Result(tag if kind == "matview" else f"SELECT {rows.num_rows}")
+        return Result(tag if kind == "matview" and into.skipData else f"SELECT {rows.num_rows}")  # PostgreSQL's tags
 
     async def refresh(self, node: ast.RefreshMatViewStmt) -> Result:
         catalog = await self.work.catalog()
@@ -382,11 +382,15 @@ class Ddl(Dml):
             if node.missing_ok:
                 return Result("ALTER TABLE")
             catalog.relation(rv.relname, rv.schemaname, self.search_path)
-        tag = "ALTER " + {"table": "TABLE", "view": "VIEW", "matview": "MATERIALIZED VIEW"}[rel.kind]
+        # the tag names the statement's word (ALTER TABLE renames a view too), as PostgreSQL's does
+        tag = "ALTER " + {"OBJECT_VIEW": "VIEW", "OBJECT_MATVIEW": "MATERIALIZED VIEW"}.get(
+            kind if kind != "OBJECT_COLUMN" else node.relationType.name, "TABLE")
         if kind in ("OBJECT_TABLE", "OBJECT_VIEW", "OBJECT_MATVIEW"):
             if catalog.lookup(node.newname, rel.schema) is not None:
                 raise SqlError(DUPLICATE_TABLE, f'relation "{node.newname}" already exists')
-            self._refuse_dependents(catalog, rel, "rename")
+            for view in catalog.dependents(rel):  # PostgreSQL's views follow the relation by OID: theirs follow its name
+                await self._write_catalog(catalog_rows(view), -1)
+                await self._write_catalog(catalog_rows(view.with_(query=_renamed_in(view.query, rel, node.newname))), 1)
             await self._write_catalog(catalog_rows(rel), -1)
             await self._write_catalog(catalog_rows(rel.with_(name=node.newname)), 1)
             return Result(tag)
@@ -656,6 +660,15 @@ def _refuse_on_commit(action) -> None:
     name = OnCommitAction(action or 0).name
     if name not in ("ONCOMMIT_NOOP", "ONCOMMIT_PRESERVE_ROWS"):
         raise not_supported(f"ON COMMIT {name.removeprefix('ONCOMMIT_').replace('_', ' ')}")
+
+
+def _renamed_in(query: str, rel: Relation, name: str) -> str:
+    """A view's query with its references to ``rel`` renamed to ``name``."""
+    node = pglast.parse_sql(query)[0].stmt
+    for n in p.walk(node):
+        if isinstance(n, ast.RangeVar) and n.relname == rel.name and (n.schemaname or "public") == rel.schema:
+            n.relname = name
+    return pg_sql(node)
 
 
 #: column constraint attributes: the attribute they set on the constraint before them

@@ -69,6 +69,26 @@ STATEMENTS = [(sql, ()) for sql in [
     "SELECT p.id, k.* FROM parent p, unnest(ARRAY[p.id, p.n * 10], ARRAY['a', 'b']) WITH ORDINALITY AS k(v, w, i) ORDER BY 1, 4",
     "CREATE TABLE bulk (a varchar(5), b varchar(5))",
     "INSERT INTO bulk (a, b) SELECT * FROM unnest(ARRAY['p', 'q']::varchar[], ARRAY['r', 's']::varchar[])",
+    # dbt's re-run of a model others read: rename it aside (its dependents follow), build anew, drop the old CASCADE
+    "CREATE SCHEMA an",
+    "CREATE TABLE an.src (a integer)",
+    "INSERT INTO an.src VALUES (1), (2)",
+    'CREATE VIEW "an"."stg" AS SELECT a FROM "an"."src"',
+    'CREATE VIEW "an"."enr" AS SELECT a * 10 AS b FROM "an"."stg"',
+    'ALTER TABLE "an"."stg" RENAME TO "stg__dbt_backup"',
+    "SELECT * FROM an.enr ORDER BY b",
+    'CREATE VIEW "an"."stg" AS SELECT a FROM "an"."src" WHERE a = 1',
+    "SELECT * FROM an.enr ORDER BY b",
+    'DROP VIEW IF EXISTS "an"."stg__dbt_backup" CASCADE',
+    "SELECT viewname FROM pg_views WHERE schemaname = 'an' ORDER BY 1",
+    "CREATE TABLE an.t1 (x integer)",
+    "CREATE MATERIALIZED VIEW an.mv AS SELECT x FROM an.t1",
+    "CREATE MATERIALIZED VIEW an.mv0 AS SELECT x FROM an.t1 WITH NO DATA",
+    "ALTER TABLE an.t1 RENAME TO t2",
+    "INSERT INTO an.t2 VALUES (3)",
+    "REFRESH MATERIALIZED VIEW an.mv",
+    "SELECT * FROM an.mv",
+    "ALTER VIEW an.enr RENAME TO enr2",
 ]]
 
 CHECK = "SELECT count(*) FROM pg_class WHERE relname IN ('ident', 'always', 'ser', 'alt', 'parent', 'bulk')"
@@ -77,7 +97,7 @@ CHECK = "SELECT count(*) FROM pg_class WHERE relname IN ('ident', 'always', 'ser
 async def test_tool_ddl_ends_as_in_postgres(db, pg_url):
     conn = await asyncpg.connect(pg_url)
     try:
-        await conn.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+        await conn.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public; DROP SCHEMA IF EXISTS an CASCADE")
         await assert_same_outcomes(db.session(), conn, STATEMENTS, CHECK)
     finally:
         await conn.close()
