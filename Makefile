@@ -3,13 +3,14 @@
 #   make test    set up .venv and run the whole test suite (starts its own
 #                PostgreSQL and S3 servers)
 #   make bench   run every benchmark under bench/
+#   make fuzz    random differential queries against PostgreSQL (SEED=, N=)
 
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: serve test bench system-deps clean
+.PHONY: serve test bench fuzz system-deps clean
 
 $(STAMP): pyproject.toml
 	@$(MAKE) --no-print-directory system-deps
@@ -40,6 +41,12 @@ serve: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest
+
+# random differential queries against PostgreSQL: make fuzz SEED=7 N=5000
+SEED ?= 1
+N    ?= 1000
+fuzz: $(STAMP)
+	$(PY) -m tests.planner.fuzz --seed $(SEED) -n $(N)
 
 bench: $(STAMP)
 	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

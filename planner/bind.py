@@ -32,6 +32,7 @@ from pglast.stream import RawStream
 from planner import jsonops, textfmt, tochar
 from planner.catalog import Catalog, Relation
 from planner.errors import INVALID_DATETIME_FORMAT, SqlError, not_supported
+from planner import parse as p
 from planner.parse import walk
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, replace_children
 from planner.sqltypes import CATALOG_TYPES, canonical, typed_literal
@@ -119,6 +120,8 @@ class Binder:
         for n in walk(node):
             if isinstance(n, ast.SelectStmt) and n.groupClause and n.fromClause:
                 self._group_dependents(n, ctes)  # before its RangeVars are renamed
+            if isinstance(n, ast.SelectStmt) and n.sortClause and n.targetList:
+                _check_sort_names(n)  # before its expressions are rewritten
             if isinstance(n, ast.RangeVar):
                 self._rename(n, ctes)
             elif isinstance(n, ast.FuncCall):
@@ -131,8 +134,19 @@ class Binder:
                 n.fields = n.fields[-2:]  # schema.table.column: the table's alias is its name
             elif isinstance(n, ast.A_Expr) and n.name and len(n.name) == 2 and n.name[0].sval == "pg_catalog":
                 n.name = n.name[1:]  # OPERATOR(pg_catalog.~)
+            elif isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _ARITHMETIC:
+                if n.name[-1].sval != "/":  # a typed division becomes sqlglot's bigint TRUNC(a / b)
+                    replace_children(n, _int4_constant)
+                if arrays:
+                    _array_operands(n, arrays)
             elif isinstance(n, ast.A_Expr) and arrays:
                 _array_operands(n, arrays)
+            elif isinstance(n, (ast.CoalesceExpr, ast.MinMaxExpr)):
+                replace_children(n, _int4_constant)  # COALESCE(smallint, 100) is integer
+            elif isinstance(n, ast.CaseExpr):
+                n.defresult = _int4_constant(n.defresult) or n.defresult
+                for w in n.args:
+                    w.result = _int4_constant(w.result) or w.result
             if chars and id(n) not in self._trimmed:
                 self._trim_char_operands(n)
             if isinstance(n, ast.SelectStmt) and n.lockingClause:
@@ -162,6 +176,21 @@ class Binder:
             return ast.CaseExpr(args=(ast.CaseWhen(expr=ast.NullTest(arg=n.rexpr, nulltesttype=NullTestType.IS_NULL), result=ast.A_Const(isnull=True)),), defresult=n)
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_SIMILAR:
             return _similar(n, self.dialect)
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "-" and self.dialect == "duckdb" \
+                and id(n) not in self._cast and _is_date(n.lexpr, self._columns) and _is_date(n.rexpr, self._columns):
+            self._cast.add(id(n))  # date - date: PostgreSQL's integer (DuckDB's bigint)
+            return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval="int4"),), typemod=-1))
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "/" and self.dialect == "duckdb" \
+                and id(n) not in self._cast and all(isinstance(x, ast.A_Const) and isinstance(x.val, ast.Integer) for x in (n.lexpr, n.rexpr)):
+            self._cast.add(id(n))  # 7 / 2: integer, as PostgreSQL's (sqlglot makes it a bigint)
+            return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval="int4"),), typemod=-1))
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF and self.dialect == "duckdb" and id(n) not in self._cast:
+            # NULLIF(a, b) compares, and answers, in the common type (DuckDB casts b to a's: NULLIF(int, 1e300)
+            # overflowed); NULLIF(b, b) is a NULL of b's type, which makes the CASE's type the common one
+            null = ast.A_Expr(kind=A_Expr_Kind.AEXPR_NULLIF, name=(ast.String(sval="="),), lexpr=copy.deepcopy(n.rexpr), rexpr=copy.deepcopy(n.rexpr))
+            self._cast.add(id(null))
+            return ast.CaseExpr(args=(ast.CaseWhen(expr=ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval="="),), lexpr=n.lexpr,
+                                                                    rexpr=n.rexpr), result=null),), defresult=copy.deepcopy(n.lexpr))
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "/" and self.dialect == "duckdb" \
                 and _is_interval(n.lexpr, self._columns):
             # interval / n as interval * (1 / n): DuckDB's integer division (PostgreSQL's, on integers) has no interval form
@@ -207,17 +236,27 @@ class Binder:
                 new = expand("substring(_arg1, greatest(_arg2, 1))", args)
                 self._cast.add(id(new))
                 return new
-            new = expand("CASE WHEN _arg3 < 0 THEN error('[22011] negative substring length not allowed') "
-                         "ELSE substring(_arg1, greatest(_arg2, 1), greatest(0, _arg2 + _arg3 - greatest(_arg2, 1))) END", args)
+            cut = "substring(_arg1, greatest(_arg2, 1), greatest(0, _arg2 + _arg3 - greatest(_arg2, 1)))"
+            if isinstance(args[2], ast.A_Const) and isinstance(args[2].val, ast.Integer) and args[2].val.ival >= 0:
+                new = expand(cut, args)  # no error() to guard: it is volatile, which PARTITION BY refuses
+                self._cast.add(id(new))
+                return new
+            new = expand(f"CASE WHEN _arg3 < 0 THEN error('[22011] negative substring length not allowed') ELSE {cut} END", args)
             self._cast.add(id(new.defresult))
             return new
         if name == "to_char" and len(args) == 2 and isinstance(args[1], ast.A_Const) and isinstance(args[1].val, ast.String):
             template = tochar.expression(args[1].val.sval)  # None: a number's template (0A000)
             return None if template is None else expand(f"({template})", args[:1])
+        if name in _POLYMORPHIC and args and isinstance(args[0], ast.A_Const) and isinstance(args[0].val, ast.String):
+            raise SqlError("42804", "could not determine polymorphic type because input has type unknown")
         if name in ("extract", "date_part") and len(args) == 2 and isinstance(args[0], ast.A_Const) and isinstance(args[0].val, ast.String):
             new = self._date_part(name, args[0].val.sval.lower(), args[1])
             if new is not None:
                 return new
+        if name == "round" and len(args) == 2 and _operand_type(args[0], self._columns) in ("smallint", "integer") \
+                and isinstance(args[1], ast.A_Const) and isinstance(args[1].val, ast.Integer):
+            scale = max(0, args[1].val.ival)  # round(numeric, int): PostgreSQL's only two-argument round
+            return ast.FuncCall(funcname=fc.funcname, args=(_cast_to(args[0], f"numeric(38,{scale})"), args[1]))
         if name == "round" and len(args) == 1 and _operand_type(args[0], self._columns, floats=True) in ("real", "double precision"):
             return ast.FuncCall(funcname=(ast.String(sval="round_even"),), args=(args[0], ast.A_Const(val=ast.Integer(ival=0))))
         return None
@@ -270,6 +309,50 @@ class Binder:
                 n.arg = self._char_operand(n.arg) or n.arg
         elif isinstance(n, ast.CaseExpr) and n.arg is not None:
             n.arg = self._char_operand(n.arg) or n.arg  # CASE c WHEN 'x': an equality
+        elif isinstance(n, ast.SubLink) and n.subLinkType.name in ("ANY_SUBLINK", "ALL_SUBLINK") and n.testexpr is not None:
+            self._trim_sublink(n)
+        if isinstance(n, (ast.CaseExpr, ast.CoalesceExpr)):
+            self._trim_char_branches(n)
+
+    def _trim_char_branches(self, n: ast.Node) -> None:
+        """CASE / COALESCE with a char(n) branch and a text one: PostgreSQL's
+        common type is text, which drops the padding."""
+        case = isinstance(n, ast.CaseExpr)
+        branches = [w.result for w in n.args] + [n.defresult] if case else list(n.args)
+        if not any(self._char_operand_shape(b) for b in branches) or not any(self._texty(b) for b in branches):
+            return
+        trim = lambda b: self._char_operand(b) if self._char_operand_shape(b) else b  # noqa: E731
+        if case:
+            for w in n.args:
+                w.result = trim(w.result)
+            n.defresult = trim(n.defresult)
+        else:
+            n.args = tuple(trim(a) for a in n.args)
+
+    def _texty(self, n: ast.Node | None) -> bool:
+        """``n`` is of type text: a text column, a cast to text, or a text function's result."""
+        if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
+            return self._columns.get(n.fields[-1].sval) == "text"
+        if isinstance(n, ast.TypeCast):
+            return n.typeName.names[-1].sval == "text" and not n.typeName.arrayBounds
+        if isinstance(n, ast.CoalesceExpr):
+            return any(self._texty(a) for a in n.args)
+        return isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _TEXT_FUNCTIONS
+
+    def _trim_sublink(self, n: ast.SubLink) -> None:
+        """``x IN (SELECT c ...)`` with a char(n) on either side compares as
+        character(n): both sides without trailing spaces."""
+        targets = getattr(n.subselect, "targetList", None) or ()
+        if len(targets) != 1 or isinstance(n.testexpr, (list, tuple)):
+            return
+        inner, outer = self._char_operand(targets[0].val), self._char_operand(n.testexpr)
+        if inner is None and outer is None:
+            return
+        if inner is not None:
+            targets[0].val = inner
+        n.testexpr = outer or self._char_peer(n.testexpr) or n.testexpr
+        if inner is None:
+            targets[0].val = self._char_peer(targets[0].val) or targets[0].val
 
     def _char_operand(self, n: ast.Node) -> ast.Node | None:
         """A char(n) operand without its padding: a char(n) column, or a
@@ -279,6 +362,8 @@ class Binder:
             char = isinstance(n.fields[-1], ast.String) and is_char(self._columns.get(n.fields[-1].sval, ""))
         elif isinstance(n, ast.CoalesceExpr):
             char = any(self._char_operand_shape(a) for a in n.args)
+        elif isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
+            char = self._char_operand_shape(n.lexpr)
         elif isinstance(n, ast.CaseExpr):
             char = any(self._char_operand_shape(r) for r in [w.result for w in n.args] + [n.defresult])
         else:
@@ -591,6 +676,8 @@ def _passed_varchar(n: ast.Node, found: dict[str, set[str]]) -> str | None:
 #: functions that take character(n) as it is, padding and all (the others
 #: take text, which PostgreSQL casts char(n) to without its padding)
 PADDED_ARGUMENTS = {"octet_length", "strlen", "max", "min", "count", "array_agg", "any_value", "mode",
+                    "concat", "concat_ws", "format",  # "any" arguments: printed as the type prints them
+                    "lag", "lead", "first_value", "last_value", "nth_value",  # anyelement: the value as it is
                     "regexp_full_match", "rlike"}  # the last two: SIMILAR TO, rewritten
 
 def _compares(n: ast.A_Expr) -> bool:
@@ -616,7 +703,8 @@ _TEXT_TYPES = {"text", "varchar", "bpchar", "char", "character", "character vary
 SUM_RESULTS = {"smallint": "int8", "integer": "int8", "real": "float4"}
 _OPERAND_TYPES = {"int2": "smallint", "smallint": "smallint", "int4": "integer", "int": "integer", "integer": "integer",
                   "float4": "real", "real": "real"}
-_FLOAT_TYPES = {"float8": "double precision", "double precision": "double precision", "float": "double precision"}
+_FLOAT_TYPES = {"float8": "double precision", "double precision": "double precision", "float": "double precision",
+                "numeric": "numeric", "decimal": "numeric"}  # numeric only ranks below the floats here
 
 
 def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False) -> str | None:
@@ -626,7 +714,14 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
     type and round's rounding."""
     known = {**_OPERAND_TYPES, **_FLOAT_TYPES} if floats else _OPERAND_TYPES
     if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
-        return known.get(columns.get(n.fields[-1].sval, ""))
+        declared = columns.get(n.fields[-1].sval, "")
+        return known.get("numeric" if declared.startswith("numeric(") else declared)
+    if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Float):
+        return "numeric" if floats else None
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
+        return _operand_type(n.lexpr, columns, floats=floats)
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "abs" and len(n.args or ()) == 1:
+        return _operand_type(n.args[0], columns, floats=floats)
     if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
         return known.get(n.typeName.names[-1].sval.lower())
     if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
@@ -650,7 +745,7 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
 
 
 #: arithmetic's result: the wider operand's type
-_WIDENING = ["smallint", "integer", "real", "double precision"]
+_WIDENING = ["smallint", "integer", "numeric", "real", "double precision"]
 
 
 #: PostgreSQL functions DuckDB knows under another name (or not with pg_catalog.)
@@ -714,6 +809,27 @@ def _array_concat(n: ast.A_Expr, arrays: dict[str, str]) -> ast.Node | None:
     else:
         return None
     return ast.FuncCall(funcname=(ast.String(sval=name),), args=args, funcformat=CoercionForm.COERCE_EXPLICIT_CALL)
+
+
+def _cast_to(n: ast.Node, sql_type: str) -> ast.TypeCast:
+    """``n::sql_type`` (a type with modifiers too, like numeric(38,2))."""
+    return ast.TypeCast(arg=n, typeName=pglast.parse_sql(f"SELECT NULL::{sql_type}")[0].stmt.targetList[0].val.typeName)
+
+
+def _is_date(n: ast.Node, columns: dict[str, str]) -> bool:
+    """A date: a constant, cast or column, a date plus or minus an integer,
+    or a COALESCE / NULLIF of dates."""
+    if isinstance(n, ast.TypeCast):
+        return n.typeName.names[-1].sval == "date" and not n.typeName.arrayBounds
+    if isinstance(n, ast.ColumnRef):
+        return isinstance(n.fields[-1], ast.String) and columns.get(n.fields[-1].sval) == "date"
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-"):
+        return _is_date(n.lexpr, columns) and _operand_type(n.rexpr, columns) in ("smallint", "integer")
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
+        return _is_date(n.lexpr, columns)
+    if isinstance(n, ast.CoalesceExpr):
+        return all(_is_date(a, columns) for a in n.args)
+    return False
 
 
 def _is_interval(n: ast.Node, columns: dict[str, str]) -> bool:
@@ -787,6 +903,40 @@ def similar_to_regex(pattern: str, escape: str = "\\") -> str:
             out.append(c)
         i += 1
     return "".join(out)
+
+
+_ARITHMETIC = ("+", "-", "*", "/", "%")
+#: functions whose result is text
+_TEXT_FUNCTIONS = {"lower", "upper", "trim", "btrim", "ltrim", "rtrim", "substr", "substring", "replace", "left", "right", "lpad", "rpad",
+                   "reverse", "concat", "concat_ws", "format", "repeat", "initcap", "md5", "to_char", "string_agg", "translate"}
+#: functions of anyelement: an untyped string constant gives them no type
+_POLYMORPHIC = {"lag", "lead", "first_value", "last_value", "nth_value"}
+
+
+def _int4_constant(n: ast.Node) -> ast.Node | None:
+    """An integer constant in arithmetic typed integer, as PostgreSQL types
+    it (DuckDB fits a literal to the other operand: smallint * 7 was a
+    smallint, and overflowed where PostgreSQL's integer does not)."""
+    if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
+        return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval="int4"),), typemod=-1))
+    return None
+
+
+def _check_sort_names(select: ast.SelectStmt) -> None:
+    """42702 for ``ORDER BY x`` when two different output columns are named
+    x, as PostgreSQL's findTargetlistEntrySQL92 (the engine would pick one)."""
+    names = p.result_names(select)
+    if names is None:
+        return
+    for sort in select.sortClause:
+        ref = sort.node
+        if not (isinstance(ref, ast.ColumnRef) and len(ref.fields) == 1 and isinstance(ref.fields[0], ast.String)):
+            continue
+        if names.count(ref.fields[0].sval) < 2:
+            continue
+        exprs = {pg_sql(t.val) for t, name in zip(select.targetList, names) if name == ref.fields[0].sval}
+        if len(exprs) > 1:
+            raise SqlError("42702", f'ORDER BY "{ref.fields[0].sval}" is ambiguous', position=ref.location + 1)
 
 
 def _check_limits(select: ast.SelectStmt) -> None:

@@ -132,7 +132,7 @@ def classify(node: ast.Node) -> str:
         return SESSION
     if isinstance(node, (ast.DeclareCursorStmt, ast.FetchStmt, ast.ClosePortalStmt)):
         return CURSOR
-    if isinstance(node, ast.TransactionStmt):
+    if isinstance(node, (ast.TransactionStmt, ast.ConstraintsSetStmt)):
         return TXN
     if isinstance(node, ast.VacuumStmt):
         return MAINTENANCE
@@ -209,8 +209,9 @@ def _figure_name(expr) -> tuple[str, int]:
             if isinstance(ind, ast.String):
                 return ind.sval, 2
         return _figure_name(expr.arg)
-    if isinstance(expr, ast.CaseExpr):
-        return "case", 1
+    if isinstance(expr, ast.CaseExpr):  # named after its ELSE when that has a strong name
+        name, strength = _figure_name(expr.defresult) if expr.defresult is not None else ("", 0)
+        return (name, strength) if strength > 1 else ("case", 1)
     if isinstance(expr, ast.CoalesceExpr):
         return "coalesce", 2
     if isinstance(expr, ast.A_Expr) and expr.kind.name == "AEXPR_NULLIF":

@@ -13,9 +13,10 @@ reference them, inside the statement's Work.
   table"), CASCADE deletes them (or gives them the new key), SET NULL and
   SET DEFAULT set their columns. Cascaded changes are checked the same
   way, to any depth.
-* DEFERRABLE INITIALLY DEFERRED keys in a transaction block are checked at
-  COMMIT instead (``check_deferred``), against the state the transaction
-  then has: a key added later, or a referencing row deleted later, is no
+* DEFERRABLE INITIALLY DEFERRED keys in a transaction block (or deferrable
+  ones after SET CONSTRAINTS ... DEFERRED) are checked at COMMIT instead
+  (``check_deferred``; SET CONSTRAINTS ... IMMEDIATE checks them at once),
+  against the state the transaction then has: a key added later, or a referencing row deleted later, is no
   violation. A violation there fails the COMMIT, which rolls back.
 
 Every check is a key search (``Work.lookup``), so its cost follows the
@@ -36,7 +37,7 @@ import pyarrow.compute as pc
 
 from local_exec import key_tuples, matching
 from planner.catalog import ForeignKey, Relation
-from planner.errors import FEATURE_NOT_SUPPORTED, FOREIGN_KEY_VIOLATION, SqlError
+from planner.errors import FEATURE_NOT_SUPPORTED, FOREIGN_KEY_VIOLATION, UNDEFINED_OBJECT, WRONG_OBJECT_TYPE, SqlError
 from planner.textfmt import format_value
 
 #: the actions of ``ForeignKey.on_delete`` / ``on_update`` (PostgreSQL's codes)
@@ -83,10 +84,19 @@ class References:
                 keys = keys.filter(_not(matching(keys, fk.referenced, key_tuples(rows, fk.referenced))))
             if not keys.num_rows:
                 continue
-            if fk.deferred and self.work.explicit and not immediate:
+            if self._defers(fk) and not immediate:
                 self.work.deferred.append(Deferred(True, rel.oid, fk.name, keys))
                 continue
             await self._require(rel, fk, parent, keys)
+
+    def _defers(self, fk: ForeignKey) -> bool:
+        """Whether ``fk``'s check waits for COMMIT: a deferrable key in a
+        transaction block, INITIALLY DEFERRED or SET CONSTRAINTS ... DEFERRED."""
+        if not (fk.deferrable and self.work.explicit):
+            return False
+        modes = self.work.constraint_modes
+        mode = modes.get(fk.name, modes.get(None))
+        return fk.deferred if mode is None else mode == "deferred"
 
     async def _require(self, rel: Relation, fk: ForeignKey, parent: Relation, keys: pa.Table) -> None:
         found = await self.work.lookup(parent, fk.referenced, keys)
@@ -120,7 +130,7 @@ class References:
             return
         action = fk.on_delete if new is None else fk.on_update
         if action in (NO_ACTION, RESTRICT):
-            if action == NO_ACTION and fk.deferred and self.work.explicit:
+            if action == NO_ACTION and self._defers(fk):
                 self.work.deferred.append(Deferred(False, child.oid, fk.name, gone))
                 return
             await self._refuse_referenced(rel, child, fk, gone)
@@ -197,9 +207,27 @@ class References:
 
     # -- at COMMIT -------------------------------------------------------------
 
-    async def check_deferred(self) -> None:
-        """The checks deferred to COMMIT, against the transaction's state now."""
-        pending, self.work.deferred = self.work.deferred, []
+    async def set_constraints(self, names: list[str] | None, deferred: bool) -> None:
+        """SET CONSTRAINTS {ALL | names} {DEFERRED | IMMEDIATE}: foreign keys
+        named (42704 for none, 42809 for one not deferrable) check at COMMIT
+        or at once; IMMEDIATE runs their checks deferred so far now."""
+        if names is not None:
+            fks = {fk.name: fk for rel in (await self.work.catalog()).relations.values() for fk in rel.foreign_keys}
+            for name in names:
+                if name not in fks:
+                    raise SqlError(UNDEFINED_OBJECT, f'constraint "{name}" does not exist')
+                if not fks[name].deferrable:
+                    raise SqlError(WRONG_OBJECT_TYPE, f'constraint "{name}" is not deferrable')
+        for name in names if names is not None else [None]:
+            self.work.constraint_modes[name] = "deferred" if deferred else "immediate"
+        if not deferred:
+            await self.check_deferred(names)
+
+    async def check_deferred(self, names: list[str] | None = None) -> None:
+        """The checks deferred to COMMIT (or those of ``names``), against the
+        transaction's state now."""
+        pending = [d for d in self.work.deferred if names is None or d.fk in names]
+        self.work.deferred = [d for d in self.work.deferred if d not in pending]
         catalog = await self.work.catalog()
         for d in pending:
             rel = catalog.by_oid(d.table)

@@ -608,6 +608,12 @@ class Session:
     # -- transactions ------------------------------------------------------------
 
     async def _transaction_statement(self, node: ast.TransactionStmt) -> Result:
+        if isinstance(node, ast.ConstraintsSetStmt):
+            if self.work is None or not self._explicit:
+                return Result("SET CONSTRAINTS", notices=["WARNING 25P01: SET CONSTRAINTS can only be used in transaction blocks"])
+            names = None if node.constraints is None else [rv.relname for rv in node.constraints]
+            await self._dml(self.work, None).references.set_constraints(names, bool(node.deferred))
+            return Result("SET CONSTRAINTS")
         kind = node.kind.name
         if kind in ("TRANS_STMT_BEGIN", "TRANS_STMT_START"):
             tag = "BEGIN" if kind == "TRANS_STMT_BEGIN" else "START TRANSACTION"

@@ -92,6 +92,7 @@ class Work:
     explicit: bool = False  # a transaction of several statements
     outcome_unknown: bool = False  # its commit was sent and not heard back from
     deferred: list = field(default_factory=list)  # foreign-key checks left for COMMIT (planner.references.Deferred)
+    constraint_modes: dict = field(default_factory=dict)  # SET CONSTRAINTS: name (None: ALL) -> "immediate" / "deferred"
     _base: tuple[int, Catalog] | None = None  # the catalog at read_ts, once looked up
     _held: int | None = None  # read_ts, while the txns cache keeps history for it
 

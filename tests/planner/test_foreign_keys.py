@@ -24,6 +24,7 @@ SETUP = [
     "CREATE TABLE fdp (id int PRIMARY KEY)",
     "CREATE TABLE fdc (id int PRIMARY KEY, pid int REFERENCES fdp DEFERRABLE INITIALLY DEFERRED)",
     "CREATE TABLE fdc2 (id int PRIMARY KEY, pid int, CONSTRAINT fdc2_p FOREIGN KEY (pid) REFERENCES fdp (id) DEFERRABLE INITIALLY DEFERRED)",
+    "CREATE TABLE fdi (id int PRIMARY KEY, pid int REFERENCES fdp DEFERRABLE)",
 ]
 
 #: each a list of statements run in order (a transaction block when it starts with BEGIN)
@@ -64,13 +65,23 @@ SCRIPTS = [
     ["BEGIN", "INSERT INTO fdc VALUES (3, 3)", "DELETE FROM fdc WHERE id = 3", "COMMIT"],
     ["BEGIN", "SAVEPOINT s", "INSERT INTO fdc VALUES (4, 4)", "ROLLBACK TO SAVEPOINT s", "COMMIT"],
     ["INSERT INTO fdc VALUES (5, 5)"],  # outside a block: checked at the statement's end
+    # SET CONSTRAINTS: deferrable keys deferred or checked at once
+    ["BEGIN", "SET CONSTRAINTS ALL IMMEDIATE", "INSERT INTO fdc VALUES (6, 6)", "ROLLBACK"],
+    ["BEGIN", "INSERT INTO fdc VALUES (7, 7)", "SET CONSTRAINTS fdc_pid_fkey IMMEDIATE", "ROLLBACK"],
+    ["BEGIN", "INSERT INTO fdi VALUES (1, 50)", "ROLLBACK"],
+    ["BEGIN", "SET CONSTRAINTS fdi_pid_fkey DEFERRED", "INSERT INTO fdi VALUES (1, 50)", "INSERT INTO fdp VALUES (50)", "COMMIT"],
+    ["BEGIN", "SET CONSTRAINTS ALL DEFERRED", "INSERT INTO fdi VALUES (2, 51)", "COMMIT"],
+    ["BEGIN", "SET CONSTRAINTS nope DEFERRED", "ROLLBACK"],
+    ["BEGIN", "SET CONSTRAINTS fc_pid_fkey DEFERRED", "ROLLBACK"],
+    ["SET CONSTRAINTS ALL DEFERRED"],
     ["DROP TABLE fp"],
     ["DROP TABLE fp CASCADE"],
     ["INSERT INTO fc VALUES (40, 555, NULL, 'no key any more')"],
 ]
 
 STATE = ["SELECT * FROM fp ORDER BY id", "SELECT * FROM fc ORDER BY id", "SELECT * FROM fg ORDER BY id", "SELECT * FROM fs ORDER BY id",
-         "SELECT * FROM fd ORDER BY id", "SELECT * FROM fdp ORDER BY id", "SELECT * FROM fdc ORDER BY id", "SELECT * FROM fdc2 ORDER BY id"]
+         "SELECT * FROM fd ORDER BY id", "SELECT * FROM fdp ORDER BY id", "SELECT * FROM fdc ORDER BY id", "SELECT * FROM fdc2 ORDER BY id",
+         "SELECT * FROM fdi ORDER BY id"]
 
 
 async def _ours(session, sql):
@@ -93,7 +104,7 @@ async def _theirs(conn, sql):
 async def test_foreign_keys_as_postgres(db, pg_url):
     s, conn = db.session(), await asyncpg.connect(pg_url)
     try:
-        for t in ("fg", "fc", "fd", "fp", "fs", "fdc", "fdc2", "fdp"):
+        for t in ("fg", "fc", "fd", "fp", "fs", "fdc", "fdc2", "fdi", "fdp"):
             await conn.execute(f"DROP TABLE IF EXISTS {t} CASCADE")
         for sql in SETUP:
             await s.execute(sql)
@@ -102,7 +113,7 @@ async def test_foreign_keys_as_postgres(db, pg_url):
             for sql in script:
                 ours, theirs = await _ours(s, sql), await _theirs(conn, sql)
                 assert ours == theirs, f"{script}: {sql}"
-            if script[0] != "BEGIN" or script[-1] == "COMMIT":
+            if script[0] != "BEGIN" or script[-1] in ("COMMIT", "ROLLBACK"):
                 for q in STATE if "DROP" not in script[0] else STATE[1:]:
                     assert await _ours(s, q) == await _theirs(conn, q), f"{script}: {q}"
     finally:
