@@ -159,6 +159,8 @@ class Connection:
     def send(self, data: bytes) -> None:
         if data[:1] == b"Z":
             self.busy = self.cancel_pending = False
+            if self.session is not None:
+                self.session.active = False
         self._out += data
 
     async def flush(self) -> None:
@@ -180,6 +182,16 @@ class Connection:
         if self.running is not None and not self.running.done():
             self.running.cancel()
         if not self.writer.is_closing():
+            self.writer.close()
+
+    def terminate(self) -> None:
+        """pg_terminate_backend: FATAL 57P01 and the connection ends, as
+        PostgreSQL's; a running statement is stopped first."""
+        if self.running is not None and not self.running.done():
+            self.running.cancel()
+        if not self.writer.is_closing():
+            self.writer.write(bytes(self._out) + wire.error_response("FATAL", "57P01", "terminating connection due to administrator command"))
+            self._out.clear()
             self.writer.close()
 
     def cancel_running(self) -> None:
@@ -266,6 +278,7 @@ class Connection:
             raise _Fatal("3D000", f'database "{database}" does not exist')
         self.server.connections[self.pid] = self
         self.session = self.server.db.session(user=user)
+        self.session.on_cancel, self.session.on_terminate = self.cancel_running, self.terminate
         self.session.backend_pid = self.pid
         self.session.on_deallocate = self._deallocate
         self.session.on_notice = self._notice_now
@@ -356,6 +369,8 @@ class Connection:
         """Run one unit of work in its own task (cancellable); send its error."""
         self.cancelled = False
         self.busy = True
+        if self.session is not None:
+            self.session.active = True  # pg_stat_activity's state until ReadyForQuery
         if self.cancel_pending:
             self.cancel_pending = False
             coro.close()

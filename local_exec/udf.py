@@ -53,9 +53,9 @@ def vectorized(fn: Callable, result: pa.DataType) -> Callable:
     return call
 
 
-def register(con, functions: dict[str, tuple[Callable, list[str], str]]) -> None:
+def register(con, functions: dict[str, tuple[Callable, list[str], str]], *, side_effects: bool = False) -> None:
     """Create ``functions`` (name -> (fn, DuckDB parameter types, DuckDB
     result type)) on a DuckDB connection."""
     for name, (fn, params, result) in functions.items():
         con.create_function(name, vectorized(fn, ARROW_TYPES[result]), params, result, type="arrow",
-                            null_handling="special", side_effects=False)
+                            null_handling="special", side_effects=side_effects)

@@ -102,7 +102,22 @@ class Database:
         self._catalogs: OrderedDict[int, Catalog] = OrderedDict()  # by version time, least recently used first
         self.bind_cache = BindCache()
         self.sessions: weakref.WeakSet = weakref.WeakSet()  # open sessions, for pg_stat_activity
-        self._sinces = asyncio.get_running_loop().create_task(self._downgrade_sinces())
+        self._loop = asyncio.get_running_loop()
+        self._sinces = self._loop.create_task(self._downgrade_sinces())
+        engine.add_function("txngate_signal_backend", self.signal_backend, ["INTEGER", "BOOLEAN"], "BOOLEAN")
+
+    def signal_backend(self, pid: int, terminate: bool) -> bool:
+        """pg_cancel_backend / pg_terminate_backend (called from the engine's
+        thread): ask the session with ``pid`` to cancel its statement or end
+        its connection, on the event loop; whether there was one."""
+        for session in list(self.sessions):
+            if session.backend_pid == pid:
+                signal = session.on_terminate if terminate else session.on_cancel
+                if signal is None:
+                    return False
+                self._loop.call_soon_threadsafe(signal)
+                return True
+        return False
 
     async def downgrade_sinces(self) -> int:
         """Move the data shards' sinces up now (the background task does it

@@ -76,6 +76,7 @@ _ARROW = {
     "oid": pa.uint32(), "int2": pa.int16(), "int4": pa.int32(), "int8": pa.int64(), "text": pa.string(),
     "bool": pa.bool_(), "float4": pa.float32(), "float8": pa.float64(),
     "oid[]": pa.list_(pa.uint32()), "int2[]": pa.list_(pa.int16()), "text[]": pa.list_(pa.string()),
+    "timestamptz": pa.timestamp("us", tz="UTC"),
     "char[]": pa.list_(pa.string()),
     # oid is uint32 (as in PostgreSQL); int2vector and oidvector get element types no
     # txngate column has, so results keep their types (our oidvectors hold only 0s)
@@ -211,7 +212,8 @@ SPECS: dict[tuple[str, str], str] = {
     ("pg_catalog", "pg_event_trigger"): "oid oid, evtname text, evtevent text, evtowner oid, evtfoid oid, evtenabled text, evttags text[]",
     ("pg_catalog", "pg_stat_activity"): (
         "datid oid, datname text, pid int4, usesysid oid, usename text, application_name text, client_addr text, "
-        "backend_start text, query_start text, state text, query text, backend_type text"
+        "backend_start timestamptz, xact_start timestamptz, query_start timestamptz, state_change timestamptz, "
+        "wait_event_type text, wait_event text, state text, query text, backend_type text"
     ),
     ("pg_catalog", "pg_locks"): "locktype text, database oid, relation oid, pid int4, mode text, granted bool",
     ("pg_catalog", "pg_stat_user_tables"): "relid oid, schemaname text, relname text, n_live_tup int8, n_dead_tup int8",
@@ -599,8 +601,9 @@ class PgCatalog:
         states = {"I": "idle", "T": "idle in transaction", "E": "idle in transaction (aborted)"}
         sessions = sorted(self.session.db.sessions, key=lambda s: s.backend_pid or 0)
         return [dict(datid=DATABASE_OID, datname=DATABASE, pid=s.backend_pid, usesysid=SUPERUSER_OID,
-                     usename=s.user, application_name=s.settings.get("application_name", ""),
-                     state="active" if s is self.session else states.get(s.status, "active"), backend_type="client backend")
+                     usename=s.user, application_name=s.settings.get("application_name", ""), client_addr="127.0.0.1",
+                     backend_start=s.backend_start, query_start=s.query_start, state_change=s.query_start, query=s.query,
+                     state="active" if s is self.session or s.active else states.get(s.status, "active"), backend_type="client backend")
                 for s in sessions]
 
     def _schemata(self):
@@ -888,6 +891,8 @@ _CONSTANT_FUNCTIONS = {
 #: ``_argN`` is the N-th argument. Subqueries use txngate_defs, whose column
 #: names no client query uses, so an argument's column is never captured.
 _TEMPLATES = {
+    "pg_cancel_backend": "txngate_signal_backend(CAST(_arg1 AS integer), false)",
+    "pg_terminate_backend": "txngate_signal_backend(CAST(_arg1 AS integer), true)",
     "format_type": "pg_catalog.txngate_format_type(_arg1, _arg2)",
     "pg_get_expr": "_arg1",
     "pg_get_indexdef": "(SELECT d.txngate_def FROM pg_catalog.txngate_defs d WHERE d.txngate_oid = _arg1 AND d.txngate_kind = 'indexdef')",

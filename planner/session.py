@@ -31,6 +31,7 @@ savepoint (Work.rollback_to); reads stay in the read set.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import contextlib
 import copy
 import logging
@@ -184,6 +185,14 @@ class Session:
         #: called with a notice ("SEVERITY SQLSTATE: text") while a statement
         #: runs (Spark progress); the gateway sends it at once
         self.on_notice = None
+        #: pg_cancel_backend / pg_terminate_backend of this session (set by
+        #: the gateway; called on the event loop)
+        self.on_cancel = None
+        self.on_terminate = None
+        #: pg_stat_activity: when the session began, its last statement and when that began
+        self.backend_start = dt.datetime.now(dt.timezone.utc)
+        self.query, self.query_start = "", None
+        self.active = False  # a statement of it runs (the gateway sets it until ReadyForQuery)
 
     # -- state -----------------------------------------------------------------
 
@@ -276,6 +285,7 @@ class Session:
 
         Several statements without transaction control run in one implicit
         transaction: an error rolls back all of them."""
+        self.query, self.query_start = sql, dt.datetime.now(dt.timezone.utc)
         statements = p.parse(sql)
         implicit = len(statements) > 1 and self.work is None and not any(s.kind == p.TXN for s in statements)
         if not implicit:
