@@ -52,6 +52,8 @@ log = logging.getLogger("txngate.gateway")
 
 SSL_REQUEST, GSSENC_REQUEST, CANCEL_REQUEST, PROTOCOL_3 = 80877103, 80877104, 80877102, 196608
 FLUSH_BYTES = 1 << 16
+#: how long a SIGTERM waits for running statements before cancelling them
+DRAIN_SECONDS = 30.0
 # The settings PostgreSQL 16 reports in ParameterStatus (GUC_REPORT).
 REPORTED = ["application_name", "client_encoding", "DateStyle", "default_transaction_read_only", "in_hot_standby", "integer_datetimes",
             "IntervalStyle", "is_superuser", "scram_iterations", "server_encoding", "server_version", "session_authorization",
@@ -88,6 +90,7 @@ class Server:
         self.host, self.port = host, port
         self.max_connections = max_connections
         self.connections: dict[int, "Connection"] = {}
+        self._changed = asyncio.Event()  # a connection went idle or away (drain waits on it)
         self._next_pid = 1000
         self._server: asyncio.base_events.Server | None = None
 
@@ -109,6 +112,28 @@ class Server:
         for conn in list(self.connections.values()):
             conn.close()
 
+    async def drain(self, timeout: float = DRAIN_SECONDS) -> None:
+        """SIGTERM: stop listening, then end every session with FATAL 57P01
+        once it is between statements, so a statement (and a commit) in
+        flight finishes and its client gets its answer; what still runs
+        after ``timeout`` seconds is cancelled by ``close``."""
+        if self._server is not None:
+            self._server.close()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.connections and loop.time() < deadline:
+            self._changed.clear()
+            for conn in list(self.connections.values()):
+                if not conn.busy:
+                    conn.terminate()
+            if not self.connections:
+                break
+            try:
+                await asyncio.wait_for(self._changed.wait(), deadline - loop.time())
+            except asyncio.TimeoutError:
+                break
+        log.info("drained", extra={"left": len(self.connections)})
+
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._next_pid += 1
         conn = Connection(self, self._next_pid, reader, writer)
@@ -118,6 +143,7 @@ class Server:
             log.exception("connection failed", extra={"pid": conn.pid})
         finally:
             self.connections.pop(conn.pid, None)
+            self._changed.set()
             conn.close()
             if conn.session is not None:
                 try:
@@ -161,6 +187,7 @@ class Connection:
             self.busy = self.cancel_pending = False
             if self.session is not None:
                 self.session.active = False
+            self.server._changed.set()  # a drain waits for sessions to be between statements
         self._out += data
 
     async def flush(self) -> None:

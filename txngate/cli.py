@@ -2,7 +2,9 @@
 
 ``txngate serve`` opens the configured Consensus and Blob (creating the
 embedded default's folder if needed) and serves the PostgreSQL protocol until
-SIGINT or SIGTERM. It refuses to listen on a non-loopback address with
+SIGINT or SIGTERM, after draining (new connections are refused, each
+session ends with FATAL 57P01 once its running statement has answered).
+It refuses to listen on a non-loopback address with
 trust authentication.
 """
 
@@ -73,6 +75,8 @@ async def _serve(cfg: config_mod.Config) -> None:
             loop.add_signal_handler(sig, stop.set)
         serving = asyncio.ensure_future(server.serve_forever())
         await stop.wait()
+        logger.info("draining")
+        await server.drain()  # running statements and commits finish; sessions end with 57P01
         serving.cancel()
     finally:
         await server.close()

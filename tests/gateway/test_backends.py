@@ -7,6 +7,7 @@ while the asking session is served; a pid that is no session gives false."""
 from __future__ import annotations
 
 import asyncio
+import signal
 
 import psycopg
 import pytest
@@ -57,3 +58,45 @@ async def test_stat_activity_cancel_and_terminate(gateway):
     finally:
         await victim.close()
         await admin.close()
+
+
+def test_sigterm_drains(tmp_path):
+    """SIGTERM: a statement running in one session (a commit of 50k rows)
+    answers and its rows are there after a restart; an idle session ends
+    with FATAL 57P01; the process exits 0 and new connections are refused."""
+    from tests.servers import Gateway
+
+    gateway = Gateway(str(tmp_path), "--spark-master", "none")
+    idle = psycopg.connect(gateway.dsn(), autocommit=True)
+    busy = psycopg.connect(gateway.dsn(), autocommit=True)
+    busy.execute("CREATE TABLE drained (id bigint PRIMARY KEY, v text)")
+    answered = {}
+
+    def write():
+        try:
+            answered["tag"] = busy.execute("INSERT INTO drained SELECT g, md5(g::text) FROM generate_series(1, 50000) g").statusmessage
+        except psycopg.Error as e:
+            answered["error"] = e
+
+    import threading
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    for _ in range(200):  # until the INSERT runs
+        if idle.execute("SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE 'INSERT INTO drained%'").fetchone()[0]:
+            break
+    gateway.proc.send_signal(signal.SIGTERM)
+    writer.join(60)
+    assert answered.get("tag") == "INSERT 0 50000", answered
+    with pytest.raises(psycopg.errors.AdminShutdown):
+        idle.execute("SELECT 1")
+    assert gateway.proc.wait(timeout=60) == 0
+    with pytest.raises(psycopg.OperationalError):
+        psycopg.connect(gateway.dsn(), connect_timeout=3)
+    gateway.log.close()
+    again = Gateway(str(tmp_path), "--spark-master", "none")
+    try:
+        with psycopg.connect(again.dsn(), autocommit=True) as conn:
+            assert conn.execute("SELECT count(*), count(DISTINCT v) FROM drained").fetchone() == (50000, 50000)
+    finally:
+        again.stop()
