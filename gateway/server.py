@@ -36,6 +36,7 @@ import re
 import secrets
 import ssl
 import struct
+import time
 from dataclasses import dataclass
 
 from planner import SqlError, from_storage
@@ -404,6 +405,7 @@ class Connection:
             self.send(wire.error_response("ERROR", "57014", "canceling statement due to user request"))
             return False
         self.running = asyncio.ensure_future(coro)
+        started = time.monotonic()
         try:
             await self.running
             return True
@@ -430,7 +432,16 @@ class Connection:
             self.send(wire.error_response("ERROR", "XX000", f"internal error: {type(e).__name__}: {e}"))
         finally:
             self.running = None
+            self._log_duration(started)
         return False
+
+    def _log_duration(self, started: float) -> None:
+        """log_min_duration_statement: a statement that took at least that
+        many milliseconds is logged with its duration (-1: none)."""
+        limit = int(self.session.settings.get("log_min_duration_statement", "-1")) if self.session is not None else -1
+        elapsed = (time.monotonic() - started) * 1000
+        if 0 <= limit <= elapsed:
+            log.info("duration", extra={"pid": self.pid, "duration_ms": round(elapsed, 3), "statement": self.session.query})
 
     def _send_error(self, e: SqlError) -> None:
         if e.severity == "FATAL":  # the session cannot go on (e.g. a COMMIT of unknown outcome)

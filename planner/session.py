@@ -89,6 +89,7 @@ DEFAULT_SETTINGS = {
     "intervalstyle": "postgres",
     "is_superuser": "on",
     "lock_timeout": "0",
+    "log_min_duration_statement": "-1",
     "max_identifier_length": "63",
     "scram_iterations": "4096",
     "search_path": '"$user", public',
@@ -227,6 +228,8 @@ class Session:
             raise SqlError("55P02", f'parameter "{name}" cannot be changed')
         if name in ("statement_timeout", "idle_in_transaction_session_timeout", "lock_timeout", "txngate.progress_interval"):
             value = str(parse_duration_ms(value, name))
+        if name == "log_min_duration_statement":  # -1: off; 0: every statement
+            value = "-1" if value.strip() == "-1" else str(parse_duration_ms(value, name))
         if name == "txngate.spark_threshold":
             value = str(parse_bytes(value, name))
         if name == "txngate.spark_fallback":

@@ -100,3 +100,18 @@ def test_sigterm_drains(tmp_path):
             assert conn.execute("SELECT count(*), count(DISTINCT v) FROM drained").fetchone() == (50000, 50000)
     finally:
         again.stop()
+
+
+def test_log_min_duration_statement(gateway):
+    import json
+
+    with psycopg.connect(gateway.dsn(), autocommit=True) as conn:
+        conn.execute("SELECT 'not logged'")
+        conn.execute("SET log_min_duration_statement = 0")
+        conn.execute("SELECT 'logged' AS x")
+        conn.execute("SET log_min_duration_statement = '1h'")
+        conn.execute("SELECT 'too fast to log'")
+    lines = [json.loads(x) for x in gateway.output().splitlines() if x.startswith("{")]
+    logged = [x["statement"] for x in lines if x.get("msg") == "duration"]
+    assert "SELECT 'logged' AS x" in logged and all(isinstance(x["duration_ms"], float) for x in lines if x.get("msg") == "duration")
+    assert not any("not logged" in s or "too fast" in s for s in logged)
