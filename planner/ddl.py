@@ -26,7 +26,6 @@ import pyarrow.compute as pc
 from pglast import ast
 from pglast.enums import OnCommitAction
 
-from planner import jsonops
 from planner import parse as p
 from planner.bind import column_types, pg_sql, result_types, transpile
 from planner.catalog import (

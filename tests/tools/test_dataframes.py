@@ -6,17 +6,11 @@ introspection by typreceive, error fields)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.tools.scenarios import run_tool
 
 
 def _scenario(url: str) -> str:
-    res = subprocess.run([sys.executable, "-m", "tests.tools.dataframes_scenario", url], cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert res.returncode == 0, res.stdout + res.stderr
-    return res.stdout
+    return run_tool(["-m", "tests.tools.dataframes_scenario", url])
 
 
 def test_dataframe_libraries_match_postgres(tool_gateway, pg_server):

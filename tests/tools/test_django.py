@@ -3,18 +3,11 @@ against the real PostgreSQL: the same printout from both."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.tools.scenarios import run_tool
 
 
 def _scenario(port: int, user: str, database: str) -> str:
-    res = subprocess.run([sys.executable, "-m", "tests.tools.django_scenario", str(port), user, database],
-                         cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert res.returncode == 0, res.stdout + res.stderr
-    return res.stdout
+    return run_tool(["-m", "tests.tools.django_scenario", str(port), user, database])
 
 
 def test_django_migrate_and_orm_match_postgres(tool_gateway, pg_server):

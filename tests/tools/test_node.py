@@ -11,6 +11,8 @@ import os
 import shutil
 import subprocess
 
+from tests.tools.scenarios import run_tool
+
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "node")
 
 
@@ -21,9 +23,7 @@ def _installed() -> None:
 
 
 def _scenario(url: str) -> str:
-    res = subprocess.run(["node", "scenario.js", url], cwd=HERE, capture_output=True, text=True, timeout=300)
-    assert res.returncode == 0, res.stdout + res.stderr
-    return res.stdout
+    return run_tool(["node", "scenario.js", url], cwd=HERE, timeout=300)
 
 
 def test_node_drivers_match_postgres(tool_gateway, pg_server):

@@ -5,17 +5,11 @@ indexes and foreign keys) and Alembic's autogenerate finds no difference."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.tools.scenarios import run_tool
 
 
 def _scenario(url: str) -> str:
-    res = subprocess.run([sys.executable, "-m", "tests.tools.sqlalchemy_scenario", url], cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert res.returncode == 0, res.stdout + res.stderr
-    return res.stdout
+    return run_tool(["-m", "tests.tools.sqlalchemy_scenario", url])
 
 
 def test_sqlalchemy_and_alembic_match_postgres(tool_gateway, pg_server):
