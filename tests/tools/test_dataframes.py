@@ -6,16 +6,11 @@ introspection by typreceive, error fields)."""
 
 from __future__ import annotations
 
-from tests.tools.scenarios import run_tool
-
-
-def _scenario(url: str) -> str:
-    return run_tool(["-m", "tests.tools.dataframes_scenario", url])
+from tests.tools.scenarios import beside_postgres
 
 
 def test_dataframe_libraries_match_postgres(tool_gateway, pg_server):
-    pg_server.psql("DROP DATABASE IF EXISTS dataframes")
-    pg_server.psql("CREATE DATABASE dataframes")
-    expected = _scenario(f"postgresql://postgres@127.0.0.1:{pg_server.port}/dataframes")
+    expected, got = beside_postgres(pg_server, tool_gateway, "dataframes", lambda port, user, db: [
+        "-m", "tests.tools.dataframes_scenario", f"postgresql://{user}@127.0.0.1:{port}/{db}"])
     assert "adbc objects: ['adbc_t']" in expected and "pg8000 error: ('23505', 'p8_pkey')" in expected
-    assert _scenario(f"postgresql://txngate@127.0.0.1:{tool_gateway.port}/txngate") == expected
+    assert got == expected

@@ -11,7 +11,7 @@ import os
 import shutil
 import subprocess
 
-from tests.tools.scenarios import run_tool
+from tests.tools.scenarios import beside_postgres
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "node")
 
@@ -22,14 +22,9 @@ def _installed() -> None:
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--silent"], cwd=HERE, check=True, capture_output=True, timeout=600)
 
 
-def _scenario(url: str) -> str:
-    return run_tool(["node", "scenario.js", url], cwd=HERE, timeout=300)
-
-
 def test_node_drivers_match_postgres(tool_gateway, pg_server):
     _installed()
-    pg_server.psql("DROP DATABASE IF EXISTS node_clients")
-    pg_server.psql("CREATE DATABASE node_clients")
-    expected = _scenario(f"postgres://postgres@127.0.0.1:{pg_server.port}/node_clients")
+    expected, got = beside_postgres(pg_server, tool_gateway, "node_clients", lambda port, user, db: [
+        "node", "scenario.js", f"postgres://{user}@127.0.0.1:{port}/{db}"], cwd=HERE, timeout=300)
     assert 'pool transactions: {"committed":80,"errors":[]}' in expected and '"ok n7"' in expected
-    assert _scenario(f"postgres://txngate@127.0.0.1:{tool_gateway.port}/txngate") == expected
+    assert got == expected
