@@ -480,7 +480,7 @@ class Connection:
         sql = r.cstr()
         if r.remaining():
             raise wire.MessageFormatError("invalid message format")
-        if not sql.strip() or not p.parse(sql):
+        if not sql.strip() or not await p.parse_async(sql):
             self.send(wire.msg(b"I"))
             return
         source, sink = _CopyIn(self), _CopyOut(self)
@@ -522,7 +522,7 @@ class Connection:
         if kind == b"P":
             name, sql = r.cstr(), r.cstr()
             oids = [r.int32() for _ in range(r.int16())]
-            statements = p.parse(sql)
+            statements = await p.parse_async(sql)
             if len(statements) > 1:
                 raise SqlError("42601", "cannot insert multiple commands into a prepared statement")
             self.session.check_not_aborted(statements[0] if statements else None)

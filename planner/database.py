@@ -70,8 +70,19 @@ class BindCache:
         self.size = size
         self._entries: OrderedDict = OrderedDict()
 
-    def bind(self, node, catalog, search_path, emulation):
-        """``node`` bound against ``catalog`` (a work's view of a version)."""
+    async def bind(self, node, catalog, search_path, emulation):
+        """``node`` bound against ``catalog`` (a work's view of a version);
+        a binding not cached is made on a worker thread, so a huge statement
+        (a 20 MB literal) does not stall the other sessions."""
+        version = catalog.base
+        hit = self._entries.get((id(node), id(version), search_path))
+        if hit is None or hit[0] is not node or hit[1] is not version:
+            hit = await asyncio.to_thread(self._bind, node, catalog, search_path, emulation)
+        for keys in hit[3]:
+            catalog.saw(keys)
+        return hit[2]
+
+    def _bind(self, node, catalog, search_path, emulation):
         version = catalog.base
         hit = self._entries.get((id(node), id(version), search_path))
         if hit is None or hit[0] is not node or hit[1] is not version:
@@ -82,9 +93,7 @@ class BindCache:
                 self._entries[(id(node), id(version), search_path)] = hit
                 while len(self._entries) > self.size:
                     self._entries.popitem(last=False)
-        for keys in hit[3]:
-            catalog.saw(keys)
-        return hit[2]
+        return hit
 
 
 class Database:

@@ -178,7 +178,7 @@ class Dml:
         if direct is not None:  # by key, plain columns: no binding, no engine
             rel, probe, columns = direct
             return (await self.work.lookup(rel, probe.cols, probe.keys)).select(columns)
-        bound = self.work.db.bind_cache.bind(node, catalog, self.search_path, self.emulation)
+        bound = await self.work.db.bind_cache.bind(node, catalog, self.search_path, self.emulation)
         point = _point_lookup(node, bound, self.params)
         if point is None and bound.tables:
             choice = await self.router.choose(node, bound)

@@ -24,6 +24,7 @@ PostgreSQL would report.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import dataclass
 
@@ -47,6 +48,18 @@ class Statement:
 _PARSED: dict[str, list[Statement]] = {}
 
 
+#: statements longer than this are parsed on a thread (parse_async), so one
+#: huge statement does not stall every other session
+THREAD_PARSE_CHARS = 1 << 18
+
+
+async def parse_async(sql: str) -> list[Statement]:
+    """``parse``, on a worker thread when ``sql`` is long."""
+    if len(sql) < THREAD_PARSE_CHARS:
+        return parse(sql)
+    return await asyncio.to_thread(parse, sql)
+
+
 def parse(sql: str) -> list[Statement]:
     """Statements of ``sql`` (cached by text; callers never modify nodes)."""
     hit = _PARSED.get(sql)
@@ -62,8 +75,9 @@ def parse(sql: str) -> list[Statement]:
 
 #: an integer IN list this long becomes a relation before parsing
 LIST_RELATION = 1000
+_LIST_START = re.compile(r"\bIN\s*\(\s*[+-]?\d", re.IGNORECASE)
 _LONG_LIST = re.compile(
-    r"""('(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|/\*.*?\*/|\$(\w*)\$.*?\$\2\$)"""  # quoted text and comments: kept
+    r"""('[^']*(?:''[^']*)*'|"[^"]*(?:""[^"]*)*"|--[^\n]*|/\*.*?\*/|\$(\w*)\$.*?\$\2\$)"""  # quoted text and comments: kept
     r"|(\bIN\s*\(\s*((?:[+-]?\d+\s*,\s*){%d,}[+-]?\d+)\s*\))" % (LIST_RELATION - 1),
     re.IGNORECASE | re.DOTALL,
 )
@@ -75,7 +89,7 @@ def relation_lists(sql: str) -> str:
     answer (NULLs included), but one constant to parse, bind and rewrite
     instead of a node per element, and a hash join instead of a chain of
     comparisons (an ORM's list of ids no longer costs seconds)."""
-    if len(sql) < 4 * LIST_RELATION:
+    if len(sql) < 4 * LIST_RELATION or _LIST_START.search(sql) is None:
         return sql
 
     def relation(m: re.Match) -> str:

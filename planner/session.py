@@ -289,7 +289,7 @@ class Session:
         Several statements without transaction control run in one implicit
         transaction: an error rolls back all of them."""
         self.query, self.query_start = sql, dt.datetime.now(dt.timezone.utc)
-        statements = p.parse(sql)
+        statements = await p.parse_async(sql)
         implicit = len(statements) > 1 and self.work is None and not any(s.kind == p.TXN for s in statements)
         if not implicit:
             for stmt in statements:
