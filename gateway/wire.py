@@ -342,7 +342,7 @@ def encode_binary(v, sql_type: str) -> bytes:
             return struct.pack("!qii", total - days * 86_400_000_000, days, 0)
         return struct.pack("!qii", v.nanoseconds // 1000, v.days, v.months)
     if oid == 1700:
-        return _numeric_binary(v)
+        return _numeric_binary(decimal.Decimal(v) if isinstance(v, str) else v)  # a computed exact text (local_exec.numeric)
     if oid == 3802:
         return b"\x01" + str(v).encode()
     return str(v).encode()

@@ -28,7 +28,7 @@ import time
 import duckdb
 import pyarrow as pa
 
-from local_exec import udf, jsonb, regex
+from local_exec import jsonb, numeric, regex, udf
 from local_exec.errors import EngineError, map_error
 from storage.persist.codec import TYPE_KEY, map_elements
 
@@ -229,6 +229,7 @@ class LocalEngine:
             self._db.execute(sql)
         regex.register(self._db)  # PostgreSQL's regexp_match(es), which the planner renames to
         jsonb.register(self._db)  # PostgreSQL's json operators, which the planner rewrites to
+        numeric.register(self._db)  # PostgreSQL's numeric division, for output columns of avg and /
 
     def add_function(self, name: str, fn, params: list[str], result: str) -> None:
         """A Python scalar function SQL can call (row at a time, with side

@@ -117,6 +117,8 @@ class Binder:
         chars = any(is_char(t) for t in columns.values())
         if outputs and self.dialect == "duckdb" and isinstance(node, ast.SelectStmt):
             jsonops.canonical_outputs(node, columns)
+            for i in exact_divisions(node, columns):
+                node.targetList[i].val = _exact_division(node.targetList[i].val, columns)
         for n in walk(node):
             if isinstance(n, ast.SelectStmt) and n.groupClause and n.fromClause:
                 self._group_dependents(n, ctes)  # before its RangeVars are renamed
@@ -187,8 +189,12 @@ class Binder:
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF and self.dialect == "duckdb" and id(n) not in self._cast:
             # NULLIF(a, b) compares, and answers, in the common type (DuckDB casts b to a's: NULLIF(int, 1e300)
             # overflowed); NULLIF(b, b) is a NULL of b's type, which makes the CASE's type the common one
-            null = ast.A_Expr(kind=A_Expr_Kind.AEXPR_NULLIF, name=(ast.String(sval="="),), lexpr=copy.deepcopy(n.rexpr), rexpr=copy.deepcopy(n.rexpr))
-            self._cast.add(id(null))
+            if {_operand_type(n.lexpr, self._columns), _operand_type(n.rexpr, self._columns)} <= {"smallint", "integer"}:
+                null = ast.A_Const(isnull=True)  # integers compare across widths: the result keeps a's type
+            else:
+                null = ast.A_Expr(kind=A_Expr_Kind.AEXPR_NULLIF, name=(ast.String(sval="="),), lexpr=copy.deepcopy(n.rexpr),
+                                  rexpr=copy.deepcopy(n.rexpr))
+                self._cast.add(id(null))
             return ast.CaseExpr(args=(ast.CaseWhen(expr=ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval="="),), lexpr=n.lexpr,
                                                                     rexpr=n.rexpr), result=null),), defresult=copy.deepcopy(n.lexpr))
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "/" and self.dialect == "duckdb" \
@@ -320,6 +326,12 @@ class Binder:
         case = isinstance(n, ast.CaseExpr)
         branches = [w.result for w in n.args] + [n.defresult] if case else list(n.args)
         if not any(self._char_operand_shape(b) for b in branches) or not any(self._texty(b) for b in branches):
+            return
+        # PostgreSQL's candidate type is the first branch's of a known type (a CASE's ELSE first): character
+        # stays character (text converts to it as readily), anything else makes the padding go
+        order = ([n.defresult] + branches[:-1]) if case else branches
+        first = next((b for b in order if b is not None and not isinstance(b, ast.A_Const)), None)
+        if first is not None and self._char_operand_shape(first):
             return
         trim = lambda b: self._char_operand(b) if self._char_operand_shape(b) else b  # noqa: E731
         if case:
@@ -588,7 +600,20 @@ def column_types(node: ast.Node, catalog: Catalog, search_path: tuple[str, ...])
             for name, t in jsonops.table_function_columns(n).items():
                 found.setdefault(name, set()).add(t)
     _char_aliases(node, found)
+    _numeric_aliases(node, found)
     return {name: types.pop() for name, types in found.items() if len(types) == 1}
+
+
+def _numeric_aliases(node: ast.Node, found: dict[str, set[str]]) -> None:
+    """Output names of the statement's subqueries and CTEs that are numeric
+    expressions (``l_extendedprice * (1 - l_discount) AS volume``), so a
+    division of them is PostgreSQL's numeric division."""
+    for n in walk(node):
+        if isinstance(n, ast.SelectStmt) and n.targetList:
+            flat = {name: next(iter(types)) for name, types in found.items() if len(types) == 1}
+            for t in n.targetList:
+                if t.name and t.name not in found and _operand_type(t.val, flat, floats=True) == "numeric":
+                    found[t.name] = {"numeric"}
 
 
 def is_char(t: str) -> bool:
@@ -654,10 +679,12 @@ def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
     targets = getattr(select, "targetList", None)
     if not targets or any(isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star) for t in targets):
         return kinds
-    if not any(isinstance(t.val, (ast.ColumnRef, ast.FuncCall)) for t in targets):
+    if not any(isinstance(t.val, (ast.ColumnRef, ast.FuncCall, ast.A_Expr)) for t in targets):
         return kinds
     found = {name: {t} for name, t in columns().items()}
     declared = [_passed_char(t.val, found) or _passed_varchar(t.val, found) for t in targets]
+    for i in exact_divisions(select, columns()):
+        declared[i] = "numeric"
     if not any(declared):
         return kinds
     return [c or k for c, k in zip(declared, kinds or [None] * len(declared))]
@@ -720,8 +747,13 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
         return "numeric" if floats else None
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
         return _operand_type(n.lexpr, columns, floats=floats)
-    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "abs" and len(n.args or ()) == 1:
-        return _operand_type(n.args[0], columns, floats=floats)
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "count" and floats:
+        return "integer"  # bigint: an integer for the division's kind
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "avg" and len(n.args or ()) == 1 and floats:
+        return "numeric" if _operand_type(n.args[0], columns, floats=True) in ("numeric", "smallint", "integer") else None
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("abs", "sum", "min", "max") and len(n.args or ()) == 1 and not n.over:
+        inner = _operand_type(n.args[0], columns, floats=floats)
+        return "numeric" if n.funcname[-1].sval == "sum" and inner == "integer" and floats else inner
     if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
         return known.get(n.typeName.names[-1].sval.lower())
     if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
@@ -920,6 +952,58 @@ def _int4_constant(n: ast.Node) -> ast.Node | None:
     if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
         return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval="int4"),), typemod=-1))
     return None
+
+
+def exact_divisions(select: ast.Node, columns: dict[str, str]) -> list[int]:
+    """The output columns of a SELECT that PostgreSQL computes by numeric
+    division while DuckDB would give doubles: ``avg`` of a numeric or an
+    integer, and ``a / b`` of numerics (or a numeric and an integer), when
+    nothing else in the statement refers to them (ORDER BY, GROUP BY or
+    HAVING by name or position), since they are computed as text
+    (local_exec.numeric). Their type is numeric (``result_types``)."""
+    if not isinstance(select, ast.SelectStmt) or not select.targetList or (select.op is not None and select.op.name != "SETOP_NONE"):
+        return []
+    names = p.result_names(select) or []
+    referred = set()
+    for clause in (select.sortClause, select.groupClause, select.havingClause):
+        for n in walk(clause) if clause is not None else ():
+            if isinstance(n, ast.ColumnRef) and len(n.fields) == 1 and isinstance(n.fields[0], ast.String):
+                referred.add(n.fields[0].sval)
+            elif isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
+                referred.add(n.val.ival)
+    out = []
+    for i, t in enumerate(select.targetList):
+        if (i + 1) in referred or (i < len(names) and names[i] in referred):
+            continue
+        if _is_exact_division(t.val, columns):
+            out.append(i)
+    return out
+
+
+def _is_exact_division(v: ast.Node, columns: dict[str, str]) -> bool:
+    """``avg`` of a numeric or an integer, or ``/`` of numerics."""
+    if isinstance(v, ast.FuncCall) and v.funcname[-1].sval == "avg" and len(v.args or ()) == 1 and not v.over and not v.agg_order:
+        return _operand_type(v.args[0], columns, floats=True) in ("numeric", "smallint", "integer")
+    if isinstance(v, ast.A_Expr) and v.kind == A_Expr_Kind.AEXPR_OP and v.name[-1].sval == "/":
+        types = {_operand_type(v.lexpr, columns, floats=True), _operand_type(v.rexpr, columns, floats=True)}
+        return "numeric" in types and types <= {"numeric", "smallint", "integer"}
+    return False
+
+
+def _exact_division(v: ast.Node, columns: dict[str, str]) -> ast.Node:
+    """``avg(x)`` or ``a / b`` as txngate_numeric_div of their exact texts
+    (an operand that is itself such a division too)."""
+    def text(n):
+        if _is_exact_division(n, columns):
+            return _exact_division(n, columns)
+        return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1))
+
+    if isinstance(v, ast.FuncCall):  # avg(x) [FILTER ...]: sum / count of the same rows
+        total = ast.FuncCall(funcname=(ast.String(sval="sum"),), args=v.args, agg_distinct=v.agg_distinct, agg_filter=v.agg_filter)
+        count = ast.FuncCall(funcname=(ast.String(sval="count"),), args=copy.deepcopy(v.args), agg_distinct=v.agg_distinct,
+                             agg_filter=copy.deepcopy(v.agg_filter))
+        return ast.FuncCall(funcname=(ast.String(sval="txngate_numeric_div"),), args=(text(total), text(count)))
+    return ast.FuncCall(funcname=(ast.String(sval="txngate_numeric_div"),), args=(text(v.lexpr), text(v.rexpr)))
 
 
 def _check_sort_names(select: ast.SelectStmt) -> None:

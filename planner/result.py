@@ -11,6 +11,7 @@ the stream is exhausted (``RowStream.sent``).
 from __future__ import annotations
 
 import datetime as dt
+import decimal
 import uuid
 from dataclasses import dataclass, field
 
@@ -51,7 +52,11 @@ class Result:
             elif t.num_columns == 0:
                 self._rows = [()] * t.num_rows
             else:
-                self._rows = list(zip(*(python_values(c) for c in t.columns)))
+                values = [python_values(c) for c in t.columns]
+                for i, (_name, sql_type) in enumerate(self.columns[: len(values)]):
+                    if sql_type == "numeric" and pa.types.is_string(t.column(i).type):  # exact text (local_exec.numeric)
+                        values[i] = [None if v is None else decimal.Decimal(v) for v in values[i]]
+                self._rows = list(zip(*values))
         return self._rows
 
     def set_origins(self, origins: list[tuple[int, int, str]] | None) -> None:

@@ -164,6 +164,8 @@ def format_value(v, sql_type: str, timezone: str = "UTC") -> str | None:
         return format_float8(v)
     if sql_type == "real":
         return format_float4(v)
+    if sql_type == "numeric" and isinstance(v, str):  # computed as its exact text (local_exec.numeric)
+        return v
     if sql_type == "numeric":
         # unconstrained: computed with 10 digits after the point; show the significant ones
         return format_numeric(v.normalize() if v.is_finite() and v != v.to_integral_value() else v.quantize(1) if v.is_finite() else v)
@@ -233,6 +235,8 @@ def format_column(arr, sql_type: str, timezone: str = "UTC") -> pa.Array:
         return _format_records(arr, timezone)
     if sql_type in ("text", "json", "jsonb") or sql_type.startswith(("varchar", "char")):
         return arr.cast(pa.string())
+    if sql_type == "numeric" and pa.types.is_string(t):  # computed as its exact text (local_exec.numeric)
+        return arr
     if pa.types.is_integer(t):
         return arr.cast(pa.string())
     if sql_type == "boolean":

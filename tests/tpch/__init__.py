@@ -5,9 +5,10 @@ the specification's validation parameters) for the differential test
 compared with PostgreSQL's.
 
 ``compare`` is exact: the same column names, type OIDs and rows (in order
-where the query orders them), except what ``KNOWN_DIFFERENCES`` lists, in
-one place, with its reason; a listed column is still compared by value,
-to 12 significant digits, so a wrong answer fails whatever is listed.
+where the query orders them; numerics with PostgreSQL's scale), except
+what ``KNOWN_DIFFERENCES`` lists, in one place, with its reason (nothing
+now); a listed column is still compared by value, to 12 significant
+digits, so a wrong answer fails whatever is listed.
 """
 
 from __future__ import annotations
@@ -46,15 +47,8 @@ DDL = [
     " PRIMARY KEY (l_orderkey, l_linenumber))",
 ]
 
-_NUMERIC_DIVISION = ("avg() and division of numerics are double precision in txngate; PostgreSQL computes numeric with "
-                     "select_div_scale's per-value scale (16 to 20 significant digits)")
-#: query number -> {column: why its type (and last digits) differ from PostgreSQL's}
-KNOWN_DIFFERENCES: dict[int, dict[str, str]] = {
-    1: {"avg_qty": _NUMERIC_DIVISION, "avg_price": _NUMERIC_DIVISION, "avg_disc": _NUMERIC_DIVISION},
-    8: {"mkt_share": _NUMERIC_DIVISION},
-    14: {"promo_revenue": _NUMERIC_DIVISION},
-    17: {"avg_yearly": _NUMERIC_DIVISION},
-}
+#: query number -> {column: why its type (and last digits) differ from PostgreSQL's}; none left
+KNOWN_DIFFERENCES: dict[int, dict[str, str]] = {}
 FLOAT_OIDS = {700, 701}
 
 
