@@ -83,7 +83,8 @@ class Result:
         reported as such: the engine gives text for them."""
         if len(kinds) != len(self.columns):
             return
-        self.columns = [(name, k) if k and (not self.origins or not self.origins[i][0]) else (name, t)
+        # numeric only where the engine computed the exact text (local_exec.numeric), not on Spark
+        self.columns = [(name, k) if k and (not self.origins or not self.origins[i][0]) and (k != "numeric" or t == "text") else (name, t)
                         for i, ((name, t), k) in enumerate(zip(self.columns, kinds))]
 
     @property
