@@ -371,7 +371,7 @@ class Binder:
         COALESCE / CASE whose result may be one (PostgreSQL resolves it to
         character, or to text, which drops the padding too)."""
         if isinstance(n, ast.ColumnRef):
-            char = isinstance(n.fields[-1], ast.String) and is_char(self._columns.get(n.fields[-1].sval, ""))
+            char = self._char_operand_shape(n)
         elif isinstance(n, ast.CoalesceExpr):
             char = any(self._char_operand_shape(a) for a in n.args)
         elif isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
@@ -655,10 +655,23 @@ def _passed_char(n: ast.Node, found: dict[str, set[str]]) -> str | None:
     an aggregate that keeps its padding, like max)."""
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("max", "min", "any_value", "mode") and len(n.args or ()) == 1:
         n = n.args[0]
+    t = _passed_type(n, found)
+    return t if t is not None and is_char(t) else None
+
+
+def _passed_varchar(n: ast.Node, found: dict[str, set[str]]) -> str | None:
+    """The varchar(n) type of an output that is a varchar column as it is
+    (max and min of varchar are text, as PostgreSQL's)."""
+    t = _passed_type(n, found)
+    return t if t is not None and t.startswith("varchar") else None
+
+
+def _passed_type(n: ast.Node, found: dict[str, set[str]]) -> str | None:
+    """The declared type of a column reference (with one type by that name)."""
     if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
         types = found.get(n.fields[-1].sval, ())
-        if len(types) == 1 and is_char(t := next(iter(types))):
-            return t
+        if len(types) == 1:
+            return next(iter(types))
     return None
 
 
@@ -679,25 +692,20 @@ def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
     targets = getattr(select, "targetList", None)
     if not targets or any(isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star) for t in targets):
         return kinds
-    if not any(isinstance(t.val, (ast.ColumnRef, ast.FuncCall, ast.A_Expr)) for t in targets):
-        return kinds
+    # a result of one table (a session's: computed_only) has its plain columns' types from the origins
+    one_table = computed_only and len(getattr(select, "fromClause", None) or ()) == 1 and isinstance(select.fromClause[0], ast.RangeVar) \
+        and getattr(select, "withClause", None) is None
+    passed = any(isinstance(t.val, ast.FuncCall) or (not one_table and isinstance(t.val, ast.ColumnRef)) for t in targets)
+    divided = any(isinstance(t.val, (ast.FuncCall, ast.A_Expr)) for t in targets)
+    if not (passed or divided):
+        return kinds  # a point SELECT of plain columns: nothing to look up
     found = {name: {t} for name, t in columns().items()}
     declared = [_passed_char(t.val, found) or _passed_varchar(t.val, found) for t in targets]
-    for i in exact_divisions(select, columns()):
+    for i in exact_divisions(select, columns()) if divided else ():
         declared[i] = "numeric"
     if not any(declared):
         return kinds
     return [c or k for c, k in zip(declared, kinds or [None] * len(declared))]
-
-
-def _passed_varchar(n: ast.Node, found: dict[str, set[str]]) -> str | None:
-    """The varchar(n) type of an output that is a varchar column as it is
-    (max and min of varchar are text, as PostgreSQL's)."""
-    if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
-        types = found.get(n.fields[-1].sval, ())
-        if len(types) == 1 and (t := next(iter(types))).startswith("varchar"):
-            return t
-    return None
 
 
 #: functions that take character(n) as it is, padding and all (the others
