@@ -42,6 +42,8 @@ from storage.persist.consolidate import collapse, expand
 
 #: Rows the tail holds before its older half becomes a run.
 TAIL_MAX = 4096
+#: Chunks the tail may have (one per version added) before they are joined.
+TAIL_CHUNKS = 16
 #: Size ratio between consecutive runs: larger merges less often, searches more runs.
 FANOUT = 4
 
@@ -213,6 +215,8 @@ class Runs:
         if updates.num_rows:
             updates = updates.select(self.tail.column_names)
             self.tail = pa.concat_tables([self.tail, updates.cast(self.tail.schema)])
+            if self.tail.column(0).num_chunks > TAIL_CHUNKS:  # every search scans each chunk: keep them few
+                self.tail = self.tail.combine_chunks()
             self.retractions = self.retractions or pc.min(updates.column(DIFF)).as_py() < 0
             self._rows = None
         self.ts = ts

@@ -9,6 +9,12 @@ time the runs still cover (an explicit transaction's older ``read_ts``) is
 answered exactly from them; an older one bypasses the cache. Entries are
 evicted least recently used once their total size passes ``max_bytes``.
 
+A commit of this process hands its writes over (``note_commit``, from the
+committer's ``on_commit``, before they are applied to the shard): when
+every write to a shard after an entry's time is one handed over, the entry
+advances from them without reading the shard or waiting for the apply, so
+a session's next key lookup after its own write costs no Blob read.
+
 ``lookup`` answers equality on key columns (uniqueness checks, point
 SELECT/UPDATE/DELETE) by binary search in the runs: its cost does not grow
 with the table. Sorting a run and merging runs run on a thread when large,
@@ -30,12 +36,15 @@ from collections import Counter, OrderedDict
 import pyarrow as pa
 
 from local_exec.runs import Runs, key_tuples, matching
+from storage.persist import TS
 from storage.persist.consolidate import expand
 from storage.txns import TxnsHandle
 
 #: Work on more rows than this (sorting a run, merging runs, materializing
 #: contents) goes to a thread, so the event loop keeps serving other sessions.
 THREAD_ROWS = 50_000
+#: Handed-over commits kept per shard (the oldest go first: a miss reads the shard).
+NOTED_MAX = 256
 
 
 async def _offload(rows: int, fn, *args):
@@ -50,10 +59,13 @@ class SnapshotCache:
         self.max_bytes = max_bytes
         self._entries: OrderedDict[str, Runs] = OrderedDict()
         self._locks: dict[str, asyncio.Lock] = {}
+        #: shard -> commit ts -> updates (user columns, ``_diff``) handed over
+        self._noted: dict[str, dict[int, pa.Table]] = {}
         self.hits = self.misses = 0
         #: rows touched: "fetched" (new updates), "loaded" (full snapshots),
         #: "sorted" (runs ordered by a key), "merged" (runs folded),
-        #: "scanned" (contents materialized), "searched" (lookups' matches)
+        #: "scanned" (contents materialized), "searched" (lookups' matches),
+        #: "handed" (updates taken from this process's own commits)
         self.stats: Counter = Counter()
 
     async def read(self, shard: str, ts: int) -> pa.Table:
@@ -82,14 +94,53 @@ class SnapshotCache:
             self.stats["searched"] += found.num_rows
             return found
 
+    def note_commit(self, ts: int, writes: dict[str, pa.Table]) -> None:
+        """The updates (user columns, ``_diff``) a commit at ``ts`` made to
+        each shard, all of them (``Txn.resident``): kept for the cached
+        shards until their entries pass ``ts``."""
+        for shard, updates in writes.items():
+            entry = self._entries.get(shard)
+            if entry is None or entry.ts >= ts or updates.column_names != entry.schema.names:
+                continue
+            try:
+                updates = updates.cast(entry.schema)
+            except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+                continue
+            noted = self._noted.setdefault(shard, {})
+            if len(noted) >= NOTED_MAX:
+                noted.pop(min(noted))
+            noted[ts] = updates
+
+    async def _handed(self, shard: str, entry: Runs, ts: int) -> bool:
+        """Advance ``entry`` to ``ts`` from what was written since its time,
+        if all of it is known here (nothing written, or only handed-over
+        commits); False when the shard must be read."""
+        times = await self.txns.writes_between(shard, entry.ts, ts)
+        noted = self._noted.get(shard, {})
+        if times is None or not all(t in noted for t in times):
+            return False
+        parts = [noted[t].append_column(TS, pa.repeat(pa.scalar(t, pa.int64()), noted[t].num_rows)) for t in times]
+        updates = pa.concat_tables(parts) if parts else entry.tail.schema.empty_table()
+        self.stats["handed"] += updates.num_rows
+        entry.advance(updates, ts)
+        for t in [t for t in noted if t <= ts]:
+            del noted[t]
+        reader = await self.txns.data_reader(shard)
+        entry.synced = max(entry.synced, min(ts, reader.known_upper - 1))
+        moved = entry.upkeep_rows()
+        if moved:
+            self.stats["merged"] += moved
+            await _offload(moved, entry.upkeep)
+        return True
+
     async def _at(self, shard: str, ts: int) -> Runs | None:
         """The entry of ``shard`` advanced to cover ``ts`` (created from a
         snapshot on a miss), or None when ``ts`` is older than it covers.
-        Nothing written since the entry's time: it moves to ``ts`` without
-        reading the shard."""
+        Nothing written since the entry's time but commits handed over: it
+        moves to ``ts`` without reading the shard."""
         entry = self._entries.get(shard)
-        if entry is not None and entry.ts < ts and not await self.txns.written_between(shard, entry.ts, ts):
-            entry.advance(entry.tail.schema.empty_table(), ts)
+        if entry is not None and entry.ts < ts and await self._handed(shard, entry, ts):
+            pass
         elif entry is None or not entry.covers(ts):
             await self.txns.data_snapshot(shard, ts)
         reader = await self.txns.data_reader(shard)
@@ -133,8 +184,10 @@ class SnapshotCache:
     def _evict(self) -> None:
         total = sum(e.nbytes for e in self._entries.values())
         while total > self.max_bytes and len(self._entries) > 1:
-            _shard, old = self._entries.popitem(last=False)
+            shard, old = self._entries.popitem(last=False)
+            self._noted.pop(shard, None)
             total -= old.nbytes
 
     def forget(self, shard: str) -> None:
         self._entries.pop(shard, None)
+        self._noted.pop(shard, None)

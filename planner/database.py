@@ -31,7 +31,7 @@ from local_exec import LocalEngine, SnapshotCache
 from spark_exec import BlobAccess, SparkEngine, SparkRuntime
 from planner.bind import Binder, transpile
 from planner.catalog import CATALOG_SCHEMA, CATALOG_SHARD, Catalog
-from planner.pgcatalog import macros
+from planner.pgcatalog import macros, session_activity
 
 
 logger = logging.getLogger(__name__)
@@ -108,17 +108,28 @@ class Database:
         self.engine = engine
         self.committer = Committer(txns, oracle)
         self.snapshots = SnapshotCache(txns)
+        self.committer.on_commit = self.snapshots.note_commit  # its own writes, without reading them back
         self._catalogs: OrderedDict[int, Catalog] = OrderedDict()  # by version time, least recently used first
         self.bind_cache = BindCache()
         self.sessions: weakref.WeakSet = weakref.WeakSet()  # open sessions, for pg_stat_activity
+        #: the other worker processes of this gateway (``gateway.peers``):
+        #: ``signal(pid, terminate) -> bool`` and ``activity() -> rows``, blocking
+        self.peers = None
         self._loop = asyncio.get_running_loop()
         self._sinces = self._loop.create_task(self._downgrade_sinces())
         engine.add_function("txngate_signal_backend", self.signal_backend, ["INTEGER", "BOOLEAN"], "BOOLEAN")
 
+    def local_activity(self) -> list[dict]:
+        """pg_stat_activity rows of this process's sessions."""
+        return session_activity(self.sessions)
+
     def signal_backend(self, pid: int, terminate: bool) -> bool:
         """pg_cancel_backend / pg_terminate_backend (called from the engine's
         thread): ask the session with ``pid`` to cancel its statement or end
-        its connection, on the event loop; whether there was one."""
+        its connection, on the event loop (another worker's, through
+        ``peers``); whether there was one."""
+        if self.peers is not None and not self.peers.is_mine(pid):
+            return self.peers.signal(pid, terminate)
         for session in list(self.sessions):
             if session.backend_pid == pid:
                 signal = session.on_terminate if terminate else session.on_cancel

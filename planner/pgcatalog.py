@@ -597,14 +597,13 @@ class PgCatalog:
         return sorted(out, key=lambda r: r["word"])
 
     def _pg_stat_activity(self):
-        """Every open session of this gateway; the asking one is active."""
-        states = {"I": "idle", "T": "idle in transaction", "E": "idle in transaction (aborted)"}
-        sessions = sorted(self.session.db.sessions, key=lambda s: s.backend_pid or 0)
-        return [dict(datid=DATABASE_OID, datname=DATABASE, pid=s.backend_pid, usesysid=SUPERUSER_OID,
-                     usename=s.user, application_name=s.settings.get("application_name", ""), client_addr="127.0.0.1",
-                     backend_start=s.backend_start, query_start=s.query_start, state_change=s.query_start, query=s.query,
-                     state="active" if s is self.session or s.active else states.get(s.status, "active"), backend_type="client backend")
-                for s in sessions]
+        """Every open session of the gateway, of every worker process; the
+        asking one is active."""
+        db = self.session.db
+        rows = session_activity(db.sessions, self.session)
+        if db.peers is not None:
+            rows += db.peers.activity()
+        return sorted(rows, key=lambda r: r["pid"] or 0)
 
     def _schemata(self):
         return [dict(catalog_name=DATABASE, schema_name=s, schema_owner=self.user) for s in self._schemas()]
@@ -918,6 +917,17 @@ _TEMPLATES = {
     "_pg_expandarray": "unnest(pg_catalog.txngate_expandarray(_arg1))",
     "to_regtype": "(SELECT min(d.txngate_oid) FROM pg_catalog.txngate_defs d WHERE d.txngate_kind IN ('regtype', 'typname') AND d.txngate_def = lower(_arg1))",
 }
+
+
+def session_activity(sessions, asking=None) -> list[dict]:
+    """pg_stat_activity rows of ``sessions`` (``asking``: the session whose
+    query lists them, active by definition)."""
+    states = {"I": "idle", "T": "idle in transaction", "E": "idle in transaction (aborted)"}
+    return [dict(datid=DATABASE_OID, datname=DATABASE, pid=s.backend_pid, usesysid=SUPERUSER_OID,
+                 usename=s.user, application_name=s.settings.get("application_name", ""), client_addr="127.0.0.1",
+                 backend_start=s.backend_start, query_start=s.query_start, state_change=s.query_start, query=s.query,
+                 state="active" if s is asking or s.active else states.get(s.status, "active"), backend_type="client backend")
+            for s in list(sessions)]
 
 
 def macros() -> tuple[str, ...]:

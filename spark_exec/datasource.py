@@ -24,10 +24,9 @@ import base64
 import json
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 
-from storage.persist import codec
+from storage.persist import codec, read_encoded
 from storage.persist.codec import DIFF, TS
 from storage.persist.state import PartMeta
 
@@ -100,7 +99,7 @@ class PartsReader(DataSourceReader):
             return
         part = PartMeta.from_json(partition.meta)
         data = part.inline if part.inline is not None else asyncio.run(_fetch(self.blob_url, part.key))
-        table = pq.read_table(pa.BufferReader(data))
+        table = read_encoded(data)
         if TS not in table.column_names:
             table = table.append_column(TS, pa.repeat(pa.scalar(part.ts, pa.int64()), table.num_rows))
         columns = [table.column(f.name).cast(f.type) for f in self.fields]

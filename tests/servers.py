@@ -303,10 +303,14 @@ class Gateway:
             [TXNGATE, "serve", "--data-dir", os.path.join(data_dir, "data"), "--port", str(self.port), *extra],
             stdout=self.log, stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 60
-        while "serving the PostgreSQL protocol" not in self.output():
+        self.wait_output("serving the PostgreSQL protocol")
+
+    def wait_output(self, text: str, timeout: float = 60) -> None:
+        """Until the gateway has printed ``text`` (polling its log, bounded)."""
+        deadline = time.monotonic() + timeout
+        while text not in self.output():
             if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"txngate serve did not start:\n{self.output()[-3000:]}")
+                raise RuntimeError(f"txngate serve did not print {text!r}:\n{self.output()[-3000:]}")
             time.sleep(0.05)
 
     def output(self) -> str:

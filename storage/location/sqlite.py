@@ -21,6 +21,11 @@ changed means we won; zero means someone else did.
 
 ``synchronous=FULL`` by default: an acknowledged CaS survives power loss.
 
+Writes of one process go through one thread (its own connection), reads
+through a pool: SQLite admits one writer at a time, and writers of one
+process that contend for its lock wait in its busy handler, which sleeps in
+steps of milliseconds; queued on one thread they wait only for each other.
+
 Errors: SQLite reports failures before committing (the statement is rolled
 back), so every error is determinate, except an ``OperationalError`` raised
 while committing the write, which is mapped to indeterminate to stay safe.
@@ -80,6 +85,7 @@ class SqliteConsensus(Consensus):
         self._conns: list[sqlite3.Connection] = []
         self._conns_lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="sqlite-consensus")
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-consensus-write")
         self._closed = False
 
     @classmethod
@@ -130,7 +136,7 @@ class SqliteConsensus(Consensus):
             except sqlite3.Error as e:
                 raise DeterminateError(f"sqlite consensus: {e}") from e
 
-        return await asyncio.get_running_loop().run_in_executor(self._pool, call)
+        return await asyncio.get_running_loop().run_in_executor(self._writer if mutating else self._pool, call)
 
     async def head(self, key: str) -> VersionedData | None:
         check_key(key)
@@ -203,6 +209,7 @@ class SqliteConsensus(Consensus):
             return
         self._closed = True
         self._pool.shutdown(wait=True)
+        self._writer.shutdown(wait=True)
         with self._conns_lock:
             conns, self._conns = self._conns, []
         for conn in conns:

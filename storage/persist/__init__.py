@@ -18,10 +18,11 @@ Public API:
   (``to_bytes``/``from_bytes``) and re-timestamped without rewriting
   (``rewrite_ts``);
 * ``codec.field_for(name, sql_type)``: schema fields for SQL types;
-* ``ShardState.validate()`` and ``FOREVER``.
+* ``ShardState.validate()`` and ``FOREVER``;
+* ``read_encoded(data)``: the table of a part's bytes (Parquet, or Arrow IPC when inline).
 """
 
-from storage.persist.batch import BatchBuilder, BatchHandle
+from storage.persist.batch import BatchBuilder, BatchHandle, read_encoded
 from storage.persist.client import PersistClient
 from storage.persist.codec import DIFF, TS, SchemaError, field_for
 from storage.persist.config import PersistConfig
@@ -43,6 +44,7 @@ __all__ = [
     "PersistConfig",
     "ReadHandle",
     "SchemaError",
+    "read_encoded",
     "ShardState",
     "TS",
     "WriteHandle",

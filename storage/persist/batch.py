@@ -5,7 +5,11 @@ split into *parts* of at most ``part_bytes`` of Arrow data each. A part is a
 Parquet file in Blob under ``<shard>/p/<writer>/<created_ms>-<uuid>`` (the
 creation time lets GC recognise orphans older than its grace period), or,
 when the whole batch is smaller than ``inline_threshold`` bytes, kept inline
-in the shard state (saving a blob PUT).
+in the shard state (saving a blob PUT). Parts in Blob are always Parquet; a
+small part is encoded as an Arrow IPC stream (tens of microseconds where a
+Parquet writer and reader take about a millisecond, which a 1-row commit
+pays twice: its data and its txns row), and made Parquet only if it goes to
+Blob after all (``blob_bytes``). ``read_encoded`` reads either.
 
 ``BatchBuilder`` takes Arrow tables as they arrive and flushes a part every
 ``part_bytes``, so memory stays bounded by about two parts however big the
@@ -30,7 +34,7 @@ import io
 import json
 import time
 import uuid
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -71,6 +75,29 @@ def encode_parquet(table: pa.Table) -> bytes:
     return sink.getvalue()
 
 
+_PARQUET_MAGIC = b"PAR1"
+
+
+def encode_small(table: pa.Table) -> bytes:
+    """An Arrow IPC stream of a small physical table (a part kept inline)."""
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return sink.getvalue().to_pybytes()
+
+
+def read_encoded(data: bytes) -> pa.Table:
+    """The physical table of an encoded part: Parquet or an Arrow IPC stream."""
+    if data[:4] == _PARQUET_MAGIC:
+        return pq.read_table(pa.BufferReader(data))
+    return pa.ipc.open_stream(data).read_all()
+
+
+def blob_bytes(data: bytes) -> bytes:
+    """An encoded part as it is stored in Blob: Parquet."""
+    return data if data[:4] == _PARQUET_MAGIC else encode_parquet(read_encoded(data))
+
+
 @dataclass(frozen=True)
 class BatchHandle(PartsStats):
     """A written, not yet appended, batch: where its parts are and what they hold."""
@@ -78,6 +105,9 @@ class BatchHandle(PartsStats):
     shard_id: str
     schema: bytes
     parts: tuple[PartMeta, ...]
+    #: unique per batch built, so two batches of equal inline rows (which
+    #: carry no blob key) still encode differently
+    id: str = field(default_factory=lambda: uuid.uuid4().hex[:16])
 
     @property
     def min_ts(self) -> int | None:
@@ -101,14 +131,14 @@ class BatchHandle(PartsStats):
 
     def to_bytes(self) -> bytes:
         return json.dumps(
-            {"shard_id": self.shard_id, "schema": base64.b64encode(self.schema).decode(), "parts": [p.to_json() for p in self.parts]},
+            {"shard_id": self.shard_id, "id": self.id, "schema": base64.b64encode(self.schema).decode(), "parts": [p.to_json() for p in self.parts]},
             separators=(",", ":"),
         ).encode()
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "BatchHandle":
         d = json.loads(data)
-        return cls(d["shard_id"], base64.b64decode(d["schema"]), tuple(PartMeta.from_json(p) for p in d["parts"]))
+        return cls(d["shard_id"], base64.b64decode(d["schema"]), tuple(PartMeta.from_json(p) for p in d["parts"]), d.get("id", ""))
 
     async def delete(self, blob: Blob) -> None:
         """Remove the parts of a batch that will never be appended."""
@@ -213,7 +243,8 @@ class BatchBuilder:
                 raise UsageError(f"times must be in [0, 2^63), got [{tmin}, {tmax}]")
         else:
             tmin = tmax = self.ts
-        data = encode_parquet(codec.to_physical(table, self.schema))
+        physical = codec.to_physical(table, self.schema)
+        data = encode_small(physical) if table.nbytes < SMALL_PART_BYTES else encode_parquet(physical)
         meta = PartMeta(rows=table.num_rows, nbytes=len(data), min_ts=tmin, max_ts=tmax, min_diff=dmin.as_py(), max_diff=dmax.as_py(), ts=self.ts)
         return data, meta
 
@@ -224,7 +255,8 @@ class BatchBuilder:
 
     async def _upload(self, data: bytes, meta: PartMeta) -> None:
         key = part_key(self.shard_id, self.writer, self.clock() if self.clock else None)
-        meta = replace(meta, key=key)
+        data = blob_bytes(data)
+        meta = replace(meta, key=key, nbytes=len(data))
         self._parts.append(meta)
         await self._upload_slots.acquire()
 
@@ -276,7 +308,7 @@ async def fetch_part(blob: Blob, part: PartMeta) -> bytes:
 
 def decode_part(data: bytes, part: PartMeta, schema: pa.Schema) -> pa.Table:
     """A part's updates as a logical table: user columns, ``_ts``, ``_diff``."""
-    table = pq.read_table(pa.BufferReader(data))
+    table = read_encoded(data)
     if part.ts is not None:
         table = table.append_column(pa.field(TS, pa.int64(), False), pa.repeat(pa.scalar(part.ts, pa.int64()), table.num_rows))
     canonical = codec.updates_schema(schema)

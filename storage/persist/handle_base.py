@@ -23,3 +23,9 @@ class ShardHandle:
     @property
     def schema(self) -> pa.Schema:
         return codec.schema_from_bytes(self.machine.state.schema)
+
+    @property
+    def known_upper(self) -> int:
+        """The shard's upper as this handle last saw it: the real upper is
+        at or past it (uppers only advance)."""
+        return self.machine.state.upper

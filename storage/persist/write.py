@@ -32,7 +32,7 @@ from storage.errors import UsageError
 from storage.location import Blob
 from storage.persist import codec
 from storage.persist import state as st
-from storage.persist.batch import BatchBuilder, BatchHandle, part_key
+from storage.persist.batch import BatchBuilder, BatchHandle, blob_bytes, part_key
 from storage.persist.config import PersistConfig
 from storage.persist.handle_base import ShardHandle
 from storage.persist.machine import Machine
@@ -113,8 +113,9 @@ class WriteHandle(ShardHandle):
         for p in batch.parts:
             if p.inline is not None:
                 key = part_key(self.shard_id, self.writer_id, self.config.clock())
-                await retry_idempotent(lambda: self.blob.set(key, p.inline))
-                p = replace(p, key=key, inline=None)
+                data = blob_bytes(p.inline)
+                await retry_idempotent(lambda: self.blob.set(key, data))
+                p = replace(p, key=key, inline=None, nbytes=len(data))
             parts.append(p)
         return replace(batch, parts=tuple(parts))
 

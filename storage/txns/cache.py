@@ -183,6 +183,14 @@ class TxnsCache:
         i = bisect.bisect_right(times, lo)
         return i < len(times) and times[i] <= hi
 
+    def writes_between(self, shard: str, lo: int, hi: int) -> list[int] | None:
+        """The times of the writes to ``shard`` in ``(lo, hi]``, in order;
+        None when the cache may have forgotten one of them."""
+        if self._forgotten(shard, lo):
+            return None
+        times = self.write_times.get(shard, [])
+        return times[bisect.bisect_right(times, lo):bisect.bisect_right(times, hi)]
+
     def keys_changed_between(self, shard: str, lo: int, hi: int, keys: frozenset) -> bool:
         """Whether a write to ``shard`` at a time in ``(lo, hi]`` wrote one of
         ``keys`` (hashes) or did not say which keys it wrote. True when the

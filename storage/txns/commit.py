@@ -4,31 +4,43 @@
 ``Committer(txns, oracle).commit(txn, read_ts=..., reads=..., recompute=...)``
 is the only place a transaction is committed, whatever its kind:
 
-* **write-only** (``read_ts`` None: it read nothing a concurrent write could
-  change): queued with every other write-only transaction of this process
-  and committed as one group (merged batches, one compare-and-append) at a
-  fresh ``write_ts``; when another commit wins that timestamp, the same
-  sealed batches are re-timestamped to a later one, never rewritten.
-* **read-write** (``read_ts`` given): committed at ``read_ts + 1``, so
-  nothing can land between what it read and what it writes. When the
-  compare-and-append loses to the txns upper ``u``, the transaction is
-  *validated*: if no commit in ``(read_ts, u - 1]`` wrote anything it
-  read (any of a shard it scanned, or one of the keys it looked up in a
-  shard it read only by key: FoundationDB's resolver check, with the keys
-  each commit record carries, ``storage.txns.keys``), it commits at ``u`` instead with the same batches (its reads
-  are still true at ``u - 1``); otherwise it is recomputed at ``u - 1``
-  (``recompute``, single statements: the client never sees 40001) or fails
-  with ``Conflict`` (explicit transactions: 40001). Serializable, and
-  strict because ``read_ts`` comes from the oracle.
+Every transaction of this process queues, and one leader commits the
+queue as a *group*: each member's txns rows in one compare-and-append on
+the txns shard (the member's sealed batches, re-timestamped to the group's
+time, never rewritten).
+
+* **write-only** members (``read_ts`` None: they read nothing a concurrent
+  write could change) are always admitted; a group holding one commits at
+  a fresh ``write_ts`` past the txns upper.
+* **read-write** members (``read_ts`` given) are *validated* at the time
+  ``at`` the group commits at, with the txns cache holding every commit
+  below the upper (none can land in ``[upper, at)`` if the append wins):
+  a member is admitted if no commit in ``(read_ts, at - 1]`` wrote
+  anything it read (any of a shard it scanned, or one of the keys it
+  looked up in a shard it read only by key: FoundationDB's resolver check,
+  with the keys each commit record carries, ``storage.txns.keys``), and it
+  read nothing an earlier admitted member of the group writes (such a
+  member waits for the next group). Admitted members serialize in group
+  order at ``at``. A member that fails validation is recomputed at a later
+  read time (``recompute``, single statements: the client never sees
+  40001) or fails with ``Conflict`` (explicit transactions: 40001).
+  Serializable, and strict because ``read_ts`` comes from the oracle and
+  the oracle hears of a commit before anyone is told of it.
+
+When the append loses (another process committed), the group is validated
+again at the new upper. So N concurrent transactions cost one append, not N
+appends racing for one timestamp.
 
 The contract (what a caller, and so a client, may conclude):
 
 1. ``commit`` returns ``Committed``: the transaction is durable. Its
    compare-and-append on the txns shard succeeded, and that alone is the
    commit point. What follows it — ``oracle.apply_write`` (later
-   ``read_ts`` see it), ``apply`` (batches moved into the data shards) and
-   tidy — is attempted at once and, if it fails, finished in the background
-   with retries (any reader also finishes an unapplied commit). Until the
+   ``read_ts`` see it) is attempted at once and, if it fails, retried in
+   the background; ``apply`` (batches moved into the data shards) and tidy
+   run in the background (any reader also finishes an unapplied commit,
+   and ``on_commit`` hands the txn's in-memory writes to a cache of
+   contents so key lookups need not wait for either). Until the
    oracle has heard, this process reads at or above the commit
    (``TxnsHandle.note_committed``), so its sessions read their own writes.
    A failure after the commit point never reaches the caller.
@@ -55,9 +67,12 @@ import random
 from dataclasses import dataclass
 from typing import Awaitable, Callable, Iterable
 
+import pyarrow as pa
+
 from storage.errors import CommitUnknown, Conflict, ShardNotRegistered
 from storage.oracle import Oracle
-from storage.txns.handle import CommitResult, Txn, TxnsHandle
+from storage.txns.handle import Txn, TxnsHandle
+from storage.txns.keys import WHOLE, union
 
 logger = logging.getLogger(__name__)
 
@@ -114,6 +129,66 @@ def _written_since(cache, lo: int, hi: int, reads: Iterable[str], points: dict[s
     return any(cache.keys_changed_between(s, lo, hi, frozenset(keys)) for s, keys in list(points.items()) if s not in whole)
 
 
+@dataclass
+class _Member:
+    """A transaction waiting in the commit queue."""
+
+    txn: Txn
+    fut: "asyncio.Future"
+    read_ts: int | None  # None: write-only
+    reads: Iterable[str]
+    points: dict[str, set[int]]
+    rows: list | None = None  # its txns rows, once sealed
+    verdict: str = ""  # set by each validation: "in", "stale" (read what was written since) or "later"
+
+
+#: "Whatever is committed": the announcer clamps it to the txns upper.
+_WHATEVER_COMMITTED = 1 << 62
+
+
+class _Stale(Exception):
+    """Validation failed: something the transaction read was written after
+    it read it; every commit below ``new_read + 1`` is known."""
+
+    def __init__(self, new_read: int):
+        super().__init__(new_read)
+        self.new_read = new_read
+
+
+def _resident(txns: list[Txn]) -> dict:
+    """The updates a group's commit made to each shard that every member
+    writing it still held in memory (all of the shard's updates at that ts)."""
+    parts: dict[str, list] = {}
+    partial: set[str] = set()
+    for txn in txns:
+        for shard in txn.shards:
+            if shard in txn.resident:
+                parts.setdefault(shard, []).append(txn.resident[shard])
+            else:
+                partial.add(shard)
+    out = {}
+    for shard, tables in parts.items():
+        if shard in partial:
+            continue
+        try:
+            out[shard] = tables[0] if len(tables) == 1 else pa.concat_tables(tables)
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            continue
+    return out
+
+
+def _overlaps(m: _Member, wrote: dict[str, object]) -> bool:
+    """Whether ``m`` read what an earlier member of its group writes
+    (``wrote``: shard -> key hashes, or WHOLE)."""
+    for shard, keys in wrote.items():
+        if shard in m.reads:
+            return True
+        mine = m.points.get(shard)
+        if mine and (keys is WHOLE or not keys.isdisjoint(mine)):
+            return True
+    return False
+
+
 class Committer:
     """Commits transactions of one txns shard; one per process."""
 
@@ -121,12 +196,18 @@ class Committer:
         self.txns = txns
         self.oracle = oracle
         self.max_group = max_group
-        self._queue: list[tuple[Txn, asyncio.Future]] = []
+        self._queue: list[_Member] = []
         self._leader: asyncio.Task | None = None
-        self._applying: asyncio.Task | None = None
         self._announced = 0  # the largest commit ts the oracle has heard of
         self._unannounced = 0  # the largest commit ts it has not (yet)
         self._announcer: asyncio.Task | None = None
+        self._dirty: dict[str, int] = {}  # shard -> latest commit ts to apply
+        self._applier: asyncio.Task | None = None
+        #: told ``(ts, {shard: updates})`` of each commit: every update at
+        #: ``ts`` of each shard whose writers all still held them in memory
+        #: (``Txn.resident``), before they are applied, so a cache of
+        #: contents advances without reading them back
+        self.on_commit: Callable[[int, dict], None] | None = None
         # counters (bench, metrics)
         self.groups = 0
         self.txns_committed = 0
@@ -153,135 +234,120 @@ class Committer:
         validation (a recompute may add some).
         ``recompute(new_read_ts)`` computes the transaction again (its new
         txn), for statements that may retry themselves."""
-        if read_ts is None:
-            return await self._commit_grouped(txn)
-        return await self._commit_read_write(txn, read_ts, reads, points or {}, recompute, max_attempts)
-
-    # -- read-write -----------------------------------------------------------------
-
-    async def _commit_read_write(self, txn, read_ts, reads, points, recompute, max_attempts) -> Committed:
+        points = points if points is not None else {}
         cache = self.txns.cache
         held: list[int] = []
         recomputed = 0
         try:
             for attempt in range(1, max_attempts + 1):
-                result = await self._attempt(txn, read_ts + 1, apply=True)
-                if result.committed:
-                    self.txns_committed += 1
-                    return Committed(result.ts, attempt, recomputed, txn)
-                self.retries += 1
-                new_read = result.upper - 1  # every commit below is known
-                cache.hold_history(new_read)
-                held.append(new_read)
-                await cache.update_to(result.upper)
-                if not _written_since(cache, read_ts, new_read, reads, points):
-                    read_ts = new_read  # what it read is still true: commit later
-                    continue
-                await txn.abort()
-                if recompute is None:
-                    self.conflicts += 1
-                    raise Conflict("another transaction wrote what this transaction read, after it read it")
-                txn = await recompute(new_read)
-                read_ts = new_read
-                recomputed += 1
+                fut = asyncio.get_running_loop().create_future()
+                self._queue.append(_Member(txn, fut, read_ts, reads, points))
+                if self._leader is None or self._leader.done():
+                    self._leader = asyncio.create_task(self._lead())
+                try:
+                    ts, _cancelled = await _to_the_end(fut)  # the leader commits it whatever the caller does
+                    return Committed(ts, attempt, recomputed, txn)
+                except _Stale as e:
+                    cache.hold_history(e.new_read)  # held from read_ts by the caller until now
+                    held.append(e.new_read)
+                    await txn.abort()
+                    if recompute is None:
+                        self.conflicts += 1
+                        raise Conflict("another transaction wrote what this transaction read, after it read it") from None
+                    txn = await recompute(e.new_read)
+                    read_ts = e.new_read
+                    recomputed += 1
             await txn.abort()
             raise Conflict(f"the transaction did not commit in {max_attempts} attempts")
         finally:
             for ts in held:
                 cache.release_history(ts)
 
-    async def _attempt(self, txn: Txn, ts: int, *, apply: bool) -> CommitResult:
-        """One compare-and-append at ``ts`` and, if it commits, the steps
-        after the commit point; run to the end even if the caller is
-        cancelled (contract 5)."""
-        attempt = asyncio.ensure_future(self._cas_and_settle(txn, ts, apply=apply))
-        result, cancelled = await _to_the_end(attempt)
-        if cancelled and not result.committed:
-            raise asyncio.CancelledError()
-        return result
-
-    async def _cas_and_settle(self, txn: Txn, ts: int, *, apply: bool) -> CommitResult:
-        try:
-            result = await txn.commit_at(ts)
-        except CommitUnknown:
-            # If it did commit, it is at ts: once the store answers, the
-            # oracle hears of whatever is committed up to there.
-            self._announce_later(ts)
-            raise
-        if result.committed:
-            await self._settle(txn, result.ts, apply=apply)
-        return result
-
-    # -- write-only, grouped ----------------------------------------------------------
-
-    async def _commit_grouped(self, txn: Txn) -> Committed:
-        fut = asyncio.get_running_loop().create_future()
-        self._queue.append((txn, fut))
-        if self._leader is None or self._leader.done():
-            self._leader = asyncio.create_task(self._lead())
-        ts, _cancelled = await _to_the_end(fut)  # the leader commits it whatever the caller does
-        return Committed(ts, txn=txn)
+    # -- the group commit ------------------------------------------------------------
 
     async def _lead(self) -> None:
-        while True:
-            while self._queue:
-                group, self._queue = self._queue[: self.max_group], self._queue[self.max_group:]
-                await self._commit_group(group)
-            if self._applying is not None:
-                await self._applying
-                self._applying = None
-            # Txns queued while we awaited the last apply saw a live leader
-            # and started none: take them too before leaving.
-            if not self._queue:
-                return
+        while self._queue:
+            group, self._queue = self._queue[: self.max_group], self._queue[self.max_group:]
+            later = await self._commit_group(group)
+            self._queue[:0] = later
 
-    async def _commit_group(self, group: list[tuple[Txn, asyncio.Future]]) -> None:
+    async def _commit_group(self, group: list[_Member]) -> list[_Member]:
+        """Commit what it can of ``group`` in one compare-and-append on the
+        txns shard; returns the members left for the next group (they read
+        what an earlier member writes)."""
         # A member writing a shard that was dropped meanwhile fails alone,
-        # not the group (a drop racing the merge still fails the group: rare).
+        # not the group (a drop racing the commit still fails the group: rare).
         at = self.txns.cache.progress
         kept = []
-        for txn, fut in group:
-            gone = [s for s in txn.shards if not self.txns.cache.is_registered(s, at)]
+        for m in group:
+            gone = [s for s in m.txn.shards if not self.txns.cache.is_registered(s, at)]
             if gone:
-                await txn.abort()
-                fut.set_exception(ShardNotRegistered(f"data shard {gone[0]} is not registered in the txns set at {at}"))
-            else:
-                kept.append((txn, fut))
+                m.fut.set_exception(ShardNotRegistered(f"data shard {gone[0]} is not registered in the txns set at {at}"))
+                continue
+            try:
+                m.rows = await m.txn.seal()
+            except BaseException as e:  # noqa: BLE001 - this member's writes failed: nothing of it is committed
+                m.fut.set_exception(e)
+                if isinstance(e, asyncio.CancelledError):
+                    raise
+                continue
+            kept.append(m)
         group = kept
         if not group:
-            return
-        merged = self.txns.begin()
+            return []
         try:
-            for txn, _ in group:
-                merged.merge(txn)
-            ts = await self._commit_write_only(merged)
-        except BaseException as e:  # noqa: BLE001 - every caller gets the failure
-            for _, fut in group:
-                if not fut.done():
-                    fut.set_exception(e)
-            await merged.abort()
+            ts = await self._commit_validated(group)
+        except BaseException as e:  # noqa: BLE001 - every member in it gets the failure
+            if isinstance(e, CommitUnknown):
+                # If it did commit, the oracle hears of it once the store answers.
+                self._announce_later(_WHATEVER_COMMITTED)
+            for m in group:
+                if m.verdict != "later" and not m.fut.done():
+                    m.fut.set_exception(e)
             if isinstance(e, asyncio.CancelledError):
                 raise
-            return
-        for _, fut in group:
-            if not fut.done():
-                fut.set_result(ts)
-        self.groups += 1
-        self.txns_committed += len(group)
-        # Apply in the background while the next group commits; at most one
-        # apply in flight (applies are idempotent and per shard in ts order,
-        # so overlapping them would be safe, just wasteful).
-        if self._applying is not None:
-            await self._applying
-        self._applying = asyncio.create_task(self._apply(merged, ts))
+            return [m for m in group if m.verdict == "later"]
+        accepted = [m for m in group if m.verdict == "in"]
+        if accepted:
+            await self._settle([m.txn for m in accepted], ts)
+            self.groups += 1
+            self.txns_committed += len(accepted)
+        for m in group:
+            if m.verdict == "in":
+                m.fut.set_result(ts)
+            elif m.verdict == "stale":
+                self.retries += 1
+                m.fut.set_exception(_Stale(self.txns.cache.progress - 1))
+        return [m for m in group if m.verdict == "later"]
 
-    async def _commit_write_only(self, txn: Txn) -> int:
-        """Commit at a fresh ``write_ts`` until it sticks; returns the ts."""
+    async def _commit_validated(self, group: list[_Member]) -> int:
+        """The compare-and-append of the group's valid members, at the txns
+        upper (or, with write-only members, a fresh ``write_ts`` past it);
+        sets each member's verdict. Returns the commit ts."""
+        write_only = any(m.read_ts is None for m in group)
         while True:
-            ts = await self.oracle.write_ts()
-            result = await self._cas_and_settle(txn, ts, apply=False)
+            ts = await self.oracle.write_ts() if write_only else None
+
+            def pick(cache, at: int):
+                # Every commit below the upper is in the cache, and none
+                # can land in [upper, at) if this append succeeds.
+                rows, wrote = [], {}
+                for m in group:
+                    if m.read_ts is not None and _written_since(cache, m.read_ts, at - 1, m.reads, m.points):
+                        m.verdict = "stale"
+                    elif m.read_ts is not None and _overlaps(m, wrote):
+                        m.verdict = "later"
+                    else:
+                        m.verdict = "in"
+                        rows += m.rows
+                        for shard in m.txn.shards:
+                            keys = m.txn.written_keys(shard)
+                            wrote[shard] = union(wrote[shard], keys) if shard in wrote else keys
+                return rows or None
+
+            result = await self.txns.commit_rows(ts, pick)
             if result.committed:
-                return ts
+                return result.ts
             self.retries += 1
             if result.upper > ts + 1:
                 # Someone committed above the oracle (a tidy at the txns
@@ -291,9 +357,10 @@ class Committer:
 
     # -- after the commit point -------------------------------------------------------
 
-    async def _settle(self, txn: Txn, ts: int, *, apply: bool) -> None:
-        """The steps after a commit at ``ts``: none of them may fail the
-        commit (contract 1)."""
+    async def _settle(self, txns: list[Txn], ts: int) -> None:
+        """The steps after a commit at ``ts``, before anyone is told: none of
+        them may fail the commit (contract 1). The oracle hears of it first
+        (a client told COMMIT may read next through another process)."""
         self.txns.note_committed(ts)
         try:
             await self.oracle.apply_write(ts)
@@ -301,15 +368,34 @@ class Committer:
         except Exception as e:  # noqa: BLE001 - committed: the oracle hears of it later
             logger.warning("commit at %s is durable; the oracle's apply_write failed (%s), retrying in the background", ts, e)
             self._announce_later(ts)
-        if apply:
-            await self._apply(txn, ts)
+        if self.on_commit is not None:
+            try:
+                self.on_commit(ts, _resident(txns))
+            except Exception:  # noqa: BLE001 - a cache that missed it reads the shard
+                logger.warning("handing the commit at %s to its listener failed", ts, exc_info=True)
+        for txn in txns:
+            txn.resident = {}
+            self._apply_later(txn, ts)
 
-    async def _apply(self, txn: Txn, ts: int) -> None:
-        try:
-            await txn.apply(ts)
-        except Exception as e:  # noqa: BLE001 - readers apply what they need themselves
-            self.deferred += 1
-            logger.warning("commit at %s is durable; applying it failed (%s): readers will finish it", ts, e)
+    def _apply_later(self, txn: Txn, ts: int) -> None:
+        """Apply the commit at ``ts`` in the background: it is durable, and
+        later reads at or above ``ts`` apply what they need themselves
+        (idempotently). One applier task; the commits to a shard made while
+        it works are applied together, in one append."""
+        for shard in txn.shards:
+            self._dirty[shard] = max(self._dirty.get(shard, 0), ts)
+        if self._applier is None or self._applier.done():
+            self._applier = asyncio.create_task(self._apply_dirty())
+
+    async def _apply_dirty(self) -> None:
+        while self._dirty:
+            dirty, self._dirty = self._dirty, {}
+            for shard, ts in sorted(dirty.items()):
+                try:
+                    await self.txns.apply_shard(shard, le=ts)
+                except Exception as e:  # noqa: BLE001 - readers apply what they need themselves
+                    self.deferred += 1
+                    logger.warning("commits to %s up to %s are durable; applying them failed (%s): readers will finish it", shard, ts, e)
 
     def _announce_later(self, ts: int) -> None:
         self.deferred += 1
@@ -340,15 +426,18 @@ class Committer:
     async def settled(self) -> None:
         """Wait for the background steps of every commit so far (tests,
         shutdown)."""
-        for task in (self._leader, self._applying, self._announcer):
+        for task in (self._leader, self._applier, self._announcer):
             if task is not None and not task.done():
                 await asyncio.shield(task)
 
     def validate(self) -> None:
         """Invariants: a commit the oracle has not heard of has an announcer
-        working on it; a queued commit has no outcome yet."""
+        working on it; a queued commit has no outcome yet; a shard left to
+        apply has an applier working on it."""
         if self._unannounced > self._announced:
             assert self._announcer is not None and not self._announcer.done(), "an unannounced commit nobody announces"
-        assert all(not fut.done() for _, fut in self._queue), "a queued commit already has an outcome"
+        assert all(not m.fut.done() for m in self._queue), "a queued commit already has an outcome"
+        if self._dirty:
+            assert self._applier is not None and not self._applier.done(), "commits left to apply with no applier"
 
 

@@ -219,16 +219,23 @@ class TxnsHandle:
     def begin(self) -> "Txn":
         return Txn(self)
 
-    async def commit_rows(self, ts: int, rows: list[Row]) -> CommitResult:
+    async def commit_rows(self, ts: int | None, rows) -> CommitResult:
         """The commit point of a transaction (``storage.txns.commit`` owns the
         contract): ``CommitUnknown`` when the compare-and-append was sent and
         its outcome could not be learned; any other error means nothing was
-        committed."""
+        committed. ``ts`` None: at the txns upper. ``rows``: the txns rows,
+        or ``rows(cache, at)`` choosing them (None: nothing to commit) once
+        the cache holds every commit below the upper, none of which can land
+        in ``[upper, at)`` if the commit succeeds (so a transaction
+        validated there is valid at ``at``)."""
         def make(cache: TxnsCache, at: int):
-            for shard in {r[0] for r in rows}:
+            chosen = rows(cache, at) if callable(rows) else rows
+            if chosen is None:
+                return None
+            for shard in {r[0] for r in chosen}:
                 if not cache.is_registered(shard, at):
                     raise ShardNotRegistered(f"data shard {shard} is not registered in the txns set at {at}")
-            return [(s, at, b, 1) for s, _t, b in rows]
+            return [(s, at, b, 1) for s, _t, b in chosen]
 
         try:
             return await self._write_txns(ts, make)
@@ -262,18 +269,22 @@ class TxnsHandle:
         by_ts: dict[int, list[bytes]] = {}
         for ts, b in pending:
             by_ts.setdefault(ts, []).append(b)
-        for ts in sorted(by_ts):
-            handles = [BatchHandle.from_bytes(b).rewrite_ts(ts) for b in by_ts[ts]]
-            merged = replace(handles[0], parts=tuple(p for h in handles for p in h.parts))
-            upper = w.upper  # cached; uppers only grow, and a stale one loses the CaA once
-            while True:
-                if upper > ts:
-                    break  # applied already (by us earlier, or another process)
-                out = await w.compare_and_append(merged, upper, ts + 1)
-                if out.applied:
-                    applied += 1
-                    break
-                upper = out.upper
+        # One append for every pending write (each part keeps its own time):
+        # a shard written by many commits since its last apply costs one CaS.
+        times = sorted(by_ts)
+        upper = w.upper  # cached; uppers only grow, and a stale one loses the CaA once
+        while True:
+            todo = [ts for ts in times if ts >= upper]  # below the upper: applied already (by us, or another process)
+            if not todo:
+                break
+            parts = tuple(p for ts in todo for b in by_ts[ts] for p in BatchHandle.from_bytes(b).rewrite_ts(ts).parts)
+            merged = replace(BatchHandle.from_bytes(by_ts[todo[0]][0]), parts=parts)
+            out = await w.compare_and_append(merged, upper, todo[-1] + 1)
+            if out.applied:
+                applied += len(todo)
+                break
+            upper = out.upper
+        for ts in times:
             self._tidy.update((shard, ts, b) for b in by_ts[ts])
         return applied
 
@@ -361,6 +372,15 @@ class TxnsHandle:
         await self.cache.update_to(ts + 1)
         return self.cache.changed_between(shard, lo, ts)
 
+    async def writes_between(self, shard: str, lo: int, ts: int, *, timeout: float | None = None) -> list[int] | None:
+        """The times of the writes to data shard ``shard`` committed in
+        ``(lo, ts]``, in order (None when the txns cache no longer knows):
+        a reader holding the contents at ``lo`` and the updates of each of
+        these writes has the contents at ``ts`` without reading the shard."""
+        await self.writer.machine.wait_for(lambda s: s.upper > ts, timeout)
+        await self.cache.update_to(ts + 1)
+        return self.cache.writes_between(shard, lo, ts)
+
     async def latest_write(self, shard: str, ts: int, *, timeout: float | None = None) -> int | None:
         """The time of the latest write to ``shard`` at or below ``ts``, once
         the txns upper is past ``ts``; None when the txns cache does not know
@@ -446,6 +466,9 @@ class Txn:
         self._batches: dict[str, list[BatchHandle]] = {}
         self._written: dict[str, frozenset] = {}  # shard -> key hashes written (absent: WHOLE)
         self._sealed = False
+        #: after ``seal``: per shard whose every write was still buffered,
+        #: those writes (user columns and ``_diff``); see ``resident``
+        self.resident: dict[str, pa.Table] = {}
 
     @property
     def shards(self) -> set[str]:
@@ -469,6 +492,11 @@ class Txn:
         if self._sealed:
             raise UsageError("transaction already sealed for commit")
         self._written[shard] = frozenset(keys)
+
+    def written_keys(self, shard: str):
+        """The key hashes this txn says it writes in ``shard`` (``WHOLE``: it
+        did not say)."""
+        return self._written.get(shard, WHOLE)
 
     def write_batch(self, batch: BatchHandle) -> None:
         """Add a batch written elsewhere (e.g. by a Spark executor) with a fixed ts."""
@@ -530,6 +558,7 @@ class Txn:
     async def seal(self) -> list[Row]:
         """Write out every buffer; the txns rows this txn will commit."""
         if not self._sealed:
+            self.resident = self._resident_updates()
             for shard in list(self._buffers):
                 await self._spill(shard)
             for shard, builder in list(self._builders.items()) + self._more_builders:
@@ -539,6 +568,23 @@ class Txn:
             self._builders, self._more_builders = {}, []
             self._sealed = True
         return [(shard, 0, attach(b.to_bytes(), self._written.get(shard, WHOLE))) for shard, batches in self._batches.items() for b in batches]
+
+    def _resident_updates(self) -> dict[str, pa.Table]:
+        """The updates of every shard none of whose writes went to a batch
+        yet (so the buffers hold them all): what a committer may hand to a
+        cache of contents, exact, without reading the batches back."""
+        out = {}
+        spilled = set(self._builders) | {s for s, _b in self._more_builders} | set(self._batches)
+        for shard, buffered in self._buffers.items():
+            if shard in spilled:
+                continue
+            tables = [t if DIFF in t.column_names else t.append_column(DIFF, pa.repeat(pa.scalar(d, pa.int64()), t.num_rows))
+                      for t, d in buffered]
+            try:
+                out[shard] = pa.concat_tables(tables)
+            except (pa.ArrowInvalid, pa.ArrowTypeError):
+                continue
+        return out
 
     async def commit_at(self, ts: int) -> CommitResult:
         """Commit at ``ts``: one compare-and-append on the txns shard. On

@@ -81,6 +81,7 @@ async def test_updated_tables_consolidate_once_sinces_move(db):
     since = (await db.client.inspect(shard))["since"]
     assert since > held
     await s.execute("UPDATE hot SET v = v + 1")  # an append: compaction runs with the new since
+    await db.committer.settled()  # applied in the background
     await db.client.maintenance.idle()
     after = (await db.client.inspect(shard))["batches"]["rows"]
     assert before >= 500 + 20 * 1000, before  # every version of every row, before
