@@ -45,14 +45,14 @@ def row(*cells, widths=(44, 14, 14, 14)) -> str:
 
 
 @contextlib.contextmanager
-def gateway_and_postgres(database: str):
-    """A ``txngate serve`` (embedded default in a temp folder, no Spark)
-    and the test PostgreSQL with an empty ``database``, for the benchmarks
-    that put a client against both."""
+def gateway_and_postgres(database: str, *extra: str):
+    """A ``txngate serve`` (embedded default in a temp folder, no Spark;
+    ``extra`` flags) and the test PostgreSQL with an empty ``database``, for
+    the benchmarks that put a client against both."""
     from tests.servers import Gateway, PostgresServer
 
     with tempfile.TemporaryDirectory() as tmp, PostgresServer() as pg:
-        gateway = Gateway(tmp, "--spark-master", "none")
+        gateway = Gateway(tmp, "--spark-master", "none", *extra)
         try:
             pg.psql(f"CREATE DATABASE {database}")
             yield gateway, pg

@@ -8,7 +8,8 @@ COPY, VACUUM, ALTER TABLE ADD PRIMARY KEY), then for --seconds each:
 * the TPC-B-like script, --clients clients, ``--max-tries 20``: tps,
   failed and retried transactions, and whether the balances agree (the sum
   of deltas in accounts, tellers, branches and history).
-Printed with the machine's core count: txngate uses one process.
+Printed with the machine's core count and txngate's worker processes
+(``--workers``, default: one per core).
 
 Run: .venv/bin/python bench/pgbench.py [--scales 1,16] [--seconds 30]
 """
@@ -68,15 +69,17 @@ def main() -> None:
     ap.add_argument("--seconds", type=int, default=30)
     ap.add_argument("--clients", type=int, default=8, help="TPC-B clients")
     ap.add_argument("--select-clients", type=int, default=16)
+    ap.add_argument("--workers", type=int, default=0, help="txngate serve --workers (0: one per core)")
     args = ap.parse_args()
-    with gateway_and_postgres("pgbench") as (gateway, pg):
+    workers = args.workers or os.cpu_count()
+    with gateway_and_postgres("pgbench", "--workers", str(workers)) as (gateway, pg):
         targets = [
             {"name": "txngate", "port": gateway.port, "user": "txngate", "db": "txngate", "dsn": gateway.dsn()},
             {"name": "PostgreSQL", "port": pg.port, "user": "postgres", "db": "pgbench", "dsn": pg.url(database="pgbench")},
             {"name": "PG serial.", "port": pg.port, "user": "postgres", "db": "pgbench", "dsn": pg.url(database="pgbench"),
              "env": {"PGOPTIONS": "-c default_transaction_isolation=serializable"}},
         ]
-        print(f"pgbench, {args.seconds} s per figure, {os.cpu_count()} cores; txngate: one process, embedded default")
+        print(f"pgbench, {args.seconds} s per figure, {os.cpu_count()} cores; txngate: {workers} worker process(es), embedded default")
         for scale in (int(s) for s in args.scales.split(",")):
             results = {t["name"]: run(t, scale, args.seconds, args.clients, args.select_clients) for t in targets}
             print(f"\nscale {scale} ({scale * 100_000:,} accounts), -S with {args.select_clients} clients, TPC-B with {args.clients}")

@@ -12,6 +12,7 @@ Not yet (issue: pgwire front end): binary COPY,
 idle_in_transaction_session_timeout, streaming results larger than memory.
 """
 
+from gateway.peers import Peers
 from gateway.server import Server
 
-__all__ = ["Server"]
+__all__ = ["Peers", "Server"]

@@ -48,6 +48,7 @@ from planner.sqltypes import sql_of_oid
 
 from gateway import wire
 from gateway.auth import Authenticator, Users
+from gateway.peers import Peers, pid_base
 
 log = logging.getLogger("txngate.gateway")
 
@@ -84,7 +85,8 @@ class Portal:
 
 class Server:
     def __init__(self, db, host: str = "127.0.0.1", port: int = 6875, *, max_connections: int = 100,
-                 authenticator: Authenticator | None = None, tls: ssl.SSLContext | None = None):
+                 authenticator: Authenticator | None = None, tls: ssl.SSLContext | None = None,
+                 peers: Peers | None = None):
         self.db = db
         self.authenticator = authenticator or Authenticator("trust", Users())
         self.tls = tls
@@ -92,13 +94,20 @@ class Server:
         self.max_connections = max_connections
         self.connections: dict[int, "Connection"] = {}
         self._changed = asyncio.Event()  # a connection went idle or away (drain waits on it)
-        self._next_pid = 1000
+        #: a worker of ``txngate serve --workers N``: it shares the port
+        #: (SO_REUSEPORT), its backend pids are its own range, the others are ``peers``
+        self.peers = peers
+        self._next_pid = pid_base(peers.index) if peers is not None else 1000
         self._server: asyncio.base_events.Server | None = None
+        self._forwards: set[asyncio.Task] = set()  # cancels handed to other workers
 
     async def start(self) -> None:
-        self._server = await asyncio.start_server(self._accept, self.host, self.port, limit=1 << 20)
+        self._server = await asyncio.start_server(self._accept, self.host, self.port, limit=1 << 20, reuse_port=self.peers is not None)
         if self.port == 0:
             self.port = self._server.sockets[0].getsockname()[1]
+        if self.peers is not None:
+            await self.peers.serve(self, self.db)
+            self.db.peers = self.peers
         log.info("listening", extra={"host": self.host, "port": self.port})
 
     async def serve_forever(self) -> None:
@@ -107,6 +116,8 @@ class Server:
             await self._server.serve_forever()
 
     async def close(self) -> None:
+        if self.peers is not None:
+            await self.peers.close()
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
@@ -153,6 +164,11 @@ class Server:
                     log.exception("closing a session failed", extra={"pid": conn.pid})
 
     def cancel(self, pid: int, secret: int) -> None:
+        if self.peers is not None and not self.peers.is_mine(pid):
+            task = asyncio.get_running_loop().create_task(self.peers.forward_cancel(pid, secret))
+            self._forwards.add(task)
+            task.add_done_callback(self._forwards.discard)
+            return
         conn = self.connections.get(pid)
         if conn is not None and conn.secret == secret:
             conn.cancel_running()

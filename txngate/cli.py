@@ -22,7 +22,7 @@ from storage.location import open_blob, open_consensus, redact_url
 from storage.persist import FOREVER
 from txngate import __version__
 from txngate import config as config_mod
-from txngate import log
+from txngate import log, workers
 
 logger = logging.getLogger("txngate.cli")
 
@@ -50,8 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
-async def _serve(cfg: config_mod.Config) -> None:
-    from gateway import Server
+async def _serve(cfg: config_mod.Config, worker: tuple[int, int, int, str] | None = None) -> None:
+    from gateway import Peers, Server
     from gateway.auth import Authenticator, Users, tls_context
     from planner import Database
 
@@ -61,14 +61,23 @@ async def _serve(cfg: config_mod.Config) -> None:
     tls = tls_context(cfg.tls_cert, cfg.tls_key)
     spark_master = None if cfg.spark_master.lower() in ("", "none", "off") else cfg.spark_master
     db = await Database.open(cfg.consensus_url, cfg.blob_url, spark_master=spark_master, spark_conf=cfg.spark_conf)
-    server = Server(db, cfg.host, cfg.port, max_connections=cfg.max_connections, authenticator=Authenticator(cfg.auth, users), tls=tls)
+    port, peers = cfg.port, None
+    if worker is not None:
+        index, count, port, folder = worker
+        peers = Peers(folder, index, count)
+    server = Server(db, cfg.host, port, max_connections=cfg.max_connections, authenticator=Authenticator(cfg.auth, users), tls=tls,
+                    peers=peers)
     try:
         await server.start()
         logger.info(
             "serving",
             extra={"consensus": redact_url(cfg.consensus_url), "blob": cfg.blob_url, "embedded": cfg.embedded, "host": cfg.host, "port": server.port},
         )
-        print(f"txngate {__version__}: serving the PostgreSQL protocol on {cfg.host}:{server.port} (database 'txngate', user 'txngate')", file=sys.stderr, flush=True)
+        which = f", worker {peers.index + 1} of {peers.count}" if peers is not None else ""
+        print(f"txngate {__version__}: serving the PostgreSQL protocol on {cfg.host}:{server.port} (database 'txngate', user 'txngate'{which})",
+              file=sys.stderr, flush=True)
+        if peers is not None:
+            peers.mark_ready()
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -83,10 +92,15 @@ async def _serve(cfg: config_mod.Config) -> None:
         await db.close()
 
 
-def serve(cfg: config_mod.Config) -> int:
+def serve(cfg: config_mod.Config, argv: list[str]) -> int:
+    """One process, or (``--workers`` above 1) a parent of worker processes
+    sharing the port (``txngate.workers``); a worker serves like one process."""
     if cfg.host not in LOOPBACK and cfg.auth == "trust":
         raise ConfigError("--host", f"{cfg.host} is not a loopback address: trust authentication is for loopback only (set --auth)")
-    asyncio.run(_serve(cfg))
+    worker = workers.worker_of()
+    if worker is None and cfg.worker_count > 1:
+        return workers.run(cfg.host, cfg.port, cfg.worker_count, argv)
+    asyncio.run(_serve(cfg, worker))
     return 0
 
 
@@ -149,12 +163,13 @@ def _format_shard(info: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     args = build_parser().parse_args(argv)
     try:
         cfg = config_mod.from_args(args)
         log.configure(cfg.log_level, cfg.log_format)
         if args.command == "serve":
-            return serve(cfg)
+            return serve(cfg, argv)
         if args.command == "inspect":
             return asyncio.run(_inspect(cfg, args))
     except ConfigError as e:

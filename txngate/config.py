@@ -39,6 +39,7 @@ SETTINGS: list[Setting] = [
     Setting("--users", "TXNGATE_USERS", None, "users for password authentication as 'name:password,name2:password2' (added to --users-file)"),
     Setting("--tls-cert", "TXNGATE_TLS_CERT", None, "PEM certificate: clients may then use TLS (SSLRequest answered S)"),
     Setting("--tls-key", "TXNGATE_TLS_KEY", None, "PEM private key of --tls-cert"),
+    Setting("--workers", "TXNGATE_WORKERS", "0", "gateway processes sharing the port (0: one per CPU core)", int),
     Setting("--max-connections", "TXNGATE_MAX_CONNECTIONS", "100", "connections beyond this get 53300", int),
     Setting("--log-level", "TXNGATE_LOG_LEVEL", "info", "debug, info, warning or error"),
     Setting("--log-format", "TXNGATE_LOG_FORMAT", "json", "json (structured, one object per line) or text"),
@@ -62,6 +63,11 @@ class Config:
     tls_cert: str | None = None
     tls_key: str | None = None
     max_connections: int = 100
+    workers: int = 0
+
+    @property
+    def worker_count(self) -> int:
+        return self.workers if self.workers > 0 else (os.cpu_count() or 1)
 
     @property
     def consensus_url(self) -> str:
