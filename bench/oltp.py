@@ -9,7 +9,12 @@ For each table size (--sizes, rows already in a keyed table), one session:
   distinct key, all reads before any commit: how many commit and how many
   get 40001 (PostgreSQL: all commit), and the wall time.
 
-Run: .venv/bin/python bench/oltp.py [--sizes 10000,1000000] [--clients 16] [--ops 50]
+Then, through ``txngate serve`` (``--workers``, default one per core) on
+PostgreSQL consensus and S3 (moto) beside PostgreSQL itself: --many
+clients (asyncpg) each inserting 1-row autocommit INSERTs into a keyed
+table for --seconds: committed txns/s and 40001s.
+
+Run: .venv/bin/python bench/oltp.py [--sizes 10000,1000000] [--clients 16] [--ops 50] [--many 64] [--seconds 10]
 """
 
 from __future__ import annotations
@@ -92,11 +97,64 @@ async def postgres_figures(dsn: str, size: int, clients: int, ops: int) -> dict:
             await c.close()
 
 
+async def _insert_storm(dsn: str, clients: int, seconds: float) -> tuple[float, int]:
+    """``clients`` connections inserting distinct keys, one autocommit
+    INSERT at a time, for ``seconds``: (committed per second, 40001s)."""
+    conns = [await asyncpg.connect(dsn) for _ in range(clients)]
+    try:
+        await conns[0].execute("DROP TABLE IF EXISTS storm")
+        await conns[0].execute("CREATE TABLE storm (id bigint PRIMARY KEY, v text)")
+        done, conflicts = 0, 0
+        stop = time.perf_counter() + seconds
+
+        async def client(n: int, conn) -> None:
+            nonlocal done, conflicts
+            i = 0
+            while time.perf_counter() < stop:
+                try:
+                    await conn.execute("INSERT INTO storm VALUES ($1, 'x')", n * 10_000_000 + i)
+                    done += 1
+                except asyncpg.PostgresError as e:
+                    if e.sqlstate != "40001":
+                        raise
+                    conflicts += 1
+                i += 1
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(client(n, c) for n, c in enumerate(conns)))
+        return done / (time.perf_counter() - t0), conflicts
+    finally:
+        for c in conns:
+            await c.close()
+
+
+def many_clients(pg: PostgresServer, clients: int, seconds: float, workers: int) -> None:
+    from tests.servers import Gateway, S3Server
+
+    pg.psql("DROP DATABASE IF EXISTS storm_store")
+    pg.psql("CREATE DATABASE storm_store")
+    with tempfile.TemporaryDirectory() as tmp, S3Server() as s3:
+        gateway = Gateway(tmp, "--spark-master", "none", "--workers", str(workers),
+                          "--consensus", pg.url(database="storm_store"), "--blob", s3.url("storm"))
+        try:
+            print(f"\n{clients} clients, 1-row autocommit INSERTs of distinct keys for {seconds:g} s "
+                  f"(txngate: {workers} workers, PostgreSQL consensus + S3 (moto)); {os.cpu_count()} cores")
+            for name, dsn in (("txngate", f"postgresql://txngate@127.0.0.1:{gateway.port}/txngate"),
+                              ("postgres", pg.url().replace("postgres://", "postgresql://").split("?")[0])):
+                rate, conflicts = asyncio.run(_insert_storm(dsn, clients, seconds))
+                print(f"{name:>9}: {rate:10,.0f} txns/s committed, {conflicts} x 40001")
+        finally:
+            gateway.stop()
+
+
 async def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="10000,100000,1000000")
     ap.add_argument("--clients", type=int, default=16)
     ap.add_argument("--ops", type=int, default=50, help="statements timed per kind")
+    ap.add_argument("--many", type=int, default=64, help="clients of the INSERT storm (0: skip it)")
+    ap.add_argument("--seconds", type=float, default=10)
+    ap.add_argument("--workers", type=int, default=0, help="txngate serve --workers (0: one per core)")
     args = ap.parse_args()
     pg = PostgresServer().start()
     try:
@@ -114,6 +172,8 @@ async def main() -> None:
         print(f"\n{'rows':>9} {'system':>9} {f'{args.clients} explicit txns, distinct keys: commit':>44} {'40001':>6} {'wall s':>7}")
         for size, name, got in tails:
             print(f"{size:>9} {name:>9} {got['committed']:>44} {got['40001']:>6} {got['wall']:>7.2f}")
+        if args.many:
+            await asyncio.to_thread(many_clients, pg, args.many, args.seconds, args.workers or os.cpu_count())
     finally:
         pg.stop()
 

@@ -82,6 +82,7 @@ async def _serve(cfg: config_mod.Config, worker: tuple[int, int, int, str] | Non
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(signal.SIGUSR1, _dump_tasks)
         serving = asyncio.ensure_future(server.serve_forever())
         await stop.wait()
         logger.info("draining")
@@ -90,6 +91,23 @@ async def _serve(cfg: config_mod.Config, worker: tuple[int, int, int, str] | Non
     finally:
         await server.close()
         await db.close()
+
+
+def _dump_tasks() -> None:
+    """SIGUSR1: write every asyncio task's stack to stderr (what a stuck
+    gateway is waiting for)."""
+    import io
+
+    out = io.StringIO()
+    for task in asyncio.all_tasks():
+        print(f"task {task.get_name()}:", file=out)
+        coro = task.get_coro()
+        while coro is not None:
+            frame = getattr(coro, "cr_frame", None) or getattr(coro, "ag_frame", None)
+            if frame is not None:
+                print(f"  {frame.f_code.co_filename}:{frame.f_lineno} {frame.f_code.co_name}", file=out)
+            coro = getattr(coro, "cr_await", None) or getattr(coro, "ag_await", None)
+    print(out.getvalue(), file=sys.stderr, flush=True)
 
 
 def serve(cfg: config_mod.Config, argv: list[str]) -> int:

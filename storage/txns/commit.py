@@ -284,6 +284,7 @@ class Committer:
         at = self.txns.cache.progress
         kept = []
         for m in group:
+            m.verdict = ""  # a member back from an earlier group is judged afresh
             gone = [s for s in m.txn.shards if not self.txns.cache.is_registered(s, at)]
             if gone:
                 m.fut.set_exception(ShardNotRegistered(f"data shard {gone[0]} is not registered in the txns set at {at}"))
@@ -313,6 +314,7 @@ class Committer:
             return [m for m in group if m.verdict == "later"]
         accepted = [m for m in group if m.verdict == "in"]
         if accepted:
+            assert self.txns.cache.progress > ts, "members admitted at a time that was not committed"
             await self._settle([m.txn for m in accepted], ts)
             self.groups += 1
             self.txns_committed += len(accepted)
@@ -347,7 +349,10 @@ class Committer:
                         for shard in m.txn.shards:
                             keys = m.txn.written_keys(shard)
                             wrote[shard] = union(wrote[shard], keys) if shard in wrote else keys
-                return rows or None
+                # An admitted member may have no rows (its writes came to
+                # nothing): the group still commits, an empty append, so
+                # its time is real when the oracle hears of it.
+                return rows if any(m.verdict == "in" for m in group) else None
 
             result = await self.txns.commit_rows(ts, pick)
             if result.committed:

@@ -360,3 +360,19 @@ async def test_group_commit_serves_writers_that_keep_committing(env):
     last = max(max(s) for s in stamps)
     got = sorted((await txns.read(d0, last)).column("id").to_pylist())
     assert got == sorted(w * 100 + n for w in range(16) for n in range(6))
+
+
+async def test_a_transaction_with_no_rows_commits_a_real_time(env):
+    """A read-write transaction whose writes came to nothing still commits
+    (an empty append): the oracle must never hear of a time the txns shard
+    did not reach, or every later read waits for it forever."""
+    txns = await env.txns()
+    oracle = MemOracle() if env.kind == "mem" else env.oracle
+    committer = Committer(txns, oracle)
+    read_ts = await txns.read_ts(oracle)
+    txns.cache.release_history(read_ts)
+    done = await committer.commit(txns.begin(), read_ts=read_ts)
+    upper = await txns.upper()
+    assert upper > done.ts and await oracle.read_ts() < upper
+    assert await committer.commit(txns.begin(), read_ts=await oracle.read_ts())  # and reads at it do not wait
+    committer.validate()
