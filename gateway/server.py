@@ -440,8 +440,8 @@ class Connection:
             self.send(wire.error_response("ERROR", "22021", wire.bad_encoding_message(e)))
         except ValueError as e:
             self.send(wire.error_response("ERROR", "22P02", f"invalid parameter or message value: {e}"))
-        except ConnectionError:
-            raise  # the client went away: the connection ends
+        except (ConnectionError, asyncio.IncompleteReadError, wire.ProtocolViolation):
+            raise  # the client went away or broke the protocol (in COPY data): the connection ends
         except Exception as e:  # noqa: BLE001 - a bug fails the statement, not the connection
             log.exception("internal error", extra={"pid": self.pid})
             self.session.fail()

@@ -91,3 +91,22 @@ async def test_oversized_and_malformed_messages_are_fatal(gateway):
         if bad[:1] == b"Q":
             assert errors[0]["S"] == "FATAL" and answer[-1] == ("closed",)
         await conn.close()
+
+
+async def test_a_broken_message_inside_copy_data_is_fatal_08p01(gateway):
+    """COPY FROM STDIN, then a message whose length is impossible: FATAL
+    08P01 and the connection closes (not an internal error), nothing of the
+    COPY is written, and the server serves the next client."""
+    conn = await m.RawConnection.open("127.0.0.1", gateway.port)
+    await conn.send(m.startup({"user": "txngate", "database": "txngate"}))
+    await conn.read_until_ready()
+    await conn.send(m.query("CREATE TABLE IF NOT EXISTS copy_broken (a int)"))
+    await conn.read_until_ready()
+    await conn.send(m.query("COPY copy_broken FROM STDIN"), m.copy_data(b"1\n"))
+    assert (await asyncio.wait_for(conn.read(), 10))[0] == "G"  # CopyInResponse
+    await conn.send(b"d" + struct.pack("!i", 0))
+    answer = await asyncio.wait_for(conn.read_until_ready(), 10)
+    errors = [msg[1] for msg in answer if msg[0] == "E"]
+    assert errors and errors[0]["C"] == "08P01" and errors[0]["S"] == "FATAL" and answer[-1] == ("closed",), answer
+    with psycopg.connect(gateway.dsn(), autocommit=True) as other:
+        assert other.execute("SELECT count(*) FROM copy_broken").fetchone() == (0,)
