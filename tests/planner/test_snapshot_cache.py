@@ -76,6 +76,7 @@ async def test_updated_tables_consolidate_once_sinces_move(db):
     assert (await reader.execute("SELECT sum(v), count(*) FROM hot"))[-1].rows == [(0, 500)], "the old snapshot, exactly"
     assert held <= reader.work.read_ts, "the since stayed at the open transaction's read_ts"
     await reader.execute("COMMIT")
+    await db.committer.settled()  # every UPDATE applied (in the background)
     before = (await db.client.inspect(shard))["batches"]["rows"]
     assert await db.downgrade_sinces() >= 1
     since = (await db.client.inspect(shard))["since"]
