@@ -178,28 +178,6 @@ def matching(table: pa.Table, cols, keys: list[tuple]) -> pa.Array:
     return pa.array(hits)
 
 
-#: Found rows consolidated in Python rather than by Arrow's grouping (whose
-#: fixed cost is a few hundred microseconds).
-FEW = 256
-
-
-def _collapse_few(updates: pa.Table) -> pa.Table:
-    """``collapse`` for a few rows: equal rows' diffs summed, zero sums dropped."""
-    names = [n for n in updates.column_names if n != DIFF]
-    columns = [updates.column(n).to_pylist() for n in names]
-    diffs = updates.column(DIFF).to_pylist()
-    first: dict = {}
-    total: dict = {}
-    for i, row in enumerate(zip(*columns)):
-        key = tuple(_hashable(v) for v in row)
-        if key not in first:
-            first[key] = i
-        total[key] = total.get(key, 0) + diffs[i]
-    kept = [(first[k], d) for k, d in total.items() if d != 0]
-    out = updates.select(names).take(pa.array([i for i, _d in kept], pa.int64()))
-    return out.append_column(updates.schema.field(DIFF), pa.array([d for _i, d in kept], pa.int64()))
-
-
 def _hashable(v):
     """``v`` with its lists (array values, at any depth) as tuples."""
     return tuple(_hashable(x) for x in v) if isinstance(v, (list, tuple)) else v
@@ -298,8 +276,7 @@ class Runs:
         parts = [r.search(cols, keys) for r in self.runs] + [tail.filter(matching(tail, cols, keys))]
         found = pa.concat_tables([p for p in parts if p.num_rows] or parts[-1:])
         if found.num_rows and pc.min(found.column(DIFF)).as_py() < 0:
-            # retractions to cancel (insertions alone need no consolidating)
-            found = _collapse_few(found) if found.num_rows <= FEW else collapse(found)
+            found = collapse(found)  # retractions to cancel (insertions alone need no consolidating)
         return expand(found)
 
     def validate(self) -> None:

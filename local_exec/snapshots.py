@@ -139,9 +139,8 @@ class SnapshotCache:
         Nothing written since the entry's time but commits handed over: it
         moves to ``ts`` without reading the shard."""
         entry = self._entries.get(shard)
-        if entry is not None and entry.ts < ts and await self._handed(shard, entry, ts):
-            pass
-        elif entry is None or not entry.covers(ts):
+        handed = entry is not None and entry.ts < ts and await self._handed(shard, entry, ts)
+        if not handed and (entry is None or not entry.covers(ts)):
             await self.txns.data_snapshot(shard, ts)
         reader = await self.txns.data_reader(shard)
         if entry is not None and entry.ts < ts:

@@ -9,6 +9,8 @@ Operates on logical tables of user columns plus ``_ts`` and ``_diff``.
 * ``consolidate``: group by every user column and ``_ts``, sum ``_diff``,
   drop zero sums. The result is the canonical form of a multiset of updates.
 * ``collapse``: consolidate ignoring time (the contents at one ``as_of``).
+  Tables of at most ``FEW`` rows whose columns Python compares exactly (no
+  floats) are summed in Python, the rest by Arrow's grouping.
 * ``expand``: turn consolidated contents into plain rows, each repeated by
   its multiplicity.
 
@@ -41,9 +43,38 @@ def advance(table: pa.Table, since: int, upper: int) -> pa.Table:
     return table.set_column(table.column_names.index(TS), pa.field(TS, pa.int64(), False), advanced)
 
 
+#: Tables of at most this many rows are consolidated in Python: Arrow's
+#: grouping has a fixed cost of about 0.3 ms (a key lookup's few versions).
+FEW = 256
+
+
+def _exact_in_python(t: pa.DataType) -> bool:
+    """Types whose Python values are equal exactly when Arrow groups them
+    together (not floats: NaN is unequal to itself in Python)."""
+    return (pa.types.is_integer(t) or pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_binary(t)
+            or pa.types.is_large_binary(t) or pa.types.is_date(t) or pa.types.is_timestamp(t) or pa.types.is_decimal(t)
+            or pa.types.is_boolean(t) or pa.types.is_time(t))
+
+
+def _sum_diffs_few(table: pa.Table, keys: list[str]) -> pa.Table:
+    columns = [table.column(k).to_pylist() for k in keys]
+    diffs = table.column(DIFF).to_pylist()
+    first: dict = {}
+    total: dict = {}
+    for i, row in enumerate(zip(*columns)):
+        if row not in first:
+            first[row] = i
+        total[row] = total.get(row, 0) + diffs[i]
+    kept = [(first[k], d) for k, d in total.items() if d != 0]
+    out = table.select(keys).take(pa.array([i for i, _d in kept], pa.int64()))
+    return out.append_column(pa.field(DIFF, pa.int64(), False), pa.array([d for _i, d in kept], pa.int64()))
+
+
 def _sum_diffs(table: pa.Table, keys: list[str]) -> pa.Table:
     if table.num_rows == 0:
         return table.select(keys + [DIFF])
+    if table.num_rows <= FEW and all(_exact_in_python(table.schema.field(k).type) for k in keys):
+        return _sum_diffs_few(table, keys)
     if any(pa.types.is_list(table.schema.field(k).type) for k in keys):
         return _sum_diffs_by_surrogates(table, keys)
     grouped = table.group_by(keys, use_threads=False).aggregate([(DIFF, "sum")])

@@ -368,9 +368,8 @@ class TxnsHandle:
         holding the contents at ``lo`` learns from False that they are the
         contents at ``ts`` too, without touching the data shard (no apply
         to wait for, no empty append to fill the gap)."""
-        await self.writer.machine.wait_for(lambda s: s.upper > ts, timeout)
-        await self.cache.update_to(ts + 1)
-        return self.cache.changed_between(shard, lo, ts)
+        times = await self.writes_between(shard, lo, ts, timeout=timeout)
+        return times is None or bool(times)
 
     async def writes_between(self, shard: str, lo: int, ts: int, *, timeout: float | None = None) -> list[int] | None:
         """The times of the writes to data shard ``shard`` committed in
