@@ -58,6 +58,7 @@ from planner.errors import (
     ACTIVE_SQL_TRANSACTION,
     IN_FAILED_SQL_TRANSACTION,
     INVALID_PARAMETER_VALUE,
+    QUERY_CANCELED,
     READ_ONLY_TRANSACTION,
     UNDEFINED_PARAMETER,
     SqlError,
@@ -311,7 +312,26 @@ class Session:
 
     async def run(self, stmt: p.Statement, params: list | None, copy_source=None, copy_sink=None, *, lazy: bool = False) -> Result:
         """Run one parsed statement; ``lazy``: a SELECT's rows as a stream
-        (``Result.stream``) computed as they are read."""
+        (``Result.stream``) computed as they are read.
+
+        ``statement_timeout`` bounds every wait of the statement — Blob,
+        Consensus, the oracle, the engines — by cancelling it (57014); a
+        commit already under way still reaches its outcome first
+        (``storage.txns`` awaits it to the end), and a committed statement
+        is reported as such."""
+        timeout = self.timeout
+        if timeout is None:
+            return await self._run(stmt, params, copy_source, copy_sink, lazy=lazy)
+        limit = asyncio.timeout(timeout)
+        try:
+            async with limit:
+                return await self._run(stmt, params, copy_source, copy_sink, lazy=lazy)
+        except TimeoutError:
+            if not limit.expired():
+                raise
+            raise SqlError(QUERY_CANCELED, "canceling statement due to statement timeout") from None
+
+    async def _run(self, stmt: p.Statement, params: list | None, copy_source, copy_sink, *, lazy: bool) -> Result:
         self.check_not_aborted(stmt)
         try:
             if stmt.kind == p.TXN:

@@ -53,8 +53,9 @@ The contract (what a caller, and so a client, may conclude):
    not be learned (the store stayed unreachable past the retry budget). The
    transaction may or may not be committed; the caller must say exactly
    that (the gateway ends the connection with 08006), never "rolled back".
-5. Cancellation (a client's CancelRequest) does not interrupt a commit
-   attempt once it started: the attempt runs to its end. If it committed,
+5. Cancellation (a client's CancelRequest, a statement timeout) stops a
+   commit while its batches are written (before it queues: nothing is
+   committed) but not once it queued: the attempt runs to its end. If it committed,
    ``commit`` returns normally (the cancel came too late, as in PostgreSQL);
    if not, the cancellation is raised and nothing was written.
 """
@@ -244,6 +245,10 @@ class Committer:
         recomputed = 0
         try:
             for attempt in range(1, max_attempts + 1):
+                # its batches are written here, where a cancel (statement
+                # timeout) may stop it: nothing is committed yet, and a slow
+                # write does not hold up the leader and everyone it serves
+                await txn.seal()
                 fut = asyncio.get_running_loop().create_future()
                 self._queue.append(_Member(txn, fut, read_ts, reads, points))
                 if self._leader is None or self._leader.done():

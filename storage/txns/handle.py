@@ -56,6 +56,21 @@ from storage.txns.keys import WHOLE, attach, union
 
 logger = logging.getLogger(__name__)
 
+_BACKGROUND: set[asyncio.Task] = set()
+
+
+def _in_background(coro) -> None:
+    """Run a cleanup without anyone waiting for it (its failure is logged)."""
+
+    def done(task: asyncio.Task) -> None:
+        _BACKGROUND.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            logger.warning("cleanup of an aborted txn failed: %s", task.exception())
+
+    task = asyncio.get_running_loop().create_task(coro)
+    _BACKGROUND.add(task)
+    task.add_done_callback(done)
+
 CRITICAL = "txns"
 #: Buffered rows per data shard per txn before they are spilled to a batch.
 SPILL_BYTES = 1 << 20
@@ -597,10 +612,25 @@ class Txn:
             await self.handle.apply_shard(shard, le=ts)
 
     async def abort(self) -> None:
-        """Drop the txn: delete every part it wrote."""
-        for b in list(self._builders.values()) + [b for _, b in self._more_builders]:
-            await b.abort()
-        for batches in self._batches.values():
-            for b in batches:
-                await b.delete(self.handle.client.blob)
+        """Drop the txn: delete every part it wrote. A caller being
+        cancelled (a statement timeout, a CancelRequest) does not wait for
+        the deletes: they go on in the background, so a stalled store
+        cannot hold the cancel up (a part left behind is referenced by
+        nothing)."""
+        builders = list(self._builders.values()) + [b for _, b in self._more_builders]
+        batches = [b for bs in self._batches.values() for b in bs]
         self._buffers, self._builders, self._more_builders, self._batches = {}, {}, [], {}
+        if not builders and not batches:
+            return
+        cleanup = self._delete(builders, batches)
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            _in_background(cleanup)
+        else:
+            await cleanup
+
+    async def _delete(self, builders: list[BatchBuilder], batches: list[BatchHandle]) -> None:
+        for builder in builders:
+            await builder.abort()
+        for batch in batches:
+            await batch.delete(self.handle.client.blob)

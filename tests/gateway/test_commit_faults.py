@@ -6,6 +6,10 @@ on. No ``internal error`` text reaches the client."""
 
 from __future__ import annotations
 
+import os
+import signal
+import time
+
 import psycopg
 import pytest
 
@@ -13,6 +17,7 @@ from gateway import Server
 from planner.database import Database
 from storage.errors import CommitUnknown, DeterminateError, IndeterminateError
 from tests.planner.test_commit_outcomes import Failing
+from tests.servers import S3Server
 
 
 @pytest.fixture
@@ -73,3 +78,54 @@ async def test_storage_outage_is_57p03_and_the_session_goes_on(served, monkeypat
             await conn.execute("SELECT v FROM acct")
         assert "internal error" not in str(info.value) and info.value.diag.message_detail
         assert await (await conn.execute("SELECT count(*) FROM acct")).fetchone() == (2,)
+
+
+@pytest.fixture
+async def stalling_s3(tmp_path):
+    """A gateway on its own moto S3 server, which the test may stop (SIGSTOP:
+    requests are accepted and never answered, as a stalled S3 behaves)."""
+    with S3Server() as s3:
+        db = await Database.open(f"sqlite://{tmp_path}/consensus.db", s3.url(prefix="stall"), spark_master=None)
+        server = Server(db, "127.0.0.1", 0)
+        await server.start()
+        try:
+            yield s3, db, f"host=127.0.0.1 port={server.port} user=txngate dbname=txngate"
+        finally:
+            os.kill(s3.pid, signal.SIGCONT)
+            await server.close()
+            await db.close()
+
+
+async def test_statement_timeout_interrupts_a_wait_on_a_stalled_s3(stalling_s3, tmp_path):
+    s3, db, dsn = stalling_s3
+    # a second process's view of the store, whose cache holds no batch
+    cold = await Database.open(f"sqlite://{tmp_path}/consensus.db", s3.url(prefix="stall"), spark_master=None)
+    cold_server = Server(cold, "127.0.0.1", 0)
+    await cold_server.start()
+    cold_dsn = f"host=127.0.0.1 port={cold_server.port} user=txngate dbname=txngate"
+    try:
+        async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn, \
+                await psycopg.AsyncConnection.connect(cold_dsn, autocommit=True) as other:
+            await conn.execute("CREATE TABLE big (id bigint, pad text)")
+            await conn.execute("INSERT INTO big SELECT g, repeat('x', 20) FROM generate_series(1, 200000) g")  # its batch goes to S3
+            for c in (conn, other):
+                await c.execute("SET statement_timeout = '700ms'")
+            os.kill(s3.pid, signal.SIGSTOP)
+            try:
+                started = time.monotonic()  # a write whose batch cannot reach S3
+                with pytest.raises(psycopg.errors.QueryCanceled) as info:
+                    await conn.execute("INSERT INTO big SELECT g, repeat('y', 20) FROM generate_series(1, 200000) g")
+                assert "statement timeout" in str(info.value)
+                assert time.monotonic() - started < 10, "cancelled at the timeout, not when S3 answered"
+                started = time.monotonic()  # a read of batches no cache holds
+                with pytest.raises(psycopg.errors.QueryCanceled):
+                    await other.execute("SELECT count(*) FROM big")
+                assert time.monotonic() - started < 10
+                assert await (await other.execute("SELECT 1")).fetchone() == (1,), "the session goes on"
+            finally:
+                os.kill(s3.pid, signal.SIGCONT)
+            await conn.execute("SET statement_timeout = 0")
+            assert await (await conn.execute("SELECT count(*), min(pad) FROM big")).fetchone() == (200000, "x" * 20), "the timed-out INSERT wrote nothing"
+    finally:
+        await cold_server.close()
+        await cold.close()
