@@ -14,12 +14,13 @@ socket*, a Unix socket ``w<index>.sock`` in a folder the parent owns:
 * a CancelRequest that reaches the wrong worker is forwarded to the owner
   (``forward_cancel``); so are ``pg_cancel_backend`` and
   ``pg_terminate_backend`` of another worker's backend (``signal``);
-* ``pg_stat_activity`` lists the sessions of every worker (``activity``).
+* ``pg_stat_activity`` lists the sessions of every worker (``activity``);
+* a ``/metrics`` scrape answers for every worker (``metrics``).
 
 Requests are one JSON line each way: ``{"op": "cancel", "pid", "secret"}``,
 ``{"op": "signal", "pid", "terminate"}`` (answers ``{"ok": bool}``) and
 ``{"op": "activity"}`` (answers ``{"rows": [...]}``, timestamps as ISO
-text). A worker that does not answer within ``TIMEOUT`` counts as having
+text) and ``{"op": "metrics"}`` (answers ``{"families": [...]}``). A worker that does not answer within ``TIMEOUT`` counts as having
 nothing: its sessions are missing from the listing and a signal to it
 reports false, as PostgreSQL does for a backend that is gone.
 ``signal`` and ``activity`` block (they are called from the engine's
@@ -98,6 +99,8 @@ class Peers:
                     answer = {"ok": db.signal_backend(int(request["pid"]), bool(request["terminate"]))}
                 elif op == "activity":
                     answer = {"rows": [_jsonable(r) for r in db.local_activity()]}
+                elif op == "metrics":
+                    answer = {"families": db.metrics()}
                 else:
                     answer = {"error": f"unknown op {op!r}"}
                 writer.write(json.dumps(answer).encode() + b"\n")
@@ -172,6 +175,15 @@ class Peers:
             answer = self._ask(i, {"op": "activity"})
             rows += [_from_json(r) for r in (answer or {}).get("rows", [])]
         return rows
+
+    def metrics(self) -> dict[int, list[dict]]:
+        """Every other worker's metric families, by worker index (blocking)."""
+        out = {}
+        for i in self.others():
+            answer = self._ask(i, {"op": "metrics"})
+            if answer is not None and "families" in answer:
+                out[i] = answer["families"]
+        return out
 
     def validate(self) -> None:
         assert 0 <= self.index < self.count, (self.index, self.count)

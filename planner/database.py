@@ -22,6 +22,7 @@ import weakref
 from collections import OrderedDict
 
 from storage.location import open_blob, open_consensus
+from storage.metrics import Histogram, family
 from storage.oracle import open_oracle
 from storage.persist import PersistClient, PersistConfig
 from storage.sequence import Sequences
@@ -115,6 +116,8 @@ class Database:
         #: the other worker processes of this gateway (``gateway.peers``):
         #: ``signal(pid, terminate) -> bool`` and ``activity() -> rows``, blocking
         self.peers = None
+        self.statement_seconds = Histogram()  # every statement's, by Session.run
+        self.errors: dict[str, int] = {}  # statements failed, by SQLSTATE
         self._loop = asyncio.get_running_loop()
         self._sinces = self._loop.create_task(self._downgrade_sinces())
         engine.add_function("txngate_signal_backend", self.signal_backend, ["INTEGER", "BOOLEAN"], "BOOLEAN")
@@ -122,6 +125,34 @@ class Database:
     def local_activity(self) -> list[dict]:
         """pg_stat_activity rows of this process's sessions."""
         return session_activity(self.sessions)
+
+    def note_statement(self, seconds: float, sqlstate: str | None = None) -> None:
+        """A statement ended (``sqlstate``: how it failed)."""
+        self.statement_seconds.observe(seconds)
+        if sqlstate is not None:
+            self.errors[sqlstate] = self.errors.get(sqlstate, 0) + 1
+
+    def metrics(self) -> list[dict]:
+        """This process's metric families (``storage.metrics.family``)."""
+        c, maintenance, cache = self.committer, self.client.maintenance, self.snapshots
+        return [
+            family("txngate_sessions", "gauge", "Open sessions.", len(self.sessions)),
+            family("txngate_statement_seconds", "histogram", "Statement latency.", self.statement_seconds.snapshot()),
+            family("txngate_statement_errors_total", "counter", "Statements failed, by SQLSTATE (40001: serialization failures).",
+                   self.errors, label="sqlstate"),
+            family("txngate_commits_total", "counter", "Transactions committed.", c.txns_committed),
+            family("txngate_commit_groups_total", "counter", "Compare-and-appends on the txns shard that committed a group.", c.groups),
+            family("txngate_commit_retries_total", "counter", "Commits validated again at a later time (recomputed or failed).", c.retries),
+            family("txngate_commit_conflicts_total", "counter", "Commits refused by validation (40001 to an explicit transaction).", c.conflicts),
+            family("txngate_commit_seconds", "histogram", "Commit latency, queue to commit point.", c.latency.snapshot()),
+            family("txngate_apply_backlog", "gauge", "Data shards with commits not yet applied.", c.apply_backlog),
+            family("txngate_snapshot_cache_hits_total", "counter", "Table reads answered from the snapshot cache.", cache.hits),
+            family("txngate_snapshot_cache_misses_total", "counter", "Table reads the snapshot cache could not answer.", cache.misses),
+            family("txngate_maintenance_running", "gauge", "Background compactions and GCs under way (the backlog).",
+                   {k: maintenance.running(k) for k in ("compact", "gc")}, label="kind"),
+            family("txngate_maintenance_finished_total", "counter", "Background compactions and GCs done.", maintenance.finished, label="kind"),
+            family("txngate_maintenance_failed_total", "counter", "Background compactions and GCs that failed.", maintenance.failed, label="kind"),
+        ]
 
     def signal_backend(self, pid: int, terminate: bool) -> bool:
         """pg_cancel_backend / pg_terminate_backend (called from the engine's

@@ -37,6 +37,7 @@ import copy
 import logging
 import re
 import secrets
+import time
 from typing import AsyncIterator
 
 import pglast
@@ -319,17 +320,24 @@ class Session:
         commit already under way still reaches its outcome first
         (``storage.txns`` awaits it to the end), and a committed statement
         is reported as such."""
-        timeout = self.timeout
-        if timeout is None:
-            return await self._run(stmt, params, copy_source, copy_sink, lazy=lazy)
-        limit = asyncio.timeout(timeout)
+        started, sqlstate = time.monotonic(), None
+        limit = asyncio.timeout(self.timeout)
         try:
             async with limit:
                 return await self._run(stmt, params, copy_source, copy_sink, lazy=lazy)
         except TimeoutError:
             if not limit.expired():
                 raise
+            sqlstate = QUERY_CANCELED
             raise SqlError(QUERY_CANCELED, "canceling statement due to statement timeout") from None
+        except SqlError as e:
+            sqlstate = e.sqlstate
+            raise
+        except asyncio.CancelledError:
+            sqlstate = QUERY_CANCELED
+            raise
+        finally:
+            self.db.note_statement(time.monotonic() - started, sqlstate)
 
     async def _run(self, stmt: p.Statement, params: list | None, copy_source, copy_sink, *, lazy: bool) -> Result:
         self.check_not_aborted(stmt)

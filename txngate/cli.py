@@ -51,7 +51,7 @@ LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
 async def _serve(cfg: config_mod.Config, worker: tuple[int, int, int, str] | None = None) -> None:
-    from gateway import Peers, Server
+    from gateway import MetricsServer, Peers, Server
     from gateway.auth import Authenticator, Users, tls_context
     from planner import Database
 
@@ -67,8 +67,11 @@ async def _serve(cfg: config_mod.Config, worker: tuple[int, int, int, str] | Non
         peers = Peers(folder, index, count)
     server = Server(db, cfg.host, port, max_connections=cfg.max_connections, authenticator=Authenticator(cfg.auth, users), tls=tls,
                     peers=peers)
+    metrics = MetricsServer(db, cfg.host, cfg.metrics_port, peers) if cfg.metrics_port else None
     try:
         await server.start()
+        if metrics is not None:
+            await metrics.start()
         logger.info(
             "serving",
             extra={"consensus": redact_url(cfg.consensus_url), "blob": cfg.blob_url, "embedded": cfg.embedded, "host": cfg.host, "port": server.port},
@@ -89,6 +92,8 @@ async def _serve(cfg: config_mod.Config, worker: tuple[int, int, int, str] | Non
         await server.drain()  # running statements and commits finish; sessions end with 57P01
         serving.cancel()
     finally:
+        if metrics is not None:
+            await metrics.close()
         await server.close()
         await db.close()
 

@@ -40,6 +40,7 @@ SETTINGS: list[Setting] = [
     Setting("--tls-cert", "TXNGATE_TLS_CERT", None, "PEM certificate: clients may then use TLS (SSLRequest answered S)"),
     Setting("--tls-key", "TXNGATE_TLS_KEY", None, "PEM private key of --tls-cert"),
     Setting("--workers", "TXNGATE_WORKERS", "0", "gateway processes sharing the port (0: one per CPU core)", int),
+    Setting("--metrics-port", "TXNGATE_METRICS_PORT", "0", "port of the Prometheus /metrics endpoint on --host (0: off)", int),
     Setting("--max-connections", "TXNGATE_MAX_CONNECTIONS", "100", "connections beyond this get 53300", int),
     Setting("--log-level", "TXNGATE_LOG_LEVEL", "info", "debug, info, warning or error"),
     Setting("--log-format", "TXNGATE_LOG_FORMAT", "json", "json (structured, one object per line) or text"),
@@ -64,6 +65,7 @@ class Config:
     tls_key: str | None = None
     max_connections: int = 100
     workers: int = 0
+    metrics_port: int = 0
 
     @property
     def worker_count(self) -> int:
@@ -116,9 +118,9 @@ def from_args(args: argparse.Namespace, environ: dict[str, str] | None = None) -
             except ValueError:
                 raise ConfigError(s.flag, f"{raw!r} is not a whole number") from None
         values[_dest(s)] = raw
-    port = values.get("port", 6875)
-    if not 0 <= int(port) <= 65535:  # type: ignore[arg-type]
-        raise ConfigError("--port", f"{port} is not a TCP port")
+    for flag in ("port", "metrics_port"):
+        if not 0 <= int(values.get(flag, 0)) <= 65535:  # type: ignore[arg-type]
+            raise ConfigError(f"--{flag.replace('_', '-')}", f"{values[flag]} is not a TCP port")
     if values.get("log_level", "info") not in ("debug", "info", "warning", "error"):
         raise ConfigError("--log-level", f"{values['log_level']!r} is not one of debug, info, warning, error")
     if values.get("log_format", "json") not in ("json", "text"):

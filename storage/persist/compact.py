@@ -149,6 +149,8 @@ class Maintenance:
         self.config = config
         self._gc_fn = gc_fn
         self._running: dict[tuple[str, str], asyncio.Task] = {}
+        self.finished = {"compact": 0, "gc": 0}  # runs done (metrics)
+        self.failed = {"compact": 0, "gc": 0}
 
     def __call__(self, handle, state: st.ShardState) -> None:
         shard = handle.shard_id
@@ -168,10 +170,16 @@ class Maintenance:
     async def _guard(self, key, coro) -> None:
         try:
             await coro
+            self.finished[key[1]] += 1
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001
+            self.failed[key[1]] += 1
             logger.warning("background %s of shard %s failed", key[1], key[0], exc_info=True)
+
+    def running(self, kind: str) -> int:
+        """Background runs of ``kind`` ("compact" or "gc") under way: the backlog."""
+        return sum(1 for (_s, k), t in self._running.items() if k == kind and not t.done())
 
     async def _compact_loop(self, machine: Machine, blob: Blob) -> None:
         while True:

@@ -65,12 +65,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from dataclasses import dataclass
 from typing import Awaitable, Callable, Iterable
 
 import pyarrow as pa
 
 from storage.errors import CommitUnknown, Conflict, ShardNotRegistered
+from storage.metrics import Histogram
 from storage.oracle import Oracle
 from storage.txns.handle import Txn, TxnsHandle
 from storage.txns.keys import WHOLE, union
@@ -219,6 +221,7 @@ class Committer:
         self.conflicts = 0
         self.retries = 0
         self.deferred = 0  # post-commit steps left to the background
+        self.latency = Histogram()  # seconds from commit() to Committed
 
     # -- the one entry point ------------------------------------------------------
 
@@ -243,6 +246,7 @@ class Committer:
         cache = self.txns.cache
         held: list[int] = []
         recomputed = 0
+        started = time.monotonic()
         try:
             for attempt in range(1, max_attempts + 1):
                 # its batches are written here, where a cancel (statement
@@ -255,6 +259,7 @@ class Committer:
                     self._leader = asyncio.create_task(self._lead())
                 try:
                     ts, _cancelled = await _to_the_end(fut)  # the leader commits it whatever the caller does
+                    self.latency.observe(time.monotonic() - started)
                     return Committed(ts, attempt, recomputed, txn)
                 except _Stale as e:
                     cache.hold_history(e.new_read)  # held from read_ts by the caller until now
@@ -444,6 +449,11 @@ class Committer:
         for task in (self._leader, self._applier, self._announcer):
             if task is not None and not task.done():
                 await asyncio.shield(task)
+
+    @property
+    def apply_backlog(self) -> int:
+        """Data shards with commits not yet applied."""
+        return len(self._dirty)
 
     def validate(self) -> None:
         """Invariants: a commit the oracle has not heard of has an announcer
