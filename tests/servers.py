@@ -94,10 +94,15 @@ def _find_pg_bin(name: str) -> str:
 class PostgresServer:
     """A throwaway PostgreSQL cluster. Use as a context manager or start()/stop()."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, crash_safe: bool = False) -> None:
+        """``crash_safe``: commits wait for their WAL flush (synchronous_commit
+        on), so a crash of PostgreSQL loses no acknowledged transaction, as a
+        production server's; otherwise it is fast and a crash may lose the
+        last commits (a store no txngate deployment would use)."""
         self.port = 0
         self.tmp = ""
         self.pid: int | None = None
+        self.crash_safe = crash_safe
 
     @property
     def data_dir(self) -> str:
@@ -140,14 +145,13 @@ class PostgresServer:
         return swept
 
     def start(self) -> "PostgresServer":
-        initdb, pg_ctl = _find_pg_bin("initdb"), _find_pg_bin("pg_ctl")
+        initdb = _find_pg_bin("initdb")
         self.sweep_stale()
         self.tmp = tempfile.mkdtemp(prefix="txngate-pg-")
         with open(os.path.join(self.tmp, "owner.pid"), "w") as f:
             f.write(str(os.getpid()))
         if os.geteuid() == 0:
             shutil.chown(self.tmp, "postgres", "postgres")
-        log = os.path.join(self.tmp, "server.log")
         res = subprocess.run(
             self._as_postgres([initdb, "-D", self.data_dir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]),
             capture_output=True,
@@ -162,13 +166,19 @@ class PostgresServer:
                 f"host all all 127.0.0.1/32 trust\n"
             )
         self.port = free_port()
+        self._launch()
+        self.psql(f"CREATE ROLE {PG_PASSWORD_ROLE} LOGIN SUPERUSER PASSWORD '{PG_PASSWORD}'")
+        return self
+
+    def _launch(self) -> None:
+        log = os.path.join(self.tmp, "server.log")
         opts = (
             f"-p {self.port} -k {self.socket_dir} -c listen_addresses=127.0.0.1 -c fsync=off "
-            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=300 "
+            f"-c synchronous_commit={'on' if self.crash_safe else 'off'} -c full_page_writes=off -c max_connections=300 "
             "-c shared_buffers=128MB -c log_min_messages=warning"
         )
         res = subprocess.run(
-            self._as_postgres([pg_ctl, "-D", self.data_dir, "-l", log, "-w", "-t", "60", "-o", opts, "start"]),
+            self._as_postgres([_find_pg_bin("pg_ctl"), "-D", self.data_dir, "-l", log, "-w", "-t", "60", "-o", opts, "start"]),
             capture_output=True,
             text=True,
         )
@@ -177,8 +187,15 @@ class PostgresServer:
             raise ServerError(f"pg_ctl start failed ({res.returncode}): {res.stderr.strip()}\n{tail}")
         with open(os.path.join(self.data_dir, "postmaster.pid")) as f:
             self.pid = int(f.readline())
-        self.psql(f"CREATE ROLE {PG_PASSWORD_ROLE} LOGIN SUPERUSER PASSWORD '{PG_PASSWORD}'")
-        return self
+
+    def crash_restart(self) -> None:
+        """(``crash_safe`` servers only) Stop PostgreSQL as a crash does (immediate shutdown: no checkpoint,
+        every connection dropped) and start it again on the same port;
+        recovery replays its WAL."""
+        assert self.crash_safe, "a crash of a server without synchronous_commit loses acknowledged commits"
+        os.kill(self.pid, signal.SIGQUIT)
+        _wait_until(lambda: not _pid_alive(self.pid), 30, "PostgreSQL to stop")
+        self._launch()
 
     def psql(self, sql: str, database: str = "postgres") -> str:
         """Run SQL through psql over the unix socket (as superuser); return stdout."""
