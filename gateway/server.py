@@ -496,11 +496,12 @@ class Connection:
         sql = r.cstr()
         if r.remaining():
             raise wire.MessageFormatError("invalid message format")
-        if not sql.strip() or not await p.parse_async(sql):
+        statements = await p.parse_async(sql, lift=True) if sql.strip() else []
+        if not statements:
             self.send(wire.msg(b"I"))
             return
         source, sink = _CopyIn(self), _CopyOut(self)
-        async for result in self.session.stream(sql, None, copy_source=source, copy_sink=sink, lazy=True):
+        async for result in self.session.stream(sql, None, copy_source=source, copy_sink=sink, lazy=True, statements=statements):
             self._send_notices(result.notices)
             if sink.started:
                 sink.finish()

@@ -43,6 +43,9 @@ class Statement:
     node: ast.Node
     text: str
     kind: str
+    #: huge string literals lifted out of the text (``lift_literals``): the
+    #: values of ``$1..$n`` in ``node``
+    literals: tuple[str, ...] = ()
 
 
 _PARSED: dict[str, list[Statement]] = {}
@@ -53,15 +56,21 @@ _PARSED: dict[str, list[Statement]] = {}
 THREAD_PARSE_CHARS = 1 << 18
 
 
-async def parse_async(sql: str) -> list[Statement]:
+async def parse_async(sql: str, *, lift: bool = False) -> list[Statement]:
     """``parse``, on a worker thread when ``sql`` is long."""
     if len(sql) < THREAD_PARSE_CHARS:
-        return parse(sql)
-    return await asyncio.to_thread(parse, sql)
+        return parse(sql, lift=lift)
+    return await asyncio.to_thread(parse, sql, lift=lift)
 
 
-def parse(sql: str) -> list[Statement]:
-    """Statements of ``sql`` (cached by text; callers never modify nodes)."""
+def parse(sql: str, *, lift: bool = False) -> list[Statement]:
+    """Statements of ``sql`` (cached by text; callers never modify nodes).
+    ``lift``: a query without parameters may come back with its huge
+    string literals lifted out (``lift_literals``)."""
+    if lift and len(sql) > HUGE_LITERAL:
+        lifted = lift_literals(sql)
+        if lifted is not None:
+            return lifted
     hit = _PARSED.get(sql)
     if hit is not None:
         return hit
@@ -99,6 +108,106 @@ def relation_lists(sql: str) -> str:
         return f"IN (SELECT unnest(string_to_array('{items}', ',')::bigint[]))"
 
     return _LONG_LIST.sub(relation, sql)
+
+
+#: a string literal this long is lifted out of a query (``lift_literals``)
+HUGE_LITERAL = 1 << 16
+#: casts a lifted literal may sit under (a text parameter means the same)
+_TEXT_CASTS = {"text", "varchar", "json", "jsonb"}
+
+
+def lift_literals(sql: str) -> list[Statement] | None:
+    """A SELECT whose plain string literals of HUGE_LITERAL characters or
+    more are lifted out, each replaced by a parameter ``$i`` whose value
+    (``Statement.literals``) is the literal's text: a value typed by its
+    context like the literal, but one the parser, binder, rewriters and
+    engine never scan as SQL text (each is a pass over the statement that
+    holds the interpreter's lock: a 50 MB literal stalled every session
+    for a second). None when nothing is lifted, or when the statement is
+    not one query of its own without parameters, or a lifted literal is
+    cast to a type a text value would not become the same way."""
+    cut = _huge_literals(sql)
+    if not cut:
+        return None
+    skeleton, literals = cut
+    try:
+        raw = pglast.parse_sql(skeleton)
+    except ParseError:
+        return None  # the error is reported from the text as written
+    if len(raw) != 1 or classify(raw[0].stmt) != READ:
+        return None
+    node = raw[0].stmt
+    refs = sorted(n.number for n in walk(node) if isinstance(n, ast.ParamRef))
+    if refs != list(range(1, len(literals) + 1)):
+        return None  # parameters of the client's own
+    for n in walk(node):
+        if isinstance(n, ast.TypeCast) and isinstance(n.arg, ast.ParamRef):
+            if n.typeName.names[-1].sval not in _TEXT_CASTS or n.typeName.arrayBounds:
+                return None
+    return [Statement(node, skeleton.strip(), READ, tuple(literals))]
+
+
+def _huge_literals(sql: str) -> tuple[str, list[str]] | None:
+    """``sql`` with each plain ``'...'`` literal of HUGE_LITERAL characters
+    or more replaced by ``$1``, ``$2``, ... and those literals' values; None
+    when there are none or the text is not plainly lexable (escape strings,
+    nested comments, an unterminated quote). Linear, with ``str.find``."""
+    pieces, literals, pos, n = [], [], 0, len(sql)
+    ahead = {c: sql.find(c) for c in "'\"$-/"}  # each character's next place (-1: none): each found once
+    while True:
+        for c, i in ahead.items():
+            if 0 <= i < pos:
+                ahead[c] = sql.find(c, pos)
+        found = [(i, c) for c, i in ahead.items() if i >= 0]
+        if not found:
+            break
+        i, c = min(found)
+        if c == "'":
+            if i > 0 and (sql[i - 1].isalnum() or sql[i - 1] in "_&"):
+                return None  # E'...', B'...', U&'...': their own escapes
+            end = i + 1
+            while True:
+                q = sql.find("'", end)
+                if q < 0:
+                    return None
+                if q + 1 < n and sql[q + 1] == "'":
+                    end = q + 2
+                    continue
+                break
+            if q - i - 1 >= HUGE_LITERAL:
+                literals.append(sql[i + 1 : q].replace("''", "'"))
+                pieces += [sql[pos:i], f"${len(literals)}"]
+            else:
+                pieces.append(sql[pos : q + 1])
+            pos = q + 1
+            continue
+        if c == '"':
+            q = sql.find('"', i + 1)  # a doubled "" is two quoted names back to back: same scan
+            end = n if q < 0 else q + 1
+        elif c == "-" and sql.startswith("--", i):
+            q = sql.find("\n", i)
+            end = n if q < 0 else q + 1
+        elif c == "/" and sql.startswith("/*", i):
+            q = sql.find("*/", i + 2)
+            if q < 0 or "/*" in sql[i + 2 : q]:
+                return None
+            end = q + 2
+        elif c == "$" and (m := _DOLLAR_TAG.match(sql, i)) is not None:
+            q = sql.find(m.group(0), m.end())
+            if q < 0:
+                return None
+            end = q + len(m.group(0))
+        else:
+            end = i + 1
+        pieces.append(sql[pos:end])
+        pos = end
+    if not literals:
+        return None
+    pieces.append(sql[pos:])
+    return "".join(pieces), literals
+
+
+_DOLLAR_TAG = re.compile(r"\$(?:[A-Za-z_][A-Za-z_0-9]*)?\$")
 
 
 def _parse(sql: str) -> list[Statement]:

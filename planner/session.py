@@ -283,19 +283,22 @@ class Session:
     async def execute(self, sql: str, params: list | None = None, *, copy_source: CopySource | None = None, copy_sink: CopySink | None = None) -> list[Result]:
         return [r async for r in self.stream(sql, params, copy_source=copy_source, copy_sink=copy_sink)]
 
-    async def stream(self, sql: str, params: list | None = None, *, copy_source=None, copy_sink=None, lazy: bool = False) -> AsyncIterator[Result]:
-        """Run every statement of ``sql``, yielding each result when done
-        (``lazy``: a SELECT's as soon as its rows can be streamed; the caller
-        drains or closes that stream before asking for the next result).
+    async def stream(self, sql: str, params: list | None = None, *, copy_source=None, copy_sink=None, lazy: bool = False,
+                     statements: list[p.Statement] | None = None) -> AsyncIterator[Result]:
+        """Run every statement of ``sql`` (``statements``: its parse, when the
+        caller has it), yielding each result when done (``lazy``: a SELECT's
+        as soon as its rows can be streamed; the caller drains or closes that
+        stream before asking for the next result).
 
         Several statements without transaction control run in one implicit
         transaction: an error rolls back all of them."""
         self.query, self.query_start = sql, dt.datetime.now(dt.timezone.utc)
-        statements = await p.parse_async(sql)
+        if statements is None:
+            statements = await p.parse_async(sql, lift=params is None)
         implicit = len(statements) > 1 and self.work is None and not any(s.kind == p.TXN for s in statements)
         if not implicit:
             for stmt in statements:
-                yield await self.run(stmt, params, copy_source, copy_sink, lazy=lazy)
+                yield await self.run(stmt, list(stmt.literals) if stmt.literals else params, copy_source, copy_sink, lazy=lazy)
             return
         self.work = Work.begin(self.db)
         self.work.explicit = True

@@ -46,3 +46,37 @@ async def test_long_lists_answer_as_postgres(db, pg_url):
         await conn.execute(f"DELETE FROM ll WHERE id IN ({_ids(1, N)})")
         check = "SELECT count(*), min(id) FROM ll"
         assert (await session.execute(check))[-1].rows == [tuple(r.values()) for r in await conn.fetch(check)]
+
+
+BIG = "ab'c" * (p.HUGE_LITERAL // 3)  # over HUGE_LITERAL characters, quotes inside
+
+
+def _lit(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def test_huge_literals_are_lifted_out_of_the_text():
+    (stmt,) = p.parse(f"SELECT length({_lit(BIG)}) /* it's */ -- '\n, md5({_lit(BIG + 'z')})", lift=True)
+    assert stmt.literals == (BIG, BIG + "z") and len(stmt.text) < 200
+    assert sum(1 for _ in walk(stmt.node)) < 30
+    for kept in (f"SELECT E{_lit(BIG)}", f"SELECT {_lit(BIG)}::bytea", f"INSERT INTO t VALUES ({_lit(BIG)})",
+                 f"SELECT $1, {_lit(BIG)}", f"SELECT {_lit('short')}", f"SELECT $x${_lit(BIG)}$x$"):
+        (stmt,) = p.parse(kept, lift=True)
+        assert stmt.literals == (), kept[:40]  # as written: the parser sees the literal
+    (stmt,) = p.parse(f"SELECT length({_lit(BIG)})")  # not asked to lift (a prepared statement's parameters are the client's)
+    assert stmt.literals == ()
+
+
+async def test_huge_literals_answer_as_postgres(db, pg_url):
+    queries = [
+        f"SELECT length({_lit(BIG)}), md5({_lit(BIG)})",
+        f"SELECT {_lit(BIG)} = {_lit(BIG)} AS same, {_lit(BIG)} < {_lit(BIG + 'a')} AS less",
+        f"SELECT position('c''' IN {_lit(BIG)}) AS at, left({_lit(BIG)}, 9) AS head",
+        f"SELECT length({_lit(BIG)}::text || 'x') /* a comment with ' and $1 */",
+        f"SELECT jsonb_array_length(('[' || repeat('1,', 3) || '1]')::jsonb), length({_lit(BIG)}::varchar)",
+    ]
+    async with beside_postgres(db, pg_url, []) as (session, conn):
+        for q in queries:
+            expected = [tuple(r.values()) for r in await conn.fetch(q)]
+            result = (await session.execute(q))[-1]
+            assert result.rows == expected, q[:60]
