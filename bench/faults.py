@@ -12,11 +12,11 @@ Then the bank of the fault suite (``tests/gateway/test_fault_suite.py``):
 transfers in explicit transactions from --clients psycopg clients for
 --seconds, on two ``txngate serve`` processes over PostgreSQL + S3 and on
 PostgreSQL SERIALIZABLE: transfers/s and the share of attempts that got
-40001. And recovery: seconds from a gateway's SIGKILL until a restarted
+40001 (PostgreSQL's deadlocks, 40P01, counted with them). And recovery: seconds from a gateway's SIGKILL until a restarted
 gateway commits a transfer, and from PostgreSQL's crash (immediate
 shutdown) until a gateway commits one again.
 
-Run: .venv/bin/python bench/faults.py [--mb 20] [--clients 8] [--seconds 10]
+Run: .venv/bin/python bench/faults.py [--mb 20] [--clients 8] [--seconds 10] [--only statements|bank]
 """
 
 from __future__ import annotations
@@ -117,8 +117,8 @@ async def _postgres_bank(dsn: str, clients: int, seconds: float) -> tuple[float,
                     await conn.execute("INSERT INTO transfers VALUES (%s, %s, %s, %s)", (f"{c}-{n}", a, b, amount))
                     await conn.commit()
                     counts["ok"] += 1
-                except psycopg.errors.SerializationFailure:
-                    await conn.rollback()
+                except (psycopg.errors.SerializationFailure, psycopg.errors.DeadlockDetected):
+                    await conn.rollback()  # both are PostgreSQL's "retry me" (40001, 40P01)
                     counts["40001"] += 1
 
     await asyncio.gather(*(client(c) for c in range(clients)))
@@ -154,13 +154,14 @@ async def bank(clients: int, seconds: float) -> None:
             tps, share = await _postgres_bank(pg.url(database="bank_pg").replace("postgres://", "postgresql://"), clients, seconds)
             print(row("PostgreSQL 15 SERIALIZABLE", f"{tps:.1f}", f"{share:.0%}", widths=(52, 14, 14)))
 
-            victim = b.gateways.pop(0)
+            victim, survivor = b.gateways
             started = time.monotonic()
             victim.proc.kill()
             victim.proc.wait()
             victim.log.close()
             b.gateways = [b.start_gateway()]  # the survivor is left out: the restarted one must serve
             kill = await _first_commit_after(b, started)
+            b.gateways.append(survivor)
             started = time.monotonic()
             pg.crash_restart()
             crash = await _first_commit_after(b, started)
@@ -177,6 +178,9 @@ if __name__ == "__main__":
     ap.add_argument("--mb", type=int, default=20)
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--seconds", type=float, default=10)
+    ap.add_argument("--only", choices=["statements", "bank"], default=None)
     args = ap.parse_args()
-    asyncio.run(main(args.mb))
-    asyncio.run(bank(args.clients, args.seconds))
+    if args.only != "bank":
+        asyncio.run(main(args.mb))
+    if args.only != "statements":
+        asyncio.run(bank(args.clients, args.seconds))

@@ -25,7 +25,6 @@ PostgreSQL would report.
 from __future__ import annotations
 
 import asyncio
-import re
 from dataclasses import dataclass
 
 import pglast
@@ -33,6 +32,7 @@ from pglast import ast
 from pglast.parser import ParseError
 
 from planner.errors import SYNTAX_ERROR, SqlError, not_supported
+from planner.textscan import HUGE_LITERAL, LIST_RELATION, huge_literals, relation_lists
 
 READ, WRITE, DDL, SESSION, TXN, COPY, EXPLAIN, CURSOR = "read", "write", "ddl", "session", "txn", "copy", "explain", "cursor"
 MAINTENANCE = "maintenance"
@@ -82,36 +82,6 @@ def parse(sql: str, *, lift: bool = False) -> list[Statement]:
     return out
 
 
-#: an integer IN list this long becomes a relation before parsing
-LIST_RELATION = 1000
-_LIST_START = re.compile(r"\bIN\s*\(\s*[+-]?\d", re.IGNORECASE)
-_LONG_LIST = re.compile(
-    r"""('[^']*(?:''[^']*)*'|"[^"]*(?:""[^"]*)*"|--[^\n]*|/\*.*?\*/|\$(\w*)\$.*?\$\2\$)"""  # quoted text and comments: kept
-    r"|(\bIN\s*\(\s*((?:[+-]?\d+\s*,\s*){%d,}[+-]?\d+)\s*\))" % (LIST_RELATION - 1),
-    re.IGNORECASE | re.DOTALL,
-)
-
-
-def relation_lists(sql: str) -> str:
-    """``x IN (1, 2, ...)`` with at least LIST_RELATION integers as ``x IN
-    (SELECT unnest(string_to_array('1,2,...', ',')::bigint[]))``: the same
-    answer (NULLs included), but one constant to parse, bind and rewrite
-    instead of a node per element, and a hash join instead of a chain of
-    comparisons (an ORM's list of ids no longer costs seconds)."""
-    if len(sql) < 4 * LIST_RELATION or _LIST_START.search(sql) is None:
-        return sql
-
-    def relation(m: re.Match) -> str:
-        if m.group(3) is None:
-            return m.group(0)
-        items = re.sub(r"\s+", "", m.group(4))
-        return f"IN (SELECT unnest(string_to_array('{items}', ',')::bigint[]))"
-
-    return _LONG_LIST.sub(relation, sql)
-
-
-#: a string literal this long is lifted out of a query (``lift_literals``)
-HUGE_LITERAL = 1 << 16
 #: casts a lifted literal may sit under (a text parameter means the same)
 _TEXT_CASTS = {"text", "varchar", "json", "jsonb"}
 
@@ -126,7 +96,7 @@ def lift_literals(sql: str) -> list[Statement] | None:
     for a second). None when nothing is lifted, or when the statement is
     not one query of its own without parameters, or a lifted literal is
     cast to a type a text value would not become the same way."""
-    cut = _huge_literals(sql)
+    cut = huge_literals(relation_lists(sql))
     if not cut:
         return None
     skeleton, literals = cut
@@ -145,69 +115,6 @@ def lift_literals(sql: str) -> list[Statement] | None:
             if n.typeName.names[-1].sval not in _TEXT_CASTS or n.typeName.arrayBounds:
                 return None
     return [Statement(node, skeleton.strip(), READ, tuple(literals))]
-
-
-def _huge_literals(sql: str) -> tuple[str, list[str]] | None:
-    """``sql`` with each plain ``'...'`` literal of HUGE_LITERAL characters
-    or more replaced by ``$1``, ``$2``, ... and those literals' values; None
-    when there are none or the text is not plainly lexable (escape strings,
-    nested comments, an unterminated quote). Linear, with ``str.find``."""
-    pieces, literals, pos, n = [], [], 0, len(sql)
-    ahead = {c: sql.find(c) for c in "'\"$-/"}  # each character's next place (-1: none): each found once
-    while True:
-        for c, i in ahead.items():
-            if 0 <= i < pos:
-                ahead[c] = sql.find(c, pos)
-        found = [(i, c) for c, i in ahead.items() if i >= 0]
-        if not found:
-            break
-        i, c = min(found)
-        if c == "'":
-            if i > 0 and (sql[i - 1].isalnum() or sql[i - 1] in "_&"):
-                return None  # E'...', B'...', U&'...': their own escapes
-            end = i + 1
-            while True:
-                q = sql.find("'", end)
-                if q < 0:
-                    return None
-                if q + 1 < n and sql[q + 1] == "'":
-                    end = q + 2
-                    continue
-                break
-            if q - i - 1 >= HUGE_LITERAL:
-                literals.append(sql[i + 1 : q].replace("''", "'"))
-                pieces += [sql[pos:i], f"${len(literals)}"]
-            else:
-                pieces.append(sql[pos : q + 1])
-            pos = q + 1
-            continue
-        if c == '"':
-            q = sql.find('"', i + 1)  # a doubled "" is two quoted names back to back: same scan
-            end = n if q < 0 else q + 1
-        elif c == "-" and sql.startswith("--", i):
-            q = sql.find("\n", i)
-            end = n if q < 0 else q + 1
-        elif c == "/" and sql.startswith("/*", i):
-            q = sql.find("*/", i + 2)
-            if q < 0 or "/*" in sql[i + 2 : q]:
-                return None
-            end = q + 2
-        elif c == "$" and (m := _DOLLAR_TAG.match(sql, i)) is not None:
-            q = sql.find(m.group(0), m.end())
-            if q < 0:
-                return None
-            end = q + len(m.group(0))
-        else:
-            end = i + 1
-        pieces.append(sql[pos:end])
-        pos = end
-    if not literals:
-        return None
-    pieces.append(sql[pos:])
-    return "".join(pieces), literals
-
-
-_DOLLAR_TAG = re.compile(r"\$(?:[A-Za-z_][A-Za-z_0-9]*)?\$")
 
 
 def _parse(sql: str) -> list[Statement]:

@@ -110,3 +110,42 @@ async def test_a_broken_message_inside_copy_data_is_fatal_08p01(gateway):
     assert errors and errors[0]["C"] == "08P01" and errors[0]["S"] == "FATAL" and answer[-1] == ("closed",), answer
     with psycopg.connect(gateway.dsn(), autocommit=True) as other:
         assert other.execute("SELECT count(*) FROM copy_broken").fetchone() == (0,)
+
+
+async def _on_one_worker(dsn: str) -> tuple[psycopg.AsyncConnection, psycopg.AsyncConnection]:
+    """Two connections served by the same worker process (bounded tries)."""
+    from gateway.peers import owner
+
+    first = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
+    for _ in range(64):
+        other = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
+        if owner(other.info.backend_pid) == owner(first.info.backend_pid):
+            return first, other
+        await other.close()
+    raise AssertionError("no second connection reached the first one's worker")
+
+
+async def test_a_huge_statement_does_not_stall_another_session(gateway):
+    """A 20 MB string literal and a 4 MB IN list, while another session of
+    the same worker process runs SELECT 1 in a loop: the answers are right
+    and the probe is never held up for long (before: a 20 MB literal held
+    every session of its process for over a second at a time)."""
+    big, probe = await _on_one_worker(gateway.dsn())
+    try:
+        await big.execute("CREATE TABLE IF NOT EXISTS huge_in (id bigint PRIMARY KEY)")
+        await big.execute("INSERT INTO huge_in SELECT g FROM generate_series(1, 1000) g ON CONFLICT DO NOTHING")
+        literal = "x" * (20 << 20)
+        ids = ", ".join(str(i) for i in range(0, 1_000_000, 2))
+        for sql, expected in ((f"SELECT length('{literal}'), md5('{literal}') = md5(repeat('x', {20 << 20}))", (20 << 20, True)),
+                              (f"SELECT count(*) FROM huge_in WHERE id IN ({ids})", (500,))):
+            task = asyncio.ensure_future(big.execute(sql))
+            waits = []
+            while not task.done():
+                started = asyncio.get_running_loop().time()
+                assert await (await probe.execute("SELECT 1")).fetchone() == (1,)
+                waits.append(asyncio.get_running_loop().time() - started)
+            assert await (await task).fetchone() == expected
+            assert waits and max(waits) < 1.0, f"the probe waited {max(waits):.2f} s behind {sql[:30]}..."
+    finally:
+        await big.close()
+        await probe.close()
