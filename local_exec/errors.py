@@ -92,6 +92,7 @@ _RULES: tuple[Rule, ...] = (
 
 #: the SQLSTATE of an error no rule names, by DuckDB's exception class (first match)
 _BY_CLASS = (
+    (duckdb.OutOfMemoryException, "53200"),
     (duckdb.ParserException, "42601"),
     (duckdb.ConversionException, "22P02"),
     (duckdb.OutOfRangeException, "22003"),

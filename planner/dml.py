@@ -52,7 +52,7 @@ from planner.keyprobe import Probe, column_of, constant, exactly, key_probe
 from planner.pgcatalog import column_origins
 from planner.references import References
 from planner.result import Result, to_result
-from planner.route import Choice, ExecOptions, RoutedStream, Router, drain
+from planner.route import Choice, ExecOptions, RoutedStream, Router, drain, out_of_memory
 from planner.sqltypes import INTEGER_RANGES, canonical, duckdb_type, integer_fits, typed_literal
 from planner.textfmt import format_value
 from planner.work import Work, with_diff
@@ -106,7 +106,11 @@ class Dml:
         return tables
 
     async def run(self, sql: str, tables: dict[str, pa.Table], views=()) -> pa.Table:
-        return await self.engine.run(sql, tables, self.params, views=views, timeout=self.timeout)
+        out = await self.engine.run(sql, tables, self.params, views=views, timeout=self.timeout)
+        limit = self.router.options.max_memory
+        if out.nbytes > limit:
+            raise out_of_memory(f"a result of {out.num_rows} rows takes {out.nbytes} bytes", limit)
+        return out
 
     async def select(self, node: ast.Node) -> pa.Table:
         plan = await self._plan_select(node)

@@ -45,6 +45,7 @@ class ExecOptions:
     engine: str = "auto"  # auto | local | spark
     spark_threshold: int = DEFAULT_SPARK_THRESHOLD
     spark_fallback: bool = False
+    max_memory: int = 4 << 30  # txngate.max_statement_memory
     progress_every: float = 5.0
     on_notice: Callable[[str], None] | None = None
 
@@ -62,6 +63,17 @@ class Choice:
         for leased in self.sources.values():
             leased.release()
         self.sources = {}
+
+
+#: txngate.max_statement_memory's default: what one statement may hold in
+#: memory (its text, a result it materializes); beyond it, 53200
+DEFAULT_MAX_STATEMENT_MEMORY = 4 << 30
+
+
+def out_of_memory(what: str, limit: int) -> SqlError:
+    """53200 for a statement past txngate.max_statement_memory."""
+    return SqlError("53200", "out of memory", detail=f"{what}; txngate.max_statement_memory is {limit} bytes",
+                    hint="Raise txngate.max_statement_memory, or ask for less at once (a cursor, COPY TO, a narrower query).")
 
 
 def parse_bytes(value: str, setting: str) -> int:

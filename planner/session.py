@@ -68,7 +68,7 @@ from planner.errors import (
 )
 from planner.pgcatalog import PgCatalog, column_origins, replace_children
 from planner.result import Result, RowStream, result_columns, to_result
-from planner.route import DEFAULT_SPARK_THRESHOLD, ExecOptions, parse_bytes
+from planner.route import DEFAULT_MAX_STATEMENT_MEMORY, DEFAULT_SPARK_THRESHOLD, ExecOptions, out_of_memory, parse_bytes
 from planner.sqltypes import canonical, type_name
 from planner.work import Work
 from storage.errors import TxngateError
@@ -105,6 +105,7 @@ DEFAULT_SETTINGS = {
     "transaction_isolation": "serializable",
     "transaction_read_only": "off",
     "txngate.engine": "auto",
+    "txngate.max_statement_memory": str(DEFAULT_MAX_STATEMENT_MEMORY),
     "txngate.progress_interval": "5000",
     "txngate.spark_fallback": "off",
     "txngate.spark_threshold": str(DEFAULT_SPARK_THRESHOLD),
@@ -232,7 +233,7 @@ class Session:
             value = str(parse_duration_ms(value, name))
         if name == "log_min_duration_statement":  # -1: off; 0: every statement
             value = "-1" if value.strip() == "-1" else str(parse_duration_ms(value, name))
-        if name == "txngate.spark_threshold":
+        if name in ("txngate.spark_threshold", "txngate.max_statement_memory"):
             value = str(parse_bytes(value, name))
         if name == "txngate.spark_fallback":
             value = _boolean(value, name)
@@ -293,6 +294,9 @@ class Session:
         Several statements without transaction control run in one implicit
         transaction: an error rolls back all of them."""
         self.query, self.query_start = sql, dt.datetime.now(dt.timezone.utc)
+        limit = int(self.settings["txngate.max_statement_memory"])
+        if len(sql) > limit:
+            raise out_of_memory(f"the statement's text is {len(sql)} bytes", limit)
         if statements is None:
             statements = await p.parse_async(sql, lift=params is None)
         implicit = len(statements) > 1 and self.work is None and not any(s.kind == p.TXN for s in statements)
@@ -593,6 +597,7 @@ class Session:
         return ExecOptions(
             engine=self.settings["txngate.engine"].lower(),
             spark_threshold=int(self.settings["txngate.spark_threshold"]),
+            max_memory=int(self.settings["txngate.max_statement_memory"]),
             spark_fallback=self.settings["txngate.spark_fallback"] == "on",
             progress_every=max(0.1, int(self.settings["txngate.progress_interval"]) / 1000),
             on_notice=self.on_notice,

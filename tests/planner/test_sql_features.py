@@ -254,6 +254,26 @@ async def test_statement_timeout_and_cancel(db):
     assert await rows(s, "SELECT 41 + 1") == [(42,)]  # the session carries on
 
 
+async def test_max_statement_memory_is_53200_and_the_session_goes_on(db):
+    s = db.session()
+    await s.execute("CREATE TABLE mem (id integer, pad text)")
+    await s.execute("INSERT INTO mem SELECT g, repeat('x', 100) FROM generate_series(1, 20000) g")
+    await s.execute("SET txngate.max_statement_memory = '1MB'")
+    assert await rows(s, "SHOW txngate.max_statement_memory") == [(str(1 << 20),)]
+    for big in ("SELECT * FROM mem", "SELECT '" + "y" * (2 << 20) + "' AS t"):  # a result, a statement's text
+        with pytest.raises(SqlError) as info:
+            await s.execute(big)
+        assert info.value.sqlstate == "53200" and "max_statement_memory" in info.value.detail
+    assert await rows(s, "SELECT count(*), max(length(pad)) FROM mem") == [(20000, 100)]  # small answers still come
+    await s.execute("BEGIN")
+    assert await sqlstate(s, "SELECT * FROM mem") == "53200"
+    assert await sqlstate(s, "SELECT 1") == "25P02"  # as any error, it aborts the transaction
+    await s.execute("ROLLBACK")
+    await s.execute("RESET txngate.max_statement_memory")
+    assert len(await rows(s, "SELECT * FROM mem")) == 20000
+    assert await sqlstate(s, "SET txngate.max_statement_memory = 'lots'") == "22023"
+
+
 async def test_settings_errors(db):
     s = db.session()
     assert await sqlstate(s, "SET no_such_thing = 1") == "42704"
