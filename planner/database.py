@@ -47,9 +47,8 @@ def _native_path(blob, spark_conf):
     """How Spark reads parts itself: files of a local folder; ``s3a://``
     objects when the Spark configuration sets up the S3A connector;
     otherwise None (the ``txngate_parts`` data source reads them)."""
-    path_of = getattr(blob, "path_of", None)
-    if path_of is not None:
-        return path_of
+    if blob.external_path("x") is not None:
+        return blob.external_path
     bucket = getattr(blob, "bucket", None)
     if bucket is not None and any(k.startswith("spark.hadoop.fs.s3a.") for k, _v in spark_conf):
         prefix = f"{blob.prefix}/" if blob.prefix else ""
@@ -198,7 +197,7 @@ class Database:
         spark = None
         if spark_master is not None:
             runtime = SparkRuntime(spark_master, spark_conf)
-            spark = SparkEngine(runtime, BlobAccess(blob_url, blob, _native_path(blob, spark_conf), getattr(blob, "path_of", None)))
+            spark = SparkEngine(runtime, BlobAccess(blob_url, blob, _native_path(blob, spark_conf)))
         transpile("SELECT 1")  # sqlglot loads its dialects on first use (0.15 s): now, not in the first query
         return cls(consensus, blob, oracle, client, txns, LocalEngine(macros=macros()), spark)
 

@@ -17,10 +17,12 @@ rewritten; the planner commits the returned handles through the txns
 shard. Two writers:
 
 * where the Blob is a local folder (``native_writes``), Spark's own Parquet
-  writer writes the parts straight into it (the query already casts to the
-  shard's types and checks its constraints); the driver renames each file
-  to a part key, fsyncs it and reads its footer for the part's stats. This
-  keeps rows in the JVM: handing them to Python costs more than writing;
+  writer writes the files where the Blob lets an outside writer put them
+  (the query already casts to the shard's types and checks its
+  constraints), and storage adopts them as parts
+  (``storage.persist.adopt_parquet``: checked, described by their footers,
+  moved to part keys). This keeps rows in the JVM: handing them to Python
+  costs more than writing;
 * elsewhere executors run txngate's batch writer (Arrow to Parquet, through
   ``storage.location``) over Arrow batches, applying the planner's
   ``transform`` (type conformance and constraints) to each, and return
@@ -46,6 +48,7 @@ import asyncio
 import base64
 import functools
 import json
+import os
 import time
 import uuid
 from dataclasses import dataclass
@@ -54,15 +57,12 @@ from typing import Callable
 import shutil
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from spark_exec.datasource import NAME, physical_fields, spark_ddl, spark_type
 from spark_exec.runtime import SparkError, SparkRuntime
 from storage.location import Blob
-from storage.persist import BatchHandle, LeasedParts, codec
-from storage.persist.batch import part_key
+from storage.persist import BatchHandle, LeasedParts, adopt_parquet, codec
 from storage.persist.codec import DIFF, TS
-from storage.persist.state import PartMeta
 
 #: Arrow bytes per part written by an executor
 WRITE_PART_BYTES = 32 << 20
@@ -81,9 +81,6 @@ class BlobAccess:
     url: str
     blob: Blob
     native_path: Callable[[str], str] | None = None
-    #: the local folder of a key prefix, when Spark's own Parquet writer can
-    #: write parts straight into the Blob (a local folder)
-    native_dir: Callable[[str], str] | None = None
 
 
 def supported(schema: pa.Schema) -> str | None:
@@ -182,52 +179,6 @@ def _write_parts(blob_url: str, shard_id: str, schema_bytes: bytes, writer: str,
         yield pa.RecordBatch.from_arrays([pa.array([handle.to_bytes()], pa.binary())], names=["handle"])
 
 
-def _adopt_files(folder: str, shard_id: str, writer: str, schema: pa.Schema) -> list[PartMeta]:
-    """Turn the Parquet files Spark wrote into ``folder`` into parts of
-    ``writer`` for ``shard_id``: renamed to part keys, fsynced, described by their footers;
-    everything else Spark left there (``_SUCCESS``, checksums) removed."""
-    import os
-
-    import pyarrow.parquet as pq
-
-    parts = []
-    for name in sorted(os.listdir(folder)):
-        path = os.path.join(folder, name)
-        if not (name.startswith("part-") and name.endswith(".parquet")):
-            if os.path.isdir(path):
-                shutil.rmtree(path, ignore_errors=True)
-            else:
-                os.unlink(path)
-            continue
-        meta = pq.read_metadata(path)
-        if meta.num_rows == 0:
-            os.unlink(path)
-            continue
-        names = meta.schema.names
-        missing = [f.name for f in codec.physical_schema(schema) if f.name not in names]
-        assert not missing, f"Spark wrote no column {missing}"
-        dmin = dmax = 1
-        if DIFF in names:
-            d = pq.read_table(path, columns=[DIFF]).column(DIFF)
-            dmin, dmax = (x.as_py() for x in pc.min_max(d).values())
-        key = part_key(shard_id, writer)
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        target = os.path.join(folder, key.rsplit("/", 1)[1])
-        os.rename(path, target)
-        parts.append(PartMeta(rows=meta.num_rows, nbytes=os.path.getsize(target), min_ts=0, max_ts=0,
-                              min_diff=dmin, max_diff=dmax, key=key, ts=0))
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)  # the renames
-    finally:
-        os.close(fd)
-    return parts
-
-
 def _arrow_schema(spark_schema) -> pa.Schema:
     from pyspark.sql.pandas.types import to_arrow_schema
 
@@ -307,8 +258,9 @@ class SparkEngine:
 
     @property
     def native_writes(self) -> bool:
-        """Whether Spark's own Parquet writer can write parts (see ``write``)."""
-        return self.access.native_dir is not None
+        """Whether Spark's own Parquet writer can write parts (see ``write``):
+        where the Blob is a local folder Spark writes into."""
+        return self.access.blob.external_path("x") is not None
 
     async def write(self, sql: str, sources: dict[str, LeasedParts], *, shard_id: str, schema: pa.Schema,
                     transform: Callable[[pa.Table], pa.Table] | None = None, native: bool = False, timeout: float | None = None,
@@ -346,27 +298,35 @@ class SparkEngine:
         return handles
 
     async def _native_write(self, sql, sources, shard_id: str, schema: pa.Schema, **run) -> list[BatchHandle]:
-        """Spark writes the parts itself into the Blob folder; the driver
-        then names them as parts (``<ms>-<uuid>``), fsyncs them, reads each
-        footer for the part's stats, and returns one batch of them."""
+        """Spark writes the Parquet files itself where the Blob lets an
+        outside writer put them (``Blob.external_path``); storage then
+        adopts them as parts of one batch (``storage.persist.adopt_parquet``:
+        checked, described by their footers, moved to part keys)."""
         self.runtime.jobs_started += 1
         frame = await self._prepare(sql, sources)
         group = self.runtime.new_group()
         writer = f"spark-{uuid.uuid4().hex[:16]}"
-        folder = self.access.native_dir(f"{shard_id}/p/{writer}")
+        staged = f"{shard_id}/staged/{writer}"
+        folder = self.access.blob.external_path(staged)
 
         def job():
             frame().write.option("compression", "snappy").option("maxRecordsPerFile", NATIVE_ROWS_PER_PART).mode("errorifexists").parquet(folder)
 
         try:
             await self.runtime.run(group, job, description=sql[:200], **run)
-            parts = await asyncio.to_thread(_adopt_files, folder, shard_id, writer, schema)
+            batch = await adopt_parquet(self.access.blob, shard_id, schema, writer, staged + "/")
         except BaseException:
-            await asyncio.shield(asyncio.to_thread(shutil.rmtree, folder, True))
+            await asyncio.shield(self._sweep_prefixes(f"{staged}/", f"{shard_id}/p/{writer}/"))
             raise
-        if not parts:
-            return []
-        return [BatchHandle(shard_id, codec.schema_to_bytes(schema), tuple(parts))]
+        finally:
+            if os.path.isdir(folder):  # the folders Spark made (its files are adopted or swept)
+                await asyncio.to_thread(shutil.rmtree, folder, True)
+        return [] if batch is None else [batch]
+
+    async def _sweep_prefixes(self, *prefixes: str) -> None:
+        for prefix in prefixes:
+            metas = await self.access.blob.list(prefix)
+            await asyncio.gather(*(self.access.blob.delete(m.key) for m in metas))
 
     async def _sweep(self, shard_id: str, writer: str, keep: set[str]) -> int:
         """Delete the parts ``writer`` left under its prefix that are not in ``keep``."""

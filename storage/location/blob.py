@@ -10,6 +10,8 @@ Owns the contract every Blob implementation keeps (seed 003, "Blob+Consensus"):
 * ``delete(key)`` is idempotent: deleting a missing key is not an error.
 * ``list(prefix)`` returns every key currently set that starts with
   ``prefix``, in ascending order.
+* ``adopt(staged, key)`` moves an object written from outside (at
+  ``external_path(staged)``) to ``key`` as ``set`` would have written it.
 
 Keys are non-empty strings of ``/``-separated segments; no segment is empty,
 ``.`` or ``..``, or starts with ``.tmp-`` (reserved for in-flight writes), and
@@ -72,6 +74,25 @@ class Blob(abc.ABC):
     @abc.abstractmethod
     async def list(self, prefix: str = "") -> list[BlobMeta]:
         """Every key starting with ``prefix`` (sorted), with its size."""
+
+    def external_path(self, key: str) -> str | None:
+        """Where a writer outside txngate (Spark's Parquet writer) may put
+        the object ``key`` itself, or None when it cannot (it then hands
+        its bytes to ``set``). Such an object becomes a value through
+        ``adopt``."""
+        return None
+
+    async def adopt(self, staged: str, key: str) -> None:
+        """Make the object an outside writer put at ``staged`` the value of
+        ``key``, durably, and remove ``staged``. Idempotent once ``key``
+        holds it (a retry after ``staged`` is gone does nothing)."""
+        data = await self.get(staged)
+        if data is None:
+            if await self.get(key) is not None:
+                return
+            raise UsageError(f"blob adopt: nothing at {staged!r}")
+        await self.set(key, data)
+        await self.delete(staged)
 
     async def close(self) -> None:
         """Release connections and threads. Idempotent."""

@@ -24,7 +24,7 @@ import time
 import uuid
 from pathlib import Path
 
-from storage.errors import ConfigError, DeterminateError
+from storage.errors import ConfigError, DeterminateError, UsageError
 from storage.location.blob import TMP_PREFIX, Blob, BlobMeta, validate_key
 
 
@@ -180,6 +180,37 @@ class FsBlob(Blob):
 
         return await asyncio.to_thread(sweep)
 
-    def path_of(self, key: str) -> str:
-        """The local file holding ``key`` (for engines that read Parquet natively)."""
+    def external_path(self, key: str) -> str:
+        """The local file holding ``key`` (engines read Parquet there
+        natively, and Spark's writer writes objects to ``adopt`` there)."""
         return str(self._path(key))
+
+    async def adopt(self, staged: str, key: str) -> None:
+        """A rename: the staged file is synced, moved to ``key``'s name,
+        and the move made durable (as ``set`` leaves a value)."""
+        src, dst = self._path(staged), self._path(key)
+
+        def move() -> None:
+            if not src.exists():
+                if dst.exists():
+                    return  # adopted already
+                raise UsageError(f"fs blob adopt: nothing at {staged!r}")
+            try:
+                fd = os.open(src, os.O_RDONLY)
+                try:
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(src, dst)
+                if self.fsync:
+                    for folder in {dst.parent, src.parent}:
+                        dfd = os.open(folder, os.O_RDONLY)
+                        try:
+                            os.fsync(dfd)
+                        finally:
+                            os.close(dfd)
+            except OSError as e:
+                raise DeterminateError(f"fs blob adopt {staged!r} as {key!r}: {e}") from e
+
+        await asyncio.to_thread(move)

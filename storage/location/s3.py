@@ -228,6 +228,28 @@ class S3Blob(Blob):
 
         return await asyncio.to_thread(remove)
 
+    async def adopt(self, staged: str, key: str) -> None:
+        """A server-side copy (the bytes never pass through this process;
+        S3 copies objects up to 5 GB in one request), then the staged
+        object is deleted. A writer outside txngate reaches ``staged`` as
+        ``s3a://<bucket>/<prefix>/<staged>`` (Spark's S3A connector)."""
+        src, dst = self._object_key(staged), self._object_key(key)
+
+        def copy() -> bool:
+            try:
+                self._client.copy_object(Bucket=self.bucket, Key=dst, CopySource={"Bucket": self.bucket, "Key": src})
+                return True
+            except Exception as e:  # noqa: BLE001
+                if _is_not_found(e):
+                    return False
+                raise _map_error(e, f"s3 adopt {staged!r} as {key!r}", mutating=True) from e
+
+        if not await asyncio.to_thread(copy):
+            if await self.get(key) is not None:
+                return  # adopted already
+            raise UsageError(f"s3 adopt: nothing at {staged!r}")
+        await self.delete(staged)
+
     async def list(self, prefix: str = "") -> list[BlobMeta]:
         full = f"{self.prefix}/{prefix}" if self.prefix else prefix
         strip = len(self.prefix) + 1 if self.prefix else 0

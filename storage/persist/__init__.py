@@ -19,10 +19,13 @@ Public API:
   (``rewrite_ts``);
 * ``codec.field_for(name, sql_type)``: schema fields for SQL types;
 * ``ShardState.validate()`` and ``FOREVER``;
-* ``read_encoded(data)``: the table of a part's bytes (Parquet, or Arrow IPC when inline).
+* ``read_encoded(data)``: the table of a part's bytes (Parquet, or Arrow IPC when inline);
+* ``adopt_parquet(blob, shard, schema, writer, prefix)``: a batch of the
+  Parquet files an outside writer (Spark) put in Blob, checked and moved to
+  part keys.
 """
 
-from storage.persist.batch import BatchBuilder, BatchHandle, read_encoded
+from storage.persist.batch import BatchBuilder, BatchHandle, adopt_parquet, read_encoded
 from storage.persist.client import PersistClient
 from storage.persist.codec import DIFF, TS, SchemaError, field_for
 from storage.persist.config import PersistConfig
@@ -48,5 +51,6 @@ __all__ = [
     "ShardState",
     "TS",
     "WriteHandle",
+    "adopt_parquet",
     "field_for",
 ]

@@ -319,3 +319,65 @@ def decode_part(data: bytes, part: PartMeta, schema: pa.Schema) -> pa.Table:
         cols.append(col if col.type.equals(f.type) else col.cast(f.type))
     table = pa.Table.from_arrays(cols, schema=physical)
     return codec.to_logical(table, canonical)
+
+
+async def adopt_parquet(blob: Blob, shard_id: str, schema: pa.Schema, writer: str, staged_prefix: str) -> BatchHandle | None:
+    """A batch for ``shard_id`` made of the Parquet files a writer outside
+    txngate (Spark's own Parquet writer) put under ``staged_prefix``
+    (``blob.external_path`` of it), or None when they hold no rows.
+
+    Each ``*.parquet`` file is checked to hold ``schema``'s physical
+    columns and ``_diff`` (``UsageError`` if not: a part is updates),
+    described by its footer (rows) and its ``_diff`` column (the part's
+    diff range), and
+    adopted as a part of ``writer`` at a placeholder time (commit it with
+    ``rewrite_ts`` like any batch). Everything else there (markers,
+    checksums, empty files) is deleted. On an error nothing is adopted
+    that the caller could see; it deletes ``staged_prefix`` and the writer's
+    parts."""
+    wanted = [f.name for f in codec.physical_schema(schema)] + [DIFF]
+    parts = []
+    for meta in await blob.list(staged_prefix):
+        name = meta.key.rsplit("/", 1)[-1]
+        if not (name.startswith("part-") and name.endswith(".parquet")):
+            await blob.delete(meta.key)
+            continue
+        footer = await asyncio.to_thread(_footer, await _local_or_bytes(blob, meta.key))
+        if footer.num_rows == 0:
+            await blob.delete(meta.key)
+            continue
+        missing = [c for c in wanted if c not in footer.schema.names]
+        if missing:
+            raise UsageError(f"adopting {meta.key!r} for shard {shard_id}: no column {missing[0]!r}")
+        diffs = await asyncio.to_thread(_diff_range, await _local_or_bytes(blob, meta.key))
+        key = part_key(shard_id, writer)
+        await blob.adopt(meta.key, key)
+        parts.append(PartMeta(rows=footer.num_rows, nbytes=meta.size, min_ts=0, max_ts=0, min_diff=diffs[0], max_diff=diffs[1], key=key, ts=0))
+    if not parts:
+        return None
+    return BatchHandle(shard_id, codec.schema_to_bytes(schema), tuple(parts))
+
+
+async def _local_or_bytes(blob: Blob, key: str) -> str | bytes:
+    """A Parquet file to read: its local path, else its bytes."""
+    path = blob.external_path(key)
+    if path is not None:
+        return path
+    data = await blob.get(key)
+    if data is None:
+        raise UsageError(f"adopting {key!r}: it is gone")
+    return data
+
+
+def _parquet_file(source: str | bytes) -> pq.ParquetFile:
+    return pq.ParquetFile(source if isinstance(source, str) else io.BytesIO(source))
+
+
+def _footer(source: str | bytes) -> pq.FileMetaData:
+    return _parquet_file(source).metadata
+
+
+def _diff_range(source: str | bytes) -> tuple[int, int]:
+    d = _parquet_file(source).read(columns=[DIFF]).column(DIFF)
+    lo, hi = (x.as_py() for x in pc.min_max(d).values())
+    return lo, hi

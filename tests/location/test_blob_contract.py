@@ -92,3 +92,22 @@ async def test_many_concurrent_sets_all_land(blob, uniq):
     listed = await blob.list(f"{uniq}/many/")
     assert [m.key for m in listed] == [f"{uniq}/many/{i:03d}" for i in range(50)]
     assert [await blob.get(m.key) for m in listed[:5]] == [b"0", b"1", b"2", b"3", b"4"]
+
+
+async def test_adopt_makes_an_outside_write_a_value(blob, uniq):
+    staged, key, data = f"{uniq}/staged/part-0.parquet", f"{uniq}/p/w/0001-part", b"PAR1" + bytes(range(256)) * 64
+    path = blob.external_path(staged)
+    if path is not None:  # a writer outside txngate writes the file itself (Spark on a local folder)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+    else:  # elsewhere it writes the object through the store's own API (S3A): as set does
+        await blob.set(staged, data)
+    assert [m.key for m in await blob.list(f"{uniq}/staged/")] == [staged]
+    await blob.adopt(staged, key)
+    assert await blob.get(key) == data
+    assert await blob.get(staged) is None and await blob.list(f"{uniq}/staged/") == []
+    await blob.adopt(staged, key)  # a retry after it landed: nothing to do
+    assert await blob.get(key) == data
+    with pytest.raises(UsageError):
+        await blob.adopt(f"{uniq}/staged/none", f"{uniq}/p/w/0002-part")

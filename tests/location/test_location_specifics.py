@@ -75,7 +75,7 @@ async def test_fs_blob_is_durable_across_handles(tmp_path):
     await a.set("x/y/z", b"persisted")
     b = await open_blob(f"file://{tmp_path}")
     assert await b.get("x/y/z") == b"persisted"
-    assert b.path_of("x/y/z") == str(tmp_path / "x" / "y" / "z")
+    assert b.external_path("x/y/z") == str(tmp_path / "x" / "y" / "z")
 
 
 async def test_sqlite_is_durable_across_handles(tmp_path, uniq):

@@ -10,7 +10,7 @@ import pytest
 
 from storage.errors import UsageError
 from storage.location import CountingBlob, FaultConfig, FaultyBlob, FaultyConsensus, MemBlob, MemConsensus
-from storage.persist import DIFF, TS, BatchHandle, PersistClient, PersistConfig, field_for
+from storage.persist import DIFF, TS, BatchHandle, PersistClient, PersistConfig, adopt_parquet, field_for
 
 SCHEMA = pa.schema([field_for("k", "bigint"), field_for("v", "text")])
 
@@ -200,3 +200,53 @@ async def test_faults_with_compaction_and_gc_lose_no_part():
     r = await client.open_reader("cg")
     assert sorted((await r.snapshot_table(79)).column("k").to_pylist()) == list(range(80))
     await client.close()
+
+
+async def _stage(blob, key: str, data: bytes) -> None:
+    """Put ``data`` at ``key`` as a writer outside txngate does."""
+    import os
+
+    path = blob.external_path(key)
+    if path is None:
+        await blob.set(key, data)
+        return
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def _parquet(table: pa.Table) -> bytes:
+    import io
+
+    import pyarrow.parquet as pq
+
+    out = io.BytesIO()
+    pq.write_table(table, out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("client", ["mem", "durable"], indirect=True)
+async def test_adopted_parquet_files_become_a_batch(client, uniq):
+    """Parquet files written from outside (Spark's writer) become one batch
+    of parts: checked, described by their footers, moved to part keys; the
+    other files there are removed; a file without the shard's columns is
+    refused."""
+    blob, staged = client.blob, f"{uniq}/staged/w1/"
+    ones = pa.array([1, 1], pa.int64())
+    await _stage(blob, staged + "part-0.parquet", _parquet(rows((1, "a"), (2, "b")).append_column(DIFF, ones)))
+    with_diffs = rows((3, "c"), (1, "a")).append_column(DIFF, pa.array([2, -1], pa.int64()))
+    await _stage(blob, staged + "part-1.parquet", _parquet(with_diffs))
+    await _stage(blob, staged + "part-2.parquet", _parquet(pa.table({"k": pa.array([], pa.int64()), "v": pa.array([], pa.string()), DIFF: pa.array([], pa.int64())})))
+    await _stage(blob, staged + "_SUCCESS", b"")
+    await client.create_shard(uniq, SCHEMA)
+    batch = await adopt_parquet(blob, uniq, SCHEMA, "spark-w1", staged)
+    assert [(p.rows, p.min_diff, p.max_diff) for p in batch.parts] == [(2, 1, 1), (2, -1, 2)]
+    assert all(p.key.startswith(f"{uniq}/p/spark-w1/") for p in batch.parts)
+    assert await blob.list(staged) == []
+    w = await client.open_writer(uniq)
+    assert (await w.compare_and_append(batch.rewrite_ts(0), 0, 1)).applied
+    contents = await (await client.open_reader(uniq)).snapshot_table(0)
+    assert as_set(contents) == [(2, "b"), (3, "c"), (3, "c")]
+    await _stage(blob, f"{uniq}/staged/w2/part-0.parquet", _parquet(rows((4, "d"))))  # no _diff: not updates
+    with pytest.raises(UsageError):
+        await adopt_parquet(blob, uniq, SCHEMA, "spark-w2", f"{uniq}/staged/w2/")
