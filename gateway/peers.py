@@ -60,7 +60,7 @@ def _jsonable(row: dict) -> dict:
 def _from_json(row: dict) -> dict:
     out = {}
     for k, v in row.items():
-        if isinstance(v, str) and k in ("backend_start", "query_start", "state_change"):
+        if isinstance(v, str) and k in ("backend_start", "xact_start", "query_start", "state_change"):
             v = dt.datetime.fromisoformat(v)
         out[k] = v
     return out

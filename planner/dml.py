@@ -56,6 +56,7 @@ from planner.route import Choice, ExecOptions, RoutedStream, Router, drain, out_
 from planner.sqltypes import INTEGER_RANGES, canonical, duckdb_type, integer_fits, typed_literal
 from planner.textfmt import format_value
 from planner.work import Work, with_diff
+from planner.waits import waiting
 from local_exec import jsonb, key_tuples, matching
 from storage.persist import DIFF
 from storage.persist.codec import map_elements
@@ -106,7 +107,8 @@ class Dml:
         return tables
 
     async def run(self, sql: str, tables: dict[str, pa.Table], views=()) -> pa.Table:
-        out = await self.engine.run(sql, tables, self.params, views=views, timeout=self.timeout)
+        with waiting("Extension", "DuckDB"):
+            out = await self.engine.run(sql, tables, self.params, views=views, timeout=self.timeout)
         limit = self.router.options.max_memory
         if out.nbytes > limit:
             raise out_of_memory(f"a result of {out.num_rows} rows takes {out.nbytes} bytes", limit)
@@ -141,7 +143,8 @@ class Dml:
                 return stream
             plan = stream
         sql, tables, views = plan
-        return await self.engine.stream(sql, tables, self.params, views=views, timeout=self.timeout)
+        with waiting("Extension", "DuckDB"):
+            return await self.engine.stream(sql, tables, self.params, views=views, timeout=self.timeout)
 
     async def local_schema(self, bound) -> pa.Schema:
         """The schema DuckDB gives ``bound``'s result (asked over empty inputs)."""
@@ -155,10 +158,11 @@ class Dml:
 
         try:
             schema = await self.local_schema(plan.bound)
-            stream = await self.work.db.spark.stream(
-                plan.sql, plan.choice.sources, timeout=self.timeout, on_progress=self.router.notify,
-                progress_every=self.router.options.progress_every, on_close=plan.choice.release,
-            )
+            with waiting("Extension", "Spark"):
+                stream = await self.work.db.spark.stream(
+                    plan.sql, plan.choice.sources, timeout=self.timeout, on_progress=self.router.notify,
+                    progress_every=self.router.options.progress_every, on_close=plan.choice.release,
+                )
         except SparkUnavailable as e:
             plan.choice.release()
             if not self.router.options.spark_fallback:
@@ -296,11 +300,12 @@ class Dml:
                 return None
             options = self.router.options
             try:
-                handles = await spark.write(
-                    sql, choice.sources, shard_id=rel.shard, schema=rel.schema_arrow,
-                    transform=None if native else functools.partial(conform_rows, rel), native=native,
-                    timeout=self.timeout, on_progress=self.router.notify, progress_every=options.progress_every,
-                )
+                with waiting("Extension", "Spark"):
+                    handles = await spark.write(
+                        sql, choice.sources, shard_id=rel.shard, schema=rel.schema_arrow,
+                        transform=None if native else functools.partial(conform_rows, rel), native=native,
+                        timeout=self.timeout, on_progress=self.router.notify, progress_every=options.progress_every,
+                    )
             except SparkUnavailable as e:
                 if not options.spark_fallback:
                     raise SqlError(e.sqlstate, e.message, hint="SET txngate.engine = local, or txngate.spark_fallback = on to run such statements locally.") from None

@@ -923,11 +923,19 @@ def session_activity(sessions, asking=None) -> list[dict]:
     """pg_stat_activity rows of ``sessions`` (``asking``: the session whose
     query lists them, active by definition)."""
     states = {"I": "idle", "T": "idle in transaction", "E": "idle in transaction (aborted)"}
-    return [dict(datid=DATABASE_OID, datname=DATABASE, pid=s.backend_pid, usesysid=SUPERUSER_OID,
-                 usename=s.user, application_name=s.settings.get("application_name", ""), client_addr="127.0.0.1",
-                 backend_start=s.backend_start, query_start=s.query_start, state_change=s.query_start, query=s.query,
-                 state="active" if s is asking or s.active else states.get(s.status, "active"), backend_type="client backend")
-            for s in list(sessions)]
+    rows = []
+    for s in list(sessions):
+        active = s is asking or s.active
+        in_transaction = s.status in ("T", "E")
+        wait = (None if s is asking else s.wait.event) if active else ("Client", "ClientRead")
+        rows.append(dict(
+            datid=DATABASE_OID, datname=DATABASE, pid=s.backend_pid, usesysid=SUPERUSER_OID, usename=s.user,
+            application_name=s.settings.get("application_name", ""), client_addr="127.0.0.1", backend_start=s.backend_start,
+            xact_start=s.xact_start if in_transaction else s.query_start if active else None,
+            query_start=s.query_start, state_change=s.query_start, query=s.query,
+            wait_event_type=wait[0] if wait else None, wait_event=wait[1] if wait else None,
+            state="active" if active else states.get(s.status, "active"), backend_type="client backend"))
+    return rows
 
 
 def macros() -> tuple[str, ...]:

@@ -48,7 +48,7 @@ from pglast.enums import A_Expr_Kind
 from local_exec import EngineError
 from planner import jsonops
 from planner import parse as p
-from planner import textfmt
+from planner import textfmt, waits
 from planner.bind import Binder, column_types, pg_sql, result_types
 from planner.catalog import TEMP_SCHEMA_PREFIX
 from planner.copy import CopySink, CopySource, copy_from, copy_to
@@ -68,7 +68,7 @@ from planner.errors import (
 )
 from planner.pgcatalog import PgCatalog, column_origins, replace_children
 from planner.result import Result, RowStream, result_columns, to_result
-from planner.route import DEFAULT_MAX_STATEMENT_MEMORY, DEFAULT_SPARK_THRESHOLD, ExecOptions, out_of_memory, parse_bytes
+from planner.route import DEFAULT_MAX_STATEMENT_MEMORY, DEFAULT_SPARK_THRESHOLD, ExecOptions, RoutedStream, out_of_memory, parse_bytes
 from planner.sqltypes import canonical, type_name
 from planner.work import Work
 from storage.errors import TxngateError
@@ -192,6 +192,8 @@ class Session:
         #: pg_cancel_backend / pg_terminate_backend of this session (set by
         #: the gateway; called on the event loop)
         self.on_cancel = None
+        self.wait = waits.Slot()  # what its statement waits for (pg_stat_activity)
+        self.xact_start: dt.datetime | None = None  # its explicit transaction's start
         self.on_terminate = None
         #: pg_stat_activity: when the session began, its last statement and when that began
         self.backend_start = dt.datetime.now(dt.timezone.utc)
@@ -328,6 +330,7 @@ class Session:
         (``storage.txns`` awaits it to the end), and a committed statement
         is reported as such."""
         started, sqlstate = time.monotonic(), None
+        waits.CURRENT.set(self.wait)
         limit = asyncio.timeout(self.timeout)
         try:
             async with limit:
@@ -520,9 +523,12 @@ class Session:
         if isinstance(out, pa.Table):
             return await self._with_origins(work, stmt.node, to_result(f"SELECT {out.num_rows}", out, names))
 
+        engine = "Spark" if isinstance(out, RoutedStream) else "DuckDB"
+
         async def fetch():
             try:
-                return await out.next()
+                with waits.waiting("Extension", engine):
+                    return await out.next()
             except EngineError as e:
                 self.fail()
                 raise SqlError(e.sqlstate, e.message) from None
@@ -679,6 +685,7 @@ class Session:
             self.work = Work.begin(self.db, read_only=read_only)
             self.work.explicit = True
             self._explicit = True
+            self.xact_start = dt.datetime.now(dt.timezone.utc)
             return Result(tag)
         if kind in ("TRANS_STMT_COMMIT", "TRANS_STMT_ROLLBACK"):
             word = "COMMIT" if kind == "TRANS_STMT_COMMIT" else "ROLLBACK"

@@ -34,6 +34,7 @@ import pyarrow.compute as pc
 
 from planner.catalog import CATALOG_SCHEMA, CATALOG_SHARD, Catalog, Relation, row_keys
 from planner.errors import READ_ONLY_TRANSACTION, SqlError, serialization_failure
+from planner.waits import waiting
 from storage.errors import CommitUnknown, Conflict
 from storage.persist import DIFF, LeasedParts
 from storage.persist.consolidate import collapse, expand
@@ -171,7 +172,8 @@ class Work:
             current = schema.empty_table()
         else:
             self._read(rel.shard)
-            current = await self.db.snapshots.read(rel.shard, ts)
+            with waiting("IO", "DataRead"):
+                current = await self.db.snapshots.read(rel.shard, ts)
         pending = self.pending.get(rel.shard)
         return self._merge(current, pending, schema) if pending else current
 
@@ -309,7 +311,8 @@ class Work:
             return
         self.note_written()
         try:
-            await self.db.committer.commit(self.txn, read_ts=None if write_only else self.read_ts, reads=self.reads, points=self.points)
+            with waiting("IPC", "TxnsCommit"):
+                await self.db.committer.commit(self.txn, read_ts=None if write_only else self.read_ts, reads=self.reads, points=self.points)
         except Conflict as e:
             await self.txn.abort()
             await self._forget(self.created)

@@ -37,9 +37,16 @@ async def test_stat_activity_cancel_and_terminate(gateway):
         assert (pid, "txngate", "victim", "idle", "SELECT 41 + 1", True, True) in rows
         me = admin.info.backend_pid
         assert [r[3] for r in rows if r[0] == me] == ["active"]
+        waits = "SELECT state, wait_event_type, wait_event, xact_start IS NOT NULL FROM pg_stat_activity WHERE pid = %s"
+        assert await (await admin.execute(waits, [pid])).fetchone() == ("idle", "Client", "ClientRead", False)
+        assert await (await admin.execute(waits, [me])).fetchone() == ("active", None, None, True)
+        await victim.execute("BEGIN")
+        assert await (await admin.execute(waits, [pid])).fetchone() == ("idle in transaction", "Client", "ClientRead", True)
+        await victim.execute("ROLLBACK")
 
         slow = asyncio.ensure_future(victim.execute(SLOW))
         await _running(admin, pid)
+        assert await (await admin.execute(waits, [pid])).fetchone() == ("active", "Extension", "DuckDB", True)
         assert await (await admin.execute("SELECT pg_cancel_backend(%s)", [pid])).fetchone() == (True,)
         with pytest.raises(psycopg.errors.QueryCanceled):
             await slow
