@@ -28,6 +28,15 @@ from storage.errors import ConfigError, DeterminateError, UsageError
 from storage.location.blob import TMP_PREFIX, Blob, BlobMeta, validate_key
 
 
+def _fsync_path(path) -> None:
+    """Make a file's contents, or a folder's entries, durable."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 class FsBlob(Blob):
     kind = "fs"
 
@@ -101,11 +110,7 @@ class FsBlob(Blob):
             # visible but possibly not durable; report it as determinate
             # anyway: a retry rewrites the same bytes (keys are write-once).
             try:
-                dfd = os.open(path.parent, os.O_RDONLY)
-                try:
-                    os.fsync(dfd)
-                finally:
-                    os.close(dfd)
+                _fsync_path(path.parent)
             except OSError as e:
                 raise DeterminateError(f"fs blob set {key!r}: fsync of folder: {e}") from e
 
@@ -196,20 +201,12 @@ class FsBlob(Blob):
                     return  # adopted already
                 raise UsageError(f"fs blob adopt: nothing at {staged!r}")
             try:
-                fd = os.open(src, os.O_RDONLY)
-                try:
-                    os.fsync(fd)
-                finally:
-                    os.close(fd)
+                _fsync_path(src)
                 dst.parent.mkdir(parents=True, exist_ok=True)
                 os.replace(src, dst)
                 if self.fsync:
                     for folder in {dst.parent, src.parent}:
-                        dfd = os.open(folder, os.O_RDONLY)
-                        try:
-                            os.fsync(dfd)
-                        finally:
-                            os.close(dfd)
+                        _fsync_path(folder)
             except OSError as e:
                 raise DeterminateError(f"fs blob adopt {staged!r} as {key!r}: {e}") from e
 
