@@ -42,7 +42,7 @@ from storage.txns import TxnsHandle
 
 #: Work on more rows than this (sorting a run, merging runs, materializing
 #: contents) goes to a thread, so the event loop keeps serving other sessions.
-THREAD_ROWS = 50_000
+THREAD_ROWS = 2_000
 #: Handed-over commits kept per shard (the oldest go first: a miss reads the shard).
 NOTED_MAX = 256
 
@@ -81,7 +81,7 @@ class SnapshotCache:
         """The rows of ``shard`` at ``ts`` whose ``cols`` equal a row of
         ``keys`` (a table of those columns; keys with a NULL match nothing)."""
         cols = tuple(cols)
-        wanted = key_tuples(keys, cols)
+        wanted = await _offload(keys.num_rows, key_tuples, keys, cols)
         async with self._locks.setdefault(shard, asyncio.Lock()):
             entry = await self._at(shard, ts)
             if entry is None:
@@ -90,7 +90,7 @@ class SnapshotCache:
             for run in entry.unsorted(cols):
                 self.stats["sorted"] += run.num_rows
                 await _offload(run.num_rows, run.sort, cols)
-            found = entry.search(cols, wanted, ts)
+            found = await _offload(len(wanted), entry.search, cols, wanted, ts)  # under the shard's lock: the entry holds still
             self.stats["searched"] += found.num_rows
             return found
 

@@ -55,7 +55,7 @@ from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain, out_of_memory
 from planner.sqltypes import INTEGER_RANGES, canonical, duckdb_type, integer_fits, typed_literal
 from planner.textfmt import format_value
-from planner.work import Work, with_diff
+from planner.work import THREAD_ROWS, Work, with_diff
 from planner.waits import waiting
 from local_exec import jsonb, key_tuples, matching
 from storage.persist import DIFF
@@ -321,7 +321,11 @@ class Dml:
     async def _proposed(self, node: ast.InsertStmt, rel: Relation, targets: list[str]) -> pa.Table:
         """The rows an INSERT proposes, cast to the table's types and checked."""
         select = node.selectStmt
-        constant = _constant_rows(select, rel, targets, self.params) if not node.override else None
+        constant = None
+        if not node.override and select is not None and len(select.valuesLists or ()) > THREAD_ROWS:
+            constant = await asyncio.to_thread(_constant_rows, select, rel, targets, self.params)  # Python per row: off the event loop
+        elif not node.override:
+            constant = _constant_rows(select, rel, targets, self.params)
         if constant is not None:  # plain values: no engine needed
             return await self.conform(await self.fill_sequences(rel, constant, targets), rel)
         if select is None:  # DEFAULT VALUES
@@ -609,7 +613,10 @@ class Dml:
             existing = await self.work.lookup(rel, cols, probe)
             if removed is not None and removed.num_rows and existing.num_rows:
                 existing = _remove_rows(existing, removed.filter(matching(removed, cols, key_tuples(probe, cols))))
-            check_unique_on(rel, name, cols, existing, new)
+            if new.num_rows > THREAD_ROWS:
+                await asyncio.to_thread(check_unique_on, rel, name, cols, existing, new)
+            else:
+                check_unique_on(rel, name, cols, existing, new)
 
     async def conform(self, out: pa.Table, rel: Relation) -> pa.Table:
         """``out`` cast to ``rel``'s stored types, after NOT NULL, length and

@@ -67,7 +67,7 @@ def parse(sql: str, *, lift: bool = False) -> list[Statement]:
     """Statements of ``sql`` (cached by text; callers never modify nodes).
     ``lift``: a query without parameters may come back with its huge
     string literals lifted out (``lift_literals``)."""
-    if lift and len(sql) > HUGE_LITERAL:
+    if lift and len(sql) > HUGE_LITERAL and sql.lstrip()[:6].upper().startswith(("SELECT", "WITH", "TABLE", "VALUES")):  # queries only
         lifted = lift_literals(sql)
         if lifted is not None:
             return lifted

@@ -26,6 +26,8 @@ the same writes; a Work is committed or aborted at most once.
 
 from __future__ import annotations
 
+import asyncio
+
 import logging
 from dataclasses import dataclass, field
 
@@ -50,6 +52,11 @@ PENDING_PARTS = 32
 #: Keys of one table a transaction reads or writes before it counts as
 #: reading or writing the whole table (commit records and validation stay small).
 MAX_KEYS = 1024
+
+
+#: per-row Python work on more rows than this (key hashes, uniqueness
+#: checks) runs on a worker thread, so other sessions are served meanwhile
+THREAD_ROWS = 2_000
 
 
 def key_hashes(rel: Relation, rows: pa.Table) -> set[int]:
@@ -194,7 +201,8 @@ class Work:
             current = schema.empty_table()
         else:
             if any(list(k) == cols for _n, k in rel.keys):
-                self._read_keys(rel.shard, constraint_hashes(cols, keys))
+                hashes = constraint_hashes(cols, keys) if keys.num_rows <= THREAD_ROWS else await asyncio.to_thread(constraint_hashes, cols, keys)
+                self._read_keys(rel.shard, hashes)
             else:
                 self._read(rel.shard)
             current = await self.db.snapshots.lookup(rel.shard, ts, cols, keys)
