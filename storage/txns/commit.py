@@ -55,9 +55,10 @@ The contract (what a caller, and so a client, may conclude):
    that (the gateway ends the connection with 08006), never "rolled back".
 5. Cancellation (a client's CancelRequest, a statement timeout) stops a
    commit while its batches are written (before it queues: nothing is
-   committed) but not once it queued: the attempt runs to its end. If it committed,
-   ``commit`` returns normally (the cancel came too late, as in PostgreSQL);
-   if not, the cancellation is raised and nothing was written.
+   committed) but not once it queued: the attempt runs to its end. If it
+   committed, ``commit`` returns normally (the cancel came too late, as in
+   PostgreSQL); if not, the cancellation is raised and nothing was
+   written.
 """
 
 from __future__ import annotations
