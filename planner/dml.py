@@ -371,22 +371,27 @@ class Dml:
         """``rows`` with each sequenced column not ``given`` set to the next
         values of its sequence, in row order (taken now: a rollback leaves
         a gap, as in PostgreSQL)."""
-        for i, col in enumerate(rel.columns):
+        for col in rel.columns:
             if not col.sequenced or col.name in given or rows.num_rows == 0:
                 continue
-
-            async def after_present(col=col) -> int:  # a column older than its sequence
-                current = await self.work.contents(rel)
-                top = pc.max(current.column(col.name)).as_py() if current.num_rows else None
-                return int(top or 0)
-
-            first = await self.work.db.sequences.take(rel.sequence(col.name), rows.num_rows, after_present)
-            top = INTEGER_RANGES[col.type][1]
-            if first + rows.num_rows - 1 > top:
-                raise SqlError("2200H", f'nextval: reached maximum value of sequence "{rel.sequence_shown(col.name)}" ({top})')
+            first = await self.take_values(rel, col, rows.num_rows)
             values = pa.array(np.arange(first, first + rows.num_rows, dtype=np.int64)).cast(rows.schema.field(col.name).type)
             rows = rows.set_column(rows.schema.get_field_index(col.name), col.name, values)
         return rows
+
+    async def take_values(self, rel: Relation, col, n: int) -> int:
+        """The first of ``n`` next values of ``col``'s sequence (nextval)."""
+
+        async def after_present() -> int:  # a column older than its sequence
+            current = await self.work.contents(rel)
+            top = pc.max(current.column(col.name)).as_py() if current.num_rows else None
+            return int(top or 0)
+
+        first = await self.work.db.sequences.take(rel.sequence(col.name), n, after_present)
+        top = INTEGER_RANGES[col.type][1]
+        if first + n - 1 > top:
+            raise SqlError("2200H", f'nextval: reached maximum value of sequence "{rel.sequence_shown(col.name)}" ({top})')
+        return first
 
     async def _width(self, select: ast.SelectStmt, src_sql: str, tables, views) -> int:
         """How many columns an INSERT's source produces."""

@@ -42,6 +42,7 @@ from pglast.keywords import COL_NAME_KEYWORDS, RESERVED_KEYWORDS, TYPE_FUNC_NAME
 from planner.catalog import FIRST_USER_OID, IDENTITY, IDENTITY_ALWAYS, SERIAL, Catalog, Relation
 from planner.errors import UNDEFINED_TABLE, SqlError, not_supported
 from planner.result import UNCONSTRAINED
+from planner.sequences import serial_sequence
 from planner.parse import walk
 from planner.sqltypes import PG_ARRAY_ELEMENT, PG_TYPE_BY_OID, PG_TYPES, type_oid
 
@@ -762,6 +763,12 @@ class PgCatalog:
             return _const(value(self) if callable(value) else value)
         if name in _TEMPLATES:
             return expand(_TEMPLATES[name], args)
+        if name == "pg_get_serial_sequence":
+            if len(args) != 2 or not all(_is_text_const(a) for a in args):
+                # per row of a catalog query (SQLAlchemy's reflection of
+                # identity options): no sequence shows in pg_sequence yet
+                return ast.A_Const(isnull=True)
+            return _const(serial_sequence(self.catalog, self.search_path, _const_text(args[0], name), _const_text(args[1], name)))
         if name == "pg_table_is_visible":
             visible = ", ".join(str(o) for o in sorted(self._visible())) or "NULL"
             return expand(f"(_arg1 IN ({visible}))", args)
@@ -877,7 +884,6 @@ _CONSTANT_FUNCTIONS = {
     "pg_try_advisory_lock": True,
     "pg_try_advisory_xact_lock": True,
     "pg_get_function_result": None,
-    "pg_get_serial_sequence": None,
     "pg_get_function_arguments": None,
     "pg_get_function_identity_arguments": None,
     "pg_total_relation_size": 0,

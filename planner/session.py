@@ -48,7 +48,7 @@ from pglast.enums import A_Expr_Kind
 from local_exec import EngineError
 from planner import jsonops
 from planner import parse as p
-from planner import textfmt, waits
+from planner import sequences, textfmt, waits
 from planner.bind import Binder, column_types, pg_sql, result_types
 from planner.catalog import TEMP_SCHEMA_PREFIX
 from planner.copy import CopySink, CopySource, copy_from, copy_to
@@ -193,6 +193,7 @@ class Session:
         #: the gateway; called on the event loop)
         self.on_cancel = None
         self.wait = waits.Slot()  # what its statement waits for (pg_stat_activity)
+        self.sequence_values: dict[str, int] = {}  # each sequence's last nextval here (currval)
         self.xact_start: dt.datetime | None = None  # its explicit transaction's start
         self.on_terminate = None
         #: pg_stat_activity: when the session began, its last statement and when that began
@@ -360,6 +361,11 @@ class Session:
                 return await self._cursor_statement(stmt.node, params)
             if stmt.kind == p.MAINTENANCE:
                 return await self._maintenance(stmt.node)
+            if stmt.kind == p.READ and (call := sequences.call_of(stmt.node)) is not None:
+                if self.work is not None:
+                    return await self._sequence_select(self.work, stmt, call, params)
+                async with self._reading() as work:
+                    return await self._sequence_select(work, stmt, call, params)
             if lazy and stmt.kind == p.READ:
                 async with self._reading() as work:  # the inputs are in memory once the stream starts
                     return await self._select_stream(work, stmt, params)
@@ -516,6 +522,15 @@ class Session:
             yield work
         finally:
             await work.abort()
+
+    async def _sequence_select(self, work: Work, stmt: p.Statement, call, params) -> Result:
+        """``SELECT nextval(...)`` and friends (``planner.sequences``): the
+        engine computes the arguments, then each row's call is applied."""
+        query = copy.deepcopy(stmt.node)
+        query.targetList = tuple(ast.ResTarget(name=f"a{i}", val=arg) for i, arg in enumerate(call.args or ()))
+        dml = self._dml(work, params)
+        table = await sequences.apply(self, dml, call, await dml.select(query))
+        return to_result(f"SELECT {table.num_rows}", table, table.column_names)
 
     async def _select_stream(self, work: Work, stmt: p.Statement, params) -> Result:
         out = await self._dml(work, params).select_stream(stmt.node)
