@@ -496,12 +496,10 @@ class Connection:
         sql = r.cstr()
         if r.remaining():
             raise wire.MessageFormatError("invalid message format")
-        statements = await p.parse_async(sql, lift=True) if sql.strip() else []
-        if not statements:
-            self.send(wire.msg(b"I"))
-            return
         source, sink = _CopyIn(self), _CopyOut(self)
-        async for result in self.session.stream(sql, None, copy_source=source, copy_sink=sink, lazy=True, statements=statements):
+        answered = False
+        async for result in self.session.stream(sql, None, copy_source=source, copy_sink=sink, lazy=True):
+            answered = True
             self._send_notices(result.notices)
             if sink.started:
                 sink.finish()
@@ -515,6 +513,8 @@ class Connection:
             self.send(wire.command_complete(result.command_tag()))
             await self.maybe_flush()
             source.started = sink.started = False
+        if not answered:  # no statement in it (blank, comments, semicolons)
+            self.send(wire.msg(b"I"))
 
     async def _send_rows(self, stream: RowStream, columns, formats: list[int], limit: int | None) -> tuple[int, bool]:
         """DataRows from ``stream``, at most ``limit``: how many, and whether

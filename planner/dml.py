@@ -55,7 +55,7 @@ from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain, out_of_memory
 from planner.sqltypes import INTEGER_RANGES, canonical, duckdb_type, integer_fits, typed_literal
 from planner.textfmt import format_value
-from planner.work import THREAD_ROWS, Work, with_diff
+from planner.work import Work, off_loop, with_diff
 from planner.waits import waiting
 from local_exec import jsonb, key_tuples, matching
 from storage.persist import DIFF
@@ -322,10 +322,9 @@ class Dml:
         """The rows an INSERT proposes, cast to the table's types and checked."""
         select = node.selectStmt
         constant = None
-        if not node.override and select is not None and len(select.valuesLists or ()) > THREAD_ROWS:
-            constant = await asyncio.to_thread(_constant_rows, select, rel, targets, self.params)  # Python per row: off the event loop
-        elif not node.override:
-            constant = _constant_rows(select, rel, targets, self.params)
+        if not node.override:
+            rows = len(select.valuesLists or ()) if select is not None else 0
+            constant = await off_loop(rows, _constant_rows, select, rel, targets, self.params)
         if constant is not None:  # plain values: no engine needed
             return await self.conform(await self.fill_sequences(rel, constant, targets), rel)
         if select is None:  # DEFAULT VALUES
@@ -618,10 +617,7 @@ class Dml:
             existing = await self.work.lookup(rel, cols, probe)
             if removed is not None and removed.num_rows and existing.num_rows:
                 existing = _remove_rows(existing, removed.filter(matching(removed, cols, key_tuples(probe, cols))))
-            if new.num_rows > THREAD_ROWS:
-                await asyncio.to_thread(check_unique_on, rel, name, cols, existing, new)
-            else:
-                check_unique_on(rel, name, cols, existing, new)
+            await off_loop(new.num_rows, check_unique_on, rel, name, cols, existing, new)
 
     async def conform(self, out: pa.Table, rel: Relation) -> pa.Table:
         """``out`` cast to ``rel``'s stored types, after NOT NULL, length and

@@ -38,6 +38,11 @@ from storage.persist import LeasedParts
 DEFAULT_SPARK_THRESHOLD = 512 << 20
 
 
+#: txngate.max_statement_memory's default: what one statement may hold in
+#: memory (its text, a result it materializes); beyond it, 53200
+DEFAULT_MAX_STATEMENT_MEMORY = 4 << 30
+
+
 @dataclass
 class ExecOptions:
     """A session's execution settings, as the planner needs them."""
@@ -45,7 +50,7 @@ class ExecOptions:
     engine: str = "auto"  # auto | local | spark
     spark_threshold: int = DEFAULT_SPARK_THRESHOLD
     spark_fallback: bool = False
-    max_memory: int = 4 << 30  # txngate.max_statement_memory
+    max_memory: int = DEFAULT_MAX_STATEMENT_MEMORY  # txngate.max_statement_memory
     progress_every: float = 5.0
     on_notice: Callable[[str], None] | None = None
 
@@ -63,11 +68,6 @@ class Choice:
         for leased in self.sources.values():
             leased.release()
         self.sources = {}
-
-
-#: txngate.max_statement_memory's default: what one statement may hold in
-#: memory (its text, a result it materializes); beyond it, 53200
-DEFAULT_MAX_STATEMENT_MEMORY = 4 << 30
 
 
 def out_of_memory(what: str, limit: int) -> SqlError:

@@ -287,12 +287,10 @@ class Session:
     async def execute(self, sql: str, params: list | None = None, *, copy_source: CopySource | None = None, copy_sink: CopySink | None = None) -> list[Result]:
         return [r async for r in self.stream(sql, params, copy_source=copy_source, copy_sink=copy_sink)]
 
-    async def stream(self, sql: str, params: list | None = None, *, copy_source=None, copy_sink=None, lazy: bool = False,
-                     statements: list[p.Statement] | None = None) -> AsyncIterator[Result]:
-        """Run every statement of ``sql`` (``statements``: its parse, when the
-        caller has it), yielding each result when done (``lazy``: a SELECT's
-        as soon as its rows can be streamed; the caller drains or closes that
-        stream before asking for the next result).
+    async def stream(self, sql: str, params: list | None = None, *, copy_source=None, copy_sink=None, lazy: bool = False) -> AsyncIterator[Result]:
+        """Run every statement of ``sql``, yielding each result when done
+        (``lazy``: a SELECT's as soon as its rows can be streamed; the caller
+        drains or closes that stream before asking for the next result).
 
         Several statements without transaction control run in one implicit
         transaction: an error rolls back all of them."""
@@ -300,8 +298,7 @@ class Session:
         limit = int(self.settings["txngate.max_statement_memory"])
         if len(sql) > limit:
             raise out_of_memory(f"the statement's text is {len(sql)} bytes", limit)
-        if statements is None:
-            statements = await p.parse_async(sql, lift=params is None)
+        statements = await p.parse_async(sql, lift=params is None)
         implicit = len(statements) > 1 and self.work is None and not any(s.kind == p.TXN for s in statements)
         if not implicit:
             for stmt in statements:

@@ -27,7 +27,6 @@ the same writes; a Work is committed or aborted at most once.
 from __future__ import annotations
 
 import asyncio
-
 import logging
 from dataclasses import dataclass, field
 
@@ -55,8 +54,16 @@ MAX_KEYS = 1024
 
 
 #: per-row Python work on more rows than this (key hashes, uniqueness
-#: checks) runs on a worker thread, so other sessions are served meanwhile
+#: checks, a VALUES list) runs on a worker thread (``off_loop``), so other
+#: sessions are served meanwhile
 THREAD_ROWS = 2_000
+
+
+async def off_loop(rows: int, fn, *args):
+    """``fn(*args)``, on a worker thread when it handles over THREAD_ROWS rows."""
+    if rows > THREAD_ROWS:
+        return await asyncio.to_thread(fn, *args)
+    return fn(*args)
 
 
 def key_hashes(rel: Relation, rows: pa.Table) -> set[int]:
@@ -201,8 +208,7 @@ class Work:
             current = schema.empty_table()
         else:
             if any(list(k) == cols for _n, k in rel.keys):
-                hashes = constraint_hashes(cols, keys) if keys.num_rows <= THREAD_ROWS else await asyncio.to_thread(constraint_hashes, cols, keys)
-                self._read_keys(rel.shard, hashes)
+                self._read_keys(rel.shard, await off_loop(keys.num_rows, constraint_hashes, cols, keys))
             else:
                 self._read(rel.shard)
             current = await self.db.snapshots.lookup(rel.shard, ts, cols, keys)
