@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import math
 import re
 import struct
 import uuid
@@ -349,12 +350,18 @@ def encode_binary(v, sql_type: str) -> bytes:
 
 
 def _array_binary(values: list, element_type: str, element_oid: int) -> bytes:
-    """A one-dimensional array: ndim, has-nulls, element OID, (size, lower bound), elements."""
+    """An array: ndim, has-nulls, element OID, (size, lower bound) per
+    dimension, elements (a nested list is the next dimension, rectangular)."""
     if not values:
         return struct.pack("!iii", 0, 0, element_oid)
-    has_null = any(v is None for v in values)
-    out = [struct.pack("!iiiii", 1, int(has_null), element_oid, len(values), 1)]
-    for v in values:
+    dims, flat = [], values
+    while flat and isinstance(flat[0], list):
+        dims.append(len(flat))
+        flat = [x for inner in flat for x in inner]
+    dims.append(len(flat) // max(1, math.prod(dims)))
+    has_null = any(v is None for v in flat)
+    out = [struct.pack("!iii", len(dims), int(has_null), element_oid)] + [struct.pack("!ii", n, 1) for n in dims]
+    for v in flat:
         if v is None:
             out.append(struct.pack("!i", -1))
         else:

@@ -28,8 +28,8 @@ import time
 import duckdb
 import pyarrow as pa
 
-from local_exec import jsonb, numeric, regex, udf
-from local_exec.errors import EngineError, map_error
+from local_exec import jsonb, numeric, pgformat, regex, udf
+from local_exec.errors import EngineError, as_duckdb_error, map_error
 from storage.persist.codec import TYPE_KEY, map_elements
 
 
@@ -144,6 +144,11 @@ async def _in_thread(cur, fn, timeout: float | None):
             return fn()
         except duckdb.Error as e:
             raise map_error(e) from None
+        except (pa.ArrowException, OSError) as e:  # DuckDB's error raised through Arrow's stream reader
+            mapped = as_duckdb_error(e)
+            if mapped is e:
+                raise
+            raise map_error(mapped) from None
 
     future = asyncio.get_running_loop().run_in_executor(None, guarded)
     try:
@@ -230,6 +235,7 @@ class LocalEngine:
         regex.register(self._db)  # PostgreSQL's regexp_match(es), which the planner renames to
         jsonb.register(self._db)  # PostgreSQL's json operators, which the planner rewrites to
         numeric.register(self._db)  # PostgreSQL's numeric division, for output columns of avg and /
+        pgformat.register(self._db)  # PostgreSQL's format(), and "any" arguments printed as PostgreSQL prints them
 
     def add_function(self, name: str, fn, params: list[str], result: str) -> None:
         """A Python scalar function SQL can call (row at a time, with side

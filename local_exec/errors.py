@@ -102,6 +102,24 @@ _BY_CLASS = (
 )
 
 
+#: DuckDB's error kinds as its messages name them, for errors that reach us
+#: through another library (Arrow's stream reader raises OSError with the text)
+_KINDS = {
+    "Out of Range": duckdb.OutOfRangeException, "Conversion": duckdb.ConversionException,
+    "Invalid Input": duckdb.InvalidInputException, "Binder": duckdb.BinderException, "Catalog": duckdb.CatalogException,
+    "Out of Memory": duckdb.OutOfMemoryException, "INTERRUPT": duckdb.InterruptException, "Interrupt": duckdb.InterruptException,
+}
+_KIND = re.compile(r"^(?:[\w.]+: )?(" + "|".join(_KINDS) + r") Error: ")
+
+
+def as_duckdb_error(e: Exception) -> Exception:
+    """A DuckDB error that came through another library (e.g. the Arrow
+    reader of a streaming result, as OSError) as DuckDB's own exception
+    class, so ``map_error`` reads it; other exceptions as they are."""
+    m = _KIND.match(str(e))
+    return _KINDS[m.group(1)](str(e)[m.start(1):]) if m and not isinstance(e, duckdb.Error) else e
+
+
 def map_error(e: Exception) -> EngineError:
     """The PostgreSQL error for DuckDB's ``e``."""
     if isinstance(e, duckdb.InterruptException):

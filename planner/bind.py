@@ -35,7 +35,7 @@ from planner.errors import INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
 from planner.parse import walk
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, replace_children
-from planner.sqltypes import CATALOG_TYPES, canonical, typed_literal
+from planner.sqltypes import CATALOG_TYPES, INTEGER_NAMES, canonical, typed_literal
 
 #: ``emulation(catalog)`` -> a planner.pgcatalog.PgCatalog for that catalog
 Emulation = Callable[[Catalog], object]
@@ -128,6 +128,8 @@ class Binder:
                 self._rename(n, ctes)
             elif isinstance(n, ast.FuncCall):
                 _rename_function(n, self.dialect)
+                if self.dialect == "duckdb":
+                    _any_arguments(n)
             elif isinstance(n, ast.TypeCast):
                 _pg_casts(n)
             elif isinstance(n, ast.SelectStmt) and (n.limitCount is not None or n.limitOffset is not None):
@@ -319,6 +321,33 @@ class Binder:
             self._trim_sublink(n)
         if isinstance(n, (ast.CaseExpr, ast.CoalesceExpr)):
             self._trim_char_branches(n)
+        elif isinstance(n, ast.SelectStmt) and n.op is not None and n.op.name != "SETOP_NONE":
+            self._trim_char_set_operation(n)
+
+    def _trim_char_set_operation(self, n: ast.SelectStmt) -> None:
+        """UNION / INTERSECT / EXCEPT whose column has a char(n) arm after an
+        arm of another type (text, varchar): PostgreSQL's common type is the
+        first known arm's, and converting character to it drops the padding,
+        so the arms compare (and print) without it."""
+        leaves, stack = [], [n]
+        while stack:
+            s = stack.pop()
+            if s.op is not None and s.op.name != "SETOP_NONE":
+                stack += [s.rarg, s.larg]
+            elif s.targetList:
+                leaves.append(s)
+            else:
+                return  # a VALUES arm: its types are not at hand
+        if len({len(leaf.targetList) for leaf in leaves}) != 1:
+            return
+        for i in range(len(leaves[0].targetList)):
+            targets = [leaf.targetList[i] for leaf in leaves]
+            first = next((t.val for t in targets if not isinstance(t.val, ast.A_Const)), None)
+            if first is None or self._char_operand_shape(first):
+                continue
+            for t in targets:
+                if self._char_operand_shape(t.val):
+                    t.val = self._char_operand(t.val)
 
     def _trim_char_branches(self, n: ast.Node) -> None:
         """CASE / COALESCE with a char(n) branch and a text one: PostgreSQL's
@@ -711,7 +740,7 @@ def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
 #: functions that take character(n) as it is, padding and all (the others
 #: take text, which PostgreSQL casts char(n) to without its padding)
 PADDED_ARGUMENTS = {"octet_length", "strlen", "max", "min", "count", "array_agg", "any_value", "mode",
-                    "concat", "concat_ws", "format",  # "any" arguments: printed as the type prints them
+                    "concat", "concat_ws", "format", "txngate_text",  # "any" arguments: printed as the type prints them
                     "lag", "lead", "first_value", "last_value", "nth_value",  # anyelement: the value as it is
                     "regexp_full_match", "rlike"}  # the last two: SIMILAR TO, rewritten
 
@@ -813,6 +842,26 @@ def _rename_function(fc: ast.FuncCall, dialect: str) -> None:
     name = (FUNCTION_NAMES if dialect == "duckdb" else SPARK_FUNCTION_NAMES).get(names[-1], names[-1])
     if len(names) == 1:
         fc.funcname = (ast.String(sval=name),)
+
+
+def _any_arguments(fc: ast.FuncCall) -> None:
+    """concat, concat_ws and format take "any" arguments, each printed as
+    its type prints it (booleans ``t``/``f``: local_exec.pgformat's
+    ``txngate_text``); format is PostgreSQL's (``%s``, ``%I``, ``%L``),
+    not DuckDB's fmt-style one."""
+    name = fc.funcname[-1].sval
+    if name not in ("concat", "concat_ws", "format") or len(fc.funcname) != 1 or not fc.args or fc.agg_star:
+        return
+    first = 0 if name == "concat" else 1
+    texts = [a if isinstance(a, ast.A_Const) and isinstance(a.val, ast.String) else
+             ast.FuncCall(funcname=(ast.String(sval="txngate_text"),), args=(a,)) for a in fc.args[first:]]
+    if name != "format":
+        fc.args = tuple(fc.args[:first]) + tuple(texts)
+        return
+    listed = ast.A_ArrayExpr(elements=tuple(ast.TypeCast(arg=t, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1))
+                                            for t in texts))
+    fc.funcname = (ast.String(sval="txngate_format"),)
+    fc.args = (fc.args[0], ast.TypeCast(arg=listed, typeName=ast.TypeName(names=(ast.String(sval="text"),), arrayBounds=(ast.Integer(ival=-1),), typemod=-1)))
 
 
 _ARRAY_OPERATORS = {"=", "<>", "<", ">", "<=", ">=", "@>", "<@", "&&", "||"}
@@ -1071,6 +1120,9 @@ def _pg_casts(tc: ast.TypeCast) -> None:
     name = names[-1].lower()
     if name == "interval" and tc.typeName.typmods and not tc.typeName.arrayBounds:
         _qualified_interval(tc)
+    if name in INTEGER_NAMES and not tc.typeName.arrayBounds:
+        if isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):  # PostgreSQL's input (DuckDB's rounds '34.5')
+            tc.arg = typed_literal(tc.arg, INTEGER_NAMES[name]).arg
     if names[0] == "pg_catalog" or name in CATALOG_TYPES or name == "int2vector":
         duck = {"int2vector": "int2", "oidvector": "oid"}.get(name, name)
         duck = CATALOG_TYPES.get(duck, duck)

@@ -1114,10 +1114,14 @@ def _assign(plan: dict[str, tuple], rows: pa.Table) -> pa.Table:
 
 def _fill_defaults(select: ast.SelectStmt, rel: Relation, targets: list[str]) -> ast.SelectStmt:
     """VALUES rows with DEFAULT replaced by the column's default expression,
-    and array literals given to array columns as ARRAYs."""
+    array literals given to array columns as ARRAYs and text given to
+    integer columns read as PostgreSQL reads it (sqltypes.typed_literal)."""
     types = [rel.column(t).type for t in targets]
     arrays = any(t.endswith("[]") for t in types)
-    if not arrays and not any(isinstance(v, ast.SetToDefault) for row in select.valuesLists for v in row):
+    integers = [i for i, t in enumerate(types) if t in INTEGER_RANGES]
+    texts = any(isinstance(row[i], ast.A_Const) and isinstance(row[i].val, ast.String)
+                for row in select.valuesLists for i in integers if i < len(row))
+    if not (arrays or texts) and not any(isinstance(v, ast.SetToDefault) for row in select.valuesLists for v in row):
         return select
     select = copy.deepcopy(select)
     rows = []

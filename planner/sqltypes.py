@@ -16,6 +16,7 @@ DuckDB cannot cast; ``typed_literal`` rewrites one into
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -23,7 +24,7 @@ import pglast
 import pyarrow as pa
 from pglast import ast
 
-from planner.errors import UNDEFINED_OBJECT, SqlError, not_supported
+from planner.errors import INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, UNDEFINED_OBJECT, SqlError, not_supported
 from planner.textfmt import ArrayLiteralError, parse_array
 from storage.persist.codec import sql_type_of
 
@@ -90,6 +91,25 @@ def canonical(tn: ast.TypeName, *, array_ok: bool = False) -> str:
 INTEGER_RANGES = {"smallint": (-(1 << 15), (1 << 15) - 1), "integer": (-(1 << 31), (1 << 31) - 1), "bigint": (-(1 << 63), (1 << 63) - 1)}
 
 
+#: PostgreSQL's spellings of the integer types -> the canonical names
+INTEGER_NAMES = {"int2": "smallint", "smallint": "smallint", "int4": "integer", "int": "integer", "integer": "integer",
+                 "int8": "bigint", "bigint": "bigint"}
+_INTEGER_TEXT = re.compile(r"[ \t\n\r\v\f]*[+-]?[0-9]+[ \t\n\r\v\f]*")
+
+
+def integer_input(text: str, sql_type: str) -> int:
+    """``text`` read as PostgreSQL's smallint, integer or bigint input
+    function reads it (version 15: decimal digits, a sign, surrounding
+    white space; DuckDB's cast would also take ``34.5``, rounding, and
+    ``1e2``, ``0x10``, ``1_000``): 22P02 for other text, 22003 out of range."""
+    if not _INTEGER_TEXT.fullmatch(text):
+        raise SqlError(INVALID_TEXT_REPRESENTATION, f'invalid input syntax for type {sql_type}: "{text}"')
+    value = int(text)
+    if not integer_fits(value, sql_type):
+        raise SqlError(NUMERIC_VALUE_OUT_OF_RANGE, f'value "{text}" is out of range for type {sql_type}')
+    return value
+
+
 def integer_fits(value, sql_type: str) -> bool:
     """Whether ``value`` is a Python int (not a bool) the integer type ``sql_type`` holds."""
     lo, hi = INTEGER_RANGES[sql_type]
@@ -146,7 +166,12 @@ def array_texts(column) -> pa.Array:
 def typed_literal(node: ast.Node, sql_type: str) -> ast.Node:
     """``node`` as a value of ``sql_type``: a string constant given to an
     array type becomes an ARRAY of its elements' texts cast to that type
-    (22P02 if it is not an array literal); anything else is unchanged."""
+    (22P02 if it is not an array literal); a string constant given to an
+    integer type is checked as PostgreSQL reads it (``integer_input``) and
+    cast from its plain decimal form; anything else is unchanged."""
+    if sql_type in INTEGER_RANGES and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
+        value = ast.A_Const(val=ast.String(sval=str(integer_input(node.val.sval, sql_type))))
+        return ast.TypeCast(arg=value, typeName=type_name(sql_type))
     if not (sql_type.endswith("[]") and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String)):
         return node
     items = []
@@ -203,7 +228,8 @@ def of_arrow(field: pa.Field) -> str:
     if pa.types.is_list(t) and pa.types.is_uint16(t.value_type):
         return "oidvector"
     if pa.types.is_list(t) or pa.types.is_large_list(t):
-        return of_arrow(pa.field("element", t.value_type)) + "[]"
+        element = of_arrow(pa.field("element", t.value_type))
+        return element if element.endswith("[]") else element + "[]"  # PostgreSQL's arrays of any dimensions: one type
     if pa.types.is_struct(t):
         return "record"  # ROW(...) and whole-row references
     return "text"

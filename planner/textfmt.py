@@ -199,6 +199,9 @@ def format_value(v, sql_type: str, timezone: str = "UTC") -> str | None:
 def format_array(values: list, element_type: str, timezone: str = "UTC") -> str:
     out = []
     for v in values:
+        if isinstance(v, list) and element_type not in ("int2vector", "oidvector"):
+            out.append(format_array(v, element_type, timezone))  # a multidimensional array's next dimension
+            continue
         s = format_value(v, element_type, timezone)
         if s is None:
             out.append("NULL")
