@@ -1,4 +1,5 @@
-"""PostgreSQL's regexp_match and regexp_matches for the local engine.
+"""PostgreSQL's regexp_match, regexp_matches and regexp_replace (with
+start and N) for the local engine.
 
 DuckDB's ``regexp_matches`` is a boolean test; PostgreSQL's returns the
 matched text: ``regexp_match(s, p [, flags])`` the capture groups of the
@@ -82,7 +83,46 @@ def regexp_matches(text: str, pattern: str, flags: str) -> list[list[str | None]
     return [_groups(m)] if m else []
 
 
+_REPLACEMENT = re.compile(r"\\([1-9&\\])")
+
+
+def regexp_replace(text: str, pattern: str, replacement: str, start: int, n: int, flags: str) -> str:
+    """PostgreSQL's regexp_replace(source, pattern, replacement, start, N,
+    flags): the N'th match at or after ``start`` replaced (every match when
+    N is 0, or when N is -1, meaning not given, with flag ``g``; the
+    first otherwise); ``\1``..``\9`` and ``\&`` in the replacement are
+    the groups and the whole match."""
+    if start < 1:
+        raise FunctionError("22023", f'invalid value for parameter "start": {start}')
+    if n < -1:
+        raise FunctionError("22023", f'invalid value for parameter "n": {n}')
+    compiled, every = _compile(pattern, flags)
+    which = (0 if every else 1) if n == -1 else n
+
+    def substitute(m: re.Match) -> str:
+        def group(g: re.Match) -> str:
+            key = g.group(1)
+            if key == "\\":
+                return "\\"
+            value = m.group(0) if key == "&" else (m.group(int(key)) if int(key) <= compiled.groups else "")
+            return value or ""
+        return _REPLACEMENT.sub(group, replacement)
+
+    out, at, count = [text[:start - 1]], start - 1, 0
+    for m in compiled.finditer(text, start - 1):
+        count += 1
+        if which and count != which:
+            continue
+        out += [text[at:m.start()], substitute(m)]
+        at = m.end()
+        if which:
+            break
+    out.append(text[at:])
+    return "".join(out)
+
+
 FUNCTIONS = {
+    "txngate_regexp_replace": (regexp_replace, ["VARCHAR", "VARCHAR", "VARCHAR", "INTEGER", "INTEGER", "VARCHAR"], "VARCHAR"),
     "txngate_regexp_match": (regexp_match, ["VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR[]"),
     "txngate_regexp_matches": (regexp_matches, ["VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR[][]"),
 }

@@ -26,7 +26,7 @@ from typing import Callable
 import pglast
 import sqlglot
 from pglast import ast
-from pglast.enums import A_Expr_Kind, BoolExprType, CoercionForm, NullTestType
+from pglast.enums import A_Expr_Kind, BoolExprType, CoercionForm, NullTestType, SortByDir, SortByNulls
 from pglast.stream import RawStream
 
 from planner import jsonops, textfmt, tochar
@@ -131,7 +131,8 @@ class Binder:
                 if self.dialect == "duckdb":
                     _any_arguments(n)
             elif isinstance(n, ast.TypeCast):
-                _pg_casts(n)
+                if _pg_casts(n):
+                    self.out.uncacheable = True  # read by the session's DateStyle
             elif isinstance(n, ast.SelectStmt) and (n.limitCount is not None or n.limitOffset is not None):
                 _check_limits(n)
             elif isinstance(n, ast.ColumnRef) and len(n.fields) >= 3 and isinstance(n.fields[-1], (ast.String, ast.A_Star)):
@@ -168,6 +169,8 @@ class Binder:
         return self._pg
 
     def _substitute(self, n: ast.Node) -> ast.Node | None:
+        if isinstance(n, ast.FuncCall) and self.dialect == "duckdb" and (century := _date_trunc_century(n)) is not None:
+            return century
         if isinstance(n, ast.RangeFunction):
             zipped = _zipped_unnest(n)
             if zipped is not None:
@@ -850,6 +853,12 @@ def _any_arguments(fc: ast.FuncCall) -> None:
     ``txngate_text``); format is PostgreSQL's (``%s``, ``%I``, ``%L``),
     not DuckDB's fmt-style one."""
     name = fc.funcname[-1].sval
+    if name == "regexp_replace" and len(fc.funcname) == 1:
+        _regexp_replace_from(fc)
+    if name in ("array_agg", "string_agg") and fc.agg_distinct and not fc.agg_order and fc.args and fc.over is None:
+        # PostgreSQL sorts a DISTINCT aggregate's input (NULLs last): the values come out in order
+        fc.agg_order = (ast.SortBy(node=copy.deepcopy(fc.args[0]), sortby_dir=SortByDir.SORTBY_DEFAULT,
+                                   sortby_nulls=SortByNulls.SORTBY_NULLS_DEFAULT),)
     if name not in ("concat", "concat_ws", "format") or len(fc.funcname) != 1 or not fc.args or fc.agg_star:
         return
     first = 0 if name == "concat" else 1
@@ -862,6 +871,42 @@ def _any_arguments(fc: ast.FuncCall) -> None:
                                             for t in texts))
     fc.funcname = (ast.String(sval="txngate_format"),)
     fc.args = (fc.args[0], ast.TypeCast(arg=listed, typeName=ast.TypeName(names=(ast.String(sval="text"),), arrayBounds=(ast.Integer(ival=-1),), typemod=-1)))
+
+
+def _date_trunc_century(fc: ast.FuncCall) -> ast.Node | None:
+    """date_trunc('century' | 'millennium', x): PostgreSQL's centuries begin
+    in years ending in 01 (1901), DuckDB's in 00; the year's truncation
+    minus the years since the first year of its century."""
+    if fc.funcname[-1].sval != "date_trunc" or len(fc.args or ()) != 2:
+        return None
+    unit, x = fc.args
+    if not (isinstance(unit, ast.A_Const) and isinstance(unit.val, ast.String)):
+        return None
+    span = {"century": 100, "centuries": 100, "millennium": 1000, "millennia": 1000}.get(unit.val.sval.strip().lower())
+    if span is None:
+        return None
+
+    def op(name, left, right):
+        return ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval=name),), lexpr=left, rexpr=right)
+
+    year = ast.FuncCall(funcname=(ast.String(sval="date_part"),), args=(ast.A_Const(val=ast.String(sval="year")), copy.deepcopy(x)))
+    past = op("%", op("-", year, ast.A_Const(val=ast.Integer(ival=1))), ast.A_Const(val=ast.Integer(ival=span)))
+    one_year = ast.TypeCast(arg=ast.A_Const(val=ast.String(sval="1 year")), typeName=ast.TypeName(names=(ast.String(sval="interval"),), typemod=-1))
+    trunc = ast.FuncCall(funcname=fc.funcname, args=(ast.A_Const(val=ast.String(sval="year")), x))
+    return op("-", trunc, op("*", ast.TypeCast(arg=past, typeName=ast.TypeName(names=(ast.String(sval="int4"),), typemod=-1)), one_year))
+
+
+def _regexp_replace_from(fc: ast.FuncCall) -> None:
+    """regexp_replace(s, p, r, start [, N] [, flags]) as local_exec.regex's
+    (DuckDB's takes no start or N); N -1 stands for "not given"."""
+    args = list(fc.args or ())
+    if len(args) < 4 or (len(args) == 4 and isinstance(args[3], ast.A_Const) and isinstance(args[3].val, ast.String)):
+        return
+    flags = args.pop() if len(args) == 6 or (len(args) == 5 and isinstance(args[4], ast.A_Const) and isinstance(args[4].val, ast.String)) \
+        else ast.A_Const(val=ast.String(sval=""))
+    n = args[4] if len(args) == 5 else ast.A_Const(val=ast.Integer(ival=-1))
+    fc.funcname = (ast.String(sval="txngate_regexp_replace"),)
+    fc.args = (*args[:4], n, flags)
 
 
 _ARRAY_OPERATORS = {"=", "<>", "<", ">", "<=", ">=", "@>", "<@", "&&", "||"}
@@ -1111,8 +1156,9 @@ def _qualified_interval(tc: ast.TypeCast) -> None:
     tc.typeName = ast.TypeName(names=(ast.String(sval="interval"),), typemod=-1)
 
 
-def _pg_casts(tc: ast.TypeCast) -> None:
-    """Casts whose PostgreSQL meaning DuckDB spells differently: numeric
+def _pg_casts(tc: ast.TypeCast) -> bool:
+    """Casts whose PostgreSQL meaning DuckDB spells differently (True when
+    the rewrite depends on the session's settings): numeric
     without a typmod keeps 38 digits, 10 after the point (as stored); a
     ``'\\x..'`` literal cast to bytea is hex; an array literal is an ARRAY
     of its elements."""
@@ -1120,6 +1166,11 @@ def _pg_casts(tc: ast.TypeCast) -> None:
     name = names[-1].lower()
     if name == "interval" and tc.typeName.typmods and not tc.typeName.arrayBounds:
         _qualified_interval(tc)
+    session_dependent = False
+    if name == "date" and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):
+        typed = typed_literal(tc.arg, "date")  # read in DateStyle's order (DuckDB reads 01/02/03 as year 1)
+        if typed is not tc.arg:
+            tc.arg, session_dependent = typed.arg, True
     if name in INTEGER_NAMES and not tc.typeName.arrayBounds:
         if isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):  # PostgreSQL's input (DuckDB's rounds '34.5')
             tc.arg = typed_literal(tc.arg, INTEGER_NAMES[name]).arg
@@ -1146,5 +1197,6 @@ def _pg_casts(tc: ast.TypeCast) -> None:
         if text.startswith("\\x"):
             tc.arg = ast.FuncCall(funcname=(ast.String(sval="unhex"),), args=(ast.A_Const(val=ast.String(sval=text[2:])),))
             tc.typeName = ast.TypeName(names=(ast.String(sval="bytea"),), typemod=-1)
+    return session_dependent
 
 

@@ -760,7 +760,8 @@ def _checked(query: ast.SelectStmt, rel: Relation, *, diff: bool) -> ast.SelectS
             text = f"rtrim({value})" if col.type.startswith("char(") else value
             fail = _raise("22001", f"value too long for type {kind}({limit})")
             fitted = f"rpad({text}, {limit}, ' ')" if col.type.startswith("char(") else text
-            value = f"CASE WHEN char_length({text}) > {limit} THEN {fail} ELSE {fitted} END"
+            fitted = f"left({fitted}, {limit})" if col.type.startswith("varchar") else fitted  # spaces past the limit are cut off
+            value = f"CASE WHEN char_length(rtrim({text})) > {limit} THEN {fail} ELSE {fitted} END"
         if col.not_null:
             fail = _raise("23502", f'null value in column "{col.name}" of relation "{rel.name}" violates not-null constraint')
             value = f"CASE WHEN {ref} IS NULL THEN CAST({fail} AS {_cast_type(col.type)}) ELSE {value} END"
@@ -873,9 +874,12 @@ def _conform_values(c, sql_type: str, stored: pa.DataType):
         if sql_type.startswith("char("):
             c = pc.utf8_rtrim(c, characters=" ")
         longest = pc.max(pc.utf8_length(c)).as_py()
-        if longest is not None and longest > limit:
-            kind = "character varying" if sql_type.startswith("varchar") else "character"
-            raise SqlError(STRING_DATA_RIGHT_TRUNCATION, f"value too long for type {kind}({limit})")
+        if longest is not None and longest > limit:  # only spaces may go past the limit (they are cut off)
+            over = pc.greater(pc.utf8_length(c), limit)
+            if pc.any(pc.greater(pc.utf8_length(pc.utf8_rtrim(c, characters=" ")), limit)).as_py():
+                kind = "character varying" if sql_type.startswith("varchar") else "character"
+                raise SqlError(STRING_DATA_RIGHT_TRUNCATION, f"value too long for type {kind}({limit})")
+            c = pc.if_else(over, pc.utf8_slice_codeunits(c, 0, limit), c)
         if sql_type.startswith("char("):
             c = pc.utf8_rpad(c, width=limit, padding=" ")
     return c
@@ -1118,7 +1122,7 @@ def _fill_defaults(select: ast.SelectStmt, rel: Relation, targets: list[str]) ->
     integer columns read as PostgreSQL reads it (sqltypes.typed_literal)."""
     types = [rel.column(t).type for t in targets]
     arrays = any(t.endswith("[]") for t in types)
-    integers = [i for i, t in enumerate(types) if t in INTEGER_RANGES]
+    integers = [i for i, t in enumerate(types) if t in INTEGER_RANGES or t == "date"]  # text PostgreSQL reads otherwise than DuckDB
     texts = any(isinstance(row[i], ast.A_Const) and isinstance(row[i].val, ast.String)
                 for row in select.valuesLists for i in integers if i < len(row))
     if not (arrays or texts) and not any(isinstance(v, ast.SetToDefault) for row in select.valuesLists for v in row):

@@ -329,6 +329,7 @@ class Session:
         is reported as such."""
         started, sqlstate = time.monotonic(), None
         waits.CURRENT.set(self.wait)
+        textfmt.DATE_ORDER.set(self.settings["datestyle"].rsplit(",", 1)[-1].strip())  # how numeric date text reads
         limit = asyncio.timeout(self.timeout)
         try:
             async with limit:

@@ -25,7 +25,7 @@ import pyarrow as pa
 from pglast import ast
 
 from planner.errors import INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, UNDEFINED_OBJECT, SqlError, not_supported
-from planner.textfmt import ArrayLiteralError, parse_array
+from planner.textfmt import ArrayLiteralError, DateSyntax, date_input, parse_array
 from storage.persist.codec import sql_type_of
 
 _ALIASES = {
@@ -110,6 +110,15 @@ def integer_input(text: str, sql_type: str) -> int:
     return value
 
 
+def date_literal(text: str) -> str | None:
+    """``text`` (a date constant) as ISO text when DuckDB would read it
+    otherwise than PostgreSQL (textfmt.date_input), else None."""
+    try:
+        return date_input(text)
+    except DateSyntax as e:
+        raise SqlError(e.sqlstate, str(e)) from None
+
+
 def integer_fits(value, sql_type: str) -> bool:
     """Whether ``value`` is a Python int (not a bool) the integer type ``sql_type`` holds."""
     lo, hi = INTEGER_RANGES[sql_type]
@@ -168,10 +177,14 @@ def typed_literal(node: ast.Node, sql_type: str) -> ast.Node:
     array type becomes an ARRAY of its elements' texts cast to that type
     (22P02 if it is not an array literal); a string constant given to an
     integer type is checked as PostgreSQL reads it (``integer_input``) and
-    cast from its plain decimal form; anything else is unchanged."""
+    cast from its plain decimal form, one given to a date in a form DuckDB
+    misreads as its ISO text (``date_literal``); anything else is unchanged."""
     if sql_type in INTEGER_RANGES and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
         value = ast.A_Const(val=ast.String(sval=str(integer_input(node.val.sval, sql_type))))
         return ast.TypeCast(arg=value, typeName=type_name(sql_type))
+    if sql_type == "date" and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
+        iso = date_literal(node.val.sval)
+        return node if iso is None else ast.TypeCast(arg=ast.A_Const(val=ast.String(sval=iso)), typeName=type_name("date"))
     if not (sql_type.endswith("[]") and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String)):
         return node
     items = []

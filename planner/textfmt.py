@@ -12,7 +12,9 @@ rest value by value.
 
 ``parse_array`` is the inverse for array text: ``{...}`` to the elements'
 texts (None for NULL), by PostgreSQL's rules (quotes, backslash escapes,
-whitespace around unquoted elements dropped).
+whitespace around unquoted elements dropped). ``date_input`` reads the
+numeric dates DuckDB reads otherwise (``01/02/03``, ``99-01-08``) in the
+session's DateStyle field order (``DATE_ORDER``, set by the session).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import math
 import re
 import struct
 import uuid
+from contextvars import ContextVar
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
@@ -522,3 +525,44 @@ def _cut(months: int, days: int, micros: int, last: str, precision: int | None) 
         unit = 10 ** (6 - precision)
         micros = int(math.copysign(math.floor(abs(micros) / unit + 0.5), micros)) * unit
     return months, days, micros
+
+
+#: the session's DateStyle field order (MDY, DMY or YMD) for the statement running
+DATE_ORDER: ContextVar[str] = ContextVar("date_order", default="MDY")
+_NUMERIC_DATE = re.compile(r"\s*(\d+)([-/. ])(\d+)\2(\d+)\s*")
+
+
+class DateSyntax(ValueError):
+    """Text PostgreSQL refuses as a date: ``sqlstate`` 22007 or 22008."""
+
+    def __init__(self, sqlstate: str, message: str):
+        super().__init__(message)
+        self.sqlstate = sqlstate
+
+
+def date_input(text: str, order: str | None = None) -> str | None:
+    """A date written as three numbers whose first has at most two digits
+    (``01/02/03``, ``99-01-08``, ``1/8/1999``) read as PostgreSQL reads it:
+    the fields in DateStyle's order (a field of three or more digits is the
+    year wherever it stands), a year of one or two digits in 1970..2069;
+    ISO ``YYYY-MM-DD`` text; DateSyntax (22008) when the fields make no
+    date. None for any other text (DuckDB reads it as PostgreSQL does, or
+    refuses it)."""
+    m = _NUMERIC_DATE.fullmatch(text)
+    if m is None or len(m.group(1)) > 2:
+        return None
+    first, second, third = m.group(1), m.group(3), m.group(4)
+    order = order or DATE_ORDER.get()
+    if len(third) > 2 or order != "YMD":
+        year = third
+        month, day = (second, first) if order == "DMY" else (first, second)
+    else:
+        year, month, day = first, second, third
+    y = int(year)
+    if len(year) <= 2:
+        y += 2000 if y < 70 else 1900
+    try:
+        value = dt.date(y, int(month), int(day))
+    except ValueError:
+        raise DateSyntax("22008", f'date/time field value out of range: "{text}"') from None
+    return value.isoformat()
