@@ -4,13 +4,14 @@
 #                PostgreSQL and S3 servers)
 #   make bench   run every benchmark under bench/
 #   make fuzz    random differential queries against PostgreSQL (SEED=, N=)
+#   make regress PostgreSQL's regression scripts on txngate and PostgreSQL
 
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: serve test bench fuzz system-deps clean
+.PHONY: serve test bench fuzz regress system-deps clean
 
 $(STAMP): pyproject.toml
 	@$(MAKE) --no-print-directory system-deps
@@ -47,6 +48,11 @@ SEED ?= 1
 N    ?= 1000
 fuzz: $(STAMP)
 	$(PY) -m tests.planner.fuzz --seed $(SEED) -n $(N)
+
+# PostgreSQL's regression scripts, statement by statement, against PostgreSQL:
+# make regress [FILES="int4 join"] [DETAILS=/tmp/regress.txt]
+regress: $(STAMP)
+	$(PY) -m tests.regress $(FILES) $(if $(DETAILS),--details $(DETAILS))
 
 bench: $(STAMP)
 	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

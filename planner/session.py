@@ -110,6 +110,26 @@ DEFAULT_SETTINGS = {
     "txngate.spark_fallback": "off",
     "txngate.spark_threshold": str(DEFAULT_SPARK_THRESHOLD),
 }
+#: PostgreSQL's planner, cost and resource settings, with its defaults: clients and scripts set them
+#: (ORMs, dump files, tuning advice); txngate plans with its own engines, so they are kept and shown
+#: but change nothing. The enable_* ones are booleans.
+PLANNER_SETTINGS = {
+    **{f"enable_{name}": "on" for name in (
+        "async_append", "bitmapscan", "gathermerge", "hashagg", "hashjoin", "incremental_sort", "indexonlyscan", "indexscan",
+        "material", "memoize", "mergejoin", "nestloop", "parallel_append", "parallel_hash", "partition_pruning", "seqscan",
+        "sort", "tidscan")},
+    "enable_partitionwise_aggregate": "off", "enable_partitionwise_join": "off",
+    "cpu_index_tuple_cost": "0.005", "cpu_operator_cost": "0.0025", "cpu_tuple_cost": "0.01", "effective_cache_size": "4GB",
+    "from_collapse_limit": "8", "geqo": "on", "jit": "on", "jit_above_cost": "100000", "join_collapse_limit": "8",
+    "maintenance_work_mem": "64MB", "max_parallel_workers_per_gather": "2", "min_parallel_index_scan_size": "512kB",
+    "min_parallel_table_scan_size": "8MB", "parallel_leader_participation": "on", "parallel_setup_cost": "1000",
+    "parallel_tuple_cost": "0.1", "plan_cache_mode": "auto", "random_page_cost": "4", "seq_page_cost": "1",
+    "temp_buffers": "8MB", "work_mem": "4MB", "default_statistics_target": "100", "escape_string_warning": "on",
+    "check_function_bodies": "on", "row_security": "on", "synchronous_commit": "on", "xmloption": "content",
+    "lc_messages": "C", "lc_monetary": "C", "lc_numeric": "C", "lc_time": "C", "max_stack_depth": "2MB",
+}
+_PLANNER_BOOLEANS = {name for name, v in PLANNER_SETTINGS.items() if v in ("on", "off")}
+DEFAULT_SETTINGS.update(PLANNER_SETTINGS)
 DISPLAY_NAMES = {"datestyle": "DateStyle", "intervalstyle": "IntervalStyle", "timezone": "TimeZone"}  # as SHOW titles them
 READ_ONLY_SETTINGS = {"server_version", "server_version_num", "server_encoding", "integer_datetimes", "max_identifier_length", "is_superuser",
                       "in_hot_standby"}
@@ -238,7 +258,7 @@ class Session:
             value = "-1" if value.strip() == "-1" else str(parse_duration_ms(value, name))
         if name in ("txngate.spark_threshold", "txngate.max_statement_memory"):
             value = str(parse_bytes(value, name))
-        if name == "txngate.spark_fallback":
+        if name == "txngate.spark_fallback" or name in _PLANNER_BOOLEANS:
             value = _boolean(value, name)
         if name in ("transaction_isolation", "default_transaction_isolation") and value.lower() not in ISOLATION_NAMES:
             raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "{name}": "{value}"')

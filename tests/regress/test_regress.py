@@ -47,4 +47,6 @@ def test_regression_scripts_agree_with_postgres(tmp_path, regress_db):
             worse.append(f"{r.name}: {r.agreed} statements agree, {floor['agreed']} recorded")
         if r.categories["wrong rows"] > floor["wrong rows"] + SLACK:
             worse.append(f"{r.name}: {r.categories['wrong rows']} wrong rows, {floor['wrong rows']} recorded")
+            worse += [f"  {r.name}.sql:{step.line}: {step.sql[-200:]}\n    txngate:    {got.brief()}\n    PostgreSQL: {expected.brief()}"
+                      for step, category, got, expected in r.differences if category == "wrong rows"][:5]
     assert not worse, "\n".join(worse)
