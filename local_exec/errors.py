@@ -82,9 +82,6 @@ _RULES: tuple[Rule, ...] = (
     _rule(r"(ORDER|GROUP) BY term out of range|ORDER term out of range", "42P10"),
     _rule(r"LIMIT/OFFSET cannot be negative", "2201W"),
     _rule(r"More than one row returned by a subquery", "21000", "more than one row returned by a subquery used as an expression"),
-    # to_char is DuckDB's strftime, which formats times only
-    _rule(r"argument types 'strftime\((?:DECIMAL|INTEGER|BIGINT|SMALLINT|DOUBLE|FLOAT|HUGEINT)", "0A000",
-          "to_char of a number is not supported"),
     _rule(r"\w+ Function with name (\S+) does not exist", "42883", lambda m: f"function {m.group(1)} does not exist"),
     _rule(r"(?:Table|Sequence|View) with name (\S+) does not exist", "42P01", lambda m: f'relation "{m.group(1)}" does not exist'),
     _rule(r"No function matches|does not exist", "42883", only=duckdb.BinderException),

@@ -256,8 +256,7 @@ class Binder:
             self._cast.add(id(new.defresult))
             return new
         if name == "to_char" and len(args) == 2 and isinstance(args[1], ast.A_Const) and isinstance(args[1].val, ast.String):
-            template = tochar.expression(args[1].val.sval)  # None: a number's template (0A000)
-            return None if template is None else expand(f"({template})", args[:1])
+            return expand(f"({tochar.expression(args[1].val.sval)})", args[:1])
         if name in _POLYMORPHIC and args and isinstance(args[0], ast.A_Const) and isinstance(args[0].val, ast.String):
             raise SqlError("42804", "could not determine polymorphic type because input has type unknown")
         if name in ("extract", "date_part") and len(args) == 2 and isinstance(args[0], ast.A_Const) and isinstance(args[0].val, ast.String):

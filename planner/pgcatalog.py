@@ -953,7 +953,6 @@ def macros() -> tuple[str, ...]:
         "CREATE OR REPLACE MACRO txngate_array_remove(a, e) AS list_filter(a, lambda x: x IS DISTINCT FROM e)",
         "CREATE OR REPLACE MACRO txngate_array_replace(a, f, t) AS list_transform(a, lambda x: CASE WHEN x IS NOT DISTINCT FROM f THEN t ELSE x END)",
         "CREATE OR REPLACE MACRO txngate_pg_typeof(t) AS " + _pg_typeof_sql(),
-        "CREATE OR REPLACE MACRO txngate_strftime(t, f) AS strftime(t, f)",  # planner.tochar's (sqlglot leaves it be)
         # PostgreSQL refuses what DuckDB answers with NaN or -inf (errors carry their SQLSTATE: local_exec.errors)
         "CREATE OR REPLACE MACRO txngate_sqrt(x) AS CASE WHEN x < 0 THEN error('[2201F] cannot take square root of a negative number') ELSE sqrt(x) END",
         "CREATE OR REPLACE MACRO txngate_ln(x) AS CASE WHEN x = 0 THEN error('[2201E] cannot take logarithm of zero') "

@@ -215,6 +215,8 @@ QUERIES = [
     "SELECT name FROM emp WHERE lower(name) = 'flo'",
     "SELECT 'a' < 'b', 'B' < 'a'",
     "SELECT format('%s-%s', 'x', 1)",
+    "SELECT to_char(1234.5, 'FM9,999.00'), to_char(-0.5, '990.99'), to_char(42, '999th'), to_char(7.125, '0.99EEEE'), to_char(-3, '999PR')",
+    "SELECT to_char(date '2024-02-29', 'Y,YYY IYYY-IW-ID CC J Q RM WW W DDD \"day\" FMDDth'), to_char(timestamp '2001-12-31 23:59:59.5', 'HH12 A.M. SSSS FF3')",
     "SELECT format('%I.%L %3$s|%-5s|%5s|', 'My T', E'it''s', true, NULL, 'ab'), concat(1, true, NULL, 2.50), concat_ws('-', false, 'x')",
     "SELECT translate('hello', 'el', 'ip')",
     # dates and times

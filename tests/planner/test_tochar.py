@@ -1,24 +1,14 @@
-"""planner.tochar: which templates it takes (the corpus compares the
-results with PostgreSQL's)."""
+"""planner.tochar: which function a template goes to (the corpus, and
+tests/local_exec/test_tochar.py, compare the results with PostgreSQL's)."""
 
 from __future__ import annotations
 
 from planner import tochar
 
 
-def test_number_templates_are_left_alone():
-    assert tochar.expression("999.99") is None and tochar.expression("FM0000") is None
-    assert tochar.expression('YYYY "9"') is not None  # a 9 in quoted text is text
-    assert tochar.expression("HH24:MI 0") is not None  # and beside date patterns, a digit is copied
-
-
-def test_runs_of_strftime_codes_are_one_call_and_percent_is_literal():
-    sql = tochar.expression("YYYY-MM-DD HH24:MI:SS 100%")
-    assert sql == "txngate_strftime(_arg1, '%Y-%m-%d %H:%M:%S 100%%')"
-    assert tochar.expression("") == "CAST(NULL AS VARCHAR)"
-
-
-def test_padded_names_and_fill_mode():
-    assert tochar.expression("Day") == "rpad(txngate_strftime(_arg1, '%A'), 9, ' ')"
-    assert tochar.expression("FMMonth") == "txngate_strftime(_arg1, '%B')"
-    assert tochar.expression("MON") == "upper(txngate_strftime(_arg1, '%b'))"
+def test_number_templates_format_numbers():
+    assert tochar.is_number_template("999.99") and tochar.is_number_template("FM0000")
+    assert not tochar.is_number_template('YYYY "9"')  # a 9 in quoted text is text
+    assert not tochar.is_number_template("HH24:MI 0")  # and beside date patterns, a digit is copied
+    assert tochar.expression("FM990.00").startswith("txngate_to_char_number(CAST(_arg1 AS VARCHAR), 'FM990.00')")
+    assert "epoch_us" in tochar.expression("YYYY-MM-DD") and "it''s" in tochar.expression("\"it's\" YYYY")

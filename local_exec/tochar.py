@@ -1,0 +1,301 @@
+"""PostgreSQL's ``to_char`` for the local engine: timestamps and dates
+(``txngate_to_char``) and numbers (``txngate_to_char_number``).
+
+DuckDB's strftime knows a fraction of PostgreSQL's template patterns, so
+the templates are read here, as PostgreSQL's formatting.c reads them:
+
+- dates and times: the longest pattern at each position (``HH24``,
+  ``Y,YYY``, ``IDDD``, ``A.D.``, ``Month``, ``RM``, ``J``, ``CC``, ...),
+  ``FM`` before a pattern dropping its padding, ``TH``/``th`` after a
+  number adding its ordinal suffix, text in double quotes (a backslash
+  escapes) and any other character copied as they are. The value comes as
+  microseconds since 1970-01-01 (NULL for infinity: PostgreSQL's answer);
+- numbers: digit positions ``9`` (blank when a leading zero) and ``0``,
+  the point (``.``, ``D``), group separators (``,``, ``G``), the signs
+  ``S``, ``MI``, ``PL``, ``SG``, ``PR``, ``V`` (scale by 10^n), ``EEEE``,
+  ``TH``, ``FM``; the value rounded half away from zero, ``#`` in every
+  digit position when it has more integer digits than the template. The
+  value comes as its text (a decimal's keeps its digits exactly).
+
+``RN`` and ``L`` are 0A000. Invariant: the text returned is PostgreSQL's
+for the same value and template (C locale).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import re
+
+from local_exec import udf
+from local_exec.udf import FunctionError
+
+__all__ = ["FUNCTIONS", "register", "to_char_number", "to_char_timestamp"]
+
+_EPOCH = dt.datetime(1970, 1, 1)
+_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+_DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+_ROMAN = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"]
+
+#: date/time patterns, longest first at each position (PostgreSQL's keyword table, case kept)
+_PATTERNS = sorted([
+    "A.D.", "A.M.", "AD", "AM", "B.C.", "BC", "CC", "DAY", "DDD", "DD", "DY", "Day", "Dy", "D", "FF1", "FF2", "FF3", "FF4",
+    "FF5", "FF6", "HH24", "HH12", "HH", "IDDD", "ID", "IW", "IYYY", "IYY", "IY", "I", "J", "MI", "MM", "MONTH", "MON", "MS",
+    "Month", "Mon", "P.M.", "PM", "Q", "RM", "SSSSS", "SSSS", "SS", "TZH", "TZM", "TZ", "US", "WW", "W", "Y,YYY", "YYYY",
+    "YYY", "YY", "Y", "a.d.", "a.m.", "ad", "am", "b.c.", "bc", "cc", "day", "ddd", "dd", "dy", "d", "ff1", "ff2", "ff3",
+    "ff4", "ff5", "ff6", "hh24", "hh12", "hh", "iddd", "id", "iw", "iyyy", "iyy", "iy", "i", "j", "mi", "mm", "month", "mon",
+    "ms", "p.m.", "pm", "q", "rm", "sssss", "ssss", "ss", "tz", "us", "ww", "w", "y,yyy", "yyyy", "yyy", "yy", "y", "of", "OF",
+], key=len, reverse=True)
+
+
+def _ordinal(n: int, upper: bool) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return suffix.upper() if upper else suffix
+
+
+def _field(p: str, t: dt.datetime, fill: bool) -> tuple[str, int | None]:
+    """A pattern's text for ``t`` and, for numbers, the value (for TH)."""
+    up = p.upper()
+
+    def num(v: int, width: int) -> tuple[str, int]:
+        return (str(v) if fill else str(v).zfill(width)), v
+
+    iso_year, iso_week, iso_dow = t.isocalendar()
+    if up in ("HH", "HH12"):
+        return num(t.hour % 12 or 12, 2)
+    if up == "HH24":
+        return num(t.hour, 2)
+    if up == "MI":
+        return num(t.minute, 2)
+    if up == "SS":
+        return num(t.second, 2)
+    if up == "MS":
+        return num(t.microsecond // 1000, 3)
+    if up == "US":
+        return num(t.microsecond, 6)
+    if up.startswith("FF"):
+        digits = int(up[2])
+        return num(t.microsecond // 10 ** (6 - digits), digits)
+    if up in ("SSSS", "SSSSS"):
+        return num(t.hour * 3600 + t.minute * 60 + t.second, 0)
+    if up in ("AM", "PM", "A.M.", "P.M."):
+        text = ("AM" if t.hour < 12 else "PM") if "." not in up else ("A.M." if t.hour < 12 else "P.M.")
+        return (text if p[0].isupper() else text.lower()), None
+    if up in ("AD", "BC", "A.D.", "B.C."):
+        text = "AD" if "." not in up else "A.D."
+        return (text if p[0].isupper() else text.lower()), None
+    if up == "Y,YYY":
+        return f"{t.year // 1000},{t.year % 1000:03d}", t.year
+    if up in ("YYYY", "IYYY"):
+        return num(t.year if up == "YYYY" else iso_year, 4)
+    if up in ("YYY", "YY", "Y", "IYY", "IY", "I"):
+        width = {"YYY": 3, "YY": 2, "Y": 1, "IYY": 3, "IY": 2, "I": 1}[up]
+        year = iso_year if up.startswith("I") else t.year
+        return num(year % 10 ** width, width)
+    if up == "CC":
+        return num((t.year + 99) // 100, 2)
+    if up in ("MONTH", "MON"):
+        name = _MONTHS[t.month - 1] if up == "MONTH" else _MONTHS[t.month - 1][:3]
+        text = name.upper() if p.isupper() else name.lower() if p.islower() else name
+        return (text if fill or up == "MON" else text.ljust(9)), None
+    if up in ("DAY", "DY"):
+        name = _DAYS[t.weekday()] if up == "DAY" else _DAYS[t.weekday()][:3]
+        text = name.upper() if p.isupper() else name.lower() if p.islower() else name
+        return (text if fill or up == "DY" else text.ljust(9)), None
+    if up == "MM":
+        return num(t.month, 2)
+    if up == "RM":
+        text = _ROMAN[t.month - 1]
+        text = text if p.isupper() else text.lower()
+        return (text if fill else text.ljust(4)), None
+    if up == "DDD":
+        return num(t.timetuple().tm_yday, 3)
+    if up == "IDDD":
+        return num((iso_week - 1) * 7 + iso_dow, 3)
+    if up == "DD":
+        return num(t.day, 2)
+    if up == "D":
+        return num(t.isoweekday() % 7 + 1, 1)
+    if up == "ID":
+        return num(iso_dow, 1)
+    if up == "W":
+        return num((t.day - 1) // 7 + 1, 1)
+    if up == "WW":
+        return num((t.timetuple().tm_yday - 1) // 7 + 1, 2)
+    if up == "IW":
+        return num(iso_week, 2)
+    if up == "J":
+        return num(t.toordinal() + 1721425, 0)
+    if up == "Q":
+        return num((t.month - 1) // 3 + 1, 1)
+    if up in ("TZ", "OF", "TZH", "TZM"):
+        return {"TZ": "UTC" if p.isupper() else "utc", "OF": "+00", "TZH": "+00", "TZM": "00"}[up], None
+    raise AssertionError(p)
+
+
+def to_char_timestamp(micros: int, template: str) -> str | None:
+    try:
+        t = _EPOCH + dt.timedelta(microseconds=micros)
+    except OverflowError:
+        raise FunctionError("22008", "timestamp out of range") from None
+    out, i, n = [], 0, len(template)
+    while i < n:
+        fill = False
+        while template.startswith(("FM", "fm"), i) or template.startswith(("FX", "fx", "TM", "tm"), i):
+            fill = fill or template[i:i + 2].upper() == "FM"
+            i += 2
+        if i >= n:
+            break
+        if template[i] == '"':
+            i += 1
+            while i < n and template[i] != '"':
+                if template[i] == "\\" and i + 1 < n:
+                    i += 1
+                out.append(template[i])
+                i += 1
+            i += 1
+            continue
+        if template[i] == "\\" and i + 1 < n and template[i + 1] == '"':
+            out.append('"')
+            i += 2
+            continue
+        p = next((p for p in _PATTERNS if template.startswith(p, i)), None)
+        if p is None:
+            out.append(template[i])
+            i += 1
+            continue
+        text, value = _field(p, t, fill)
+        i += len(p)
+        if value is not None and template.startswith(("TH", "th"), i):
+            text += _ordinal(value, template[i] == "T")
+            i += 2
+        out.append(text)
+    return "".join(out) or None
+
+
+# -- numbers ---------------------------------------------------------------------
+
+_NUMBER_TOKENS = re.compile(r"FM|EEEE|PR|PL|MI|SG|TH|th|RN|rn|[90.DG,SVL]|\"(?:[^\"\\\\]|\\\\.)*\"?|.", re.DOTALL)
+
+
+def to_char_number(text: str, template: str) -> str:
+    try:
+        value = decimal.Decimal(text)
+    except decimal.InvalidOperation:
+        raise FunctionError("22P02", f'invalid input syntax for type numeric: "{text}"') from None
+    tokens = _NUMBER_TOKENS.findall(template)
+    if any(t in ("RN", "rn", "L") for t in tokens):
+        raise FunctionError("0A000", "to_char with the RN or L pattern is not supported")
+    fill = "FM" in tokens
+    tokens = [t for t in tokens if t != "FM"]
+    if value.is_nan():
+        return "NaN"
+    point = next((k for k, t in enumerate(tokens) if t in (".", "D")), None)
+    digit_at = [k for k, t in enumerate(tokens) if t in ("9", "0")]
+    if "V" in tokens:  # the digits after V scale the value, and are integer digits
+        value = value.scaleb(sum(1 for k in digit_at if k > tokens.index("V")))
+        point = None
+    before = [k for k in digit_at if point is None or k < point]
+    after = [k for k in digit_at if point is not None and k > point]
+    signs = {"S", "MI", "SG", "PR"} & set(tokens)  # these take the place of the default sign (PL does not)
+    if "EEEE" in tokens:
+        if any(t not in ("9", "0", ".", "D", "EEEE") for t in tokens):
+            raise FunctionError("42601", '"EEEE" is incompatible with other formats',
+                                '"EEEE" may only be used together with digit and decimal point patterns.')
+        return _scientific(value, len(after), fill)
+    whole, frac, overflow = "", "", not value.is_finite()
+    negative = value.is_signed()
+    if not overflow:
+        rounded = abs(value).quantize(decimal.Decimal(1).scaleb(-len(after)), rounding=decimal.ROUND_HALF_UP)
+        negative = negative and rounded != 0
+        whole, _, frac = f"{rounded:f}".partition(".")
+        whole = whole.lstrip("0")
+        overflow = len(whole) > len(before)
+    dropped = set() if overflow or not fill else _trailing_nines(tokens, after, frac)
+    if not whole and not overflow and before and len(dropped) == len(after):
+        whole = "0"  # nothing else would show the value: its zero integer part does
+    zero_from = next((k for k in before if tokens[k] == "0"), len(tokens))
+    lead = len(before) - len(whole)
+    out: list[str] = []
+    first = None  # where the first character of the number is (the default sign, an anchored S go there)
+    fraction = iter(frac)
+    for k, t in enumerate(tokens):
+        piece, number = "", False
+        if t in ("9", "0") and (point is None or k < point):
+            position = before.index(k)
+            if overflow:
+                piece, number = "#", True
+            elif position >= lead:
+                piece, number = whole[position - lead], True
+            elif k >= zero_from:
+                piece, number = "0", True
+            else:
+                piece = "" if fill else " "
+        elif t in ("9", "0"):
+            digit = "#" if overflow else next(fraction, "0")
+            piece, number = ("" if k in dropped else digit), True
+        elif t in (".", "D"):
+            piece, number = ".", True
+        elif t in (",", "G"):
+            piece = "," if first is not None else ("" if fill else " ")
+        elif t == "S":
+            anchored = not any(k > d for d in digit_at)  # before the digits: right before the number
+            piece = "" if anchored else ("-" if negative else "+")
+        elif t == "MI":
+            piece = "-" if negative else ("" if fill else " ")
+        elif t == "PL":
+            piece = "+" if not negative else ("" if fill else " ")
+        elif t == "SG":
+            piece = "-" if negative else "+"
+        elif t in ("TH", "th"):
+            piece = "" if overflow or negative else _ordinal(int(whole or "0"), t == "TH")
+        elif t in ("PR", "V"):
+            piece = ""
+        elif t.startswith('"'):
+            piece = re.sub(r"\\(.)", r"\1", t[1:-1] if t.endswith('"') and len(t) > 1 else t[1:])
+        else:
+            piece = t
+        if number and first is None:
+            first = len(out)
+        out.append(piece)
+    sign = ""
+    if not signs:
+        sign = "-" if negative else ("" if fill else " ")
+    elif "S" in signs and not any(tokens.index("S") > d for d in digit_at):
+        sign = "-" if negative else "+"
+    elif "PR" in signs:  # a negative value in angle brackets, a positive one in spaces
+        sign = "<" if negative else ("" if fill else " ")
+        out.append(">" if negative else ("" if fill else " "))
+    out.insert(first if first is not None else 0, sign)
+    return "".join(out)
+
+
+def _trailing_nines(tokens: list[str], after: list[int], frac: str) -> set[int]:
+    """The fraction positions FM drops: 9s holding zeros at the end, after the last 0 position."""
+    dropped = set()
+    for k, digit in reversed(list(zip(after, frac))):
+        if tokens[k] != "9" or digit != "0":
+            break
+        dropped.add(k)
+    return dropped
+
+
+def _scientific(value: decimal.Decimal, decimals: int, fill: bool) -> str:
+    """``d.ddde+NN``: the exponent of the value as given, the mantissa rounded after (99.995 -> 10.00e+01)."""
+    if not value.is_finite():
+        return " " + "#" * (decimals + 6)
+    negative = value.is_signed()
+    exponent = value.adjusted() if value != 0 else 0
+    mantissa = abs(value).scaleb(-exponent).quantize(decimal.Decimal(1).scaleb(-decimals), rounding=decimal.ROUND_HALF_UP)
+    text = f"{mantissa:f}e{'-' if exponent < 0 else '+'}{abs(exponent):02d}"
+    return ("-" if negative and value != 0 else ("" if fill else " ")) + text
+
+
+FUNCTIONS = {
+    "txngate_to_char": (to_char_timestamp, ["BIGINT", "VARCHAR"], "VARCHAR"),
+    "txngate_to_char_number": (to_char_number, ["VARCHAR", "VARCHAR"], "VARCHAR"),
+}
+
+
+def register(con) -> None:
+    udf.register(con, FUNCTIONS)

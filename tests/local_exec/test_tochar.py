@@ -1,0 +1,64 @@
+"""local_exec.tochar beside PostgreSQL: to_char of numbers and of
+timestamps over a grid of values and templates (every pattern, FM, TH,
+signs, overflow, quoted text), and through the engine (infinity, NULL)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import psycopg
+import pytest
+
+from local_exec.engine import LocalEngine
+from local_exec.errors import EngineError
+from local_exec.tochar import to_char_number, to_char_timestamp
+
+NUMBERS = ["0", "5", "-5", "0.5", "-0.5", "123.45", "-123.45", "1234567", "12345.678", "-0.004", "1e3", "99.995", "100"]
+NUMBER_TEMPLATES = [
+    "999", "999.99", "9.99", "0.99", "0999", "9,999", "9,999,999", "FM999.99", "FM9.99", "FM990.00", "S999.99", "999.99S", "MI999",
+    "999MI", "PL999", "SG999", "999PR", "FM999PR", "99V99", "9.99EEEE", "999TH", "FM999th", '"Total:" 999.9', "999D99", "9G999",
+    "00000", "FM00000", "9990.99", "FMS9999"]
+STAMPS = ["1970-01-01 00:00:00", "2018-11-02 12:34:56.789012", "1997-02-10 17:32:01", "2001-12-31 23:59:59.5", "0097-02-10 17:32:01",
+          "2024-02-29 00:00:00"]
+STAMP_TEMPLATES = [
+    "DAY Day day DY Dy dy MONTH Month month RM MON Mon mon", "FMDAY FMDay FMday FMMONTH FMMonth FMmonth FMRM",
+    "Y,YYY YYYY YYY YY Y CC Q MM WW DDD DD D J", "FMY,YYY FMYYYY FMYYY FMYY FMY FMCC FMQ FMMM FMWW FMDDD FMDD FMD FMJ",
+    "HH HH12 HH24 MI SS SSSS", '"HH:MI:SS is" HH:MI:SS "\\"text between quote marks\\""', "HH24--text--MI--text--SS",
+    "YYYYTH YYYYth Jth", "YYYY A.D. YYYY a.d. YYYY bc HH:MI:SS P.M. HH:MI:SS p.m. HH:MI:SS pm", "IYYY IYY IY I IW IDDD ID",
+    "FMIYYY FMIYY FMIY FMI FMIW FMIDDD FMID", "FF1 FF2 FF3 FF4 FF5 FF6  ff1 ff2 ff3 ff4 ff5 ff6  MS US", "YYYY-MM-DD HH24:MI:SS",
+    "DDth Month YYYY", "W WW", "SSSSS"]
+
+
+def test_numbers_as_postgres_formats_them(pg_server):
+    with psycopg.connect(pg_server.url()) as conn:
+        differ = []
+        for n in NUMBERS:
+            for template in NUMBER_TEMPLATES:
+                expected = conn.execute("SELECT to_char(%s::numeric, %s)", (n, template)).fetchone()[0]
+                if to_char_number(n, template) != expected:
+                    differ.append((n, template, to_char_number(n, template), expected))
+    assert not differ
+
+
+def test_timestamps_as_postgres_formats_them(pg_server):
+    with psycopg.connect(pg_server.url()) as conn:
+        differ = []
+        for stamp in STAMPS:
+            micros = (dt.datetime.fromisoformat(stamp) - dt.datetime(1970, 1, 1)) // dt.timedelta(microseconds=1)
+            for template in STAMP_TEMPLATES:
+                expected = conn.execute("SELECT to_char(%s::timestamp, %s)", (stamp, template)).fetchone()[0]
+                if to_char_timestamp(micros, template) != expected:
+                    differ.append((stamp, template, to_char_timestamp(micros, template), expected))
+    assert not differ
+
+
+async def test_through_the_engine():
+    engine = LocalEngine()
+    out = await engine.run("SELECT txngate_to_char(CASE WHEN isinf(t) THEN NULL ELSE epoch_us(t) END, 'YYYY-MM-DD') AS s, "
+                           "txngate_to_char_number(CAST(n AS VARCHAR), 'FM9,990.00') AS n FROM (VALUES "
+                           "(TIMESTAMP '2020-02-29 10:00', 1234.5::DECIMAL(6,2)), (TIMESTAMP 'infinity', NULL)) v(t, n)")
+    assert out.column("s").to_pylist() == ["2020-02-29", None]
+    assert out.column("n").to_pylist() == ["1,234.50", None]
+    with pytest.raises(EngineError) as info:
+        await engine.run("SELECT txngate_to_char_number('1', 'RN')")
+    assert info.value.sqlstate == "0A000"
