@@ -251,6 +251,9 @@ def format_column(arr, sql_type: str, timezone: str = "UTC") -> pa.Array:
         finite, infinite = split_infinities(arr)
         if infinite is not None:
             return pc.coalesce(infinite, format_column(finite, sql_type, timezone))
+        inside, outside = split_far_dates(arr, sql_type)
+        if outside is not None:
+            return pc.coalesce(outside, format_column(inside, sql_type, timezone))
     if sql_type == "date" and pa.types.is_date(t):
         return arr.cast(pa.string())
     if sql_type in ("double precision", "real") and pa.types.is_floating(t):
@@ -261,6 +264,47 @@ def format_column(arr, sql_type: str, timezone: str = "UTC") -> pa.Array:
 #: the values DuckDB gives dates and timestamps of 'infinity' and '-infinity'
 #: (the storage's largest value and its negation)
 INFINITIES = {pa.int32(): (2**31 - 1, -(2**31 - 1)), pa.int64(): (2**63 - 1, -(2**63 - 1))}
+
+
+#: Python's dates end at these (microseconds since 1970), PostgreSQL's do not (4713 BC .. 294276 AD)
+_PY_FIRST_US, _PY_END_US = -62135596800 * 10**6, 253402300800 * 10**6
+
+
+def split_far_dates(arr: pa.Array, sql_type: str) -> tuple[pa.Array, pa.Array | None]:
+    """``arr`` (dates or timestamps) with the values Python cannot hold
+    (before year 1, after 9999) made NULL, and their text (PostgreSQL's:
+    ``0044-03-15 BC``, ``12345-01-01``; NULL elsewhere); None when there are none."""
+    if pa.types.is_date32(arr.type):
+        raw, per_day = arr.cast(pa.int32()).cast(pa.int64()), 1
+    else:
+        raw, per_day = arr.cast(pa.int64()), {"s": 86_400, "ms": 86_400 * 10**3, "us": 86_400 * 10**6, "ns": 86_400 * 10**9}[arr.type.unit]
+    first, end = _PY_FIRST_US // 86_400_000_000 * per_day, _PY_END_US // 86_400_000_000 * per_day
+    far = pc.or_(pc.less(raw, first), pc.greater_equal(raw, end))
+    if not pc.any(far).as_py():
+        return arr, None
+    text = [None if not f or v is None else _far_date_text(v, per_day, sql_type) for f, v in zip(far.to_pylist(), raw.to_pylist())]
+    return pc.if_else(far, pa.scalar(None, arr.type), arr), pa.array(text, pa.string())
+
+
+def _far_date_text(value: int, per_day: int, sql_type: str) -> str:
+    days, rest = divmod(value, per_day)
+    rest = rest * 86_400 * 10**6 // per_day  # microseconds into the day
+    # days since 1970-01-01 to the proleptic Gregorian civil date (year 0 is 1 BC)
+    z = days + 719_468
+    era = z // 146_097
+    doe = z - era * 146_097
+    yoe = (doe - doe // 1460 + doe // 36_524 - doe // 146_096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day, month = doy - (153 * mp + 2) // 5 + 1, mp + 3 if mp < 10 else mp - 9
+    year = yoe + era * 400 + (month <= 2)
+    text = f"{year if year > 0 else 1 - year:04d}-{month:02d}-{day:02d}"
+    if sql_type != "date":
+        seconds, micro = divmod(rest, 10**6)
+        text += f" {seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}" + (f".{micro:06d}".rstrip("0") if micro else "")
+        if sql_type == "timestamptz":
+            text += "+00"
+    return text + (" BC" if year <= 0 else "")
 
 
 def split_infinities(arr: pa.Array) -> tuple[pa.Array, pa.Array | None]:
