@@ -16,9 +16,10 @@ import uuid
 from dataclasses import dataclass, field
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from planner.sqltypes import of_arrow
-from planner.textfmt import split_infinities
+from planner.textfmt import split_far_dates, split_infinities
 
 
 #: The declared type ``pgcatalog.column_origins`` gives a computed output
@@ -175,12 +176,15 @@ def python_values(column) -> list:
     timedelta."""
     try:
         values = column.to_pylist()
-    except OverflowError:  # Python's dates end at year 9999: infinite ones are given as their text
+    except OverflowError:  # Python's dates end at years 1 and 9999: infinite and far ones are given as their text
         arr = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
         finite, infinite = split_infinities(arr)
-        if infinite is None:
+        kind = "date" if pa.types.is_date32(arr.type) else "timestamptz" if getattr(arr.type, "tz", None) else "timestamp"
+        finite, far = split_far_dates(finite, kind)
+        texts = far if infinite is None else infinite if far is None else pc.coalesce(infinite, far)
+        if texts is None:
             raise
-        return [inf if inf is not None else v for v, inf in zip(finite.to_pylist(), infinite.to_pylist())]
+        return [text if text is not None else v for v, text in zip(finite.to_pylist(), texts.to_pylist())]
     if pa.types.is_fixed_size_binary(column.type) and column.type.byte_width == 16:
         return [None if v is None else uuid.UUID(bytes=v) for v in values]
     if pa.types.is_interval(column.type):

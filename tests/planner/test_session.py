@@ -47,7 +47,7 @@ async def test_multi_statement_strings_and_settings(db):
         ("SELECT * FROM missing", "42P01"),
         ("SELECT nope FROM e", "42703"),
         ("SELECT no_such_function(1)", "42883"),
-        ("SELECT to_char(1.5, '9.9')", "0A000"),
+        ("SELECT to_char(1.5, 'S9.9EEEE')", "42601"),
         ("SELECT 'abc' SIMILAR TO label FROM e", "0A000"),
         ("CREATE TABLE e (y int)", "42P07"),
         ("INSERT INTO e VALUES (1, 'dup')", "23505"),
