@@ -152,6 +152,8 @@ class Binder:
                 n.defresult = _int4_constant(n.defresult) or n.defresult
                 for w in n.args:
                     w.result = _int4_constant(w.result) or w.result
+            if self.dialect == "duckdb":
+                _common_decimal_scale(n, columns)
             if chars and id(n) not in self._trimmed:
                 self._trim_char_operands(n)
             if isinstance(n, ast.SelectStmt) and n.lockingClause:
@@ -331,17 +333,9 @@ class Binder:
         arm of another type (text, varchar): PostgreSQL's common type is the
         first known arm's, and converting character to it drops the padding,
         so the arms compare (and print) without it."""
-        leaves, stack = [], [n]
-        while stack:
-            s = stack.pop()
-            if s.op is not None and s.op.name != "SETOP_NONE":
-                stack += [s.rarg, s.larg]
-            elif s.targetList:
-                leaves.append(s)
-            else:
-                return  # a VALUES arm: its types are not at hand
-        if len({len(leaf.targetList) for leaf in leaves}) != 1:
-            return
+        leaves = _set_operation_leaves(n)
+        if leaves is None:
+            return  # a VALUES arm: its types are not at hand
         for i in range(len(leaves[0].targetList)):
             targets = [leaf.targetList[i] for leaf in leaves]
             first = next((t.val for t in targets if not isinstance(t.val, ast.A_Const)), None)
@@ -1044,6 +1038,124 @@ _TEXT_FUNCTIONS = {"lower", "upper", "trim", "btrim", "ltrim", "rtrim", "substr"
                    "reverse", "concat", "concat_ws", "format", "repeat", "initcap", "md5", "to_char", "string_agg", "translate"}
 #: functions of anyelement: an untyped string constant gives them no type
 _POLYMORPHIC = {"lag", "lead", "first_value", "last_value", "nth_value"}
+
+
+def _decimal_scale(n: ast.Node | None, columns: dict[str, str]) -> int | None:
+    """The scale of ``n`` when it is plainly a numeric (a numeric column,
+    cast or constant, round/trunc to a constant scale, sum/min/max/abs of
+    one, + - * of such); None when it is not a numeric or not known."""
+    if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Float):
+        text = n.val.fval
+        return None if "e" in text.lower() else len(text.partition(".")[2])
+    if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
+        return _declared_scale(columns.get(n.fields[-1].sval, ""))
+    if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval in ("numeric", "decimal"):
+        mods = [m.val.ival for m in n.typeName.typmods or () if isinstance(m, ast.A_Const) and isinstance(m.val, ast.Integer)]
+        return 10 if not mods else mods[1] if len(mods) > 1 else 0  # unconstrained: 10 digits after the point, as computed
+    if isinstance(n, ast.FuncCall) and len(n.args or ()) == 2 and n.funcname[-1].sval in ("round", "trunc") \
+            and isinstance(n.args[1], ast.A_Const) and isinstance(n.args[1].val, ast.Integer):
+        numeric = _decimal_scale(n.args[0], columns) is not None or _operand_type(n.args[0], columns) in ("smallint", "integer")
+        return max(0, n.args[1].val.ival) if numeric else None  # round(integer, k) is round(numeric, k)
+    if isinstance(n, ast.FuncCall) and len(n.args or ()) == 1 and n.funcname[-1].sval in ("round", "trunc", "floor", "ceil", "ceiling"):
+        return 0 if _decimal_scale(n.args[0], columns) is not None else None
+    if isinstance(n, ast.FuncCall) and len(n.args or ()) == 1 and n.funcname[-1].sval in ("sum", "min", "max", "abs") and not n.over:
+        return _decimal_scale(n.args[0], columns)
+    if isinstance(n, (ast.CaseExpr, ast.CoalesceExpr)):
+        branches = [w.result for w in n.args] + [n.defresult] if isinstance(n, ast.CaseExpr) else list(n.args)
+        scales = [_scale_or_integer(b, columns) for b in branches if b is not None and not (isinstance(b, ast.A_Const) and b.isnull)]
+        decimals = [sc for sc in scales if sc is not None and sc >= 0]
+        return None if not decimals or any(sc is None for sc in scales) else max(decimals)
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-") and n.lexpr is None:
+        return _decimal_scale(n.rexpr, columns)  # a sign
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-", "*") and n.lexpr is not None:
+        left, right = _decimal_scale(n.lexpr, columns), _decimal_scale(n.rexpr, columns)
+        if left is None and right is None:
+            return None
+        left = 0 if left is None and _operand_type(n.lexpr, columns) in ("smallint", "integer") else left
+        right = 0 if right is None and _operand_type(n.rexpr, columns) in ("smallint", "integer") else right
+        if left is None or right is None:
+            return None
+        return left + right if n.name[-1].sval == "*" else max(left, right)
+    return None
+
+
+def _scale_or_integer(n: ast.Node, columns: dict[str, str]) -> int | None:
+    """``_decimal_scale``, or -1 for an integer (which a numeric takes in at scale 0)."""
+    scale = _decimal_scale(n, columns)
+    if scale is None and (_operand_type(n, columns) in ("smallint", "integer") or isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer)):
+        return -1
+    return scale
+
+
+def _declared_scale(sql_type: str) -> int | None:
+    if sql_type == "numeric":
+        return 10
+    m = re.fullmatch(r"numeric\((\d+),(\d+)\)", sql_type)
+    return int(m.group(2)) if m else None
+
+
+def _common_decimal_scale(n: ast.Node, columns: dict[str, str]) -> None:
+    """CASE, COALESCE, GREATEST/LEAST, IN (SELECT ...) and set operations over numerics of
+    different scales: DuckDB's common decimal type keeps the integer digits
+    and cuts the scale when the two need more than 38 digits (a sum's
+    DECIMAL(38,2) with 0.125 gave 0.13), where PostgreSQL's numeric keeps
+    every digit. When every numeric arm's scale is known, each is cast to
+    38 digits with the largest scale (a value too large for it is an
+    error, 22003, never a rounded one)."""
+    if isinstance(n, ast.CaseExpr):
+        arms = [(w, "result") for w in n.args] + [(n, "defresult")]
+    elif isinstance(n, ast.CoalesceExpr | ast.MinMaxExpr):
+        arms = [(n, i) for i in range(len(n.args))]
+    elif isinstance(n, ast.SubLink) and n.subLinkType.name == "ANY_SUBLINK" and isinstance(n.testexpr, ast.Node) \
+            and len(getattr(n.subselect, "targetList", None) or ()) == 1:
+        arms = [(n, "testexpr"), (n.subselect.targetList[0], "val")]  # x IN (SELECT y ...) compares in the common type
+    elif isinstance(n, ast.SelectStmt) and n.op is not None and n.op.name != "SETOP_NONE":
+        leaves = _set_operation_leaves(n)
+        if leaves is None:
+            return
+        for i in range(len(leaves[0].targetList)):
+            _unify_scales([(leaf.targetList[i], "val") for leaf in leaves], columns)
+        return
+    else:
+        return
+    _unify_scales(arms, columns)
+
+
+def _set_operation_leaves(n: ast.SelectStmt) -> list[ast.SelectStmt] | None:
+    """The SELECTs a set operation combines, left to right; None when one is
+    a VALUES list or their widths differ."""
+    leaves, stack = [], [n]
+    while stack:
+        s = stack.pop()
+        if s.op is not None and s.op.name != "SETOP_NONE":
+            stack += [s.rarg, s.larg]
+        elif s.targetList:
+            leaves.append(s)
+        else:
+            return None
+    return leaves if len({len(leaf.targetList) for leaf in leaves}) == 1 else None
+
+
+def _unify_scales(arms: list[tuple[ast.Node, object]], columns: dict[str, str]) -> None:
+    def get(owner, key):
+        return owner.args[key] if isinstance(key, int) else getattr(owner, key)
+
+    values = [get(owner, key) for owner, key in arms]
+    scales = [None if v is None or (isinstance(v, ast.A_Const) and v.isnull) else _scale_or_integer(v, columns) for v in values]
+    known = [sc for sc in scales if sc is not None and sc >= 0]
+    untyped = [v for sc, v in zip(scales, values) if sc is None and v is not None and not (isinstance(v, ast.A_Const) and v.isnull)]
+    if len(set(known)) < 2 or untyped:
+        return
+    target = ast.TypeName(names=(ast.String(sval="numeric"),), typmods=(ast.A_Const(val=ast.Integer(ival=38)),
+                                                                         ast.A_Const(val=ast.Integer(ival=max(known)))), typemod=-1)
+    for (owner, key), v, sc in zip(arms, values, scales):
+        if sc is None or sc < 0:
+            continue
+        cast = ast.TypeCast(arg=v, typeName=copy.deepcopy(target))
+        if isinstance(key, int):
+            owner.args = tuple(cast if i == key else a for i, a in enumerate(owner.args))
+        else:
+            setattr(owner, key, cast)
 
 
 def _int4_constant(n: ast.Node) -> ast.Node | None:

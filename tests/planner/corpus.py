@@ -215,6 +215,9 @@ QUERIES = [
     "SELECT name FROM emp WHERE lower(name) = 'flo'",
     "SELECT 'a' < 'b', 'B' < 'a'",
     "SELECT format('%s-%s', 'x', 1)",
+    # numerics of different scales meeting: no digit lost (DuckDB's common type cut 0.125 to 0.1)
+    "SELECT x FROM (SELECT round(v::numeric, 1) AS x FROM (VALUES (1.25), (2.5)) t(v) UNION SELECT 0.125) u ORDER BY 1",
+    "SELECT COALESCE(sum(v::numeric(30,2)), 0.0001), CASE WHEN false THEN round(2.5, 0) ELSE 0.125 END FROM (VALUES (1.25)) t(v) WHERE false",
     "SELECT to_char(1234.5, 'FM9,999.00'), to_char(-0.5, '990.99'), to_char(42, '999th'), to_char(7.125, '0.99EEEE'), to_char(-3, '999PR')",
     "SELECT to_char(date '2024-02-29', 'Y,YYY IYYY-IW-ID CC J Q RM WW W DDD \"day\" FMDDth'), to_char(timestamp '2001-12-31 23:59:59.5', 'HH12 A.M. SSSS FF3')",
     "SELECT format('%I.%L %3$s|%-5s|%5s|', 'My T', E'it''s', true, NULL, 'ab'), concat(1, true, NULL, 2.50), concat_ws('-', false, 'x')",

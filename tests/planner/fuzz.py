@@ -322,20 +322,6 @@ def _folded_overflow(sql: str, got: Outcome, expected: Outcome) -> bool:
     return expected.sqlstate == "22003" and got.sqlstate is None and "* -1) * -1" in sql
 
 
-def _decimal_in_subquery(sql: str, got: Outcome, expected: Outcome) -> bool:
-    """A wrong answer of the engine under us: DuckDB's IN (SELECT ...) casts a numeric(12,3) probe to the
-    subquery's numeric(38,1) before comparing (-0.001 matches 0.0); only with numerics of different scales."""
-    return "IN (SELECT round(" in sql and got.sqlstate is None and expected.sqlstate is None
-
-
-def _decimal_set_operation(sql: str, got: Outcome, expected: Outcome) -> bool:
-    """A wrong answer of the engine under us: DuckDB's set operations cast numerics to one arm's
-    scale (round(x, 1) UNION numeric(12,3): -2.125 becomes -2.1)."""
-    setop = any(w in sql for w in (" UNION ", " INTERSECT ", " EXCEPT "))
-    numeric = any(w in sql for w in ("round(", "trunc(", "floor(", "ceil(", "::numeric", "0.0", "2.50", "1.5"))
-    return setop and numeric and got.sqlstate is None and expected.sqlstate is None
-
-
 def _round_of_double(sql: str, got: Outcome, expected: Outcome) -> bool:
     """PostgreSQL has no round(double precision, integer) (42883); DuckDB rounds."""
     return expected.sqlstate == "42883" and got.sqlstate is None and "round(" in sql
@@ -354,8 +340,6 @@ KNOWN = {
     "char set operation": (_char_set_operation.__doc__, _char_set_operation),
     "eager filter": (_eager_filter.__doc__, _eager_filter),
     "folded overflow": (_folded_overflow.__doc__, _folded_overflow),
-    "decimal IN subquery": (_decimal_in_subquery.__doc__, _decimal_in_subquery),
-    "decimal set operation": (_decimal_set_operation.__doc__, _decimal_set_operation),
     "round of double": (_round_of_double.__doc__, _round_of_double),
     "float overflow": (_float_overflow.__doc__, _float_overflow),
     "volatile partition": (_volatile_partition.__doc__, _volatile_partition),
@@ -371,8 +355,6 @@ REPRODUCTIONS = {
     "char set operation": "SELECT c AS x FROM fz EXCEPT SELECT left(reverse(left(t, 2)), 2) FROM fz ORDER BY 1 NULLS FIRST",
     "eager filter": "SELECT sum(b * 2) FILTER (WHERE id < 5) FROM fz",
     "folded overflow": "SELECT id, ((b * -1) * -1) FROM fz ORDER BY id",
-    "decimal IN subquery": "SELECT id FROM fz WHERE n IN (SELECT round(y.i, 1) FROM fz y) ORDER BY id",
-    "decimal set operation": "SELECT round(i::numeric, 1) AS x FROM fz UNION SELECT n FROM fz ORDER BY 1 NULLS FIRST",
     "round of double": "SELECT round(ceil(i), 2) FROM fz",
     "float overflow": "SELECT id, (f * i) FROM fz ORDER BY id",
     "volatile partition": "SELECT id, row_number() OVER (PARTITION BY (sqrt(abs(n::float8)) < 1) ORDER BY id) FROM fz ORDER BY id",
