@@ -818,6 +818,9 @@ _WIDENING = ["smallint", "integer", "numeric", "real", "double precision"]
 INTEGER_RESULTS = {"length", "strlen", "strpos", "ascii", "bit_length"}
 
 FUNCTION_NAMES = {
+    # local_exec.strings: PostgreSQL's versions (DuckDB's differ, or lack them)
+    "sha224": "txngate_sha224", "sha384": "txngate_sha384", "sha512": "txngate_sha512", "encode": "txngate_encode",
+    "decode": "txngate_decode", "split_part": "txngate_split_part", "to_hex": "txngate_to_hex",
     "btrim": "trim", "octet_length": "strlen", "position": "strpos", "char_length": "length", "character_length": "length",
     # DuckDB's spelling, which sqlglot would parse as SQL/JSON syntax: renamed after transpiling
     "json_build_object": "txngate_fn_json_object", "jsonb_build_object": "txngate_fn_json_object",
