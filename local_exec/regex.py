@@ -1,5 +1,6 @@
-"""PostgreSQL's regexp_match, regexp_matches and regexp_replace (with
-start and N) for the local engine.
+"""PostgreSQL's regexp_match, regexp_matches, regexp_replace (with start
+and N), regexp_count, regexp_instr, regexp_substr and regexp_like for the
+local engine (the planner fills their optional arguments).
 
 DuckDB's ``regexp_matches`` is a boolean test; PostgreSQL's returns the
 matched text: ``regexp_match(s, p [, flags])`` the capture groups of the
@@ -121,7 +122,54 @@ def regexp_replace(text: str, pattern: str, replacement: str, start: int, n: int
     return "".join(out)
 
 
+def _matches(name: str, text: str, pattern: str, start: int, flags: str, n: int = 1):
+    """The matches of ``pattern`` in ``text`` from ``start`` (1-based), for
+    regexp_count/instr/substr/like (the global option is theirs to refuse)."""
+    if start < 1:
+        raise FunctionError("22023", f'invalid value for parameter "start": {start}')
+    if n < 1:
+        raise FunctionError("22023", f'invalid value for parameter "n": {n}')
+    compiled, every = _compile(pattern, flags)
+    if every:
+        raise FunctionError("22023", f'{name}() does not support the "global" option')
+    return compiled.finditer(text, start - 1)
+
+
+def _nth(matches, n: int) -> re.Match | None:
+    return next((m for k, m in enumerate(matches, 1) if k == n), None)
+
+
+def regexp_count(text: str, pattern: str, start: int, flags: str) -> int:
+    return sum(1 for _ in _matches("regexp_count", text, pattern, start, flags))
+
+
+def regexp_instr(text: str, pattern: str, start: int, n: int, endoption: int, flags: str, subexpr: int) -> int:
+    if endoption not in (0, 1):
+        raise FunctionError("22023", f'invalid value for parameter "endoption": {endoption}')
+    if subexpr < 0:
+        raise FunctionError("22023", f'invalid value for parameter "subexpr": {subexpr}')
+    m = _nth(_matches("regexp_instr", text, pattern, start, flags, n), n)
+    if m is None or subexpr > m.re.groups or m.start(subexpr) < 0:
+        return 0
+    return (m.end(subexpr) if endoption else m.start(subexpr)) + 1
+
+
+def regexp_substr(text: str, pattern: str, start: int, n: int, flags: str, subexpr: int) -> str | None:
+    if subexpr < 0:
+        raise FunctionError("22023", f'invalid value for parameter "subexpr": {subexpr}')
+    m = _nth(_matches("regexp_substr", text, pattern, start, flags, n), n)
+    return None if m is None or subexpr > m.re.groups else m.group(subexpr)
+
+
+def regexp_like(text: str, pattern: str, flags: str) -> bool:
+    return _nth(_matches("regexp_like", text, pattern, 1, flags), 1) is not None
+
+
 FUNCTIONS = {
+    "txngate_regexp_count": (regexp_count, ["VARCHAR", "VARCHAR", "INTEGER", "VARCHAR"], "INTEGER"),
+    "txngate_regexp_instr": (regexp_instr, ["VARCHAR", "VARCHAR", "INTEGER", "INTEGER", "INTEGER", "VARCHAR", "INTEGER"], "INTEGER"),
+    "txngate_regexp_substr": (regexp_substr, ["VARCHAR", "VARCHAR", "INTEGER", "INTEGER", "VARCHAR", "INTEGER"], "VARCHAR"),
+    "txngate_regexp_like": (regexp_like, ["VARCHAR", "VARCHAR", "VARCHAR"], "BOOLEAN"),
     "txngate_regexp_replace": (regexp_replace, ["VARCHAR", "VARCHAR", "VARCHAR", "INTEGER", "INTEGER", "VARCHAR"], "VARCHAR"),
     "txngate_regexp_match": (regexp_match, ["VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR[]"),
     "txngate_regexp_matches": (regexp_matches, ["VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR[][]"),

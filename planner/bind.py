@@ -851,6 +851,10 @@ def _any_arguments(fc: ast.FuncCall) -> None:
     name = fc.funcname[-1].sval
     if name == "regexp_replace" and len(fc.funcname) == 1:
         _regexp_replace_from(fc)
+    if name in _REGEXP_DEFAULTS and len(fc.funcname) == 1 and fc.args and len(fc.args) <= 2 + len(_REGEXP_DEFAULTS[name]):
+        given = list(fc.args)
+        fc.funcname = (ast.String(sval=f"txngate_{name}"),)
+        fc.args = tuple(given + [_constant(v) for v in _REGEXP_DEFAULTS[name][len(given) - 2:]])
     if name in ("array_agg", "string_agg") and fc.agg_distinct and not fc.agg_order and fc.args and fc.over is None:
         # PostgreSQL sorts a DISTINCT aggregate's input (NULLs last): the values come out in order
         fc.agg_order = (ast.SortBy(node=copy.deepcopy(fc.args[0]), sortby_dir=SortByDir.SORTBY_DEFAULT,
@@ -890,6 +894,16 @@ def _date_trunc_century(fc: ast.FuncCall) -> ast.Node | None:
     one_year = ast.TypeCast(arg=ast.A_Const(val=ast.String(sval="1 year")), typeName=ast.TypeName(names=(ast.String(sval="interval"),), typemod=-1))
     trunc = ast.FuncCall(funcname=fc.funcname, args=(ast.A_Const(val=ast.String(sval="year")), x))
     return op("-", trunc, op("*", ast.TypeCast(arg=past, typeName=ast.TypeName(names=(ast.String(sval="int4"),), typemod=-1)), one_year))
+
+
+#: PostgreSQL's regexp functions local_exec.regex computes: the defaults of their arguments after the pattern
+_REGEXP_DEFAULTS = {
+    "regexp_count": (1, ""), "regexp_instr": (1, 1, 0, "", 0), "regexp_substr": (1, 1, "", 0), "regexp_like": ("",),
+}
+
+
+def _constant(value: int | str) -> ast.A_Const:
+    return ast.A_Const(val=ast.Integer(ival=value) if isinstance(value, int) else ast.String(sval=value))
 
 
 def _regexp_replace_from(fc: ast.FuncCall) -> None:

@@ -48,7 +48,11 @@ async def test_registered_functions_run_in_the_engine():
                            "FROM (VALUES ('y'), ('zx'), (NULL)) t(s)")
     assert out.column("m").to_pylist() == [[None, "y"], ["x", None], None]
     assert out.column("ms").to_pylist() == [[["y"]], [["z"], ["x"]], None]
-    assert set(regex.FUNCTIONS) == {"txngate_regexp_match", "txngate_regexp_matches", "txngate_regexp_replace"}
+    assert set(regex.FUNCTIONS) == {"txngate_regexp_match", "txngate_regexp_matches", "txngate_regexp_replace", "txngate_regexp_count",
+                                    "txngate_regexp_instr", "txngate_regexp_substr", "txngate_regexp_like"}
+    with pytest.raises(EngineError) as info:
+        await engine.run("SELECT txngate_regexp_instr('a', 'a', 1, 0, 0, '', 0)")
+    assert info.value.sqlstate == "22023"
     out = await engine.run("SELECT txngate_regexp_replace('A PostgreSQL function', 'a|e|i|o|u', 'X', 1, n, 'i') AS r "
                            "FROM (VALUES (0), (3), (-1)) t(n)")
     assert out.column("r").to_pylist() == ["X PXstgrXSQL fXnctXXn", "A PostgrXSQL function", "X PostgreSQL function"]
