@@ -491,8 +491,31 @@ def sort_key(doc: str) -> bytes:
     return _ARRAY + _count(1) + b"\x00" + _value_key(v)  # a raw scalar
 
 
+def object_of(keys: list, values: list | None, spaced: bool) -> str:
+    """PostgreSQL's json_object(keys, values) and json_object(flat pairs)
+    (``values`` None): an object of text values, json's spacing
+    (``{"a" : "1", "b" : null}``) or jsonb's canonical form."""
+    if values is None:
+        if len(keys) % 2:
+            raise JsonError("2202E", "array must have even number of elements")
+        keys, values = keys[0::2], keys[1::2]
+    elif len(keys) != len(values):
+        raise JsonError("2202E", "mismatched array dimensions")
+    if any(k is None for k in keys):
+        raise JsonError("22004", "null value not allowed for object key")
+    if not spaced:
+        return canonical(json.dumps(dict(zip(keys, values))))
+    if not keys:
+        return "{}"
+    return "{" + ", ".join(f"{json.dumps(k, ensure_ascii=False)} : {json.dumps(v, ensure_ascii=False)}" for k, v in zip(keys, values)) + "}"
+
+
 #: DuckDB name -> (function, parameter types, return type)
 FUNCTIONS = {
+    "txngate_json_object": (lambda keys, values: object_of(keys, values, True), ["VARCHAR[]", "VARCHAR[]"], "JSON"),
+    "txngate_json_object_pairs": (lambda pairs: object_of(pairs, None, True), ["VARCHAR[]"], "JSON"),
+    "txngate_jsonb_object": (lambda keys, values: object_of(keys, values, False), ["VARCHAR[]", "VARCHAR[]"], "JSON"),
+    "txngate_jsonb_object_pairs": (lambda pairs: object_of(pairs, None, False), ["VARCHAR[]"], "JSON"),
     "txngate_jsonb": (canonical, ["VARCHAR"], "JSON"),
     "txngate_jsonb_sortkey": (sort_key, ["VARCHAR"], "BLOB"),
     "txngate_jsonb_get": (get, ["VARCHAR", "VARCHAR"], "JSON"),

@@ -37,9 +37,9 @@ JSON_TYPES = ("json", "jsonb")
 #: functions whose result is jsonb / json
 _RESULT_KINDS = {
     **dict.fromkeys(("jsonb_build_object", "jsonb_build_array", "jsonb_agg", "to_jsonb", "jsonb_object_agg", "jsonb_set",
-                     "jsonb_strip_nulls", "jsonb_extract_path", "jsonb_array_elements"), "jsonb"),
+                     "jsonb_strip_nulls", "jsonb_extract_path", "jsonb_array_elements", "jsonb_object"), "jsonb"),
     **dict.fromkeys(("json_build_object", "json_build_array", "json_agg", "to_json", "json_object_agg", "json_strip_nulls",
-                     "json_extract_path", "json_array_elements"), "json"),
+                     "json_extract_path", "json_array_elements", "json_object"), "json"),
 }
 
 #: PostgreSQL function -> the expression it becomes (``_argN``: its arguments)
@@ -197,6 +197,11 @@ def rewrite_function(fc: ast.FuncCall) -> ast.Node | None:
             ast.TypeCast(arg=a, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1)) for a in args[1:]))
         fn = "txngate_jsonb_path_text" if name.endswith("_text") else "txngate_jsonb_path"
         return expand(f"{fn}(_arg1, to_json(_arg2))", [args[0], path])
+    if name in ("json_object", "jsonb_object") and len(args) in (1, 2) and not fc.agg_star:
+        # text[] of keys and values (or of alternating pairs), not DuckDB's variadic json_object
+        texts = [typed_literal(a, "text[]") if _string_const(a) else ast.TypeCast(
+            arg=a, typeName=ast.TypeName(names=(ast.String(sval="text"),), arrayBounds=(ast.Integer(ival=-1),), typemod=-1)) for a in args]
+        return ast.FuncCall(funcname=(ast.String(sval=f"txngate_{name}" + ("_pairs" if len(args) == 1 else "")),), args=tuple(texts))
     template = _FUNCTIONS.get(name)
     if template is None:
         return None
