@@ -60,7 +60,31 @@ def numeric_div(a: str, b: str) -> str:
     return format(q, "f")
 
 
-FUNCTIONS = {"txngate_numeric_div": (numeric_div, ["VARCHAR", "VARCHAR"], "VARCHAR")}
+def numeric_mod(a: str, b: str) -> str:
+    """PostgreSQL's numeric remainder: exact, the sign of the dividend."""
+    x, y = decimal.Decimal(a), decimal.Decimal(b)
+    if y.is_zero():
+        raise FunctionError("22012", "division by zero")
+    with decimal.localcontext() as ctx:
+        ctx.prec = max(x.adjusted(), y.adjusted(), 0) + max(_dscale(x), _dscale(y)) + 10
+        return format(x % y, "f")
+
+
+def numeric_trunc_div(a: str, b: str) -> str:
+    """PostgreSQL's div(numeric, numeric): the quotient truncated toward zero."""
+    x, y = decimal.Decimal(a), decimal.Decimal(b)
+    if y.is_zero():
+        raise FunctionError("22012", "division by zero")
+    with decimal.localcontext() as ctx:
+        ctx.prec = max(x.adjusted() - y.adjusted(), 0) + 10
+        return format(x // y, "f")
+
+
+FUNCTIONS = {
+    "txngate_numeric_div": (numeric_div, ["VARCHAR", "VARCHAR"], "VARCHAR"),
+    "txngate_numeric_mod": (numeric_mod, ["VARCHAR", "VARCHAR"], "VARCHAR"),
+    "txngate_numeric_trunc_div": (numeric_trunc_div, ["VARCHAR", "VARCHAR"], "VARCHAR"),
+}
 
 
 def register(con) -> None:

@@ -173,6 +173,8 @@ class Binder:
     def _substitute(self, n: ast.Node) -> ast.Node | None:
         if isinstance(n, ast.FuncCall) and self.dialect == "duckdb" and (century := _date_trunc_century(n)) is not None:
             return century
+        if self.dialect == "duckdb" and (exact := _exact_remainder(n, self._columns)) is not None:
+            return exact
         if isinstance(n, ast.RangeFunction):
             zipped = _zipped_unnest(n)
             if zipped is not None:
@@ -1094,6 +1096,27 @@ def _decimal_scale(n: ast.Node | None, columns: dict[str, str]) -> int | None:
             return None
         return left + right if n.name[-1].sval == "*" else max(left, right)
     return None
+
+
+def _exact_remainder(n: ast.Node, columns: dict[str, str]) -> ast.Node | None:
+    """``a % b`` / ``mod(a, b)`` of numerics and ``div(a, b)`` exactly, as
+    PostgreSQL computes them (local_exec.numeric); DuckDB computes them in
+    double precision (mod(999999999999999999999, 10^21) was 0)."""
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "%" and n.lexpr is not None:
+        name, a, b = "mod", n.lexpr, n.rexpr
+    elif isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("mod", "div") and len(n.args or ()) == 2 and not n.over:
+        name, (a, b) = n.funcname[-1].sval, n.args
+    else:
+        return None
+    sa, sb = _scale_or_integer(a, columns), _scale_or_integer(b, columns)
+    if sa is None or sb is None or (name == "mod" and max(sa, sb) < 0):
+        return None  # not known to be numerics (integers keep DuckDB's exact %)
+    fn = "txngate_numeric_mod" if name == "mod" else "txngate_numeric_trunc_div"
+    text = [ast.TypeCast(arg=x, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1)) for x in (a, b)]
+    scale = max(sa, sb, 0) if name == "mod" else 0
+    return ast.TypeCast(arg=ast.FuncCall(funcname=(ast.String(sval=fn),), args=tuple(text)),
+                        typeName=ast.TypeName(names=(ast.String(sval="numeric"),), typmods=(
+                            ast.A_Const(val=ast.Integer(ival=38)), ast.A_Const(val=ast.Integer(ival=scale))), typemod=-1))
 
 
 def _scale_or_integer(n: ast.Node, columns: dict[str, str]) -> int | None:
