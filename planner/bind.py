@@ -35,7 +35,7 @@ from planner.errors import INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
 from planner.parse import walk
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, replace_children
-from planner.sqltypes import CATALOG_TYPES, INTEGER_NAMES, canonical, typed_literal
+from planner.sqltypes import CATALOG_TYPES, FLOAT_NAMES, INTEGER_NAMES, canonical, typed_literal
 
 #: ``emulation(catalog)`` -> a planner.pgcatalog.PgCatalog for that catalog
 Emulation = Callable[[Catalog], object]
@@ -1322,6 +1322,8 @@ def _pg_casts(tc: ast.TypeCast) -> bool:
         typed = typed_literal(tc.arg, "date")  # read in DateStyle's order (DuckDB reads 01/02/03 as year 1)
         if typed is not tc.arg:
             tc.arg, session_dependent = typed.arg, True
+    if name in ("float8", "float4") and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):
+        typed_literal(tc.arg, FLOAT_NAMES[name])  # PostgreSQL's range: '10e400' is 22003, not infinity
     if name in INTEGER_NAMES and not tc.typeName.arrayBounds:
         if isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):  # PostgreSQL's input (DuckDB's rounds '34.5')
             tc.arg = typed_literal(tc.arg, INTEGER_NAMES[name]).arg

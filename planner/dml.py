@@ -1119,12 +1119,13 @@ def _assign(plan: dict[str, tuple], rows: pa.Table) -> pa.Table:
 def _fill_defaults(select: ast.SelectStmt, rel: Relation, targets: list[str]) -> ast.SelectStmt:
     """VALUES rows with DEFAULT replaced by the column's default expression,
     array literals given to array columns as ARRAYs and text given to
-    integer columns read as PostgreSQL reads it (sqltypes.typed_literal)."""
+    integer, float and date columns read as PostgreSQL reads it
+    (sqltypes.typed_literal)."""
     types = [rel.column(t).type for t in targets]
     arrays = any(t.endswith("[]") for t in types)
-    integers = [i for i, t in enumerate(types) if t in INTEGER_RANGES or t == "date"]  # text PostgreSQL reads otherwise than DuckDB
+    checked = [i for i, t in enumerate(types) if t in INTEGER_RANGES or t in ("date", "real", "double precision")]  # text PostgreSQL reads otherwise than DuckDB
     texts = any(isinstance(row[i], ast.A_Const) and isinstance(row[i].val, ast.String)
-                for row in select.valuesLists for i in integers if i < len(row))
+                for row in select.valuesLists for i in checked if i < len(row))
     if not (arrays or texts) and not any(isinstance(v, ast.SetToDefault) for row in select.valuesLists for v in row):
         return select
     select = copy.deepcopy(select)

@@ -119,6 +119,28 @@ def date_literal(text: str) -> str | None:
         raise SqlError(e.sqlstate, str(e)) from None
 
 
+_FLOAT_TEXT = re.compile(r"[ \t\n\r\v\f]*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[ \t\n\r\v\f]*")
+_FLOAT_WORDS = re.compile(r"[ \t\n\r\v\f]*[+-]?(?:nan|inf|infinity)[ \t\n\r\v\f]*", re.IGNORECASE)
+FLOAT_NAMES = {"float8": "double precision", "float4": "real", "double precision": "double precision", "real": "real", "float": "double precision"}
+
+
+def float_input(text: str, sql_type: str) -> float:
+    """``text`` read as PostgreSQL's real or double precision input function
+    reads it: a decimal or exponent number, NaN, Infinity (any case, a
+    sign); 22P02 for other text, 22003 when the number is beyond the type's
+    range or underflows to zero (DuckDB's cast gave infinity or 0)."""
+    if _FLOAT_WORDS.fullmatch(text):
+        return float(text.strip())
+    if not _FLOAT_TEXT.fullmatch(text):
+        raise SqlError(INVALID_TEXT_REPRESENTATION, f'invalid input syntax for type {sql_type}: "{text}"')
+    value = float(text)
+    limit, tiny = (3.4028234663852886e38, 1.1754943508222875e-38) if sql_type == "real" else (1.7976931348623157e308, 2.2250738585072014e-308)
+    nonzero = any(c in "123456789" for c in text.lower().partition("e")[0])
+    if abs(value) > limit or (nonzero and abs(value) < tiny):
+        raise SqlError(NUMERIC_VALUE_OUT_OF_RANGE, f'"{text.strip()}" is out of range for type {sql_type}')
+    return value
+
+
 def integer_fits(value, sql_type: str) -> bool:
     """Whether ``value`` is a Python int (not a bool) the integer type ``sql_type`` holds."""
     lo, hi = INTEGER_RANGES[sql_type]
@@ -182,6 +204,9 @@ def typed_literal(node: ast.Node, sql_type: str) -> ast.Node:
     if sql_type in INTEGER_RANGES and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
         value = ast.A_Const(val=ast.String(sval=str(integer_input(node.val.sval, sql_type))))
         return ast.TypeCast(arg=value, typeName=type_name(sql_type))
+    if sql_type in ("real", "double precision") and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
+        float_input(node.val.sval, sql_type)  # checked; DuckDB reads the text alike
+        return node
     if sql_type == "date" and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
         iso = date_literal(node.val.sval)
         return node if iso is None else ast.TypeCast(arg=ast.A_Const(val=ast.String(sval=iso)), typeName=type_name("date"))
