@@ -9,7 +9,9 @@ otherwise, for the local engine (the planner renames the calls to these):
 - ``split_part`` with an empty delimiter (the whole string is field 1 and
   -1, every other field empty; DuckDB split it into characters);
 - ``to_hex`` of a negative integer in its type's width (``fffffb2e`` for an
-  integer), in lower case.
+  integer), in lower case;
+- ``txngate_integer_text``: COPY's text for an integer column, checked as
+  PostgreSQL's input function checks it (22P02 for ``34.5``).
 
 Errors are PostgreSQL's: an unknown format is 22023, text that is not in
 the format 22P02.
@@ -85,6 +87,9 @@ MACROS = (
     *(f"CREATE OR REPLACE MACRO txngate_{a}(x) AS txngate_digest(CAST(x AS BLOB), '{a}')" for a in ("sha224", "sha384", "sha512")),
     "CREATE OR REPLACE MACRO txngate_split_part(s, d, n) AS "
     "CASE WHEN d = '' THEN CASE WHEN n IN (1, -1) THEN s ELSE '' END ELSE split_part(s, d, n) END",
+    # text PostgreSQL's integer input takes (DuckDB's cast rounds '34.5' and reads '1e2', '0x10'), as it is
+    "CREATE OR REPLACE MACRO txngate_integer_text(s, t) AS CASE WHEN s IS NULL OR regexp_full_match(s, '[ \t\n\r\v\f]*[+-]?[0-9]+[ \t\n\r\v\f]*') "
+    "THEN s ELSE error('[22P02] invalid input syntax for type ' || t || ': \"' || s || '\"') END",
     "CREATE OR REPLACE MACRO txngate_to_hex(x) AS lower(CASE WHEN typeof(x) IN ('INTEGER', 'SMALLINT') AND x < 0 "
     "THEN hex(CAST(x AS BIGINT) + 4294967296) ELSE hex(x) END)",
 )

@@ -39,7 +39,7 @@ from planner.bind import transpile
 from planner.dml import _key_index, duplicate_key, key_values
 from planner.errors import BAD_COPY_FILE_FORMAT, SqlError, not_supported
 from planner.result import Result, python_values
-from planner.sqltypes import array_texts, duckdb_type, of_arrow
+from planner.sqltypes import INTEGER_RANGES, array_texts, duckdb_type, of_arrow
 from planner.textfmt import format_column
 
 BLOCK_BYTES = 4 << 20
@@ -252,6 +252,8 @@ async def _load_table(dml, rel, cols, strings: pa.Table, guard: "_KeyGuard") -> 
                 expr = f"unhex(substr({src}, 3))" if text else f"CAST({src} AS BLOB)"
             elif col.type == "boolean" and text:
                 expr = f"CAST(lower(trim({src})) AS BOOLEAN)"
+            elif col.type in INTEGER_RANGES and text:
+                expr = f"CAST(txngate_integer_text({src}, '{col.type}') AS {duckdb_type(col.type)})"
             else:
                 expr = f"CAST({src} AS {duckdb_type(col.type)})"
         elif col.default is not None and not col.sequenced:
