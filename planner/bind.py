@@ -29,7 +29,7 @@ from pglast import ast
 from pglast.enums import A_Expr_Kind, BoolExprType, CoercionForm, NullTestType, SortByDir, SortByNulls
 from pglast.stream import RawStream
 
-from planner import jsonops, textfmt, tochar
+from planner import decimals, jsonops, textfmt, tochar
 from planner.catalog import Catalog, Relation
 from planner.errors import INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
@@ -93,6 +93,7 @@ class Binder:
         self._trimmed: set[int] = set()  # ids of the rtrim() calls around char(n) operands
         self._columns: dict[str, str] = {}  # declared types of the columns of the statement being rewritten, by name
         self._arrays: dict[str, str] = {}  # ... its array columns
+        self._scales = decimals.Scales({}, lambda x: False)  # ... its numerics
         self._names: dict[str, str] = {}  # qualified -> internal
         self.out = Bound("")
         self._binding_views: set[str] = set()
@@ -115,6 +116,7 @@ class Binder:
         columns = self._columns = self._column_types(node)
         arrays = self._arrays = {name: t for name, t in columns.items() if t.endswith("[]")}
         chars = any(is_char(t) for t in columns.values())
+        self._scales = decimals.Scales(columns, lambda x: _operand_type(x, columns) in ("smallint", "integer"))
         if outputs and self.dialect == "duckdb" and isinstance(node, ast.SelectStmt):
             jsonops.canonical_outputs(node, columns)
             for i in exact_divisions(node, columns):
@@ -153,7 +155,7 @@ class Binder:
                 for w in n.args:
                     w.result = _int4_constant(w.result) or w.result
             if self.dialect == "duckdb":
-                _common_decimal_scale(n, columns)
+                self._scales.unify(n)
             if chars and id(n) not in self._trimmed:
                 self._trim_char_operands(n)
             if isinstance(n, ast.SelectStmt) and n.lockingClause:
@@ -173,7 +175,7 @@ class Binder:
     def _substitute(self, n: ast.Node) -> ast.Node | None:
         if isinstance(n, ast.FuncCall) and self.dialect == "duckdb" and (century := _date_trunc_century(n)) is not None:
             return century
-        if self.dialect == "duckdb" and (exact := _exact_remainder(n, self._columns)) is not None:
+        if self.dialect == "duckdb" and (exact := self._scales.exact_remainder(n)) is not None:
             return exact
         if isinstance(n, ast.RangeFunction):
             zipped = _zipped_unnest(n)
@@ -335,7 +337,7 @@ class Binder:
         arm of another type (text, varchar): PostgreSQL's common type is the
         first known arm's, and converting character to it drops the padding,
         so the arms compare (and print) without it."""
-        leaves = _set_operation_leaves(n)
+        leaves = decimals.set_operation_leaves(n)
         if leaves is None:
             return  # a VALUES arm: its types are not at hand
         for i in range(len(leaves[0].targetList)):
@@ -1057,145 +1059,6 @@ _TEXT_FUNCTIONS = {"lower", "upper", "trim", "btrim", "ltrim", "rtrim", "substr"
                    "reverse", "concat", "concat_ws", "format", "repeat", "initcap", "md5", "to_char", "string_agg", "translate"}
 #: functions of anyelement: an untyped string constant gives them no type
 _POLYMORPHIC = {"lag", "lead", "first_value", "last_value", "nth_value"}
-
-
-def _decimal_scale(n: ast.Node | None, columns: dict[str, str]) -> int | None:
-    """The scale of ``n`` when it is plainly a numeric (a numeric column,
-    cast or constant, round/trunc to a constant scale, sum/min/max/abs of
-    one, + - * of such); None when it is not a numeric or not known."""
-    if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Float):
-        text = n.val.fval
-        return None if "e" in text.lower() else len(text.partition(".")[2])
-    if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
-        return _declared_scale(columns.get(n.fields[-1].sval, ""))
-    if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval in ("numeric", "decimal"):
-        mods = [m.val.ival for m in n.typeName.typmods or () if isinstance(m, ast.A_Const) and isinstance(m.val, ast.Integer)]
-        return 10 if not mods else mods[1] if len(mods) > 1 else 0  # unconstrained: 10 digits after the point, as computed
-    if isinstance(n, ast.FuncCall) and len(n.args or ()) == 2 and n.funcname[-1].sval in ("round", "trunc") \
-            and isinstance(n.args[1], ast.A_Const) and isinstance(n.args[1].val, ast.Integer):
-        numeric = _decimal_scale(n.args[0], columns) is not None or _operand_type(n.args[0], columns) in ("smallint", "integer")
-        return max(0, n.args[1].val.ival) if numeric else None  # round(integer, k) is round(numeric, k)
-    if isinstance(n, ast.FuncCall) and len(n.args or ()) == 1 and n.funcname[-1].sval in ("round", "trunc", "floor", "ceil", "ceiling"):
-        return 0 if _decimal_scale(n.args[0], columns) is not None else None
-    if isinstance(n, ast.FuncCall) and len(n.args or ()) == 1 and n.funcname[-1].sval in ("sum", "min", "max", "abs") and not n.over:
-        return _decimal_scale(n.args[0], columns)
-    if isinstance(n, (ast.CaseExpr, ast.CoalesceExpr)):
-        branches = [w.result for w in n.args] + [n.defresult] if isinstance(n, ast.CaseExpr) else list(n.args)
-        scales = [_scale_or_integer(b, columns) for b in branches if b is not None and not (isinstance(b, ast.A_Const) and b.isnull)]
-        decimals = [sc for sc in scales if sc is not None and sc >= 0]
-        return None if not decimals or any(sc is None for sc in scales) else max(decimals)
-    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-") and n.lexpr is None:
-        return _decimal_scale(n.rexpr, columns)  # a sign
-    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-", "*") and n.lexpr is not None:
-        left, right = _decimal_scale(n.lexpr, columns), _decimal_scale(n.rexpr, columns)
-        if left is None and right is None:
-            return None
-        left = 0 if left is None and _operand_type(n.lexpr, columns) in ("smallint", "integer") else left
-        right = 0 if right is None and _operand_type(n.rexpr, columns) in ("smallint", "integer") else right
-        if left is None or right is None:
-            return None
-        return left + right if n.name[-1].sval == "*" else max(left, right)
-    return None
-
-
-def _exact_remainder(n: ast.Node, columns: dict[str, str]) -> ast.Node | None:
-    """``a % b`` / ``mod(a, b)`` of numerics and ``div(a, b)`` exactly, as
-    PostgreSQL computes them (local_exec.numeric); DuckDB computes them in
-    double precision (mod(999999999999999999999, 10^21) was 0)."""
-    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "%" and n.lexpr is not None:
-        name, a, b = "mod", n.lexpr, n.rexpr
-    elif isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("mod", "div") and len(n.args or ()) == 2 and not n.over:
-        name, (a, b) = n.funcname[-1].sval, n.args
-    else:
-        return None
-    sa, sb = _scale_or_integer(a, columns), _scale_or_integer(b, columns)
-    if sa is None or sb is None or (name == "mod" and max(sa, sb) < 0):
-        return None  # not known to be numerics (integers keep DuckDB's exact %)
-    fn = "txngate_numeric_mod" if name == "mod" else "txngate_numeric_trunc_div"
-    text = [ast.TypeCast(arg=x, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1)) for x in (a, b)]
-    scale = max(sa, sb, 0) if name == "mod" else 0
-    return ast.TypeCast(arg=ast.FuncCall(funcname=(ast.String(sval=fn),), args=tuple(text)),
-                        typeName=ast.TypeName(names=(ast.String(sval="numeric"),), typmods=(
-                            ast.A_Const(val=ast.Integer(ival=38)), ast.A_Const(val=ast.Integer(ival=scale))), typemod=-1))
-
-
-def _scale_or_integer(n: ast.Node, columns: dict[str, str]) -> int | None:
-    """``_decimal_scale``, or -1 for an integer (which a numeric takes in at scale 0)."""
-    scale = _decimal_scale(n, columns)
-    if scale is None and (_operand_type(n, columns) in ("smallint", "integer") or isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer)):
-        return -1
-    return scale
-
-
-def _declared_scale(sql_type: str) -> int | None:
-    if sql_type == "numeric":
-        return 10
-    m = re.fullmatch(r"numeric\((\d+),(\d+)\)", sql_type)
-    return int(m.group(2)) if m else None
-
-
-def _common_decimal_scale(n: ast.Node, columns: dict[str, str]) -> None:
-    """CASE, COALESCE, GREATEST/LEAST, IN (SELECT ...) and set operations over numerics of
-    different scales: DuckDB's common decimal type keeps the integer digits
-    and cuts the scale when the two need more than 38 digits (a sum's
-    DECIMAL(38,2) with 0.125 gave 0.13), where PostgreSQL's numeric keeps
-    every digit. When every numeric arm's scale is known, each is cast to
-    38 digits with the largest scale (a value too large for it is an
-    error, 22003, never a rounded one)."""
-    if isinstance(n, ast.CaseExpr):
-        arms = [(w, "result") for w in n.args] + [(n, "defresult")]
-    elif isinstance(n, ast.CoalesceExpr | ast.MinMaxExpr):
-        arms = [(n, i) for i in range(len(n.args))]
-    elif isinstance(n, ast.SubLink) and n.subLinkType.name == "ANY_SUBLINK" and isinstance(n.testexpr, ast.Node) \
-            and len(getattr(n.subselect, "targetList", None) or ()) == 1:
-        arms = [(n, "testexpr"), (n.subselect.targetList[0], "val")]  # x IN (SELECT y ...) compares in the common type
-    elif isinstance(n, ast.SelectStmt) and n.op is not None and n.op.name != "SETOP_NONE":
-        leaves = _set_operation_leaves(n)
-        if leaves is None:
-            return
-        for i in range(len(leaves[0].targetList)):
-            _unify_scales([(leaf.targetList[i], "val") for leaf in leaves], columns)
-        return
-    else:
-        return
-    _unify_scales(arms, columns)
-
-
-def _set_operation_leaves(n: ast.SelectStmt) -> list[ast.SelectStmt] | None:
-    """The SELECTs a set operation combines, left to right; None when one is
-    a VALUES list or their widths differ."""
-    leaves, stack = [], [n]
-    while stack:
-        s = stack.pop()
-        if s.op is not None and s.op.name != "SETOP_NONE":
-            stack += [s.rarg, s.larg]
-        elif s.targetList:
-            leaves.append(s)
-        else:
-            return None
-    return leaves if len({len(leaf.targetList) for leaf in leaves}) == 1 else None
-
-
-def _unify_scales(arms: list[tuple[ast.Node, object]], columns: dict[str, str]) -> None:
-    def get(owner, key):
-        return owner.args[key] if isinstance(key, int) else getattr(owner, key)
-
-    values = [get(owner, key) for owner, key in arms]
-    scales = [None if v is None or (isinstance(v, ast.A_Const) and v.isnull) else _scale_or_integer(v, columns) for v in values]
-    known = [sc for sc in scales if sc is not None and sc >= 0]
-    untyped = [v for sc, v in zip(scales, values) if sc is None and v is not None and not (isinstance(v, ast.A_Const) and v.isnull)]
-    if len(set(known)) < 2 or untyped:
-        return
-    target = ast.TypeName(names=(ast.String(sval="numeric"),), typmods=(ast.A_Const(val=ast.Integer(ival=38)),
-                                                                         ast.A_Const(val=ast.Integer(ival=max(known)))), typemod=-1)
-    for (owner, key), v, sc in zip(arms, values, scales):
-        if sc is None or sc < 0:
-            continue
-        cast = ast.TypeCast(arg=v, typeName=copy.deepcopy(target))
-        if isinstance(key, int):
-            owner.args = tuple(cast if i == key else a for i, a in enumerate(owner.args))
-        else:
-            setattr(owner, key, cast)
 
 
 def _int4_constant(n: ast.Node) -> ast.Node | None:

@@ -11,7 +11,6 @@ that runs near the statement timeout on a loaded machine)."""
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 

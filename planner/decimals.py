@@ -1,0 +1,164 @@
+"""Numerics as PostgreSQL computes them where DuckDB's decimals differ.
+
+DuckDB's DECIMAL has one scale per column and at most 38 digits; where
+two decimals meet (CASE, COALESCE, GREATEST/LEAST, IN (SELECT ...), set
+operations) its common type keeps the integer digits and cuts the scale
+when both need more than 38 digits, rounding values silently; its %, mod
+and div of decimals run in double precision. PostgreSQL's numeric keeps
+every digit. ``Scales.unify`` casts the arms of such a meeting to
+38 digits with the largest scale when every arm's scale is known
+(``Scales.scale``: columns, casts, constants, round/trunc, sum/min/max,
++ - *); ``Scales.exact_remainder`` sends %, mod and div of numerics to
+local_exec.numeric's exact functions.
+
+Invariant: a rewrite never changes a value PostgreSQL would give; a value
+the 38-digit type cannot hold is an error (22003), never a rounded one.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from pglast import ast
+from pglast.enums import A_Expr_Kind
+
+__all__ = ["Scales", "set_operation_leaves"]
+
+
+class Scales:
+    """The numerics of one statement: ``columns`` are its column types by
+    name, ``integer(node)`` says whether an expression is plainly an integer
+    (the binder's operand typing)."""
+
+    def __init__(self, columns: dict[str, str], integer: Callable[[ast.Node], bool]):
+        self.columns, self.integer = columns, integer
+
+    def scale(self, n: ast.Node | None) -> int | None:
+        """The scale of ``n`` when it is plainly a numeric (a numeric column,
+        cast or constant, round/trunc, sum/min/max/abs of one, a sign,
+        + - * of such, a CASE or COALESCE of them); None when it is not a
+        numeric or not known."""
+        if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Float):
+            text = n.val.fval
+            return None if "e" in text.lower() else len(text.partition(".")[2])
+        if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
+            return _declared_scale(self.columns.get(n.fields[-1].sval, ""))
+        if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval in ("numeric", "decimal"):
+            mods = [m.val.ival for m in n.typeName.typmods or () if isinstance(m, ast.A_Const) and isinstance(m.val, ast.Integer)]
+            return 10 if not mods else mods[1] if len(mods) > 1 else 0  # unconstrained: 10 digits after the point, as computed
+        if isinstance(n, ast.FuncCall):
+            return self._call_scale(n)
+        if isinstance(n, (ast.CaseExpr, ast.CoalesceExpr)):
+            branches = [w.result for w in n.args] + [n.defresult] if isinstance(n, ast.CaseExpr) else list(n.args)
+            scales = [self.scale_or_integer(b) for b in branches if b is not None and not (isinstance(b, ast.A_Const) and b.isnull)]
+            known = [sc for sc in scales if sc is not None and sc >= 0]
+            return None if not known or any(sc is None for sc in scales) else max(known)
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-") and n.lexpr is None:
+            return self.scale(n.rexpr)  # a sign
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-", "*"):
+            left, right = self.scale(n.lexpr), self.scale(n.rexpr)
+            if left is None and right is None:
+                return None
+            left = 0 if left is None and self.integer(n.lexpr) else left
+            right = 0 if right is None and self.integer(n.rexpr) else right
+            if left is None or right is None:
+                return None
+            return left + right if n.name[-1].sval == "*" else max(left, right)
+        return None
+
+    def _call_scale(self, n: ast.FuncCall) -> int | None:
+        name, args = n.funcname[-1].sval, list(n.args or ())
+        if name in ("round", "trunc") and len(args) == 2 and isinstance(args[1], ast.A_Const) and isinstance(args[1].val, ast.Integer):
+            numeric = self.scale(args[0]) is not None or self.integer(args[0])  # round(integer, k) is round(numeric, k)
+            return max(0, args[1].val.ival) if numeric else None
+        if name in ("round", "trunc", "floor", "ceil", "ceiling") and len(args) == 1:
+            return 0 if self.scale(args[0]) is not None else None
+        if name in ("sum", "min", "max", "abs") and len(args) == 1 and not n.over:
+            return self.scale(args[0])
+        return None
+
+    def scale_or_integer(self, n: ast.Node) -> int | None:
+        """``scale``, or -1 for an integer (which a numeric takes in at scale 0)."""
+        scale = self.scale(n)
+        if scale is None and (self.integer(n) or isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer)):
+            return -1
+        return scale
+
+    def unify(self, n: ast.Node) -> None:
+        """CASE, COALESCE, GREATEST/LEAST, IN (SELECT ...) and set operations
+        over numerics of different scales: when every numeric arm's scale is
+        known, each is cast to 38 digits with the largest scale."""
+        if isinstance(n, ast.CaseExpr):
+            self._unify([(w, "result") for w in n.args] + [(n, "defresult")])
+        elif isinstance(n, (ast.CoalesceExpr, ast.MinMaxExpr)):
+            self._unify([(n, i) for i in range(len(n.args))])
+        elif isinstance(n, ast.SubLink) and n.subLinkType.name == "ANY_SUBLINK" and isinstance(n.testexpr, ast.Node) \
+                and len(getattr(n.subselect, "targetList", None) or ()) == 1:
+            self._unify([(n, "testexpr"), (n.subselect.targetList[0], "val")])  # x IN (SELECT y ...) compares in the common type
+        elif isinstance(n, ast.SelectStmt) and n.op is not None and n.op.name != "SETOP_NONE":
+            leaves = set_operation_leaves(n)
+            for i in range(len(leaves[0].targetList) if leaves else 0):
+                self._unify([(leaf.targetList[i], "val") for leaf in leaves])
+
+    def _unify(self, arms: list[tuple[ast.Node, object]]) -> None:
+        values = [owner.args[key] if isinstance(key, int) else getattr(owner, key) for owner, key in arms]
+        scales = [None if v is None or (isinstance(v, ast.A_Const) and v.isnull) else self.scale_or_integer(v) for v in values]
+        known = [sc for sc in scales if sc is not None and sc >= 0]
+        unknown = any(sc is None and v is not None and not (isinstance(v, ast.A_Const) and v.isnull) for sc, v in zip(scales, values))
+        if len(set(known)) < 2 or unknown:
+            return
+        for (owner, key), v, sc in zip(arms, values, scales):
+            if sc is None or sc < 0:
+                continue
+            cast = ast.TypeCast(arg=v, typeName=_numeric(max(known)))
+            if isinstance(key, int):
+                owner.args = tuple(cast if i == key else a for i, a in enumerate(owner.args))
+            else:
+                setattr(owner, key, cast)
+
+    def exact_remainder(self, n: ast.Node) -> ast.Node | None:
+        """``a % b`` / ``mod(a, b)`` of numerics and ``div(a, b)`` as calls of
+        local_exec.numeric's exact functions (DuckDB computes them in double
+        precision: mod(999999999999999999999, 10^21) was 0); None otherwise."""
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "%" and n.lexpr is not None:
+            name, a, b = "mod", n.lexpr, n.rexpr
+        elif isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("mod", "div") and len(n.args or ()) == 2 and not n.over:
+            name, (a, b) = n.funcname[-1].sval, n.args
+        else:
+            return None
+        sa, sb = self.scale_or_integer(a), self.scale_or_integer(b)
+        if sa is None or sb is None or (name == "mod" and max(sa, sb) < 0):
+            return None  # not known to be numerics (integers keep DuckDB's exact %)
+        fn = "txngate_numeric_mod" if name == "mod" else "txngate_numeric_trunc_div"
+        text = [ast.TypeCast(arg=x, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1)) for x in (a, b)]
+        call = ast.FuncCall(funcname=(ast.String(sval=fn),), args=tuple(text))
+        return ast.TypeCast(arg=call, typeName=_numeric(max(sa, sb, 0) if name == "mod" else 0))
+
+
+def set_operation_leaves(n: ast.SelectStmt) -> list[ast.SelectStmt] | None:
+    """The SELECTs a set operation combines, left to right; None when one is
+    a VALUES list or their widths differ."""
+    leaves, stack = [], [n]
+    while stack:
+        s = stack.pop()
+        if s.op is not None and s.op.name != "SETOP_NONE":
+            stack += [s.rarg, s.larg]
+        elif s.targetList:
+            leaves.append(s)
+        else:
+            return None
+    return leaves if len({len(leaf.targetList) for leaf in leaves}) == 1 else None
+
+
+def _declared_scale(sql_type: str) -> int | None:
+    if sql_type == "numeric":
+        return 10
+    m = re.fullmatch(r"numeric\((\d+),(\d+)\)", sql_type)
+    return int(m.group(2)) if m else None
+
+
+def _numeric(scale: int) -> ast.TypeName:
+    """numeric(38, scale): DuckDB's widest decimal."""
+    return ast.TypeName(names=(ast.String(sval="numeric"),), typmods=(ast.A_Const(val=ast.Integer(ival=38)),
+                                                                    ast.A_Const(val=ast.Integer(ival=scale))), typemod=-1)
