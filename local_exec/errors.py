@@ -60,6 +60,9 @@ def _rule(pattern: str, sqlstate: str, message: Callable[[re.Match], str] | str 
 _RULES: tuple[Rule, ...] = (
     # an error raised by our own code inside DuckDB: its SQLSTATE is in the text
     _rule(r"(?:^|\w+Error: )\[([0-9A-Z]{5})\] (.*)", "", lambda m: m.group(2)),
+    _rule(r"Could not convert string ['\"](.*?)['\"] to (INTERVAL|DATE|TIME|TIMESTAMP(?: WITH TIME ZONE)?)\b", "22007",
+          lambda m: f'invalid input syntax for type {_pg_type(m.group(2))}: "{m.group(1)}"'),  # invalid_datetime_format, as PostgreSQL's
+    _rule(r"Overflow in \w+ of INTERVAL", "22008", "interval out of range"),
     _rule(r"Could not convert string ['\"](.*?)['\"] to ([A-Z0-9_]+(?: WITH TIME ZONE)?(?:\(\d+, ?\d+\))?)", "22P02",
           lambda m: f'invalid input syntax for type {_pg_type(m.group(2))}: "{m.group(1)}"'),
     _rule(r"invalid (date|timestamp) field format: \"(.*)\", expected", "22007",
