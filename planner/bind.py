@@ -35,7 +35,7 @@ from planner.errors import INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
 from planner.parse import walk
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, replace_children
-from planner.sqltypes import CATALOG_TYPES, FLOAT_NAMES, INTEGER_NAMES, canonical, typed_literal
+from planner.sqltypes import CATALOG_TYPES, FLOAT_NAMES, INTEGER_NAMES, canonical, special_datetime, typed_literal
 
 #: ``emulation(catalog)`` -> a planner.pgcatalog.PgCatalog for that catalog
 Emulation = Callable[[Catalog], object]
@@ -1181,6 +1181,9 @@ def _pg_casts(tc: ast.TypeCast) -> bool:
     if name == "interval" and tc.typeName.typmods and not tc.typeName.arrayBounds:
         _qualified_interval(tc)
     session_dependent = False
+    if name in ("date", "timestamp", "timestamptz") and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.A_Const) \
+            and isinstance(tc.arg.val, ast.String) and (special := special_datetime(tc.arg.val.sval, name)) is not None:
+        tc.arg = special  # 'now', 'today', ...: the statement's time
     if name == "date" and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):
         typed = typed_literal(tc.arg, "date")  # read in DateStyle's order (DuckDB reads 01/02/03 as year 1)
         if typed is not tc.arg:

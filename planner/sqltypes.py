@@ -110,6 +110,21 @@ def integer_input(text: str, sql_type: str) -> int:
     return value
 
 
+#: PostgreSQL's special date/time input words that DuckDB reads otherwise (or not at all), as expressions
+_SPECIAL_TIMES = {"now": "now()", "today": "current_date", "tomorrow": "current_date + 1", "yesterday": "current_date - 1"}
+_DATETIMES = ("date", "timestamp", "timestamptz")
+
+
+def special_datetime(text: str, sql_type: str) -> ast.Node | None:
+    """``'now'``, ``'today'``, ``'tomorrow'``, ``'yesterday'`` given to a
+    date or timestamp, as the expression PostgreSQL evaluates them to (at
+    the statement's time); None for other text."""
+    word = _SPECIAL_TIMES.get(text.strip().lower())
+    if word is None or sql_type not in _DATETIMES:
+        return None
+    return pglast.parse_sql(f"SELECT CAST({word} AS {sql_type})")[0].stmt.targetList[0].val
+
+
 def date_literal(text: str) -> str | None:
     """``text`` (a date constant) as ISO text when DuckDB would read it
     otherwise than PostgreSQL (textfmt.date_input), else None."""
@@ -207,6 +222,9 @@ def typed_literal(node: ast.Node, sql_type: str) -> ast.Node:
     if sql_type in ("real", "double precision") and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
         float_input(node.val.sval, sql_type)  # checked; DuckDB reads the text alike
         return node
+    if sql_type in _DATETIMES and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String) \
+            and (special := special_datetime(node.val.sval, sql_type)) is not None:
+        return special
     if sql_type == "date" and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
         iso = date_literal(node.val.sval)
         return node if iso is None else ast.TypeCast(arg=ast.A_Const(val=ast.String(sval=iso)), typeName=type_name("date"))
