@@ -118,6 +118,8 @@ class Relation:
     indexes: tuple[tuple[str, tuple[str, ...], bool], ...] = ()
     #: foreign keys (enforced by planner.references)
     foreign_keys: tuple[ForeignKey, ...] = ()
+    #: COMMENT ON: (column name, or "" for the relation itself; the text), as pg_description shows them
+    comments: tuple[tuple[str, str], ...] = ()
 
     @property
     def qualified(self) -> str:
@@ -194,6 +196,7 @@ class Relation:
             primary_key=cols(self.primary_key), unique=tuple(cols(u) for u in self.unique), names=names,
             indexes=tuple((n, cols(c), u) for n, c, u in self.indexes),
             foreign_keys=tuple(replace(f, columns=cols(f.columns)) for f in self.foreign_keys),
+            comments=tuple((renames.get(k, k), text) for k, text in self.comments),
         )
 
     def without_column(self, name: str) -> "Relation":
@@ -205,10 +208,16 @@ class Relation:
             unique=tuple(u for u in self.unique if name not in u),
             indexes=tuple(i for i in self.indexes if name not in i[1]),
             foreign_keys=tuple(f for f in self.foreign_keys if name not in f.columns),
+            comments=tuple(c for c in self.comments if c[0] != name),
         )
 
     def with_(self, **changes) -> "Relation":
         return replace(self, **changes)
+
+    def commented(self, column: str, text: str | None) -> "Relation":
+        """This relation with ``column``'s comment (``""``: the relation's) set, or removed when ``text`` is None or empty."""
+        kept = tuple(c for c in self.comments if c[0] != column)
+        return replace(self, comments=kept + (((column, text),) if text else ()))
 
     def row(self) -> dict:
         d = {
@@ -226,6 +235,8 @@ class Relation:
             d["indexes"] = [[n, list(c), u] for n, c, u in self.indexes]
         if self.foreign_keys:
             d["foreign_keys"] = [f.row() for f in self.foreign_keys]
+        if self.comments:
+            d["comments"] = [list(c) for c in self.comments]
         return {"kind": self.kind, "name": self.qualified, "def": json.dumps(d, sort_keys=True)}
 
     @classmethod
@@ -238,6 +249,7 @@ class Relation:
             d.get("oid", 0), tuple(tuple(n) for n in d.get("names", ())),
             tuple((n, tuple(c), u) for n, c, u in d.get("indexes", ())),
             tuple(ForeignKey.from_row(f) for f in d.get("foreign_keys", ())),
+            tuple(tuple(c) for c in d.get("comments", ())),
         )
 
 

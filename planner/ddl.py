@@ -407,6 +407,25 @@ class Ddl(Dml):
             return Result(tag)
         raise not_supported(f"ALTER ... RENAME of {kind.removeprefix('OBJECT_')}")
 
+    async def comment(self, node: ast.CommentStmt) -> Result:
+        """COMMENT ON TABLE | VIEW | MATERIALIZED VIEW | COLUMN: kept on the
+        relation (pg_description, obj_description, col_description show it);
+        NULL or '' removes it."""
+        kind = node.objtype.name
+        if kind not in ("OBJECT_TABLE", "OBJECT_VIEW", "OBJECT_MATVIEW", "OBJECT_COLUMN"):
+            raise not_supported(f"COMMENT ON {kind.removeprefix('OBJECT_').replace('_', ' ')}")
+        names = [n.sval for n in node.object]
+        column = names.pop() if kind == "OBJECT_COLUMN" else ""
+        if not names or len(names) > 2:
+            raise SqlError("42601", "improper relation name (too many dotted names)")
+        catalog = await self.work.catalog()
+        rel = catalog.relation(names[-1], names[0] if len(names) == 2 else None, self.search_path)
+        if column and column not in rel.column_names:
+            raise SqlError("42703", f'column "{column}" of relation "{rel.name}" does not exist')
+        await self._write_catalog(catalog_rows(rel), -1)
+        await self._write_catalog(catalog_rows(rel.commented(column, node.comment)), 1)
+        return Result("COMMENT")
+
     async def alter_table(self, node: ast.AlterTableStmt) -> Result:
         catalog = await self.work.catalog()
         rv = node.relation

@@ -139,7 +139,7 @@ def _parse(sql: str) -> list[Statement]:
 
 DDL_NODES = (
     ast.CreateStmt, ast.CreateTableAsStmt, ast.ViewStmt, ast.DropStmt, ast.CreateSchemaStmt,
-    ast.AlterTableStmt, ast.RenameStmt, ast.IndexStmt, ast.RefreshMatViewStmt,
+    ast.AlterTableStmt, ast.RenameStmt, ast.IndexStmt, ast.RefreshMatViewStmt, ast.CommentStmt,
 )
 
 

@@ -511,6 +511,15 @@ class PgCatalog:
                                  indcollation=[0] * len(cols), indclass=[0] * len(cols), indoption=[0] * len(cols)))
         return rows
 
+    def _pg_description(self):
+        """COMMENT ON texts: a relation's (objsubid 0) and its columns' (their attnum)."""
+        rows = []
+        for rel in self._relations():
+            for column, text in rel.comments:
+                rows.append(dict(objoid=relation_oid(rel), classoid=SYSTEM_RELATION_OIDS["pg_class"],
+                                 objsubid=rel.column_names.index(column) + 1 if column else 0, description=text))
+        return rows
+
     def _constraints(self):
         """(relation, oid, name, type p/u/c/f, columns, definition, foreign key or None) of every constraint."""
         for rel in self._relations():
@@ -866,8 +875,6 @@ _CONSTANT_FUNCTIONS = {
     "inet_server_port": None,
     "inet_server_addr": None,
     "pg_postmaster_start_time": None,
-    "obj_description": None,
-    "col_description": None,
     "shobj_description": None,
     "pg_get_statisticsobjdef_columns": None,
     "pg_relation_is_publishable": False,
@@ -896,6 +903,8 @@ _CONSTANT_FUNCTIONS = {
 #: ``_argN`` is the N-th argument. Subqueries use txngate_defs, whose column
 #: names no client query uses, so an argument's column is never captured.
 _TEMPLATES = {
+    "obj_description": "(SELECT d.description FROM pg_catalog.pg_description d WHERE d.objoid = _arg1 AND d.objsubid = 0)",
+    "col_description": "(SELECT d.description FROM pg_catalog.pg_description d WHERE d.objoid = _arg1 AND d.objsubid = _arg2)",
     "pg_cancel_backend": "txngate_signal_backend(CAST(_arg1 AS integer), false)",
     "pg_terminate_backend": "txngate_signal_backend(CAST(_arg1 AS integer), true)",
     "format_type": "pg_catalog.txngate_format_type(_arg1, _arg2)",

@@ -626,6 +626,7 @@ class Session:
             ast.CreateStmt: ddl.create_table, ast.CreateTableAsStmt: ddl.create_table_as, ast.ViewStmt: ddl.create_view,
             ast.DropStmt: ddl.drop, ast.CreateSchemaStmt: ddl.create_schema, ast.AlterTableStmt: ddl.alter_table,
             ast.RenameStmt: ddl.rename, ast.IndexStmt: ddl.create_index, ast.RefreshMatViewStmt: ddl.refresh,
+            ast.CommentStmt: ddl.comment,
         }[type(node)]
         return await handler(node)
 

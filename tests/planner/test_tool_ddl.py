@@ -5,7 +5,8 @@ DEFAULT, ALWAYS, START WITH) and serial columns filled from sequences;
 ALTER COLUMN TYPE (with and without USING), DROP NOT NULL, ADD COLUMN on a
 table with rows (typed, defaulted, identity); temporary tables; GROUP BY a
 primary key selecting the table's other columns; UNNEST of several arrays
-side by side."""
+side by side; COMMENT ON tables, views and columns, read back through
+obj_description, col_description and pg_description."""
 
 from __future__ import annotations
 
@@ -89,6 +90,19 @@ STATEMENTS = [(sql, ()) for sql in [
     "REFRESH MATERIALIZED VIEW an.mv",
     "SELECT * FROM an.mv",
     "ALTER VIEW an.enr RENAME TO enr2",
+    # COMMENT ON, as dbt's persist_docs and Alembic emit it, read back as SQLAlchemy and psql read it
+    "COMMENT ON TABLE alt IS 'the alt table'",
+    "COMMENT ON COLUMN alt.b IS 'bee''s column'",
+    "COMMENT ON COLUMN public.alt.a IS 'ay'",
+    "COMMENT ON COLUMN alt.a IS NULL",
+    "COMMENT ON VIEW an.enr2 IS 'a view'",
+    "COMMENT ON COLUMN alt.nope IS 'x'",
+    "COMMENT ON TABLE nope IS 'x'",
+    "SELECT obj_description('alt'::regclass, 'pg_class'), col_description('alt'::regclass, 2), col_description('alt'::regclass, 1)",
+    "SELECT c.relname, a.attname, col_description(a.attrelid, a.attnum) FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid "
+    "WHERE c.relname = 'alt' AND a.attnum > 0 ORDER BY a.attnum",
+    "SELECT c.relname, d.objsubid, d.description FROM pg_description d JOIN pg_class c ON c.oid = d.objoid "
+    "WHERE c.relname IN ('alt', 'enr2') ORDER BY 1, 2",
 ]]
 
 CHECK = "SELECT count(*) FROM pg_class WHERE relname IN ('ident', 'always', 'ser', 'alt', 'parent', 'bulk')"
