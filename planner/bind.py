@@ -123,6 +123,7 @@ class Binder:
                 node.targetList[i].val = _exact_division(node.targetList[i].val, columns)
         for n in walk(node):
             if isinstance(n, ast.SelectStmt) and n.groupClause and n.fromClause:
+                _group_by_output_names(n)
                 self._group_dependents(n, ctes)  # before its RangeVars are renamed
             if isinstance(n, ast.SelectStmt) and n.sortClause and n.targetList:
                 _check_sort_names(n)  # before its expressions are rewritten
@@ -589,6 +590,22 @@ def _zipped_unnest(n: ast.RangeFunction) -> ast.RangeSubselect | None:
         items.append(f"unnest(range(1, greatest({longest}, 0) + 1)) AS ordinality")
     query = expand(f"(SELECT {', '.join(items)})", args).subselect
     return ast.RangeSubselect(lateral=True, subquery=query, alias=n.alias or ast.Alias(aliasname="unnest"))
+
+
+def _group_by_output_names(select: ast.SelectStmt) -> None:
+    """``GROUP BY x`` where ``x`` names an output column and a FROM item
+    (dbt's ``referenced_schema.name AS referenced_schema ... GROUP BY
+    referenced_schema``): PostgreSQL groups by the output column (no FROM
+    item has a column of that name), DuckDB by the FROM item's whole row.
+    The output column's expression takes the name's place."""
+    aliases = {rv.alias.aliasname if rv.alias is not None else rv.relname for rv in _from_tables(select.fromClause)}
+    aliases |= {item.alias.aliasname for item in select.fromClause if isinstance(item, ast.RangeSubselect) and item.alias is not None}
+    outputs = {t.name: t.val for t in select.targetList or () if t.name}
+    groups = []
+    for g in select.groupClause:
+        name = g.fields[0].sval if isinstance(g, ast.ColumnRef) and len(g.fields) == 1 and isinstance(g.fields[0], ast.String) else None
+        groups.append(copy.deepcopy(outputs[name]) if name in aliases and name in outputs else g)
+    select.groupClause = tuple(groups)
 
 
 def _from_tables(items) -> list[ast.RangeVar]:

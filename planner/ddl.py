@@ -52,6 +52,7 @@ from planner.errors import (
     not_supported,
 )
 from planner.result import Result
+from planner.pgcatalog import DATABASE
 from planner.textfmt import format_value
 from planner.sqltypes import INTEGER_RANGES, SERIALS, canonical, of_arrow, type_name, typed_literal
 from storage.persist import SchemaError
@@ -416,6 +417,10 @@ class Ddl(Dml):
             raise not_supported(f"COMMENT ON {kind.removeprefix('OBJECT_').replace('_', ' ')}")
         names = [n.sval for n in node.object]
         column = names.pop() if kind == "OBJECT_COLUMN" else ""
+        if len(names) == 3:  # database.schema.relation, as dbt writes it
+            if names[0] != DATABASE:
+                raise not_supported("cross-database references")
+            names = names[1:]
         if not names or len(names) > 2:
             raise SqlError("42601", "improper relation name (too many dotted names)")
         catalog = await self.work.catalog()
