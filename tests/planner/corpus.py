@@ -224,6 +224,7 @@ QUERIES = [
     "SELECT div(999999999999999999999::numeric, 1000000000000000000000), mod(-9999999999999999999999::numeric, 1000000000000000000000), "
     "10.5 % 3, -7.25 % 2, div(-7.5, 2), 7 % 3",
     "SELECT 'today'::date = current_date, date 'tomorrow' - date 'yesterday', 'now'::timestamptz <= now(), timestamp 'today' <= localtimestamp",
+    "SELECT s.name AS s, count(*) FROM (VALUES ('a'), ('b'), ('a')) s(name) GROUP BY s ORDER BY s",  # the output column, not the row
     # numerics of different scales meeting: no digit lost (DuckDB's common type cut 0.125 to 0.1)
     "SELECT x FROM (SELECT round(v::numeric, 1) AS x FROM (VALUES (1.25), (2.5)) t(v) UNION SELECT 0.125) u ORDER BY 1",
     "SELECT COALESCE(sum(v::numeric(30,2)), 0.0001), CASE WHEN false THEN round(2.5, 0) ELSE 0.125 END FROM (VALUES (1.25)) t(v) WHERE false",
