@@ -701,14 +701,27 @@ def _passed_char(n: ast.Node, found: dict[str, set[str]]) -> str | None:
     an aggregate that keeps its padding, like max)."""
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("max", "min", "any_value", "mode") and len(n.args or ()) == 1:
         n = n.args[0]
+    n = _window_argument(n)
     t = _passed_type(n, found)
     return t if t is not None and is_char(t) else None
 
 
+#: window functions whose result is their first argument's value, in its type (anyelement)
+_VALUE_WINDOWS = ("lag", "lead", "first_value", "last_value", "nth_value")
+
+
+def _window_argument(n: ast.Node) -> ast.Node:
+    """The value argument of lag/lead/first_value/last_value/nth_value (``n`` itself otherwise)."""
+    if isinstance(n, ast.FuncCall) and n.over is not None and n.funcname[-1].sval in _VALUE_WINDOWS and n.args:
+        return n.args[0]
+    return n
+
+
 def _passed_varchar(n: ast.Node, found: dict[str, set[str]]) -> str | None:
-    """The varchar(n) type of an output that is a varchar column as it is
-    (max and min of varchar are text, as PostgreSQL's)."""
-    t = _passed_type(n, found)
+    """The varchar(n) type of an output that is a varchar column as it is,
+    or through lag/lead/first_value/... (max and min of varchar are text, as
+    PostgreSQL's)."""
+    t = _passed_type(_window_argument(n), found)
     return t if t is not None and t.startswith("varchar") else None
 
 
