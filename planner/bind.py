@@ -699,6 +699,8 @@ def _char_aliases(node: ast.Node, found: dict[str, set[str]]) -> None:
 def _passed_char(n: ast.Node, found: dict[str, set[str]]) -> str | None:
     """The char(n) type of an output that is a char(n) column as it is (or
     an aggregate that keeps its padding, like max)."""
+    if (inner := _scalar_subquery_output(n)) is not None:
+        return _passed_char(inner, found)
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("max", "min", "any_value", "mode") and len(n.args or ()) == 1:
         n = n.args[0]
     n = _window_argument(n)
@@ -717,10 +719,19 @@ def _window_argument(n: ast.Node) -> ast.Node:
     return n
 
 
+def _scalar_subquery_output(n: ast.Node) -> ast.Node | None:
+    """The one output expression of a scalar subquery ``(SELECT x ...)``."""
+    if isinstance(n, ast.SubLink) and n.subLinkType.name == "EXPR_SUBLINK" and len(getattr(n.subselect, "targetList", None) or ()) == 1:
+        return n.subselect.targetList[0].val
+    return None
+
+
 def _passed_varchar(n: ast.Node, found: dict[str, set[str]]) -> str | None:
     """The varchar(n) type of an output that is a varchar column as it is,
     or through lag/lead/first_value/... (max and min of varchar are text, as
     PostgreSQL's)."""
+    if (inner := _scalar_subquery_output(n)) is not None:
+        return _passed_varchar(inner, found)
     t = _passed_type(_window_argument(n), found)
     return t if t is not None and t.startswith("varchar") else None
 
@@ -754,7 +765,7 @@ def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
     # a result of one table (a session's: computed_only) has its plain columns' types from the origins
     one_table = computed_only and len(getattr(select, "fromClause", None) or ()) == 1 and isinstance(select.fromClause[0], ast.RangeVar) \
         and getattr(select, "withClause", None) is None
-    passed = any(isinstance(t.val, ast.FuncCall) or (not one_table and isinstance(t.val, ast.ColumnRef)) for t in targets)
+    passed = any(isinstance(t.val, (ast.FuncCall, ast.SubLink)) or (not one_table and isinstance(t.val, ast.ColumnRef)) for t in targets)
     divided = any(isinstance(t.val, (ast.FuncCall, ast.A_Expr)) for t in targets)
     if not (passed or divided):
         return kinds  # a point SELECT of plain columns: nothing to look up
