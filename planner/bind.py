@@ -759,6 +759,8 @@ def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
         return memo[0]
 
     kinds = jsonops.result_kinds(select, columns, computed_only=computed_only)
+    if isinstance(select, ast.SelectStmt) and select.op is not None and select.op.name != "SETOP_NONE":
+        return _set_operation_types(select, columns) or kinds
     targets = getattr(select, "targetList", None)
     if not targets or any(isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star) for t in targets):
         return kinds
@@ -776,6 +778,23 @@ def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
     if not any(declared):
         return kinds
     return [c or k for c, k in zip(declared, kinds or [None] * len(declared))]
+
+
+def _set_operation_types(select: ast.SelectStmt, columns: Callable[[], dict[str, str]]) -> list[str | None] | None:
+    """A set operation's column types where the engine's would differ:
+    PostgreSQL's is the first arm's of a known type (a string constant's is
+    not), which keeps character(n) and varchar(n) when that arm passes such
+    a column through (text, varchar and character convert to each other
+    alike). None when no column is such."""
+    leaves = decimals.set_operation_leaves(select)
+    if leaves is None or any(isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star) for t in leaves[0].targetList):
+        return None
+    found = {name: {t} for name, t in columns().items()}
+    declared = []
+    for i in range(len(leaves[0].targetList)):
+        first = next((leaf.targetList[i].val for leaf in leaves if not isinstance(leaf.targetList[i].val, ast.A_Const)), None)
+        declared.append(None if first is None else _passed_char(first, found) or _passed_varchar(first, found))
+    return declared if any(declared) else None
 
 
 #: functions that take character(n) as it is, padding and all (the others
