@@ -178,6 +178,9 @@ class Binder:
             return century
         if self.dialect == "duckdb" and (exact := self._scales.exact_remainder(n)) is not None:
             return exact
+        if self.dialect == "duckdb" and isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "^" \
+                and n.lexpr is not None:
+            return ast.FuncCall(funcname=(ast.String(sval="txngate_power"),), args=(n.lexpr, n.rexpr))  # PostgreSQL's errors
         if isinstance(n, ast.RangeFunction):
             zipped = _zipped_unnest(n)
             if zipped is not None:
@@ -891,7 +894,8 @@ FUNCTION_NAMES = {
     "json_build_array": "txngate_fn_json_array", "jsonb_build_array": "txngate_fn_json_array",
     "every": "bool_and", "json_agg": "json_group_array", "jsonb_agg": "json_group_array", "to_jsonb": "to_json",
     # PostgreSQL's errors (2201E, 2201F) where DuckDB returns NaN or -inf (pgcatalog.macros())
-    "sqrt": "txngate_sqrt", "ln": "txngate_ln", "log": "txngate_log", "log10": "txngate_log",
+    "sqrt": "txngate_sqrt", "ln": "txngate_ln", "log": "txngate_log", "log10": "txngate_log", "power": "txngate_power",
+    "pow": "txngate_power",
 }
 #: ... and for the Spark rewrite (the grammar gives ``position(b IN a)`` as ``position(a, b)``)
 SPARK_FUNCTION_NAMES = {"position": "strpos"}
@@ -1248,8 +1252,9 @@ def _pg_casts(tc: ast.TypeCast) -> bool:
         typed = typed_literal(tc.arg, "date")  # read in DateStyle's order (DuckDB reads 01/02/03 as year 1)
         if typed is not tc.arg:
             tc.arg, session_dependent = typed.arg, True
-    if name in ("float8", "float4") and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):
-        typed_literal(tc.arg, FLOAT_NAMES[name])  # PostgreSQL's range: '10e400' is 22003, not infinity
+    if name in ("float8", "float4", "numeric", "decimal") and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.A_Const) \
+            and isinstance(tc.arg.val, ast.String):
+        typed_literal(tc.arg, FLOAT_NAMES.get(name, "numeric"))  # PostgreSQL's input: '10e400' is 22003, '1_000' 22P02
     if name in INTEGER_NAMES and not tc.typeName.arrayBounds:
         if isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):  # PostgreSQL's input (DuckDB's rounds '34.5')
             tc.arg = typed_literal(tc.arg, INTEGER_NAMES[name]).arg

@@ -967,7 +967,14 @@ def macros() -> tuple[str, ...]:
         "CREATE OR REPLACE MACRO txngate_ln(x) AS CASE WHEN x = 0 THEN error('[2201E] cannot take logarithm of zero') "
         "WHEN x < 0 THEN error('[2201E] cannot take logarithm of a negative number') ELSE ln(x) END",
         "CREATE OR REPLACE MACRO txngate_log(x) AS CASE WHEN x = 0 THEN error('[2201E] cannot take logarithm of zero') "
-        "WHEN x < 0 THEN error('[2201E] cannot take logarithm of a negative number') ELSE log10(x) END, (b, x) AS log(b, x)",
+        "WHEN x < 0 THEN error('[2201E] cannot take logarithm of a negative number') ELSE log10(x) END, "
+        "(b, x) AS CASE WHEN b = 0 OR x = 0 THEN error('[2201E] cannot take logarithm of zero') "
+        "WHEN b < 0 OR x < 0 THEN error('[2201E] cannot take logarithm of a negative number') "
+        "WHEN b = 1 THEN error('[22012] division by zero') ELSE log(b, x) END",
+        # power(a, b) and a ^ b: PostgreSQL's errors where DuckDB answers inf or NaN
+        "CREATE OR REPLACE MACRO txngate_power(a, b) AS CASE WHEN a = 0 AND b < 0 THEN error('[2201F] zero raised to a negative power is undefined') "
+        "WHEN a < 0 AND b <> floor(b) THEN error('[2201F] a negative number raised to a non-integer power yields a complex result') "
+        "ELSE pow(a, b) END",
     )
 
 
