@@ -28,7 +28,7 @@ import time
 import duckdb
 import pyarrow as pa
 
-from local_exec import jsonb, numeric, pgformat, regex, strings, tochar, udf
+from local_exec import jsonb, numeric, regex, strings, tochar, udf
 from local_exec.errors import EngineError, as_duckdb_error, map_error
 from storage.persist.codec import TYPE_KEY, map_elements
 
@@ -235,9 +235,8 @@ class LocalEngine:
         regex.register(self._db)  # PostgreSQL's regexp_match(es), which the planner renames to
         jsonb.register(self._db)  # PostgreSQL's json operators, which the planner rewrites to
         numeric.register(self._db)  # PostgreSQL's numeric division, for output columns of avg and /
-        pgformat.register(self._db)
         tochar.register(self._db)  # PostgreSQL's to_char of dates, times and numbers
-        strings.register(self._db)  # sha224/384/512, encode/decode, split_part, to_hex as PostgreSQL's  # PostgreSQL's format(), and "any" arguments printed as PostgreSQL prints them
+        strings.register(self._db)  # format, sha224/384/512, encode/decode, split_part, to_hex as PostgreSQL's
 
     def add_function(self, name: str, fn, params: list[str], result: str) -> None:
         """A Python scalar function SQL can call (row at a time, with side

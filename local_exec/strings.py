@@ -1,6 +1,13 @@
 """PostgreSQL's string and binary functions that DuckDB lacks or answers
 otherwise, for the local engine (the planner renames the calls to these):
 
+- ``format()``: DuckDB's is fmt's (``{}``); PostgreSQL's reads
+  ``%[position$][flags][width]type`` with ``s`` (the value as text, NULL
+  as nothing), ``I`` (a quoted identifier; NULL is 22004), ``L`` (a quoted
+  literal, NULL as ``NULL``) and ``%%``. The planner rewrites
+  ``format(f, a, ...)`` to ``txngate_format(f, [a, ...])`` with each
+  argument as PostgreSQL prints it (``txngate_text``: booleans ``t``/``f``,
+  which concat and concat_ws take too);
 - ``sha224``, ``sha384``, ``sha512`` (DuckDB has only sha256, and the
   transpiler turned the others into it: a wrong digest);
 - ``encode(bytea, format)`` and ``decode(text, format)`` with PostgreSQL's
@@ -24,10 +31,75 @@ import binascii
 import hashlib
 import re
 
+from pglast.keywords import COL_NAME_KEYWORDS, RESERVED_KEYWORDS, TYPE_FUNC_NAME_KEYWORDS
+
 from local_exec import udf
 from local_exec.udf import FunctionError
 
-__all__ = ["FUNCTIONS", "MACROS", "decode", "encode", "register"]
+__all__ = ["FUNCTIONS", "MACROS", "decode", "encode", "pg_format", "quote_ident", "quote_literal", "register"]
+
+_SPEC = re.compile(r"%(?:(\d+)\$)?(-)?(?:(\d+)|(\*)(?:(\d+)\$)?)?(.)?", re.DOTALL)
+_PLAIN = re.compile(r"[a-z_][a-z0-9_$]*")
+_KEYWORDS = set(RESERVED_KEYWORDS) | set(TYPE_FUNC_NAME_KEYWORDS) | set(COL_NAME_KEYWORDS)
+
+
+def quote_ident(name: str) -> str:
+    """PostgreSQL's quote_ident: as it is when it reads back the same unquoted."""
+    if _PLAIN.fullmatch(name) and name not in _KEYWORDS:
+        return name
+    return '"' + name.replace('"', '""') + '"'
+
+
+def quote_literal(text: str) -> str:
+    """PostgreSQL's quote_literal: E'' form, backslashes doubled, when it has one."""
+    quoted = text.replace("'", "''")
+    return "E'" + quoted.replace("\\", "\\\\") + "'" if "\\" in text else "'" + quoted + "'"
+
+
+def pg_format(fmt: str, args: list) -> str:
+    out, i, next_arg = [], 0, 0
+    while True:
+        j = fmt.find("%", i)
+        if j < 0:
+            out.append(fmt[i:])
+            return "".join(out)
+        out.append(fmt[i:j])
+        m = _SPEC.match(fmt, j)
+        position, left, width, star, star_position, kind = m.groups()
+        if kind is None:
+            raise FunctionError("22023", "unterminated format() type specifier", "For a single \"%\" use \"%%\".")
+        i = m.end()
+        if kind == "%" and m.end() - j == 2:
+            out.append("%")
+            continue
+        if star:  # the width is an argument: the next one, or the one numbered
+            at = int(star_position) - 1 if star_position else next_arg
+            if at >= len(args):
+                raise FunctionError("22023", "too few arguments for format()")
+            next_arg = at + 1
+            width = args[at] or "0"
+            if int(width) < 0:
+                left, width = "-", str(-int(width))
+        if kind not in "sIL":
+            raise FunctionError("22023", f'unrecognized format() type specifier "{kind}"',
+                                "For a single \"%\" use \"%%\".")
+        index = int(position) - 1 if position is not None else next_arg
+        if position is not None and int(position) == 0:
+            raise FunctionError("22023", "format specifies argument 0, but arguments are numbered from 1")
+        if index >= len(args):
+            raise FunctionError("22023", "too few arguments for format()")
+        next_arg = index + 1
+        value = args[index]
+        if kind == "I":
+            if value is None:
+                raise FunctionError("22004", "null values cannot be formatted as an SQL identifier")
+            text = quote_ident(value)
+        elif kind == "L":
+            text = "NULL" if value is None else quote_literal(value)
+        else:
+            text = "" if value is None else value
+        n = int(width) if width else 0
+        out.append(text.ljust(n) if left else text.rjust(n))
 
 
 def digest(data: bytes, algorithm: str) -> bytes:
@@ -78,12 +150,15 @@ def decode(text: str, fmt: str) -> bytes:
 
 
 FUNCTIONS = {
+    "txngate_format": (lambda fmt, args: pg_format(fmt, list(args)), ["VARCHAR", "VARCHAR[]"], "VARCHAR"),
     "txngate_digest": (digest, ["BLOB", "VARCHAR"], "BLOB"),
     "txngate_encode": (encode, ["BLOB", "VARCHAR"], "VARCHAR"),
     "txngate_decode": (decode, ["VARCHAR", "VARCHAR"], "BLOB"),
 }
 
 MACROS = (
+    # an "any" argument as PostgreSQL's output function prints it (where DuckDB's cast differs)
+    "CREATE OR REPLACE MACRO txngate_text(x) AS CASE WHEN typeof(x) = 'BOOLEAN' THEN left(CAST(x AS VARCHAR), 1) ELSE CAST(x AS VARCHAR) END",
     *(f"CREATE OR REPLACE MACRO txngate_{a}(x) AS txngate_digest(CAST(x AS BLOB), '{a}')" for a in ("sha224", "sha384", "sha512")),
     "CREATE OR REPLACE MACRO txngate_split_part(s, d, n) AS "
     "CASE WHEN d = '' THEN CASE WHEN n IN (1, -1) THEN s ELSE '' END ELSE split_part(s, d, n) END",

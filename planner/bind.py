@@ -132,7 +132,7 @@ class Binder:
             elif isinstance(n, ast.FuncCall):
                 _rename_function(n, self.dialect)
                 if self.dialect == "duckdb":
-                    _any_arguments(n)
+                    _pg_function(n)
             elif isinstance(n, ast.TypeCast):
                 if _pg_casts(n):
                     self.out.uncacheable = True  # read by the session's DateStyle
@@ -911,23 +911,43 @@ def _rename_function(fc: ast.FuncCall, dialect: str) -> None:
         fc.funcname = (ast.String(sval=name),)
 
 
+def _pg_function(fc: ast.FuncCall) -> None:
+    """The PostgreSQL functions whose calls change shape for DuckDB (in place)."""
+    name = fc.funcname[-1].sval
+    if len(fc.funcname) != 1:
+        return
+    if name == "regexp_replace":
+        _regexp_replace_from(fc)
+    elif name in _REGEXP_DEFAULTS:
+        _regexp_defaults(fc)
+    elif name in ("array_agg", "string_agg"):
+        _sorted_distinct(fc)
+    elif name in ("concat", "concat_ws", "format"):
+        _any_arguments(fc)
+
+
+def _regexp_defaults(fc: ast.FuncCall) -> None:
+    """regexp_count/instr/substr/like as local_exec.regex's, their optional arguments filled."""
+    name, given = fc.funcname[-1].sval, list(fc.args or ())
+    if 2 <= len(given) <= 2 + len(_REGEXP_DEFAULTS[name]):
+        fc.funcname = (ast.String(sval=f"txngate_{name}"),)
+        fc.args = tuple(given + [_constant(v) for v in _REGEXP_DEFAULTS[name][len(given) - 2:]])
+
+
+def _sorted_distinct(fc: ast.FuncCall) -> None:
+    """PostgreSQL sorts a DISTINCT aggregate's input (NULLs last): the values come out in order."""
+    if fc.agg_distinct and not fc.agg_order and fc.args and fc.over is None:
+        fc.agg_order = (ast.SortBy(node=copy.deepcopy(fc.args[0]), sortby_dir=SortByDir.SORTBY_DEFAULT,
+                                   sortby_nulls=SortByNulls.SORTBY_NULLS_DEFAULT),)
+
+
 def _any_arguments(fc: ast.FuncCall) -> None:
     """concat, concat_ws and format take "any" arguments, each printed as
-    its type prints it (booleans ``t``/``f``: local_exec.pgformat's
+    its type prints it (booleans ``t``/``f``: local_exec.strings'
     ``txngate_text``); format is PostgreSQL's (``%s``, ``%I``, ``%L``),
     not DuckDB's fmt-style one."""
     name = fc.funcname[-1].sval
-    if name == "regexp_replace" and len(fc.funcname) == 1:
-        _regexp_replace_from(fc)
-    if name in _REGEXP_DEFAULTS and len(fc.funcname) == 1 and fc.args and len(fc.args) <= 2 + len(_REGEXP_DEFAULTS[name]):
-        given = list(fc.args)
-        fc.funcname = (ast.String(sval=f"txngate_{name}"),)
-        fc.args = tuple(given + [_constant(v) for v in _REGEXP_DEFAULTS[name][len(given) - 2:]])
-    if name in ("array_agg", "string_agg") and fc.agg_distinct and not fc.agg_order and fc.args and fc.over is None:
-        # PostgreSQL sorts a DISTINCT aggregate's input (NULLs last): the values come out in order
-        fc.agg_order = (ast.SortBy(node=copy.deepcopy(fc.args[0]), sortby_dir=SortByDir.SORTBY_DEFAULT,
-                                   sortby_nulls=SortByNulls.SORTBY_NULLS_DEFAULT),)
-    if name not in ("concat", "concat_ws", "format") or len(fc.funcname) != 1 or not fc.args or fc.agg_star:
+    if not fc.args or fc.agg_star:
         return
     first = 0 if name == "concat" else 1
     texts = [a if isinstance(a, ast.A_Const) and isinstance(a.val, ast.String) else
