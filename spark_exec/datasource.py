@@ -26,7 +26,7 @@ import json
 import pyarrow as pa
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 
-from storage.persist import codec, read_encoded
+from storage.persist import codec, part_schema, read_encoded
 from storage.persist.codec import DIFF, TS
 from storage.persist.state import PartMeta
 
@@ -89,7 +89,8 @@ class PartsReader(DataSourceReader):
     def __init__(self, options):
         self.blob_url = options.get("blob", "")
         self.parts = json.loads(options["parts"])
-        self.fields = physical_fields(codec.schema_from_bytes(base64.b64decode(options["schema"])))
+        self.schema = codec.schema_from_bytes(base64.b64decode(options["schema"]))
+        self.fields = physical_fields(self.schema)
 
     def partitions(self):
         return [_Part(p) for p in self.parts] or [_Part(None)]
@@ -99,7 +100,7 @@ class PartsReader(DataSourceReader):
             return
         part = PartMeta.from_json(partition.meta)
         data = part.inline if part.inline is not None else asyncio.run(_fetch(self.blob_url, part.key))
-        table = read_encoded(data)
+        table = read_encoded(data, part_schema(self.schema, part))
         if TS not in table.column_names:
             table = table.append_column(TS, pa.repeat(pa.scalar(part.ts, pa.int64()), table.num_rows))
         columns = [table.column(f.name).cast(f.type) for f in self.fields]

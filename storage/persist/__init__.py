@@ -19,13 +19,14 @@ Public API:
   (``rewrite_ts``);
 * ``codec.field_for(name, sql_type)``: schema fields for SQL types;
 * ``ShardState.validate()`` and ``FOREVER``;
-* ``read_encoded(data)``: the table of a part's bytes (Parquet, or Arrow IPC when inline);
+* ``read_encoded(data, part_schema(schema, part))``: the table of a part's
+  bytes (Parquet in Blob; small inline parts carry no schema of their own);
 * ``adopt_parquet(blob, shard, schema, writer, prefix)``: a batch of the
   Parquet files an outside writer (Spark) put in Blob, checked and moved to
   part keys.
 """
 
-from storage.persist.batch import BatchBuilder, BatchHandle, adopt_parquet, read_encoded
+from storage.persist.batch import BatchBuilder, BatchHandle, adopt_parquet, part_schema, read_encoded
 from storage.persist.client import PersistClient
 from storage.persist.codec import DIFF, TS, SchemaError, field_for
 from storage.persist.config import PersistConfig
@@ -47,6 +48,7 @@ __all__ = [
     "PersistConfig",
     "ReadHandle",
     "SchemaError",
+    "part_schema",
     "read_encoded",
     "ShardState",
     "TS",

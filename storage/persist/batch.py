@@ -6,10 +6,12 @@ Parquet file in Blob under ``<shard>/p/<writer>/<created_ms>-<uuid>`` (the
 creation time lets GC recognise orphans older than its grace period), or,
 when the whole batch is smaller than ``inline_threshold`` bytes, kept inline
 in the shard state (saving a blob PUT). Parts in Blob are always Parquet; a
-small part is encoded as an Arrow IPC stream (tens of microseconds where a
-Parquet writer and reader take about a millisecond, which a 1-row commit
-pays twice: its data and its txns row), and made Parquet only if it goes to
-Blob after all (``blob_bytes``). ``read_encoded`` reads either.
+small part is encoded as Arrow IPC record batch messages without a schema
+(tens of microseconds where a Parquet writer and reader take about a
+millisecond, which a 1-row commit pays twice: its data and its txns row;
+the shard's schema gives ``part_schema``, so a 1-row part is a third of a
+self-describing stream), and made Parquet only if it goes to Blob after all
+(``blob_bytes``). ``read_encoded`` reads either.
 
 ``BatchBuilder`` takes Arrow tables as they arrive and flushes a part every
 ``part_bytes``, so memory stays bounded by about two parts however big the
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import hashlib
 import io
 import json
 import time
@@ -63,6 +66,16 @@ def key_created_ms(key: str) -> int | None:
 SMALL_PART_BYTES = 16 << 10
 
 
+def _min_max(col: pa.ChunkedArray) -> tuple[int, int]:
+    """The least and greatest of a column without NULLs (small ones in
+    Python: a compute kernel call costs more than a few rows do)."""
+    if len(col) <= 32:
+        values = col.to_pylist()
+        return min(values), max(values)
+    lo, hi = pc.min_max(col).values()
+    return lo.as_py(), hi.as_py()
+
+
 def encode_parquet(table: pa.Table) -> bytes:
     """Parquet bytes of a physical table. The Arrow schema is not embedded
     (the shard's schema is applied on read); small tables skip compression
@@ -76,26 +89,55 @@ def encode_parquet(table: pa.Table) -> bytes:
 
 
 _PARQUET_MAGIC = b"PAR1"
+#: A small part: this prefix, then Arrow IPC record batch messages without
+#: the schema (``part_schema`` gives it: the shard's, as the part holds it).
+_SMALL_MAGIC = b"TGR1"
+
+
+def part_schema(schema: pa.Schema, part: PartMeta) -> pa.Schema:
+    """The physical schema of ``part`` of a shard of ``schema``: its
+    columns as stored, ``_ts`` unless the time lives in its metadata,
+    ``_diff``."""
+    extra = ([] if part.ts is not None else [pa.field(TS, pa.int64(), False)]) + [pa.field(DIFF, pa.int64(), False)]
+    return pa.schema(list(codec.physical_schema(schema)) + extra)
 
 
 def encode_small(table: pa.Table) -> bytes:
-    """An Arrow IPC stream of a small physical table (a part kept inline)."""
-    sink = pa.BufferOutputStream()
-    with pa.ipc.new_stream(sink, table.schema) as writer:
-        writer.write_table(table)
-    return sink.getvalue().to_pybytes()
+    """A small physical table (a part kept inline) as record batch
+    messages without the schema: a 1-row commit's part shrinks to a third."""
+    out = [_SMALL_MAGIC]
+    for batch in table.combine_chunks().to_batches():
+        out.append(batch.serialize().to_pybytes())
+    return b"".join(out)
 
 
-def read_encoded(data: bytes) -> pa.Table:
-    """The physical table of an encoded part: Parquet or an Arrow IPC stream."""
+def read_encoded(data: bytes, schema: pa.Schema | None = None) -> pa.Table:
+    """The physical table of an encoded part: Parquet, small (``schema``:
+    its ``part_schema``, required), or an Arrow IPC stream (inline parts
+    written before small ones had no schema)."""
     if data[:4] == _PARQUET_MAGIC:
         return pq.read_table(pa.BufferReader(data))
+    if data[:4] == _SMALL_MAGIC:
+        if schema is None:
+            raise UsageError("a small part is read with its schema")
+        reader = pa.BufferReader(data[4:])
+        batches = []
+        while reader.tell() < reader.size():
+            batches.append(pa.ipc.read_record_batch(pa.ipc.read_message(reader), schema))
+        return pa.Table.from_batches(batches, schema=schema)
     return pa.ipc.open_stream(data).read_all()
 
 
-def blob_bytes(data: bytes) -> bytes:
-    """An encoded part as it is stored in Blob: Parquet."""
-    return data if data[:4] == _PARQUET_MAGIC else encode_parquet(read_encoded(data))
+def blob_bytes(data: bytes, schema: pa.Schema | None = None) -> bytes:
+    """An encoded part as it is stored in Blob: Parquet (``schema``: its
+    ``part_schema``, for a small part)."""
+    return data if data[:4] == _PARQUET_MAGIC else encode_parquet(read_encoded(data, schema))
+
+
+def schema_fingerprint(schema: bytes) -> str:
+    """A short digest of a shard schema's bytes: what a transmitted batch
+    carries instead of the schema (the shard it is appended to has it)."""
+    return hashlib.blake2b(schema, digest_size=8).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -103,11 +145,18 @@ class BatchHandle(PartsStats):
     """A written, not yet appended, batch: where its parts are and what they hold."""
 
     shard_id: str
+    #: the schema's bytes (empty in a handle read back with ``from_bytes``,
+    #: which has only its ``fingerprint``)
     schema: bytes
     parts: tuple[PartMeta, ...]
     #: unique per batch built, so two batches of equal inline rows (which
     #: carry no blob key) still encode differently
     id: str = field(default_factory=lambda: uuid.uuid4().hex[:16])
+    fingerprint: str = ""
+
+    def __post_init__(self):
+        if not self.fingerprint:
+            object.__setattr__(self, "fingerprint", schema_fingerprint(self.schema))
 
     @property
     def min_ts(self) -> int | None:
@@ -130,15 +179,20 @@ class BatchHandle(PartsStats):
         return replace(self, parts=tuple(p.with_ts(ts) for p in self.parts))
 
     def to_bytes(self) -> bytes:
+        """The handle as bytes, with the schema's fingerprint in place of
+        the schema (a txns row carries one of these per commit)."""
         return json.dumps(
-            {"shard_id": self.shard_id, "id": self.id, "schema": base64.b64encode(self.schema).decode(), "parts": [p.to_json() for p in self.parts]},
+            {"shard_id": self.shard_id, "id": self.id, "schema_fp": self.fingerprint, "parts": [p.to_json() for p in self.parts]},
             separators=(",", ":"),
         ).encode()
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "BatchHandle":
         d = json.loads(data)
-        return cls(d["shard_id"], base64.b64decode(d["schema"]), tuple(PartMeta.from_json(p) for p in d["parts"]), d.get("id", ""))
+        parts = tuple(PartMeta.from_json(p) for p in d["parts"])
+        if "schema" in d:  # written before fingerprints
+            return cls(d["shard_id"], base64.b64decode(d["schema"]), parts, d.get("id", ""))
+        return cls(d["shard_id"], b"", parts, d.get("id", ""), d["schema_fp"])
 
     async def delete(self, blob: Blob) -> None:
         """Remove the parts of a batch that will never be appended."""
@@ -216,36 +270,36 @@ class BatchBuilder:
     async def _flush(self) -> None:
         if not self._pending:
             return
-        table = pa.concat_tables(self._pending)
+        table = self._pending[0] if len(self._pending) == 1 else pa.concat_tables(self._pending)
+        nbytes = self._pending_bytes
         self._pending, self._pending_bytes = [], 0
         # Cut oversized accumulations into parts of about part_bytes.
-        per_row = max(1, table.nbytes // max(1, table.num_rows))
+        per_row = max(1, nbytes // max(1, table.num_rows))
         rows_per_part = max(1, self.part_bytes // per_row)
         for offset in range(0, table.num_rows, rows_per_part):
-            piece = table.slice(offset, rows_per_part)
-            if piece.nbytes < SMALL_PART_BYTES:
-                data, meta = self._encode(piece)
+            piece = table if rows_per_part >= table.num_rows else table.slice(offset, rows_per_part)
+            small = (nbytes if piece is table else piece.nbytes) < SMALL_PART_BYTES
+            if small:
+                data, meta = self._encode(piece, small)
             else:  # keep the event loop free while encoding a big part
-                data, meta = await asyncio.to_thread(self._encode, piece)
+                data, meta = await asyncio.to_thread(self._encode, piece, small)
             if len(data) < self.inline_threshold and not self._parts and not self._uploads:
                 self._small.append((data, meta))
                 continue
             await self._drain_small()
             await self._upload(data, meta)
 
-    def _encode(self, table: pa.Table) -> tuple[bytes, PartMeta]:
-        diff = table.column(DIFF)
-        dmin, dmax = pc.min_max(diff).values()
+    def _encode(self, table: pa.Table, small: bool) -> tuple[bytes, PartMeta]:
+        dmin, dmax = _min_max(table.column(DIFF))
         if self.ts is None:
-            tmin, tmax = pc.min_max(table.column(TS)).values()
-            tmin, tmax = tmin.as_py(), tmax.as_py()
+            tmin, tmax = _min_max(table.column(TS))
             if tmin < 0 or tmax >= FOREVER:
                 raise UsageError(f"times must be in [0, 2^63), got [{tmin}, {tmax}]")
         else:
             tmin = tmax = self.ts
         physical = codec.to_physical(table, self.schema)
-        data = encode_small(physical) if table.nbytes < SMALL_PART_BYTES else encode_parquet(physical)
-        meta = PartMeta(rows=table.num_rows, nbytes=len(data), min_ts=tmin, max_ts=tmax, min_diff=dmin.as_py(), max_diff=dmax.as_py(), ts=self.ts)
+        data = encode_small(physical) if small else encode_parquet(physical)
+        meta = PartMeta(rows=table.num_rows, nbytes=len(data), min_ts=tmin, max_ts=tmax, min_diff=dmin, max_diff=dmax, ts=self.ts)
         return data, meta
 
     async def _drain_small(self) -> None:
@@ -255,7 +309,7 @@ class BatchBuilder:
 
     async def _upload(self, data: bytes, meta: PartMeta) -> None:
         key = part_key(self.shard_id, self.writer, self.clock() if self.clock else None)
-        data = blob_bytes(data)
+        data = blob_bytes(data, part_schema(self.schema, meta))
         meta = replace(meta, key=key, nbytes=len(data))
         self._parts.append(meta)
         await self._upload_slots.acquire()
@@ -308,7 +362,7 @@ async def fetch_part(blob: Blob, part: PartMeta) -> bytes:
 
 def decode_part(data: bytes, part: PartMeta, schema: pa.Schema) -> pa.Table:
     """A part's updates as a logical table: user columns, ``_ts``, ``_diff``."""
-    table = read_encoded(data)
+    table = read_encoded(data, part_schema(schema, part))
     if part.ts is not None:
         table = table.append_column(pa.field(TS, pa.int64(), False), pa.repeat(pa.scalar(part.ts, pa.int64()), table.num_rows))
     canonical = codec.updates_schema(schema)

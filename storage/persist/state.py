@@ -43,6 +43,7 @@ from __future__ import annotations
 import base64
 import json
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from storage.errors import UsageError
 
@@ -128,6 +129,12 @@ class BatchMeta(PartsStats):
     def to_json(self) -> dict:
         return {"id": self.id, "lower": self.lower, "upper": self.upper, "since": self.since, "parts": [p.to_json() for p in self.parts]}
 
+    @cached_property
+    def json_text(self) -> str:
+        """``to_json`` as JSON text, made once: a state is encoded whole at
+        every seqno, and most of its batches are the previous state's."""
+        return json.dumps(self.to_json(), separators=(",", ":"))
+
     @classmethod
     def from_json(cls, d: dict) -> "BatchMeta":
         return cls(d["id"], d["lower"], d["upper"], d["since"], tuple(PartMeta.from_json(p) for p in d["parts"]))
@@ -173,14 +180,15 @@ class ShardState:
             "schema": base64.b64encode(self.schema).decode(),
             "upper": self.upper,
             "since": self.since,
-            "batches": [b.to_json() for b in self.batches],
             "writers": {k: [w.lease_expires_at, w.last_token, w.last_upper] for k, w in self.writers.items()},
             "readers": {k: [r.since, r.seqno_since, r.lease_expires_at] for k, r in self.readers.items()},
             "critical": self.critical,
             "gc_seqno": self.gc_seqno,
             "retired": [list(r) for r in self.retired],
         }
-        return json.dumps(d, separators=(",", ":")).encode()
+        head = json.dumps(d, separators=(",", ":"))
+        batches = ",".join(b.json_text for b in self.batches)
+        return f'{head[:-1]},"batches":[{batches}]}}'.encode()
 
     @classmethod
     def decode(cls, data: bytes, seqno: int) -> "ShardState":

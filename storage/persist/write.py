@@ -32,7 +32,7 @@ from storage.errors import UsageError
 from storage.location import Blob
 from storage.persist import codec
 from storage.persist import state as st
-from storage.persist.batch import BatchBuilder, BatchHandle, blob_bytes, part_key
+from storage.persist.batch import BatchBuilder, BatchHandle, blob_bytes, part_key, part_schema, schema_fingerprint
 from storage.persist.config import PersistConfig
 from storage.persist.handle_base import ShardHandle
 from storage.persist.machine import Machine
@@ -46,6 +46,15 @@ class WriteHandle(ShardHandle):
         super().__init__(machine, blob, config)
         self.writer_id = writer_id
         self._maintenance = maintenance
+        self._fingerprint: tuple[bytes, str] | None = None
+
+    @property
+    def fingerprint(self) -> str:
+        """The fingerprint of the schema batches built here carry."""
+        schema = self.machine.state.schema
+        if self._fingerprint is None or self._fingerprint[0] is not schema:
+            self._fingerprint = (schema, schema_fingerprint(codec.schema_to_bytes(self.schema)))
+        return self._fingerprint[1]
 
     @property
     def upper(self) -> int:
@@ -79,7 +88,7 @@ class WriteHandle(ShardHandle):
         if batch is not None:
             if batch.shard_id != self.shard_id:
                 raise UsageError(f"batch was written for shard {batch.shard_id}, not {self.shard_id}")
-            if batch.schema != self.machine.state.schema and codec.schema_from_bytes(batch.schema) != self.schema:
+            if batch.fingerprint != self.fingerprint and not (batch.schema and codec.schema_from_bytes(batch.schema) == self.schema):
                 raise UsageError("batch schema differs from the shard's")
         if not expected_upper < new_upper <= st.FOREVER:
             raise UsageError(f"cannot append [{expected_upper}, {new_upper}): the range must be non-empty")
@@ -113,7 +122,7 @@ class WriteHandle(ShardHandle):
         for p in batch.parts:
             if p.inline is not None:
                 key = part_key(self.shard_id, self.writer_id, self.config.clock())
-                data = blob_bytes(p.inline)
+                data = blob_bytes(p.inline, part_schema(self.schema, p))
                 await retry_idempotent(lambda: self.blob.set(key, data))
                 p = replace(p, key=key, inline=None, nbytes=len(data))
             parts.append(p)
