@@ -77,16 +77,20 @@ class _Order:
 
     positions: np.ndarray  # row positions in the run, in key order
     columns: list  # per key column: its sorted values (numpy for integers, else _Values)
+    bounds: list = field(default_factory=list)  # per key column: (min, max) of its integer type, or None
+
+    def __post_init__(self):
+        self.bounds = [(int(np.iinfo(v.dtype).min), int(np.iinfo(v.dtype).max)) if isinstance(v, np.ndarray) else None
+                       for v in self.columns]
 
     def find(self, key: tuple) -> tuple[int, int]:
         """The range of ``positions`` whose key equals ``key``."""
         lo, hi = 0, len(self.positions)
-        for values, v in zip(self.columns, key):
+        for values, bounds, v in zip(self.columns, self.bounds, key):
             if lo >= hi:
                 break
-            if isinstance(values, np.ndarray):
-                info = np.iinfo(values.dtype)
-                if not info.min <= v <= info.max:
+            if bounds is not None:
+                if not bounds[0] <= v <= bounds[1]:
                     return 0, 0
                 part, v = values[lo:hi], values.dtype.type(v)  # of the array's type: no cast of the array
                 lo, hi = lo + int(np.searchsorted(part, v, "left")), lo + int(np.searchsorted(part, v, "right"))
@@ -142,7 +146,10 @@ class Run:
         positions = []
         for key in keys:
             lo, hi = order.find(key)
-            positions.extend(order.positions[lo:hi].tolist())
+            if lo < hi:
+                positions.extend(order.positions[lo:hi].tolist())
+        if not positions:
+            return self.updates.slice(0, 0)
         return self.updates.take(pa.array(positions, pa.int64()))
 
 

@@ -22,7 +22,11 @@ class ShardHandle:
 
     @property
     def schema(self) -> pa.Schema:
-        return codec.schema_from_bytes(self.machine.state.schema)
+        raw = self.machine.state.schema
+        cached = getattr(self, "_schema", None)
+        if cached is None or cached[0] is not raw:
+            cached = self._schema = (raw, codec.schema_from_bytes(raw))
+        return cached[1]
 
     @property
     def known_upper(self) -> int:
