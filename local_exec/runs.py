@@ -150,6 +150,8 @@ class Run:
                 positions.extend(order.positions[lo:hi].tolist())
         if not positions:
             return self.updates.slice(0, 0)
+        if len(positions) == 1:
+            return self.updates.slice(positions[0], 1)  # a point: no gather over the run
         return self.updates.take(pa.array(positions, pa.int64()))
 
 
@@ -165,6 +167,10 @@ def matching(table: pa.Table, cols, keys: list[tuple]) -> pa.Array:
     (tuples without NULL; a NULL key column equals nothing)."""
     if table.num_rows == 0 or not keys:
         return pa.repeat(pa.scalar(False), table.num_rows)
+    if table.num_rows <= 32 and len(keys) <= 32:  # a few rows: cheaper in Python than through kernels
+        wanted = {tuple(_hashable(v) for v in k) for k in keys}
+        rows = table.select(list(cols)).to_pylist()
+        return pa.array([tuple(_hashable(r[c]) for c in cols) in wanted for r in rows], pa.bool_())
     mask = None
     try:
         for i, c in enumerate(cols):
@@ -185,9 +191,15 @@ def matching(table: pa.Table, cols, keys: list[tuple]) -> pa.Array:
     return pa.array(hits)
 
 
+_NAN = ("NaN",)
+
+
 def _hashable(v):
-    """``v`` with its lists (array values, at any depth) as tuples."""
-    return tuple(_hashable(x) for x in v) if isinstance(v, (list, tuple)) else v
+    """``v`` with its lists (array values, at any depth) as tuples, and NaN
+    as one value equal to itself (as in PostgreSQL's float comparison)."""
+    if isinstance(v, (list, tuple)):
+        return tuple(_hashable(x) for x in v)
+    return _NAN if isinstance(v, float) and v != v else v
 
 
 class Runs:
@@ -279,10 +291,21 @@ class Runs:
         without NULL: ``key_tuples``; runs searched by their orders, which
         ``Run.sort`` built)."""
         assert self.covers(ts), (ts, self.run_ts, self.ts)
-        tail = self._tail_at(ts)
-        parts = [r.search(cols, keys) for r in self.runs] + [tail.filter(matching(tail, cols, keys))]
-        found = pa.concat_tables([p for p in parts if p.num_rows] or parts[-1:])
-        if found.num_rows and pc.min(found.column(DIFF)).as_py() < 0:
+        parts = [p for p in (r.search(cols, keys) for r in self.runs) if p.num_rows]
+        tail = self.tail
+        if tail.num_rows and ts < self.ts:
+            tail = tail.filter(pc.less_equal(tail.column(TS), ts))
+        if tail.num_rows:
+            hits = tail.filter(matching(tail, cols, keys))
+            if hits.num_rows:
+                parts.append(hits.drop_columns([TS]))
+        if not parts:
+            return self.tail.drop_columns([TS, DIFF]).slice(0, 0)
+        found = parts[0] if len(parts) == 1 else pa.concat_tables(parts)
+        diffs = found.column(DIFF).to_pylist() if found.num_rows <= 64 else None
+        if diffs is not None and all(d == 1 for d in diffs):
+            return found.drop_columns([DIFF])  # insertions only: the common point lookup
+        if (min(diffs) if diffs is not None else pc.min(found.column(DIFF)).as_py()) < 0:
             found = collapse(found)  # retractions to cancel (insertions alone need no consolidating)
         return expand(found)
 

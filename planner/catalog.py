@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from functools import cached_property, lru_cache
 from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
@@ -151,7 +152,7 @@ class Relation:
         raise SqlError(UNDEFINED_COLUMN, f'column "{name}" of relation "{self.name}" does not exist',
                        position=None if location is None or location < 0 else location + 1)
 
-    @property
+    @cached_property
     def schema_arrow(self) -> pa.Schema:
         return pa.schema([field_for(c.name, c.type, nullable=not c.not_null) for c in self.columns])
 
@@ -268,6 +269,7 @@ Table = Relation
 Note = Callable[[Optional[frozenset]], None]
 
 
+@lru_cache(maxsize=1 << 16)
 def catalog_key(namespace: str, name) -> int:
     """The key hash of one catalog object: ``("relation", "schema.name")``
     (tables, views and materialized views share PostgreSQL's one namespace
