@@ -462,7 +462,7 @@ class Dml:
         pos = pa.array(range(len(conflicts)), pa.int64())
         old = current.take(pa.array([e for _p, e in conflicts], pa.int64()))
         excluded = new.take(pa.array([p for p, _e in conflicts], pa.int64()))
-        sets = _assignments(clause.targetList, rel)
+        sets = _assignment_sql(_assignments(clause.targetList, rel), rel)
         cols = ", ".join(
             f'CAST({transpile(sets[c.name]) if c.name in sets else chr(34) + alias + chr(34) + "." + chr(34) + c.name + chr(34)} AS {duckdb_type(c.type)}) AS "{c.name}"'
             for c in rel.columns
@@ -487,6 +487,7 @@ class Dml:
         alias = node.relation.alias.aliasname if node.relation.alias is not None else rel.name
         if _spark_rewritable(node, rel, self.work, keyed_ok=False):
             # old rows retracted and new rows added by one Spark job
+            sets = _assignment_sql(sets, rel)
             where = f" WHERE {pg_sql(node.whereClause)}" if node.whereClause is not None else ""
             source = f"{_qualified(rel)} AS {_q(alias)}"
             new = ", ".join(
@@ -505,6 +506,7 @@ class Dml:
         if old is not None:
             changed = _assign(plan, old)
         else:
+            sets = _assignment_sql(sets, rel)
             exprs = [f'{_q(alias)}.{ROWID} AS {ROWID}'] + [
                 f'CAST(({sets[c.name]}) AS {_pg_type(c.type)}) AS {_q("__new_" + c.name)}' for c in rel.columns if c.name in sets
             ]
@@ -956,8 +958,12 @@ def _remove_rows(current: pa.Table, removed: pa.Table) -> pa.Table:
     return expand(collapse(both))
 
 
-def _assignments(targets, rel: Relation) -> dict[str, str]:
-    sets: dict[str, str] = {}
+def _assignments(targets, rel: Relation) -> dict[str, object]:
+    """The SET clause checked as PostgreSQL checks it: each assigned column
+    with what it is set to (its default's SQL, or an expression node whose
+    SQL ``_assignment_sql`` makes: a point UPDATE computed without an
+    engine never needs it)."""
+    sets: dict[str, object] = {}
     for target in targets:
         if isinstance(target.val, ast.MultiAssignRef):
             raise not_supported("multiple-column assignment (SET (a, b) = ...)")
@@ -974,8 +980,13 @@ def _assignments(targets, rel: Relation) -> dict[str, str]:
                 raise not_supported("SET ... = DEFAULT for a serial or identity column")
             sets[col.name] = col.default if col.default is not None else "NULL"
         else:
-            sets[col.name] = pg_sql(typed_literal(target.val, col.type))
+            sets[col.name] = target.val
     return sets
+
+
+def _assignment_sql(sets: dict[str, object], rel: Relation) -> dict[str, str]:
+    """``_assignments`` as PostgreSQL SQL per column."""
+    return {name: v if isinstance(v, str) else pg_sql(typed_literal(v, rel.column(name).type)) for name, v in sets.items()}
 
 
 def _constant_value(node, params):
