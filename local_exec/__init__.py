@@ -9,12 +9,13 @@ rows whose key columns equal one of some keys). ``run``
 takes a timeout (57014) and is interrupted when its task is cancelled.
 ``jsonb`` holds PostgreSQL's json semantics (``jsonb.canonical`` is the
 text jsonb prints) behind the ``txngate_jsonb_*`` functions the engine
-registers.
+registers. ``BOOLEAN_WORDS``: PostgreSQL's boolean input words.
 """
 
 from local_exec import jsonb
 from local_exec.engine import EngineError, LocalEngine
 from local_exec.runs import key_tuples, matching
 from local_exec.snapshots import SnapshotCache
+from local_exec.strings import BOOLEAN_WORDS
 
-__all__ = ["EngineError", "LocalEngine", "SnapshotCache", "jsonb", "key_tuples", "matching"]
+__all__ = ["BOOLEAN_WORDS", "EngineError", "LocalEngine", "SnapshotCache", "jsonb", "key_tuples", "matching"]

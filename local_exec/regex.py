@@ -88,7 +88,7 @@ _REPLACEMENT = re.compile(r"\\([1-9&\\])")
 
 
 def regexp_replace(text: str, pattern: str, replacement: str, start: int, n: int, flags: str) -> str:
-    """PostgreSQL's regexp_replace(source, pattern, replacement, start, N,
+    r"""PostgreSQL's regexp_replace(source, pattern, replacement, start, N,
     flags): the N'th match at or after ``start`` replaced (every match when
     N is 0, or when N is -1, meaning not given, with flag ``g``; the
     first otherwise); ``\1``..``\9`` and ``\&`` in the replacement are

@@ -37,7 +37,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from storage.persist import DIFF, TS
+from storage.persist import DIFF, TS, comparable
 from storage.persist.consolidate import collapse, expand
 
 #: Rows the tail holds before its older half becomes a run.
@@ -133,9 +133,9 @@ class Run:
         if valid is not None:
             order = order.filter(pc.take(valid, order))
         columns = []
-        for c, t in zip(cols, types):
-            values = keys.column(c).take(order).combine_chunks()
-            columns.append(values.to_numpy(zero_copy_only=False) if pa.types.is_integer(t) else _Values(values))
+        for c in cols:
+            values = comparable(keys.column(c).take(order).combine_chunks())
+            columns.append(values.to_numpy(zero_copy_only=False) if pa.types.is_integer(values.type) else _Values(values))
         self.orders[cols] = _Order(order.to_numpy(zero_copy_only=False), columns)
 
     def search(self, cols: tuple[str, ...], keys: list[tuple]) -> pa.Table:
@@ -157,8 +157,9 @@ class Run:
 
 def key_tuples(table: pa.Table, cols) -> list[tuple]:
     """The keys (values of ``cols``) of ``table``'s rows, each once, as
-    tuples; keys with a NULL are left out (they equal nothing)."""
-    keys = (tuple(r[c] for c in cols) for r in table.select(list(cols)).to_pylist())
+    tuples (dates and times as their integer storage, ``comparable``);
+    keys with a NULL are left out (they equal nothing)."""
+    keys = zip(*(comparable(table.column(c)).to_pylist() for c in cols))
     return list({_hashable(k): k for k in keys if None not in k}.values())
 
 
@@ -169,12 +170,12 @@ def matching(table: pa.Table, cols, keys: list[tuple]) -> pa.Array:
         return pa.repeat(pa.scalar(False), table.num_rows)
     if table.num_rows <= 32 and len(keys) <= 32:  # a few rows: cheaper in Python than through kernels
         wanted = {tuple(_hashable(v) for v in k) for k in keys}
-        rows = table.select(list(cols)).to_pylist()
-        return pa.array([tuple(_hashable(r[c]) for c in cols) in wanted for r in rows], pa.bool_())
+        rows = zip(*(comparable(table.column(c)).to_pylist() for c in cols))
+        return pa.array([tuple(_hashable(v) for v in r) in wanted for r in rows], pa.bool_())
     mask = None
     try:
         for i, c in enumerate(cols):
-            column = table.column(c)
+            column = comparable(table.column(c))
             ok = pc.is_in(column, value_set=pa.array([k[i] for k in keys], column.type))
             mask = ok if mask is None else pc.and_(mask, ok)
         if len(cols) == 1:
@@ -183,10 +184,11 @@ def matching(table: pa.Table, cols, keys: list[tuple]) -> pa.Array:
     except (pa.ArrowNotImplementedError, pa.ArrowInvalid, pa.ArrowTypeError):
         candidates = np.arange(table.num_rows)
     wanted = {tuple(_hashable(v) for v in k) for k in keys}
-    rows = table.select(list(cols)).take(pa.array(candidates, pa.int64())).to_pylist()
+    chosen = table.select(list(cols)).take(pa.array(candidates, pa.int64()))
+    rows = zip(*(comparable(chosen.column(c)).to_pylist() for c in cols))
     hits = np.zeros(table.num_rows, dtype=bool)
     for pos, row in zip(candidates, rows):
-        if tuple(_hashable(row[c]) for c in cols) in wanted:
+        if tuple(_hashable(v) for v in row) in wanted:
             hits[pos] = True
     return pa.array(hits)
 
@@ -321,6 +323,6 @@ class Runs:
                 if order is None:
                     continue
                 assert len(order.positions) <= run.num_rows
-                keys = run.updates.select(list(cols)).take(pa.array(order.positions, pa.int64())).to_pylist()
-                values = [tuple(r[c] for c in cols) for r in keys]
+                keys = run.updates.select(list(cols)).take(pa.array(order.positions, pa.int64()))
+                values = list(zip(*(comparable(keys.column(c)).to_pylist() for c in cols)))
                 assert values == sorted(values) and all(None not in v for v in values), "an order out of order"

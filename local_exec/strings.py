@@ -18,7 +18,13 @@ otherwise, for the local engine (the planner renames the calls to these):
 - ``to_hex`` of a negative integer in its type's width (``fffffb2e`` for an
   integer), in lower case;
 - ``txngate_integer_text``: COPY's text for an integer column, checked as
-  PostgreSQL's input function checks it (22P02 for ``34.5``).
+  PostgreSQL's input function checks it (22P02 for ``34.5``);
+- ``txngate_boolean_text``: COPY's text for a boolean column, read as
+  PostgreSQL reads it (``on``, ``of``, prefixes of true/false/yes/no);
+- ``txngate_bc_text``: COPY's text for a date or timestamp column with
+  PostgreSQL's ``BC`` suffix, as the astronomical year DuckDB reads
+  (its timestamp cast reads ``0097-02-16 17:32:01 BC`` as AD; the planner's
+  ``textfmt.bc_input`` does the same for constants).
 
 Errors are PostgreSQL's: an unknown format is 22023, text that is not in
 the format 22P02.
@@ -36,7 +42,18 @@ from pglast.keywords import COL_NAME_KEYWORDS, RESERVED_KEYWORDS, TYPE_FUNC_NAME
 from local_exec import udf
 from local_exec.udf import FunctionError
 
-__all__ = ["FUNCTIONS", "MACROS", "decode", "encode", "pg_format", "quote_ident", "quote_literal", "register"]
+#: PostgreSQL's boolean input words: any prefix of true/false/yes/no, on,
+#: off (two letters at least), 1 and 0 (the planner reads constants with them)
+BOOLEAN_WORDS = {
+    **{w[:i]: True for w in ("true", "yes") for i in range(1, len(w) + 1)},
+    **{w[:i]: False for w in ("false", "no") for i in range(1, len(w) + 1)},
+    "on": True, "of": False, "off": False, "1": True, "0": False,
+}
+
+#: ISO date or timestamp text with PostgreSQL's BC suffix: (year, the rest)
+_BC = r"\s*(\d+)(-\d{1,2}-\d{1,2}(?:[ T]\S.*?)?)\s+[Bb][Cc]\s*"
+
+__all__ = ["BOOLEAN_WORDS", "FUNCTIONS", "MACROS", "decode", "encode", "pg_format", "quote_ident", "quote_literal", "register"]
 
 _SPEC = re.compile(r"%(?:(\d+)\$)?(-)?(?:(\d+)|(\*)(?:(\d+)\$)?)?(.)?", re.DOTALL)
 _PLAIN = re.compile(r"[a-z_][a-z0-9_$]*")
@@ -165,6 +182,15 @@ MACROS = (
     # text PostgreSQL's integer input takes (DuckDB's cast rounds '34.5' and reads '1e2', '0x10'), as it is
     "CREATE OR REPLACE MACRO txngate_integer_text(s, t) AS CASE WHEN s IS NULL OR regexp_full_match(s, '[ \t\n\r\v\f]*[+-]?[0-9]+[ \t\n\r\v\f]*') "
     "THEN s ELSE error('[22P02] invalid input syntax for type ' || t || ': \"' || s || '\"') END",
+    "CREATE OR REPLACE MACRO txngate_boolean_text(s) AS CASE WHEN s IS NULL THEN NULL "
+    "WHEN lower(trim(s, ' \t\n\r\v\f')) IN (" + ", ".join(f"'{w}'" for w, v in BOOLEAN_WORDS.items() if v) + ") THEN true "
+    "WHEN lower(trim(s, ' \t\n\r\v\f')) IN (" + ", ".join(f"'{w}'" for w, v in BOOLEAN_WORDS.items() if not v) + ") THEN false "
+    "ELSE error('[22P02] invalid input syntax for type boolean: \"' || s || '\"') END",
+    "CREATE OR REPLACE MACRO txngate_bc_text(s) AS CASE WHEN s IS NULL OR NOT regexp_full_match(s, '" + _BC + "') THEN s "
+    "WHEN TRY_CAST(regexp_extract(s, '" + _BC + "', 1) AS HUGEINT) = 0 THEN error('[22008] date/time field value out of range: \"' || s || '\"') "
+    "ELSE (CASE WHEN TRY_CAST(regexp_extract(s, '" + _BC + "', 1) AS HUGEINT) = 1 THEN '0000' "
+    "ELSE '-' || lpad(CAST(TRY_CAST(regexp_extract(s, '" + _BC + "', 1) AS HUGEINT) - 1 AS VARCHAR), 4, '0') END) "
+    "|| regexp_extract(s, '" + _BC + "', 2) END",
     "CREATE OR REPLACE MACRO txngate_to_hex(x) AS lower(CASE WHEN typeof(x) IN ('INTEGER', 'SMALLINT') AND x < 0 "
     "THEN hex(CAST(x AS BIGINT) + 4294967296) ELSE hex(x) END)",
 )

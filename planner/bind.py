@@ -1268,13 +1268,17 @@ def _pg_casts(tc: ast.TypeCast) -> bool:
     if name in ("date", "timestamp", "timestamptz") and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.A_Const) \
             and isinstance(tc.arg.val, ast.String) and (special := special_datetime(tc.arg.val.sval, name)) is not None:
         tc.arg = special  # 'now', 'today', ...: the statement's time
-    if name == "date" and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):
-        typed = typed_literal(tc.arg, "date")  # read in DateStyle's order (DuckDB reads 01/02/03 as year 1)
-        if typed is not tc.arg:
-            tc.arg, session_dependent = typed.arg, True
+    if name in ("date", "timestamp", "timestamptz") and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.A_Const) \
+            and isinstance(tc.arg.val, ast.String):
+        # a date read in DateStyle's order (DuckDB reads 01/02/03 as year 1), BC years (DuckDB's timestamps ignore BC)
+        text = typed_literal(tc.arg, name).arg.val.sval
+        if text != tc.arg.val.sval:
+            tc.arg, session_dependent = ast.A_Const(val=ast.String(sval=text)), True
     if name in ("float8", "float4", "numeric", "decimal") and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.A_Const) \
             and isinstance(tc.arg.val, ast.String):
         typed_literal(tc.arg, FLOAT_NAMES.get(name, "numeric"))  # PostgreSQL's input: '10e400' is 22003, '1_000' 22P02
+    if name in ("bool", "boolean") and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):
+        tc.arg = typed_literal(tc.arg, "boolean")  # PostgreSQL's words ('on', 'of', ' f ')
     if name in INTEGER_NAMES and not tc.typeName.arrayBounds:
         if isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):  # PostgreSQL's input (DuckDB's rounds '34.5')
             tc.arg = typed_literal(tc.arg, INTEGER_NAMES[name]).arg

@@ -251,9 +251,11 @@ async def _load_table(dml, rel, cols, strings: pa.Table, guard: "_KeyGuard") -> 
             elif col.type == "bytea":
                 expr = f"unhex(substr({src}, 3))" if text else f"CAST({src} AS BLOB)"
             elif col.type == "boolean" and text:
-                expr = f"CAST(lower(trim({src})) AS BOOLEAN)"
+                expr = f"txngate_boolean_text({src})"
             elif col.type in INTEGER_RANGES and text:
                 expr = f"CAST(txngate_integer_text({src}, '{col.type}') AS {duckdb_type(col.type)})"
+            elif col.type in ("date", "timestamp", "timestamptz") and text:
+                expr = f"CAST(txngate_bc_text({src}) AS {duckdb_type(col.type)})"
             else:
                 expr = f"CAST({src} AS {duckdb_type(col.type)})"
         elif col.default is not None and not col.sequenced:

@@ -54,11 +54,11 @@ from planner.references import References
 from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain, out_of_memory
 from planner.sqltypes import INTEGER_RANGES, canonical, duckdb_type, integer_fits, typed_literal
-from planner.textfmt import format_value
+from planner.textfmt import format_column, format_value
 from planner.work import Work, off_loop, with_diff
 from planner.waits import waiting
 from local_exec import jsonb, key_tuples, matching
-from storage.persist import DIFF
+from storage.persist import DIFF, comparable
 from storage.persist.codec import map_elements
 from storage.persist.consolidate import collapse, expand
 
@@ -429,10 +429,11 @@ class Dml:
         existing = [_key_index(current, cols) for cols in keys]
         insert_idx, conflicts = [], []  # conflicts: (proposed index, existing index)
         seen = [dict() for _ in keys]
-        for i, row in enumerate(new.select(sorted({c for cols in keys for c in cols})).to_pylist()):
+        values = {c: key_values(new.column(c)) for c in {c for cols in keys for c in cols}}
+        for i in range(new.num_rows):
             hit = None
             for k, cols in enumerate(keys):
-                key = tuple(key_value(row[c]) for c in cols)
+                key = tuple(values[c][i] for c in cols)
                 if None in key:
                     continue
                 if key in seen[k]:
@@ -448,7 +449,7 @@ class Dml:
                     hit = existing[k][key]
                     break
             for k, cols in enumerate(keys):
-                seen[k][tuple(key_value(row[c]) for c in cols)] = i
+                seen[k][tuple(values[c][i] for c in cols)] = i
             if hit is None:
                 insert_idx.append(i)
             elif update and hit >= 0:
@@ -918,8 +919,7 @@ def _bytea_in(text: str) -> bytes:
 def check_unique_on(rel: Relation, name: str, cols: list[str], existing: pa.Table, new: pa.Table) -> None:
     """23505 unless ``new`` added to ``existing`` keeps the key on ``cols`` unique."""
     seen = set(_key_index(existing, cols))
-    for r in new.select(cols).to_pylist():
-        key = tuple(key_value(r[k]) for k in cols)
+    for key in zip(*(key_values(new.column(c)) for c in cols)):
         if None in key:
             continue
         if key in seen:
@@ -928,8 +928,8 @@ def check_unique_on(rel: Relation, name: str, cols: list[str], existing: pa.Tabl
 
 
 def duplicate_key(rel: Relation, name: str, cols: list[str], key: tuple) -> SqlError:
-    """23505 for ``key`` (values of ``cols``), shown as PostgreSQL shows it."""
-    shown = ", ".join(format_value(list(v) if isinstance(v, tuple) else v, rel.column(c).type) for v, c in zip(key, cols))
+    """23505 for ``key`` (``key_values`` of ``cols``), shown as PostgreSQL shows it."""
+    shown = ", ".join(_key_text(v, rel, c) for v, c in zip(key, cols))
     return SqlError(UNIQUE_VIOLATION, f'duplicate key value violates unique constraint "{name}"', detail=f"Key ({', '.join(cols)})=({shown}) already exists.",
                     schema=rel.schema, table=rel.name, constraint=name)
 
@@ -949,8 +949,18 @@ def key_value(v):
 
 
 def key_values(column) -> list:
-    values = column.to_pylist()
+    """A key column's values, hashable and comparable as the column's
+    (dates and times as their integer storage: ``comparable``)."""
+    values = comparable(column).to_pylist()
     return [key_value(v) for v in values] if pa.types.is_list(column.type) else values
+
+
+def _key_text(value, rel: Relation, col: str) -> str:
+    """A ``key_values`` value of ``rel``'s column ``col`` as PostgreSQL prints it."""
+    arrow = rel.schema_arrow.field(col).type
+    if pa.types.is_temporal(arrow) and isinstance(value, int):  # a date or time as its storage
+        return format_column(pa.array([value], comparable(pa.array([], arrow)).type).cast(arrow), rel.column(col).type)[0].as_py()
+    return format_value(list(value) if isinstance(value, tuple) else value, rel.column(col).type)
 
 
 def _remove_rows(current: pa.Table, removed: pa.Table) -> pa.Table:
@@ -1135,7 +1145,7 @@ def _fill_defaults(select: ast.SelectStmt, rel: Relation, targets: list[str]) ->
     types = [rel.column(t).type for t in targets]
     arrays = any(t.endswith("[]") for t in types)
     checked = [i for i, t in enumerate(types) if t in INTEGER_RANGES or (t.startswith("numeric") and not t.endswith("[]"))
-               or t in ("date", "timestamp", "timestamptz", "real", "double precision")]  # text PostgreSQL reads otherwise than DuckDB
+               or t in ("date", "timestamp", "timestamptz", "real", "double precision", "boolean")]  # text PostgreSQL reads otherwise than DuckDB
     texts = any(isinstance(row[i], ast.A_Const) and isinstance(row[i].val, ast.String)
                 for row in select.valuesLists for i in checked if i < len(row))
     if not (arrays or texts) and not any(isinstance(v, ast.SetToDefault) for row in select.valuesLists for v in row):

@@ -24,8 +24,9 @@ import pglast
 import pyarrow as pa
 from pglast import ast
 
+from local_exec import BOOLEAN_WORDS
 from planner.errors import INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, UNDEFINED_OBJECT, SqlError, not_supported
-from planner.textfmt import ArrayLiteralError, DateSyntax, date_input, parse_array
+from planner.textfmt import ArrayLiteralError, DateSyntax, bc_input, date_input, parse_array
 from storage.persist.codec import sql_type_of
 
 _ALIASES = {
@@ -97,6 +98,16 @@ INTEGER_NAMES = {"int2": "smallint", "smallint": "smallint", "int4": "integer", 
 _INTEGER_TEXT = re.compile(r"[ \t\n\r\v\f]*[+-]?[0-9]+[ \t\n\r\v\f]*")
 
 
+def boolean_input(text: str) -> bool:
+    """``text`` read as PostgreSQL's boolean input function reads it (any
+    case, surrounding spaces; DuckDB's cast takes only some of these
+    words); 22P02 for other text."""
+    value = BOOLEAN_WORDS.get(text.strip(" \t\n\r\v\f").lower())
+    if value is None:
+        raise SqlError(INVALID_TEXT_REPRESENTATION, f'invalid input syntax for type boolean: "{text}"')
+    return value
+
+
 def integer_input(text: str, sql_type: str) -> int:
     """``text`` read as PostgreSQL's smallint, integer or bigint input
     function reads it (version 15: decimal digits, a sign, surrounding
@@ -123,15 +134,6 @@ def special_datetime(text: str, sql_type: str) -> ast.Node | None:
     if word is None or sql_type not in _DATETIMES:
         return None
     return pglast.parse_sql(f"SELECT CAST({word} AS {sql_type})")[0].stmt.targetList[0].val
-
-
-def date_literal(text: str) -> str | None:
-    """``text`` (a date constant) as ISO text when DuckDB would read it
-    otherwise than PostgreSQL (textfmt.date_input), else None."""
-    try:
-        return date_input(text)
-    except DateSyntax as e:
-        raise SqlError(e.sqlstate, str(e)) from None
 
 
 _FLOAT_TEXT = re.compile(r"[ \t\n\r\v\f]*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[ \t\n\r\v\f]*")
@@ -214,23 +216,31 @@ def typed_literal(node: ast.Node, sql_type: str) -> ast.Node:
     array type becomes an ARRAY of its elements' texts cast to that type
     (22P02 if it is not an array literal); a string constant given to an
     integer type is checked as PostgreSQL reads it (``integer_input``) and
-    cast from its plain decimal form, one given to a date in a form DuckDB
-    misreads as its ISO text (``date_literal``); anything else is unchanged."""
+    cast from its plain decimal form; one given to a date or timestamp is
+    cast to it, as text DuckDB reads alike (a date in DateStyle's field
+    order, ``textfmt.date_input``; BC years, ``textfmt.bc_input``);
+    anything else is unchanged."""
     if sql_type in INTEGER_RANGES and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
         value = ast.A_Const(val=ast.String(sval=str(integer_input(node.val.sval, sql_type))))
         return ast.TypeCast(arg=value, typeName=type_name(sql_type))
     if sql_type in ("real", "double precision") and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
         float_input(node.val.sval, sql_type)  # checked; DuckDB reads the text alike
         return node
+    if sql_type == "boolean" and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
+        return ast.A_Const(val=ast.Boolean(boolval=boolean_input(node.val.sval)))
     if sql_type.startswith("numeric") and not sql_type.endswith("[]") and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String) \
             and not _FLOAT_TEXT.fullmatch(node.val.sval) and not _FLOAT_WORDS.fullmatch(node.val.sval):
         raise SqlError(INVALID_TEXT_REPRESENTATION, f'invalid input syntax for type numeric: "{node.val.sval}"')  # DuckDB took 1_000
     if sql_type in _DATETIMES and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String) \
             and (special := special_datetime(node.val.sval, sql_type)) is not None:
         return special
-    if sql_type == "date" and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
-        iso = date_literal(node.val.sval)
-        return node if iso is None else ast.TypeCast(arg=ast.A_Const(val=ast.String(sval=iso)), typeName=type_name("date"))
+    if sql_type in _DATETIMES and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
+        # always a typed value (text among the rows of one VALUES column would not unify with it)
+        try:
+            text = bc_input(node.val.sval) or (date_input(node.val.sval) if sql_type == "date" else None) or node.val.sval
+        except DateSyntax as e:
+            raise SqlError(e.sqlstate, str(e)) from None
+        return ast.TypeCast(arg=ast.A_Const(val=ast.String(sval=text)), typeName=type_name(sql_type))
     if not (sql_type.endswith("[]") and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String)):
         return node
     items = []

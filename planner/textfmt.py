@@ -584,6 +584,25 @@ class DateSyntax(ValueError):
         self.sqlstate = sqlstate
 
 
+_BC_TEXT = re.compile(r"\s*(\d+)(-\d{1,2}-\d{1,2}(?:[ T]\S.*?)?)\s+BC\s*", re.IGNORECASE)
+
+
+def bc_input(text: str) -> str | None:
+    """An ISO date or timestamp written with PostgreSQL's ``BC`` suffix
+    (``0044-03-15 BC``, ``0097-02-16 17:32:01 BC``) as DuckDB reads it: the
+    astronomical year (1 BC is year 0, 2 BC is -1). DuckDB itself reads a
+    timestamp's ``BC`` as AD (a silent wrong value). None for other text;
+    22008 for year 0 BC, which does not exist."""
+    m = _BC_TEXT.fullmatch(text)
+    if m is None:
+        return None
+    year = int(m.group(1))
+    if year == 0:
+        raise DateSyntax("22008", f'date/time field value out of range: "{text}"')
+    astronomical = 1 - year
+    return (f"-{-astronomical:04d}" if astronomical else "0000") + m.group(2)
+
+
 def date_input(text: str, order: str | None = None) -> str | None:
     """A date written as three numbers whose first has at most two digits
     (``01/02/03``, ``99-01-08``, ``1/8/1999``) read as PostgreSQL reads it:

@@ -37,7 +37,7 @@ from planner.catalog import CATALOG_SCHEMA, CATALOG_SHARD, Catalog, Relation, ro
 from planner.errors import READ_ONLY_TRANSACTION, SqlError, serialization_failure
 from planner.waits import waiting
 from storage.errors import CommitUnknown, Conflict
-from storage.persist import DIFF, LeasedParts
+from storage.persist import DIFF, LeasedParts, comparable
 from storage.persist.consolidate import collapse, expand
 from storage.txns import Txn, key_hash
 from local_exec import key_tuples, matching
@@ -77,7 +77,7 @@ def key_hashes(rel: Relation, rows: pa.Table) -> set[int]:
 
 def constraint_hashes(cols, rows: pa.Table) -> set[int]:
     """The hashes of the keys ``rows`` have in the uniqueness constraint on ``cols``."""
-    columns = [rows.column(c).to_pylist() for c in cols]
+    columns = [comparable(rows.column(c)).to_pylist() for c in cols]
     constraint = ",".join(cols)
     return {key_hash(constraint, key) for key in zip(*columns) if None not in key}
 

@@ -18,6 +18,8 @@ Public API:
   (``to_bytes``/``from_bytes``) and re-timestamped without rewriting
   (``rewrite_ts``);
 * ``codec.field_for(name, sql_type)``: schema fields for SQL types;
+  ``comparable(column)``: dates and times as the integers they are stored
+  as (Python values for every value Arrow holds: BC, infinities);
 * ``ShardState.validate()`` and ``FOREVER``;
 * ``read_encoded(data, part_schema(schema, part))``: the table of a part's
   bytes (Parquet in Blob; small inline parts carry no schema of their own);
@@ -28,7 +30,7 @@ Public API:
 
 from storage.persist.batch import BatchBuilder, BatchHandle, adopt_parquet, part_schema, read_encoded
 from storage.persist.client import PersistClient
-from storage.persist.codec import DIFF, TS, SchemaError, field_for
+from storage.persist.codec import DIFF, TS, SchemaError, comparable, field_for
 from storage.persist.config import PersistConfig
 from storage.persist.gc import GcReport
 from storage.persist.read import LeasedParts, ReadHandle
@@ -48,6 +50,7 @@ __all__ = [
     "PersistConfig",
     "ReadHandle",
     "SchemaError",
+    "comparable",
     "part_schema",
     "read_encoded",
     "ShardState",

@@ -247,3 +247,17 @@ def schema_from_bytes(data: bytes) -> pa.Schema:
 def updates_schema(schema: pa.Schema) -> pa.Schema:
     """``schema`` plus the ``_ts`` and ``_diff`` columns of updates."""
     return pa.schema(list(schema) + [pa.field(TS, pa.int64(), False), pa.field(DIFF, pa.int64(), False)])
+
+
+def comparable(col: pa.ChunkedArray | pa.Array) -> pa.ChunkedArray | pa.Array:
+    """``col`` with dates, times, timestamps and durations as their
+    integer storage: Python values that compare and hash as Arrow does,
+    for every value Arrow holds (a Python datetime cannot hold BC dates or
+    PostgreSQL's infinities)."""
+    t = col.type
+    if pa.types.is_date32(t) or pa.types.is_time32(t):
+        return col.cast(pa.int32())
+    if pa.types.is_date64(t) or pa.types.is_time64(t) or pa.types.is_timestamp(t) or pa.types.is_duration(t):
+        return col.cast(pa.int64())
+    return col
+

@@ -25,7 +25,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from storage.persist.codec import DIFF, TS
+from storage.persist.codec import DIFF, TS, comparable
 
 
 def user_columns(table: pa.Table) -> list[str]:
@@ -57,7 +57,7 @@ def _exact_in_python(t: pa.DataType) -> bool:
 
 
 def _sum_diffs_few(table: pa.Table, keys: list[str]) -> pa.Table:
-    columns = [table.column(k).to_pylist() for k in keys]
+    columns = [comparable(table.column(k)).to_pylist() for k in keys]
     diffs = table.column(DIFF).to_pylist()
     first: dict = {}
     total: dict = {}
