@@ -20,7 +20,9 @@ Public API:
   ==========================================================  ==============
 
 * ``FaultyBlob``/``FaultyConsensus``: seeded fault injection around any of
-  them; ``CountingBlob``: counts the calls and bytes that go through.
+  them; ``CountingBlob``: counts the calls and bytes that go through;
+* ``sqlite_connect(path)``: a connection to a SQLite file set up as the
+  consensus sets it up (the timestamp oracle shares the file).
 
 This package imports nothing from the layers above it.
 """
@@ -36,6 +38,7 @@ from storage.location.faults import CountingBlob, FaultConfig, FaultyBlob, Fault
 from storage.location.fs import FsBlob
 from storage.location.urls import redact_url
 from storage.location.mem import MemBlob, MemConsensus, named_mem_blob, named_mem_consensus
+from storage.location.sqlite import connect as sqlite_connect
 
 __all__ = [
     "Blob",
@@ -53,6 +56,7 @@ __all__ = [
     "open_blob",
     "open_consensus",
     "redact_url",
+    "sqlite_connect",
     "validate_key",
 ]
 

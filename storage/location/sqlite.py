@@ -37,6 +37,7 @@ import asyncio
 import os
 import sqlite3
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from storage.errors import ConfigError, DeterminateError, IndeterminateError
@@ -74,6 +75,32 @@ ON CONFLICT DO NOTHING
 """
 
 
+def connect(path: str, *, synchronous: str = "FULL", busy_timeout_ms: int = 30_000, setup: tuple[str, ...] = ()) -> sqlite3.Connection:
+    """A connection to the SQLite file ``path`` in WAL mode (shared by the
+    consensus and the timestamp oracle kept in one file), after ``setup``
+    statements. Processes opening a new file at once (the workers of one
+    gateway) may find it locked while another switches it to WAL, which
+    SQLite reports at once rather than through the busy handler: the setup
+    is retried until ``busy_timeout_ms`` has passed."""
+    deadline = time.monotonic() + busy_timeout_ms / 1000
+    delay = 0.005
+    while True:
+        conn = sqlite3.connect(path, timeout=busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False)
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute(f"PRAGMA synchronous = {synchronous}")
+            for sql in setup:
+                conn.execute(sql)
+            return conn
+        except sqlite3.OperationalError as e:
+            conn.close()
+            if "locked" not in str(e) or time.monotonic() + delay > deadline:
+                raise
+            time.sleep(delay)  # on a worker thread (or at open), never the event loop's
+            delay = min(delay * 2, 0.2)
+
+
 class SqliteConsensus(Consensus):
     kind = "sqlite"
 
@@ -108,11 +135,7 @@ class SqliteConsensus(Consensus):
     def _conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(self.path, timeout=self.busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False)
-            conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute(f"PRAGMA synchronous = {self.synchronous}")
-            conn.execute(_SCHEMA)
+            conn = connect(self.path, synchronous=self.synchronous, busy_timeout_ms=self.busy_timeout_ms, setup=(_SCHEMA,))
             self._local.conn = conn
             with self._conns_lock:
                 self._conns.append(conn)

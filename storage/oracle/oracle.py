@@ -12,6 +12,7 @@ import time
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from storage.errors import ConfigError, DeterminateError, IndeterminateError
+from storage.location import sqlite_connect
 
 
 def now_ms() -> int:
@@ -153,11 +154,8 @@ class SqliteOracle(Oracle):
     def _conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-            conn.execute("PRAGMA busy_timeout = 30000")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = FULL")
-            conn.execute("CREATE TABLE IF NOT EXISTS timestamp_oracle (timeline TEXT PRIMARY KEY, read_ts INTEGER NOT NULL, write_ts INTEGER NOT NULL)")
+            conn = sqlite_connect(self.path, setup=(
+                "CREATE TABLE IF NOT EXISTS timestamp_oracle (timeline TEXT PRIMARY KEY, read_ts INTEGER NOT NULL, write_ts INTEGER NOT NULL)",))
             self._local.conn = conn
             with self._lock:
                 self._conns.append(conn)
