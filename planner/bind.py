@@ -122,6 +122,8 @@ class Binder:
             for i in exact_divisions(node, columns):
                 node.targetList[i].val = _exact_division(node.targetList[i].val, columns)
         for n in walk(node):
+            if isinstance(n, ast.A_Expr) and _column_typed_constants(n, columns):
+                self.out.uncacheable = True  # read by the session's DateStyle
             if isinstance(n, ast.SelectStmt) and n.groupClause and n.fromClause:
                 _group_by_output_names(n)
                 self._group_dependents(n, ctes)  # before its RangeVars are renamed
@@ -1252,6 +1254,38 @@ def _qualified_interval(tc: ast.TypeCast) -> None:
         raise SqlError(INVALID_DATETIME_FORMAT, f'invalid input syntax for type interval: "{tc.arg.val.sval}"') from None
     tc.arg = ast.A_Const(val=ast.String(sval=f"{months} months {days} days {micros} microseconds"))
     tc.typeName = ast.TypeName(names=(ast.String(sval="interval"),), typemod=-1)
+
+
+_COMPARISONS = ("=", "<>", "!=", "<", ">", "<=", ">=")
+#: column types whose text input DuckDB reads otherwise than PostgreSQL
+_TEXT_READ_OTHERWISE = ("date", "timestamp", "timestamptz", "boolean")
+
+
+def _column_typed_constants(n: ast.A_Expr, columns: dict[str, str]) -> bool:
+    """Text constants compared with a date, timestamp or boolean column
+    read as the column's type reads them (``sqltypes.typed_literal``), as
+    PostgreSQL types such a constant (DuckDB reads ``'01/02/03'`` as year
+    1 and a timestamp's ``BC`` as AD: rows silently not found; it refuses
+    ``'of'``): ``col = '...'``, ``col IN ('...', ...)``, ``col BETWEEN
+    '...' AND '...'``. True when one was rewritten."""
+    plain = n.kind == A_Expr_Kind.AEXPR_OP and n.name and n.name[-1].sval in _COMPARISONS
+    listed = n.kind in (A_Expr_Kind.AEXPR_IN, A_Expr_Kind.AEXPR_BETWEEN, A_Expr_Kind.AEXPR_NOT_BETWEEN)
+    if not (plain or listed) or n.lexpr is None:
+        return False
+    changed = False
+    for col, other in ((n.lexpr, "rexpr"), (n.rexpr, "lexpr")) if plain else ((n.lexpr, "rexpr"),):
+        if not (isinstance(col, ast.ColumnRef) and isinstance(col.fields[-1], ast.String)):
+            continue
+        sql_type = columns.get(col.fields[-1].sval)
+        if sql_type not in _TEXT_READ_OTHERWISE:
+            continue
+        values = getattr(n, other)
+        items = list(values) if isinstance(values, (list, tuple)) else [values]
+        typed = [typed_literal(v, sql_type) if isinstance(v, ast.A_Const) and isinstance(v.val, ast.String) else v for v in items]
+        if any(a is not b for a, b in zip(typed, items)):
+            setattr(n, other, tuple(typed) if isinstance(values, (list, tuple)) else typed[0])
+            changed = True
+    return changed
 
 
 def _pg_casts(tc: ast.TypeCast) -> bool:

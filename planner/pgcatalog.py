@@ -31,6 +31,7 @@ built-in ones below; every row of ``pg_attribute``/``pg_index``/
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import zlib
 from functools import lru_cache
 
@@ -772,6 +773,10 @@ class PgCatalog:
             return _const(value(self) if callable(value) else value)
         if name in _TEMPLATES:
             return expand(_TEMPLATES[name], args)
+        if name in ("now", "transaction_timestamp") and not args:
+            return self.transaction_time()
+        if name == "statement_timestamp" and not args:
+            return _timestamptz(s.query_start)
         if name == "pg_get_serial_sequence":
             if len(args) != 2 or not all(_is_text_const(a) for a in args):
                 # per row of a catalog query (SQLAlchemy's reflection of
@@ -808,8 +813,18 @@ class PgCatalog:
             return pglast.parse_sql("SELECT ARRAY[" + ", ".join(_literal(x) for x in schemas) + "]::text[]")[0].stmt.targetList[0].val
         return None
 
+    def transaction_time(self) -> ast.Node:
+        """now(): the start of the session's transaction (an explicit one's
+        BEGIN, else its statement's), the same for every statement in it as
+        in PostgreSQL (DuckDB's now() is each statement's own)."""
+        s = self.session
+        start = s.xact_start if s.status in ("T", "E") and s.xact_start is not None else s.query_start
+        return _timestamptz(start)
+
     def value(self, op: str) -> ast.Node:
         """``current_user`` and friends (SQLValueFunction ops)."""
+        if op == "SVFOP_CURRENT_TIMESTAMP":
+            return self.transaction_time()
         if op in ("SVFOP_CURRENT_USER", "SVFOP_USER", "SVFOP_SESSION_USER", "SVFOP_CURRENT_ROLE"):
             return _const(self.user)
         if op == "SVFOP_CURRENT_CATALOG":
@@ -820,6 +835,14 @@ class PgCatalog:
 
     def current_schema(self) -> str | None:
         return next((x for x in self.search_path if self.catalog.has_schema(x)), None)
+
+
+def _timestamptz(value: dt.datetime | None) -> ast.Node:
+    """A timestamptz constant (now() when there is no time: outside a statement)."""
+    if value is None:
+        return ast.FuncCall(funcname=(ast.String(sval="now"),), args=None)
+    return ast.TypeCast(arg=ast.A_Const(val=ast.String(sval=value.isoformat())),
+                        typeName=ast.TypeName(names=(ast.String(sval="timestamptz"),), typemod=-1))
 
 
 def _const(value) -> ast.A_Const:

@@ -603,6 +603,23 @@ def bc_input(text: str) -> str | None:
     return (f"-{-astronomical:04d}" if astronomical else "0000") + m.group(2)
 
 
+_DATE_THEN_TIME = re.compile(r"\s*(\d+([-/.])\d+\2\d+)((?:\s+|T)\d.*)", re.DOTALL)
+
+
+def timestamp_input(text: str, order: str | None = None) -> str | None:
+    """``date_input`` for a timestamp's date (``97-02-10 17:32:01`` is
+    1997, as PostgreSQL reads it; DuckDB read year 97): the text with its
+    date part as ISO text, or None when that part needs no rewriting."""
+    m = _DATE_THEN_TIME.fullmatch(text)
+    if m is None:
+        return None
+    try:
+        iso = date_input(m.group(1), order)
+    except DateSyntax:
+        raise DateSyntax("22008", f'date/time field value out of range: "{text}"') from None
+    return None if iso is None else iso + m.group(3)
+
+
 def date_input(text: str, order: str | None = None) -> str | None:
     """A date written as three numbers whose first has at most two digits
     (``01/02/03``, ``99-01-08``, ``1/8/1999``) read as PostgreSQL reads it:

@@ -1,0 +1,78 @@
+"""Date, timestamp and boolean text read as PostgreSQL reads it, where
+DuckDB's own reading differs (each silently, or by refusing): a date or
+timestamp in DateStyle's field order and two-digit years, BC years, text
+compared with a date or timestamp column (typed by the column, as
+PostgreSQL types an unknown literal), PostgreSQL's boolean words. Every
+statement answers on txngate as on the real PostgreSQL, as text.
+
+And now(): the start of the transaction, the same for every statement in
+it (DuckDB's is each statement's own), where statement_timestamp() moves."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncpg
+
+from planner.errors import SqlError
+from planner.textfmt import format_column
+from tests.planner.helpers import beside_postgres
+
+SETUP = [
+    "CREATE TABLE dt (id integer PRIMARY KEY, d date, t timestamp, b boolean)",
+    "INSERT INTO dt VALUES (1, '2003-01-02', '2003-01-02 10:00', true), (2, '1999-01-08', '0097-02-16 17:32:01 BC', false)",
+]
+
+QUERIES = [
+    "SELECT date '01/02/03', timestamp '01/02/03 10:00', timestamp '1/8/99 10:00', timestamptz '01/02/03T17:32:01+02'",
+    "SELECT timestamp '97-02-10 17:32:01'",
+    "SELECT timestamp '1997-02-10 17:32:01', date '0044-03-15 BC', timestamp '0001-02-16 01:02:03 BC' < timestamp '0001-01-01'",
+    "SELECT date '0000-01-01 BC'",
+    "SELECT id FROM dt WHERE d = '01/02/03'",
+    "SELECT id FROM dt WHERE '1/8/99' = d",
+    "SELECT id FROM dt WHERE d IN ('01/02/03', '2020-01-01') ORDER BY id",
+    "SELECT id FROM dt WHERE d BETWEEN '01/01/99' AND '01/09/99'",
+    "SELECT id FROM dt WHERE t = '0097-02-16 17:32:01 BC'",
+    "SELECT id FROM dt WHERE t < '0001-01-01' ORDER BY id",
+    "SELECT bool '   f           ', bool 'on', bool 'of', bool 'TRU', 'yes'::boolean, 'n'::bool",
+    "SELECT bool 'o'",
+    "SELECT id FROM dt WHERE b = 'of'",
+    "INSERT INTO dt VALUES (3, '01/02/03', '1/8/99 10:00', 'off') RETURNING d, t, b",
+]
+
+
+async def text_answer(session, sql):
+    try:
+        result = (await session.execute(sql))[-1]
+    except SqlError as e:
+        return (e.sqlstate, e.message)
+    cols = [format_column(result.table.column(i), t).to_pylist() for i, (_n, t) in enumerate(result.columns)]
+    return [tuple(r) for r in zip(*cols)]
+
+
+async def pg_text_answer(conn, sql):
+    try:
+        return [tuple(str(v) if v is not None else None for v in r.values()) for r in await conn.fetch(sql)]
+    except asyncpg.PostgresError as e:
+        return (e.sqlstate, e.args[0])
+
+
+async def test_datetime_and_boolean_input_as_in_postgres(db, pg_url):
+    async with beside_postgres(db, pg_url, SETUP, ["dt"]) as (s, conn):
+        for name in ("timestamp", "timestamptz", "date", "bool", "int4"):  # as psql shows them
+            await conn.set_type_codec(name, encoder=str, decoder=str, schema="pg_catalog", format="text")
+        for sql in QUERIES:
+            assert await text_answer(s, sql) == await pg_text_answer(conn, sql), sql
+
+
+async def test_now_is_the_transaction_start(db):
+    s = db.session()
+    await s.execute("BEGIN")
+    first = (await s.execute("SELECT now(), current_timestamp, transaction_timestamp(), statement_timestamp()"))[-1].rows[0]
+    await asyncio.sleep(0.01)  # a later statement: statement_timestamp() moves, now() does not
+    later = (await s.execute("SELECT now(), 'now'::timestamptz, statement_timestamp()"))[-1].rows[0]
+    await s.execute("COMMIT")
+    assert first[0] == first[1] == first[2] == later[0] == later[1]
+    assert later[2] > first[3] >= first[0]
+    after = (await s.execute("SELECT now()"))[-1].rows[0][0]
+    assert after > later[0]  # the next transaction's
