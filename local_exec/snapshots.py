@@ -36,7 +36,7 @@ from collections import Counter, OrderedDict
 import pyarrow as pa
 
 from local_exec.runs import Runs, key_tuples, matching
-from storage.persist import TS
+from storage.persist import DIFF, TS
 from storage.persist.consolidate import expand
 from storage.txns import TxnsHandle
 
@@ -81,6 +81,9 @@ class SnapshotCache:
         """The rows of ``shard`` at ``ts`` whose ``cols`` equal a row of
         ``keys`` (a table of those columns; keys with a NULL match nothing)."""
         cols = tuple(cols)
+        entry = self._entries.get(shard)
+        if entry is not None and entry.covers(ts) and entry.num_rows == 0:
+            return entry.tail.drop_columns([TS, DIFF]).slice(0, 0)  # an empty table: no key to look for
         wanted = await _offload(keys.num_rows, key_tuples, keys, cols)
         async with self._locks.setdefault(shard, asyncio.Lock()):
             entry = await self._at(shard, ts)

@@ -36,11 +36,13 @@ from pglast import ast
 
 from planner import parse as p
 from planner.bind import transpile
-from planner.dml import _key_index, duplicate_key, key_values
+from planner.dml import check_unique_on, duplicate_key, key_values
 from planner.errors import BAD_COPY_FILE_FORMAT, SqlError, not_supported
 from planner.result import Result, python_values
 from planner.sqltypes import INTEGER_RANGES, array_texts, duckdb_type, of_arrow
 from planner.textfmt import format_column
+from planner.work import off_loop
+from local_exec import key_tuples, matching
 
 BLOCK_BYTES = 4 << 20
 SLICE_ROWS = 65536
@@ -173,11 +175,13 @@ async def copy_from(dml, node: ast.CopyStmt, source: CopySource | None) -> Resul
     opts = Options(node)
     cols = _columns(node, rel)
     await source.start(len(cols), opts.format)
-    guard = _KeyGuard(rel, await dml.work.contents(rel) if rel.keys else None)
+    guard = _KeyGuard(dml, rel)
     if opts.format == "binary":
         if getattr(source, "decode", None) is None:
             raise not_supported("binary COPY without a protocol front end")
-        return Result(f"COPY {await _copy_from_binary(dml, rel, cols, source, guard)}")
+        total = await _copy_from_binary(dml, rel, cols, source, guard)
+        await guard.finish()
+        return Result(f"COPY {total}")
     total = 0
     first = True
     pending = bytearray()
@@ -201,6 +205,7 @@ async def copy_from(dml, node: ast.CopyStmt, source: CopySource | None) -> Resul
         block, _ = _strip_end_marker(bytes(pending), opts)
         if block:
             total += await _load_block(dml, rel, cols, opts, block, first, guard)
+    await guard.finish()
     return Result(f"COPY {total}")
 
 
@@ -265,7 +270,7 @@ async def _load_table(dml, rel, cols, strings: pa.Table, guard: "_KeyGuard") -> 
         exprs.append(f'{expr} AS "{col.name}"')
     out = await dml.run(f"SELECT {', '.join(exprs)} FROM _block", {"_block": strings})
     rows = await dml.conform(await dml.fill_sequences(rel, out, [c.name for c in cols]), rel)
-    guard.check(rows)
+    await guard.check(rows)
     await dml.references.check_referencing(rel, rows)
     await dml.work.write(rel.shard, rows, 1, keep=dml.work.explicit)
     return rows.num_rows
@@ -374,25 +379,61 @@ def _parse_text_slow(block: bytes, names: list[str], opts: Options, skip_header:
 
 
 class _KeyGuard:
-    """Uniqueness of COPY input against the table and earlier blocks."""
+    """Uniqueness of COPY input, in memory bounded by Arrow's bytes of the
+    key columns (no Python object per row, and the table is never read
+    whole): each block's keys are looked up in the table by key search
+    (the cost does not grow with the table; an empty table costs nothing),
+    and every block's keys are checked against each other by Arrow
+    grouping once all have arrived (``finish``). A COPY that fails writes
+    nothing, so finding a repeat at the end is as good as at its row; it is
+    reported as the first row repeating a key."""
 
-    def __init__(self, rel, existing: pa.Table | None):
+    def __init__(self, dml, rel):
+        self.dml = dml
         self.rel = rel
-        self.existing = existing
-        self.seen: list[set] | None = None
+        self.seen: list[list[pa.Table]] = [[] for _ in rel.keys]  # per constraint: each block's keys
 
-    def check(self, rows: pa.Table) -> None:
-        if not self.rel.keys:
+    async def check(self, rows: pa.Table) -> None:
+        if not self.rel.keys or not rows.num_rows:
             return
-        if self.seen is None:
-            self.seen = [set(_key_index(self.existing, cols)) for _n, cols in self.rel.keys]
+        everything = pa.array(range(rows.num_rows), pa.int64())
         for (name, cols), seen in zip(self.rel.keys, self.seen):
-            for key in zip(*(key_values(rows.column(c)) for c in cols)):
-                if None in key:
-                    continue
-                if key in seen:
-                    raise duplicate_key(self.rel, name, list(cols), key)
-                seen.add(key)
+            keys = rows.select(list(cols))
+            existing = await self.dml.work.lookup(self.rel, list(cols), keys)
+            if existing.num_rows:
+                await off_loop(rows.num_rows, check_unique_on, self.rel, name, list(cols), existing, rows)
+            seen.append(keys.take(everything))  # a copy: a slice would keep the whole block's buffers alive
+
+    async def finish(self) -> None:
+        for (name, cols), seen in zip(self.rel.keys, self.seen):
+            if not seen:
+                continue
+            keys = pa.concat_tables(seen)
+            error = await off_loop(keys.num_rows, self._repeat, name, list(cols), keys)
+            if error is not None:
+                raise error
+        self.seen = [[] for _ in self.rel.keys]
+
+    def _repeat(self, name: str, cols: list[str], keys: pa.Table) -> SqlError | None:
+        for c in cols:
+            keys = keys.filter(pc.is_valid(keys.column(c)))  # a key with a NULL equals nothing
+        try:
+            counts = keys.group_by(cols, use_threads=False).aggregate([([], "count_all")])
+            repeated = counts.filter(pc.greater(counts.column("count_all"), 1)).select(cols)
+        except pa.ArrowNotImplementedError:  # array keys, which Arrow cannot group: every row is a candidate
+            repeated = keys
+        return self._first_repeat(name, cols, keys, repeated) if repeated.num_rows else None
+
+    def _first_repeat(self, name: str, cols: list[str], keys: pa.Table, repeated: pa.Table) -> SqlError | None:
+        """23505 for the first of ``keys`` (in input order) repeating an
+        earlier one, looked for among the rows with ``repeated`` keys."""
+        rows = keys if repeated is keys else keys.filter(matching(keys, cols, key_tuples(repeated, cols)))
+        seen = set()
+        for key in zip(*(key_values(rows.column(c)) for c in cols)):
+            if key in seen:
+                return duplicate_key(self.rel, name, cols, key)
+            seen.add(key)
+        return None
 
 
 BINARY_SIGNATURE = b"PGCOPY\n\xff\r\n\x00"

@@ -207,7 +207,7 @@ class Work:
         if rel.shard in self.created:
             current = schema.empty_table()
         else:
-            if any(list(k) == cols for _n, k in rel.keys):
+            if any(list(k) == cols for _n, k in rel.keys) and keys.num_rows <= MAX_KEYS:
                 self._read_keys(rel.shard, await off_loop(keys.num_rows, constraint_hashes, cols, keys))
             else:
                 self._read(rel.shard)
