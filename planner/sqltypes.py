@@ -237,7 +237,7 @@ def typed_literal(node: ast.Node, sql_type: str) -> ast.Node:
     if sql_type in _DATETIMES and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
         # always a typed value (text among the rows of one VALUES column would not unify with it)
         try:
-            text = bc_input(node.val.sval) or (date_input if sql_type == "date" else timestamp_input)(node.val.sval) or node.val.sval
+            text = bc_input(node.val.sval, sql_type) or (date_input if sql_type == "date" else timestamp_input)(node.val.sval) or node.val.sval
         except DateSyntax as e:
             raise SqlError(e.sqlstate, str(e)) from None
         return ast.TypeCast(arg=ast.A_Const(val=ast.String(sval=text)), typeName=type_name(sql_type))

@@ -587,18 +587,22 @@ class DateSyntax(ValueError):
 _BC_TEXT = re.compile(r"\s*(\d+)(-\d{1,2}-\d{1,2}(?:[ T]\S.*?)?)\s+BC\s*", re.IGNORECASE)
 
 
-def bc_input(text: str) -> str | None:
+def bc_input(text: str, sql_type: str = "date") -> str | None:
     """An ISO date or timestamp written with PostgreSQL's ``BC`` suffix
     (``0044-03-15 BC``, ``0097-02-16 17:32:01 BC``) as DuckDB reads it: the
     astronomical year (1 BC is year 0, 2 BC is -1). DuckDB itself reads a
     timestamp's ``BC`` as AD (a silent wrong value). None for other text;
-    22008 for year 0 BC, which does not exist."""
+    22008 for year 0 BC, which does not exist, and before PostgreSQL's
+    first day (4714-11-24 BC)."""
     m = _BC_TEXT.fullmatch(text)
     if m is None:
         return None
     year = int(m.group(1))
     if year == 0:
         raise DateSyntax("22008", f'date/time field value out of range: "{text}"')
+    month, day = (int(x) for x in m.group(2).split()[0].split("T")[0].lstrip("-").split("-")[:2])
+    if (year, -month, -day) > (4714, -11, -24):
+        raise DateSyntax("22008", f'{"date" if sql_type == "date" else "timestamp"} out of range: "{text}"')
     astronomical = 1 - year
     return (f"-{-astronomical:04d}" if astronomical else "0000") + m.group(2)
 
