@@ -25,6 +25,7 @@ import pyarrow as pa
 from pglast import ast
 
 from local_exec import BOOLEAN_WORDS
+from planner.datetimes import datetime_input
 from planner.errors import INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, UNDEFINED_OBJECT, SqlError, not_supported
 from planner.textfmt import ArrayLiteralError, DateSyntax, bc_input, date_input, parse_array, timestamp_input
 from storage.persist.codec import sql_type_of
@@ -237,7 +238,8 @@ def typed_literal(node: ast.Node, sql_type: str) -> ast.Node:
     if sql_type in _DATETIMES and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
         # always a typed value (text among the rows of one VALUES column would not unify with it)
         try:
-            text = bc_input(node.val.sval, sql_type) or (date_input if sql_type == "date" else timestamp_input)(node.val.sval) or node.val.sval
+            text = bc_input(node.val.sval, sql_type) or datetime_input(node.val.sval, sql_type) \
+                or (date_input if sql_type == "date" else timestamp_input)(node.val.sval) or node.val.sval
         except DateSyntax as e:
             raise SqlError(e.sqlstate, str(e)) from None
         return ast.TypeCast(arg=ast.A_Const(val=ast.String(sval=text)), typeName=type_name(sql_type))

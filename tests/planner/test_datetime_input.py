@@ -2,8 +2,10 @@
 DuckDB's own reading differs (each silently, or by refusing): a date or
 timestamp in DateStyle's field order and two-digit years, BC years, text
 compared with a date or timestamp column (typed by the column, as
-PostgreSQL types an unknown literal), PostgreSQL's boolean words. Every
-statement answers on txngate as on the real PostgreSQL, as text.
+PostgreSQL types an unknown literal), PostgreSQL's boolean words, and the
+free forms (``planner.datetimes``: month names, AM/PM, zone abbreviations,
+offsets and names, compact dates). Every statement answers on txngate as
+on the real PostgreSQL, as text.
 
 And now(): the start of the transaction, the same for every statement in
 it (DuckDB's is each statement's own), where statement_timestamp() moves."""
@@ -41,6 +43,20 @@ QUERIES = [
 ]
 
 
+#: free-form texts, each read as date, timestamp and timestamptz
+FREE_FORMS = [
+    "Mon Feb 10 17:32:01 1997 PST", "Mon Feb 10 17:32:01.999999 1997 PST", "Feb 10 17:32:01 1997 -0800",
+    "Feb 10 5:32PM 1997", "Feb-10-1997 17:32:01 PST", "02-10-1997 17:32:01 PST", "19970210 173201 -0800",
+    "19970210 173201 America/New_York", "19970710 173201 America/New_York", "19970710 173201 America/Does_not_exist",
+    "1997-06-10 18:32:01 PDT", "1997-02-10 17:32:01 -08:00", "2000-03-15 08:14:01 GMT+8", "2000-03-15 02:14:05 MST+7:00",
+    "Feb 16 17:32:01 0097 BC", "Feb 16 17:32:01 5097 BC", "Feb 29 17:32:01 1997", "Feb 29 2000 BC",
+    "10 Feb 1997", "February 10, 1997", "1997 Feb 10", "Feb 10 97", "10-Feb-97", "1997-Feb-10",
+    "Jan 1 2000 12:00 AM", "Jan 1 2000 12:00 PM", "Jan 1 2000 13:00 PM", "1/2/2000 10:00 PM", "12/31/1999 11:59:59 PM EST",
+    "Sat, 01 Jan 2000 10:00:00 GMT", "Sat, 01 Jan 2000 10:00:00 +0100", "2000-07-01 10:00:00 Europe/Paris",
+    "Feb 10 1997 10:00:00.123456789", "Feb 10 1997 24:00:00", "Dec 31 1999 23:59:59 -03:30",
+]
+
+
 async def text_answer(session, sql):
     try:
         result = (await session.execute(sql))[-1]
@@ -61,7 +77,7 @@ async def test_datetime_and_boolean_input_as_in_postgres(db, pg_url):
     async with beside_postgres(db, pg_url, SETUP, ["dt"]) as (s, conn):
         for name in ("timestamp", "timestamptz", "date", "bool", "int4"):  # as psql shows them
             await conn.set_type_codec(name, encoder=str, decoder=str, schema="pg_catalog", format="text")
-        for sql in QUERIES:
+        for sql in QUERIES + [f"SELECT '{text}'::{t}" for text in FREE_FORMS for t in ("date", "timestamp", "timestamptz")]:
             assert await text_answer(s, sql) == await pg_text_answer(conn, sql), sql
 
 
