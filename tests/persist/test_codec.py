@@ -114,3 +114,52 @@ def test_collapse_small_and_large_agree_nan_rows_cancel(rows):
     out = collapse(ints)
     assert sorted(r["k"] for r in out.to_pylist()) == list(range(n, 2 * n))
     assert out.schema.field("_diff").nullable is False
+
+
+async def test_small_parts_carry_no_schema_and_old_encodings_still_read(mem_client, uniq):
+    """A small part is record batch messages without the schema (the
+    shard's gives ``part_schema``): a 1-row part is a fraction of a
+    self-describing IPC stream. A handle travels with its schema's
+    fingerprint. What was written before either (IPC streams, handles
+    carrying the schema) still reads and appends."""
+    import base64
+    import json
+
+    from storage.persist import part_schema, read_encoded
+    from storage.persist.batch import BatchHandle, encode_small
+
+    schema = pa.schema([field_for("id", "bigint"), field_for("v", "text"), field_for("d", "date"), field_for("i", "interval")])
+    await mem_client.create_shard(uniq, schema)
+    w = await mem_client.open_writer(uniq)
+    row = pa.table({"id": [7], "v": ["x"], "d": [dt.date(2000, 1, 2)], "i": [pa.scalar((1, 2, 3), pa.month_day_nano_interval())]},
+                   schema=schema)
+    handle = await w.batch(row, ts=0)
+    (part,) = handle.parts
+    assert part.inline[:4] == b"TGR1"
+    stream = pa.BufferOutputStream()
+    physical = read_encoded(part.inline, part_schema(schema, part))
+    with pa.ipc.new_stream(stream, physical.schema) as writer:
+        writer.write_table(physical)
+    old_inline = stream.getvalue().to_pybytes()
+    assert len(part.inline) * 2 < len(old_inline)
+    with pytest.raises(Exception):
+        read_encoded(part.inline)  # a small part cannot be read without its schema
+    assert read_encoded(old_inline).equals(physical)  # parts written before: self-describing
+
+    sent = json.loads(handle.to_bytes())
+    assert "schema" not in sent and sent["schema_fp"] == handle.fingerprint == w.fingerprint
+    # a handle written before fingerprints: the schema itself, and an IPC stream part
+    old = dict(sent, schema=base64.b64encode(handle.schema).decode())
+    del old["schema_fp"]
+    old["parts"][0]["inline"] = base64.b64encode(old_inline).decode()
+    again = BatchHandle.from_bytes(json.dumps(old).encode())
+    assert again.fingerprint == handle.fingerprint
+    out = await w.compare_and_append(again.rewrite_ts(0), 0, 1)
+    assert out.applied
+    reader = await mem_client.open_reader(uniq)
+    got = await reader.snapshot_table(0)
+    assert got.to_pylist() == row.to_pylist()
+    # a handle for another schema is refused
+    other = BatchHandle(uniq, b"", handle.parts, "x", "0000000000000000")
+    with pytest.raises(Exception, match="schema"):
+        await w.compare_and_append(other.rewrite_ts(1), 1, 2)
