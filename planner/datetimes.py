@@ -158,8 +158,8 @@ def _dashed(f: _Fields, parts: tuple[str, str, str]) -> bool:
     if not names:
         f.numbers.append("-".join(parts))  # numeric: date_input reads it
         return True
-    if len(names) != 1 or parts[names[0]] not in _MONTH_NAMES:
-        return False
+    if len(names) != 1 or parts[names[0]] not in _MONTH_NAMES or names[0] == 2:
+        return False  # 1999-08-Jan: PostgreSQL refuses it
     f.month, f.free_form = _MONTH_NAMES[parts[names[0]]], True
     rest = [p for p in parts if not p.isalpha()]
     if names[0] == 1 and len(rest[0]) >= 3:
@@ -186,10 +186,12 @@ def _iso(f: _Fields, text: str, sql_type: str, order: str) -> str | None:
             if len(f.numbers) != 2:
                 return None
             first, second = f.numbers
-            if len(first) >= 3 and len(second) <= 2:
-                first, second = second, first  # 1997 Feb 10
+            # a field of three or more digits is the year; else DateStyle
+            # says: the year first (YMD) or last (MDY, DMY)
+            if (len(first) >= 3 and len(second) <= 2) or (order == "YMD" and len(first) <= 2 and len(second) <= 2):
+                first, second = second, first
             f.day, f.year = int(first), int(second)
-            if len(second) <= 2:
+            if len(second) <= 2 and not f.bc:  # two-digit years are 1970..2069, except BC ones
                 f.year += 2000 if f.year < 70 else 1900
     elif f.numbers:
         return None

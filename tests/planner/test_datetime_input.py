@@ -57,6 +57,10 @@ FREE_FORMS = [
 ]
 
 
+#: month names with numbers DateStyle orders (its field order), each read as a date
+ORDERED = ["January 8, 99 BC", "08-Jan-99", "Jan-08-99", "1999-08-Jan", "08 Jan 99", "Jan 08 99", "99-Jan-08", "1999 Jan 8"]
+
+
 async def text_answer(session, sql):
     try:
         result = (await session.execute(sql))[-1]
@@ -79,6 +83,17 @@ async def test_datetime_and_boolean_input_as_in_postgres(db, pg_url):
             await conn.set_type_codec(name, encoder=str, decoder=str, schema="pg_catalog", format="text")
         for sql in QUERIES + [f"SELECT '{text}'::{t}" for text in FREE_FORMS for t in ("date", "timestamp", "timestamptz")]:
             assert await text_answer(s, sql) == await pg_text_answer(conn, sql), sql
+
+
+async def test_month_names_in_every_datestyle(db, pg_url):
+    async with beside_postgres(db, pg_url, []) as (s, conn):
+        await conn.set_type_codec("date", encoder=str, decoder=str, schema="pg_catalog", format="text")
+        for style in ("ISO, MDY", "ISO, DMY", "ISO, YMD"):
+            await s.execute(f"SET datestyle = '{style}'")
+            await conn.execute(f"SET datestyle = '{style}'")
+            for text in ORDERED:
+                sql = f"SELECT '{text}'::date /* {style} */"  # a new text: asyncpg's cached plan folded the constant
+                assert await text_answer(s, sql) == await pg_text_answer(conn, sql), (style, sql)
 
 
 async def test_now_is_the_transaction_start(db):
