@@ -35,7 +35,7 @@ from planner.errors import INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
 from planner.parse import walk
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, replace_children
-from planner.sqltypes import CATALOG_TYPES, FLOAT_NAMES, INTEGER_NAMES, canonical, special_datetime, typed_literal
+from planner.sqltypes import CATALOG_TYPES, FLOAT_NAMES, INTEGER_NAMES, canonical, interval_text, special_datetime, typed_literal
 
 #: ``emulation(catalog)`` -> a planner.pgcatalog.PgCatalog for that catalog
 Emulation = Callable[[Catalog], object]
@@ -1258,11 +1258,11 @@ def _qualified_interval(tc: ast.TypeCast) -> None:
 
 _COMPARISONS = ("=", "<>", "!=", "<", ">", "<=", ">=")
 #: column types whose text input DuckDB reads otherwise than PostgreSQL
-_TEXT_READ_OTHERWISE = ("date", "timestamp", "timestamptz", "boolean")
+_TEXT_READ_OTHERWISE = ("date", "timestamp", "timestamptz", "boolean", "interval")
 
 
 def _column_typed_constants(n: ast.A_Expr, columns: dict[str, str]) -> bool:
-    """Text constants compared with a date, timestamp or boolean column
+    """Text constants compared with a date, timestamp, boolean or interval column
     read as the column's type reads them (``sqltypes.typed_literal``), as
     PostgreSQL types such a constant (DuckDB reads ``'01/02/03'`` as year
     1 and a timestamp's ``BC`` as AD: rows silently not found; it refuses
@@ -1298,6 +1298,8 @@ def _pg_casts(tc: ast.TypeCast) -> bool:
     name = names[-1].lower()
     if name == "interval" and tc.typeName.typmods and not tc.typeName.arrayBounds:
         _qualified_interval(tc)
+    elif name == "interval" and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):
+        tc.arg = ast.A_Const(val=ast.String(sval=interval_text(tc.arg.val.sval)))  # PostgreSQL's forms, exactly
     session_dependent = False
     if name in ("date", "timestamp", "timestamptz") and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.A_Const) \
             and isinstance(tc.arg.val, ast.String) and (special := special_datetime(tc.arg.val.sval, name)) is not None:

@@ -26,8 +26,9 @@ from pglast import ast
 
 from local_exec import BOOLEAN_WORDS
 from planner.datetimes import datetime_input
-from planner.errors import INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, UNDEFINED_OBJECT, SqlError, not_supported
-from planner.textfmt import ArrayLiteralError, DateSyntax, bc_input, date_input, parse_array, timestamp_input
+from planner.intervals import IntervalOverflow, interval_input
+from planner.errors import INVALID_DATETIME_FORMAT, INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, UNDEFINED_OBJECT, SqlError, not_supported
+from planner.textfmt import ArrayLiteralError, DateSyntax, IntervalSyntax, bc_input, date_input, parse_array, timestamp_input
 from storage.persist.codec import sql_type_of
 
 _ALIASES = {
@@ -212,6 +213,28 @@ def array_texts(column) -> pa.Array:
     return pa.array([None if v is None else _array_elements(v) for v in column.to_pylist()], pa.list_(pa.string()))
 
 
+#: Arrow carries an interval's time in nanoseconds (64 bits): PostgreSQL's
+#: microseconds reach a thousand times further
+_INTERVAL_MICROS = (1 << 63) // 1000
+
+
+def interval_text(text: str) -> str:
+    """An interval constant as text DuckDB reads exactly as PostgreSQL reads
+    ``text`` (``planner.intervals``); 22007 for text PostgreSQL refuses,
+    22015 beyond its range."""
+    try:
+        months, days, micros = interval_input(text)
+    except IntervalSyntax:
+        raise SqlError(INVALID_DATETIME_FORMAT, f'invalid input syntax for type interval: "{text}"') from None
+    except IntervalOverflow as e:
+        if e.field:
+            raise SqlError("22015", f'interval field value out of range: "{text}"') from None
+        raise SqlError("22008", "interval out of range") from None
+    if abs(micros) >= _INTERVAL_MICROS:
+        raise SqlError("0A000", f'interval "{text}" is beyond the {_INTERVAL_MICROS // 3_600_000_000} hours of time txngate carries in an interval')
+    return f"{months} months {days} days {micros} microseconds"
+
+
 def typed_literal(node: ast.Node, sql_type: str) -> ast.Node:
     """``node`` as a value of ``sql_type``: a string constant given to an
     array type becomes an ARRAY of its elements' texts cast to that type
@@ -235,6 +258,8 @@ def typed_literal(node: ast.Node, sql_type: str) -> ast.Node:
     if sql_type in _DATETIMES and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String) \
             and (special := special_datetime(node.val.sval, sql_type)) is not None:
         return special
+    if sql_type == "interval" and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
+        return ast.TypeCast(arg=ast.A_Const(val=ast.String(sval=interval_text(node.val.sval))), typeName=type_name("interval"))
     if sql_type in _DATETIMES and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
         # always a typed value (text among the rows of one VALUES column would not unify with it)
         try:

@@ -130,16 +130,17 @@ def format_timestamptz(v: dt.datetime, timezone: str = "UTC") -> str:
 
 
 def format_interval(months: int, days: int, micros: int) -> str:
+    """An interval as PostgreSQL prints it (IntervalStyle postgres): a
+    positive field right after a negative one carries a ``+``."""
     parts = []
     years, mons = int(months / 12), months - int(months / 12) * 12
-    if years:
-        parts.append(f"{years} year{'s' if years != 1 else ''}")
-    if mons:
-        parts.append(f"{mons} mon{'s' if mons != 1 else ''}")
-    if days:
-        parts.append(f"{days} day{'s' if days != 1 else ''}")
+    before = False  # the last field printed was negative
+    for value, unit in ((years, "year"), (mons, "mon"), (days, "day")):
+        if value:
+            parts.append(f"{'+' if before and value > 0 else ''}{value} {unit}{'s' if value != 1 else ''}")
+            before = value < 0
     if micros or not parts:
-        sign = "-" if micros < 0 else ("+" if parts and (months < 0 or days < 0) else "")
+        sign = "-" if micros < 0 else ("+" if before else "")
         m = abs(micros)
         secs, us = divmod(m, 1_000_000)
         h, rem = divmod(secs, 3600)

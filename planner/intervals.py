@@ -1,0 +1,251 @@
+"""PostgreSQL's interval input (without a field qualifier; those are
+``textfmt.qualified_interval``), for the texts DuckDB reads otherwise.
+
+DuckDB refuses much of what PostgreSQL reads (``+02:00``, ``-1 days
++02:03``, ``1-2``, ``@ 1 hour ago``, ``12:34.5678`` as minutes and seconds,
+ISO 8601's ``P1Y2M3DT4H5M6S`` and ``P0002-10-15T10:30:20``), and wraps
+around silently on the large ones (``9223372036854775807 microseconds``
+came out as ``-00:00:00.000001``). ``interval_input(text)`` reads it as
+PostgreSQL's DecodeInterval does, in exact decimal arithmetic:
+
+* each number takes the unit after it (``5 hours``, ``5h``, ``5 hour``);
+  a bare number is seconds, or days right before a time (``3 4:05:06``);
+  ``h:m[:s]`` is a time (``m:s.f`` when the second field has a fraction),
+  ``y-m`` years and months; ``@`` is ignored, ``ago`` negates everything;
+* a fraction carries down: years to whole months (rounded), months to
+  days (30 a month) and seconds, weeks and days to seconds;
+* a unit may be given once (a time counts as hours, minutes and seconds;
+  a fractional second as all of seconds, milliseconds and microseconds);
+* months and days are 32-bit, microseconds 64-bit: a field beyond is
+  22015 ("interval field value out of range"), a sum beyond 22008
+  ("interval out of range"), as PostgreSQL.
+
+Returns (months, days, microseconds); ``IntervalSyntax`` for text
+PostgreSQL refuses (22007).
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
+
+from planner.textfmt import IntervalSyntax
+
+_DAY_US = 86_400_000_000
+_MONTH_DAYS = 30
+_INT32 = (-(1 << 31), (1 << 31) - 1)
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+
+#: unit words -> (what they count, how many of it, the field bits they claim)
+_UNITS = {
+    **{w: ("months", 12000, {"millennium"}) for w in ("millennium", "millennia", "millenniums", "mil", "mils")},
+    **{w: ("months", 1200, {"century"}) for w in ("century", "centuries", "c", "cent")},
+    **{w: ("months", 120, {"decade"}) for w in ("decade", "decades", "dec", "decs")},
+    **{w: ("months", 12, {"year"}) for w in ("year", "years", "y", "yr", "yrs")},
+    **{w: ("months", 1, {"month"}) for w in ("month", "months", "mon", "mons")},
+    **{w: ("days", 7, {"week"}) for w in ("week", "weeks", "w")},
+    **{w: ("days", 1, {"day"}) for w in ("day", "days", "d")},
+    **{w: ("us", 3_600_000_000, {"hour"}) for w in ("hour", "hours", "h", "hr", "hrs")},
+    **{w: ("us", 60_000_000, {"minute"}) for w in ("minute", "minutes", "m", "min", "mins")},
+    **{w: ("us", 1_000_000, {"second"}) for w in ("second", "seconds", "s", "sec", "secs")},
+    **{w: ("us", 1000, {"millisecond"}) for w in ("millisecond", "milliseconds", "ms", "msec", "msecs", "millisecon")},
+    **{w: ("us", 1, {"microsecond"}) for w in ("microsecond", "microseconds", "us", "usec", "usecs")},
+}
+_SECONDS = {"second", "millisecond", "microsecond"}
+_TIME_FIELDS = {"hour", "minute"} | _SECONDS
+
+_TOKEN = re.compile(r"@|[+-]?\d+:\d+(?::\d+)?(?:\.\d*)?|[+-]?\d+-\d+|[+-]?(?:\d+\.?\d*|\.\d+)|[a-z]+")
+_TIME = re.compile(r"([+-]?)(\d+):(\d+)(?::(\d+))?(\.\d*)?")
+_YEAR_MONTH = re.compile(r"([+-]?)(\d+)-(\d+)")
+
+
+class _Sum:
+    """Years, months, days and microseconds as exact decimals (PostgreSQL
+    keeps years apart until the end), with the fields claimed."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.years = self.months = self.days = self.us = Decimal(0)
+        self.claimed: set[str] = set()
+
+    def claim(self, fields: set[str]) -> None:
+        if self.claimed & fields:
+            raise IntervalSyntax(self.text)  # "1 day 1 day"
+        self.claimed |= fields
+
+    def add(self, kind: str, value: Decimal, times: int) -> None:
+        """``value`` of a unit worth ``times`` of ``kind``, its fraction
+        carried down; a field passing its range is 22015."""
+        whole = value * times
+        if kind == "months" and times >= 12:  # years and up: the whole units as years, their fraction as whole months
+            units = int(value)
+            self.years += units * (times // 12)
+            self.months += ((value - units) * times).to_integral_value(ROUND_HALF_EVEN)
+        elif kind == "months":
+            months = int(whole)
+            self.months += months
+            self._days(Decimal(whole - months) * _MONTH_DAYS)
+        elif kind == "days":
+            self._days(whole)
+        else:
+            self.us += whole
+        for field, (low, high) in ((self.years, _INT32), (self.months, _INT32), (self.days, _INT32), (self.us, _INT64)):
+            if not low <= field <= high:
+                raise IntervalOverflow(self.text, field=True)
+
+    def _days(self, days: Decimal) -> None:
+        whole = int(days)
+        self.days += whole
+        self.us += (days - whole) * _DAY_US
+
+    def result(self, negate: bool) -> tuple[int, int, int]:
+        sign = -1 if negate else 1
+        if negate and (self.years == _INT32[0] or self.months == _INT32[0] or self.days == _INT32[0] or self.us <= _INT64[0]):
+            raise IntervalOverflow(self.text, field=True)  # "ago" negates each field
+        months, days = int(self.years * 12 + self.months) * sign, int(self.days) * sign
+        us = int(self.us.to_integral_value(ROUND_HALF_EVEN)) * sign
+        if not (_INT32[0] <= months <= _INT32[1] and _INT32[0] <= days <= _INT32[1] and _INT64[0] <= us <= _INT64[1]):
+            raise IntervalOverflow(self.text, field=False)
+        return months, days, us
+
+
+class IntervalOverflow(ValueError):
+    """An interval beyond PostgreSQL's range: one field's value (``field``:
+    22015), or their sum (22008)."""
+
+    def __init__(self, text: str, *, field: bool):
+        super().__init__(text)
+        self.field = field
+
+
+def interval_input(text: str) -> tuple[int, int, int]:
+    """``text`` read as PostgreSQL reads an interval (see the module)."""
+    t = text.strip().lower()
+    if t.startswith("p"):
+        return _iso8601(text, t[1:])
+    tokens = _TOKEN.findall(t)
+    if not tokens or "".join(tokens) != re.sub(r"\s+", "", t):
+        raise IntervalSyntax(text)
+    total, negate = _Sum(text), False
+    i = len(tokens) - 1
+    bare_unit = ("us", 1_000_000, {"second"})  # what a number without a unit counts
+    while i >= 0:
+        token = tokens[i]
+        if token == "ago":
+            negate, i = True, i - 1
+            continue
+        if token == "@":
+            i -= 1
+            continue
+        if token in _UNITS and i > 0 and _is_number(tokens[i - 1]):
+            kind, times, fields = _UNITS[token]
+            total.claim(fields | ({"millisecond", "microsecond"} if fields == {"second"} and "." in tokens[i - 1] else set()))
+            total.add(kind, _number(text, tokens[i - 1]), times)
+            i -= 2
+            continue
+        if token in _UNITS:  # a unit with no number ("hour 5 months"): nothing
+            i -= 1
+            continue
+        if m := _TIME.fullmatch(token):
+            total.claim(set(_TIME_FIELDS))
+            total.add("us", _time_us(m), 1)
+            bare_unit = ("days", 1, {"day"})  # "3 4:05:06": the number before a time is days
+            i -= 1
+            continue
+        if m := _YEAR_MONTH.fullmatch(token):
+            total.claim({"year", "month"})
+            sign = -1 if m[1] == "-" else 1
+            total.add("months", Decimal(sign * int(m[2])), 12)
+            total.add("months", Decimal(sign * int(m[3])), 1)
+            i -= 1
+            continue
+        if _is_number(token):
+            kind, times, fields = bare_unit
+            total.claim(fields)
+            total.add(kind, _number(text, token), times)
+            i -= 1
+            continue
+        raise IntervalSyntax(text)
+    return total.result(negate)
+
+
+def _is_number(token: str) -> bool:
+    return bool(re.fullmatch(r"[+-]?(?:\d+\.?\d*|\.\d+)", token))
+
+
+def _number(text: str, token: str) -> Decimal:
+    try:
+        return Decimal(token)
+    except InvalidOperation:
+        raise IntervalSyntax(text) from None
+
+
+def _time_us(m: re.Match) -> Decimal:
+    """``h:m[:s][.f]`` in microseconds (``m:s.f`` when only two fields and a
+    fraction: ``12:34.5678`` is twelve minutes)."""
+    sign = -1 if m[1] == "-" else 1
+    first, second, third, fraction = int(m[2]), int(m[3]), m[4], m[5]
+    frac = Decimal("0" + fraction) if fraction and fraction != "." else Decimal(0)
+    if third is None and fraction:
+        us = (first * 60 + second + frac) * 1_000_000
+    else:
+        us = (first * 3600 + second * 60 + int(third or 0) + frac) * 1_000_000
+    return sign * Decimal(us)
+
+
+_ISO_UNITS = {"y": ("months", 12), "m": ("months", 1), "w": ("days", 7), "d": ("days", 1)}
+_ISO_TIME_UNITS = {"h": 3_600_000_000, "m": 60_000_000, "s": 1_000_000}
+_ISO_NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?"
+
+
+def _iso8601(text: str, body: str) -> tuple[int, int, int]:
+    """``P[nY][nM][nW][nD][T[nH][nM][nS]]`` or the alternative format
+    ``PYYYY[-MM[-DD]][Thh[:mm[:ss]]]`` (``PYYYYMMDDThhmmss``)."""
+    total = _Sum(text)
+    date, _, time = body.partition("t")
+    if not body or (_ and not time):
+        raise IntervalSyntax(text)
+    if re.fullmatch(r"\d{4}(?:-\d{2}(?:-\d{2})?)?|\d{8}", date) or (date == "" and time and re.fullmatch(r"[\d:.]+", time)):
+        return _iso_alternative(text, date, time)
+    for value, unit in _iso_parts(text, date, "ymwd"):
+        kind, times = _ISO_UNITS[unit]
+        total.add(kind, value, times)
+    if time:
+        if re.fullmatch(r"[+-]?\d+(?:\.\d*)?", time):  # PT10: hours
+            total.add("us", _number(text, time), 3_600_000_000)
+        elif re.fullmatch(r"[+-]?\d+:\d+(?::\d+)?(?:\.\d*)?", time):
+            total.add("us", _time_us(_TIME.fullmatch(time)), 1)
+        else:
+            for value, unit in _iso_parts(text, time, "hms"):
+                total.add("us", value, _ISO_TIME_UNITS[unit])
+    return total.result(False)
+
+
+def _iso_parts(text: str, part: str, units: str) -> list[tuple[Decimal, str]]:
+    found = re.findall(f"({_ISO_NUMBER})([{units}])", part)
+    if "".join(n + u for n, u in found) != part:
+        raise IntervalSyntax(text)
+    return [(_number(text, n), u) for n, u in found]
+
+
+def _iso_alternative(text: str, date: str, time: str) -> tuple[int, int, int]:
+    total = _Sum(text)
+    if date:
+        fields = [date[:4], date[4:6], date[6:8]] if len(date) == 8 else date.split("-")
+        years, months, days = (int(x) for x in fields + ["0"] * (3 - len(fields)))
+        total.add("months", Decimal(years), 12)
+        total.add("months", Decimal(months), 1)
+        total.add("days", Decimal(days), 1)
+    if time and re.search(r"[hms]", time):  # P0002-10-15T1S: designators after the alternative date
+        for value, unit in _iso_parts(text, time, "hms"):
+            total.add("us", value, _ISO_TIME_UNITS[unit])
+    elif time:
+        if re.fullmatch(r"\d{6}(?:\.\d*)?", time):
+            time = f"{time[:2]}:{time[2:4]}:{time[4:]}"  # hhmmss
+        if re.fullmatch(r"\d+(?:\.\d*)?", time):  # PT10, PT2.5: hours
+            total.add("us", _number(text, time), 3_600_000_000)
+        elif m := _TIME.fullmatch(time):
+            total.add("us", _time_us(m), 1)
+        else:
+            raise IntervalSyntax(text)
+    return total.result(False)
