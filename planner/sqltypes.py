@@ -240,10 +240,12 @@ def typed_literal(node: ast.Node, sql_type: str) -> ast.Node:
     array type becomes an ARRAY of its elements' texts cast to that type
     (22P02 if it is not an array literal); a string constant given to an
     integer type is checked as PostgreSQL reads it (``integer_input``) and
-    cast from its plain decimal form; one given to a date or timestamp is
-    cast to it, as text DuckDB reads alike (a date in DateStyle's field
-    order, ``textfmt.date_input``; BC years, ``textfmt.bc_input``);
-    anything else is unchanged."""
+    cast from its plain decimal form; one given to a boolean is read with
+    PostgreSQL's words; one given to a date, timestamp or interval is cast
+    to it, as text DuckDB reads alike (a date in DateStyle's field order,
+    ``textfmt.date_input``; BC years, ``textfmt.bc_input``; the free forms,
+    ``planner.datetimes``; intervals, ``interval_text``); anything else is
+    unchanged."""
     if sql_type in INTEGER_RANGES and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
         value = ast.A_Const(val=ast.String(sval=str(integer_input(node.val.sval, sql_type))))
         return ast.TypeCast(arg=value, typeName=type_name(sql_type))
