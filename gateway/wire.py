@@ -26,7 +26,7 @@ import pyarrow.compute as pc
 
 from planner.errors import INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, SqlError
 from planner.result import python_values
-from planner.sqltypes import PG_ARRAY_ELEMENT, of_arrow, type_length, type_oid
+from planner.sqltypes import PG_ARRAY_ELEMENT, datetime_text, interval_text, of_arrow, type_length, type_oid
 from planner.textfmt import INFINITIES, format_column, format_value, parse_array, value_type
 
 MAX_MESSAGE = 64 << 20
@@ -442,6 +442,8 @@ def decode_param(data: bytes | None, oid: int, binary: bool):
             return bytes.fromhex(text[2:]) if text.startswith("\\x") else text.encode()
         if oid in (1082, 1114, 1184):
             return _datetime_from_text(text, oid)
+        if oid == 1186:
+            return interval_text(text)  # PostgreSQL's forms, as text the engine reads alike
         return text
     if oid == 16:
         return data != b"\x00"
@@ -530,11 +532,12 @@ _DATETIME = re.compile(
 
 def _datetime_from_text(text: str, oid: int):
     """PostgreSQL's ISO input for date, timestamp and timestamptz (a zone on
-    a date or timestamp is ignored, as PostgreSQL does); other spellings
-    ('epoch', 'infinity', ...) are left to the engine."""
+    a date or timestamp is ignored, as PostgreSQL does); other spellings are
+    read by the planner's reader (BC, the free forms: as text the engine
+    reads as PostgreSQL does; 'epoch', 'infinity', ... as they are)."""
     m = _DATETIME.match(text)
     if m is None:
-        return text
+        return datetime_text(text, {1082: "date", 1114: "timestamp", 1184: "timestamptz"}[oid])
     y, mo, d, h, mi, sec, frac, sign, zh, zm, zs = m.groups()
     if oid == 1082:
         return dt.date(int(y), int(mo), int(d))

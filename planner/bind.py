@@ -136,6 +136,7 @@ class Binder:
                 if self.dialect == "duckdb":
                     _pg_function(n)
             elif isinstance(n, ast.TypeCast):
+                _bc_of_text_column(n, columns)
                 if _pg_casts(n):
                     self.out.uncacheable = True  # read by the session's DateStyle
             elif isinstance(n, ast.SelectStmt) and (n.limitCount is not None or n.limitOffset is not None):
@@ -1288,6 +1289,15 @@ def _column_typed_constants(n: ast.A_Expr, columns: dict[str, str]) -> bool:
     return changed
 
 
+def _bc_of_text_column(tc: ast.TypeCast, columns: dict[str, str]) -> None:
+    """A text column cast to a date or timestamp: its BC suffix read as BC
+    (DuckDB's cast reads it as AD), as ``_pg_casts`` does for text casts."""
+    if tc.typeName.names[-1].sval.lower() in ("date", "timestamp", "timestamptz") and not tc.typeName.arrayBounds \
+            and isinstance(tc.arg, ast.ColumnRef) and isinstance(tc.arg.fields[-1], ast.String) \
+            and (columns.get(tc.arg.fields[-1].sval) == "text" or columns.get(tc.arg.fields[-1].sval, "").startswith("varchar")):
+        tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_bc_text"),), args=(tc.arg,))
+
+
 def _pg_casts(tc: ast.TypeCast) -> bool:
     """Casts whose PostgreSQL meaning DuckDB spells differently (True when
     the rewrite depends on the session's settings): numeric
@@ -1310,6 +1320,10 @@ def _pg_casts(tc: ast.TypeCast) -> bool:
         text = typed_literal(tc.arg, name).arg.val.sval
         if text != tc.arg.val.sval:
             tc.arg, session_dependent = ast.A_Const(val=ast.String(sval=text)), True
+    if name in ("date", "timestamp", "timestamptz") and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.TypeCast) \
+            and tc.arg.typeName.names[-1].sval.lower() in ("text", "varchar") and not tc.arg.typeName.arrayBounds:
+        # text only known when the statement runs (a parameter, a column): its BC suffix read as BC (DuckDB's cast reads AD)
+        tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_bc_text"),), args=(tc.arg,))
     if name in ("float8", "float4", "numeric", "decimal") and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.A_Const) \
             and isinstance(tc.arg.val, ast.String):
         typed_literal(tc.arg, FLOAT_NAMES.get(name, "numeric"))  # PostgreSQL's input: '10e400' is 22003, '1_000' 22P02

@@ -218,6 +218,19 @@ def array_texts(column) -> pa.Array:
 _INTERVAL_MICROS = (1 << 63) // 1000
 
 
+def datetime_text(text: str, sql_type: str) -> str:
+    """Text of a date, timestamp or timestamptz as text DuckDB reads as
+    PostgreSQL reads ``text`` (BC years, ``textfmt.bc_input``; the free
+    forms, ``planner.datetimes``; DateStyle's field order and two-digit
+    years, ``textfmt.date_input``); ``text`` itself when DuckDB reads it
+    alike. The one reader of such text, for constants and parameters."""
+    try:
+        return bc_input(text, sql_type) or datetime_input(text, sql_type) \
+            or (date_input if sql_type == "date" else timestamp_input)(text) or text
+    except DateSyntax as e:
+        raise SqlError(e.sqlstate, str(e)) from None
+
+
 def interval_text(text: str) -> str:
     """An interval constant as text DuckDB reads exactly as PostgreSQL reads
     ``text`` (``planner.intervals``); 22007 for text PostgreSQL refuses,
@@ -264,12 +277,7 @@ def typed_literal(node: ast.Node, sql_type: str) -> ast.Node:
         return ast.TypeCast(arg=ast.A_Const(val=ast.String(sval=interval_text(node.val.sval))), typeName=type_name("interval"))
     if sql_type in _DATETIMES and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
         # always a typed value (text among the rows of one VALUES column would not unify with it)
-        try:
-            text = bc_input(node.val.sval, sql_type) or datetime_input(node.val.sval, sql_type) \
-                or (date_input if sql_type == "date" else timestamp_input)(node.val.sval) or node.val.sval
-        except DateSyntax as e:
-            raise SqlError(e.sqlstate, str(e)) from None
-        return ast.TypeCast(arg=ast.A_Const(val=ast.String(sval=text)), typeName=type_name(sql_type))
+        return ast.TypeCast(arg=ast.A_Const(val=ast.String(sval=datetime_text(node.val.sval, sql_type))), typeName=type_name(sql_type))
     if not (sql_type.endswith("[]") and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String)):
         return node
     items = []
