@@ -77,14 +77,15 @@ class SnapshotCache:
             self.stats["scanned"] += entry.num_rows
             return await _offload(entry.num_rows, entry.rows, ts)
 
-    async def lookup(self, shard: str, ts: int, cols, keys: pa.Table) -> pa.Table:
+    async def lookup(self, shard: str, ts: int, cols, keys: pa.Table | list[tuple]) -> pa.Table:
         """The rows of ``shard`` at ``ts`` whose ``cols`` equal a row of
-        ``keys`` (a table of those columns; keys with a NULL match nothing)."""
+        ``keys`` (a table of those columns, or ``key_tuples`` of one; keys
+        with a NULL match nothing)."""
         cols = tuple(cols)
         entry = self._entries.get(shard)
         if entry is not None and entry.covers(ts) and entry.num_rows == 0:
             return entry.tail.drop_columns([TS, DIFF]).slice(0, 0)  # an empty table: no key to look for
-        wanted = await _offload(keys.num_rows, key_tuples, keys, cols)
+        wanted = keys if isinstance(keys, list) else await _offload(keys.num_rows, key_tuples, keys, cols)
         async with self._locks.setdefault(shard, asyncio.Lock()):
             entry = await self._at(shard, ts)
             if entry is None:

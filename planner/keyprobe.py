@@ -21,7 +21,6 @@ import itertools
 import re
 from dataclasses import dataclass
 
-import pyarrow as pa
 from pglast import ast
 
 from planner.catalog import Relation
@@ -31,15 +30,17 @@ from planner.sqltypes import integer_fits
 MAX_PROBE_KEYS = 1024
 
 _INTEGER = re.compile(r"\s*[+-]?[0-9]+\s*", re.ASCII)
-_INT_TYPES = {"smallint": pa.int16(), "integer": pa.int32(), "bigint": pa.int64()}
+_INT_TYPES = ("smallint", "integer", "bigint")
 
 
 @dataclass
 class Probe:
-    """The key columns (one uniqueness constraint's) and the keys pinned."""
+    """The key columns (one uniqueness constraint's) and the keys pinned,
+    as tuples of Python values of the columns' types (``Work.lookup``
+    takes them as they are)."""
 
     cols: list[str]
-    keys: pa.Table
+    keys: list[tuple]
 
 
 def key_probe(where, rel: Relation, alias: str, params) -> Probe | None:
@@ -62,9 +63,7 @@ def key_probe(where, rel: Relation, alias: str, params) -> Probe | None:
             combos *= len(pinned[c])
         if combos > MAX_PROBE_KEYS:
             continue
-        keys = list(itertools.product(*(pinned[c] for c in cols)))
-        arrays = [pa.array([k[i] for k in keys], _arrow_type(rel.column(c).type)) for i, c in enumerate(cols)]
-        return Probe(list(cols), pa.Table.from_arrays(arrays, names=list(cols)))
+        return Probe(list(cols), list(itertools.product(*(pinned[c] for c in cols))))
     return None
 
 
@@ -78,10 +77,6 @@ def exactly(where, probe: Probe, rel: Relation, alias: str, params) -> bool:
         if found is None or found[0] not in probe.cols:
             return False
     return True
-
-
-def _arrow_type(sql_type: str) -> pa.DataType:
-    return _INT_TYPES.get(sql_type, pa.string())
 
 
 def _pinned(expr, rel: Relation, alias: str, params) -> tuple[str, list] | None:

@@ -75,11 +75,12 @@ def key_hashes(rel: Relation, rows: pa.Table) -> set[int]:
     return out
 
 
-def constraint_hashes(cols, rows: pa.Table) -> set[int]:
-    """The hashes of the keys ``rows`` have in the uniqueness constraint on ``cols``."""
-    columns = [comparable(rows.column(c)).to_pylist() for c in cols]
+def constraint_hashes(cols, rows: pa.Table | list[tuple]) -> set[int]:
+    """The hashes of the keys ``rows`` (a table, or key tuples) have in the
+    uniqueness constraint on ``cols``."""
+    keys = rows if isinstance(rows, list) else zip(*(comparable(rows.column(c)).to_pylist() for c in cols))
     constraint = ",".join(cols)
-    return {key_hash(constraint, key) for key in zip(*columns) if None not in key}
+    return {key_hash(constraint, key) for key in keys if None not in key}
 
 
 def with_diff(rows: pa.Table, diff: int) -> pa.Table:
@@ -191,11 +192,13 @@ class Work:
         pending = self.pending.get(rel.shard)
         return self._merge(current, pending, schema) if pending else current
 
-    async def lookup(self, rel: Relation, cols, keys: pa.Table) -> pa.Table:
+    async def lookup(self, rel: Relation, cols, keys: pa.Table | list[tuple]) -> pa.Table:
         """``rel``'s rows (at ``read_ts`` plus this work's own writes) whose
-        ``cols`` equal a row of ``keys`` (those columns, of ``rel``'s types;
-        a key with a NULL matches nothing), found by the snapshot cache's
-        key search, so the cost does not grow with the table.
+        ``cols`` equal a row of ``keys`` (a table of those columns, of
+        ``rel``'s types, or the keys as tuples of Python values, as a key
+        probe has them; a key with a NULL matches nothing), found by the
+        snapshot cache's key search, so the cost does not grow with the
+        table.
 
         When ``cols`` are a uniqueness constraint's, only these keys join the
         read set (commits of other keys do not conflict with this work);
@@ -203,19 +206,24 @@ class Work:
         cols = list(cols)
         ts = await self.ts()
         schema = rel.schema_arrow
-        keys = pa.Table.from_arrays([keys.column(c).cast(schema.field(c).type) for c in cols], names=cols)
+        if isinstance(keys, list):
+            keys = [k for k in dict.fromkeys(keys) if None not in k]  # as key_tuples makes them
+            count = len(keys)
+        else:
+            keys = pa.Table.from_arrays([keys.column(c).cast(schema.field(c).type) for c in cols], names=cols)
+            count = keys.num_rows
         if rel.shard in self.created:
             current = schema.empty_table()
         else:
-            if any(list(k) == cols for _n, k in rel.keys) and keys.num_rows <= MAX_KEYS:
-                self._read_keys(rel.shard, await off_loop(keys.num_rows, constraint_hashes, cols, keys))
+            if any(list(k) == cols for _n, k in rel.keys) and count <= MAX_KEYS:
+                self._read_keys(rel.shard, await off_loop(count, constraint_hashes, cols, keys))
             else:
                 self._read(rel.shard)
             current = await self.db.snapshots.lookup(rel.shard, ts, cols, keys)
         pending = self.pending.get(rel.shard)
         if not pending:
             return current
-        wanted = key_tuples(keys, cols)
+        wanted = keys if isinstance(keys, list) else key_tuples(keys, cols)
         mine = [part.filter(matching(part, cols, wanted)) for part in pending]
         return self._merge(current, mine, schema)
 
