@@ -1290,12 +1290,18 @@ def _column_typed_constants(n: ast.A_Expr, columns: dict[str, str]) -> bool:
 
 
 def _bc_of_text_column(tc: ast.TypeCast, columns: dict[str, str]) -> None:
-    """A text column cast to a date or timestamp: its BC suffix read as BC
-    (DuckDB's cast reads it as AD), as ``_pg_casts`` does for text casts."""
-    if tc.typeName.names[-1].sval.lower() in ("date", "timestamp", "timestamptz") and not tc.typeName.arrayBounds \
-            and isinstance(tc.arg, ast.ColumnRef) and isinstance(tc.arg.fields[-1], ast.String) \
-            and (columns.get(tc.arg.fields[-1].sval) == "text" or columns.get(tc.arg.fields[-1].sval, "").startswith("varchar")):
-        tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_bc_text"),), args=(tc.arg,))
+    """Text known only when the statement runs (a text column, a parameter
+    or anything else cast to text) cast to a date or timestamp: its BC
+    suffix read as BC by ``txngate_bc_text`` (DuckDB's cast reads it as
+    AD); constants are read when bound (``_pg_casts``)."""
+    if tc.typeName.names[-1].sval.lower() not in ("date", "timestamp", "timestamptz") or tc.typeName.arrayBounds:
+        return
+    arg = tc.arg
+    column = isinstance(arg, ast.ColumnRef) and isinstance(arg.fields[-1], ast.String) \
+        and (columns.get(arg.fields[-1].sval) == "text" or columns.get(arg.fields[-1].sval, "").startswith("varchar"))
+    cast = isinstance(arg, ast.TypeCast) and arg.typeName.names[-1].sval.lower() in ("text", "varchar") and not arg.typeName.arrayBounds
+    if column or cast:
+        tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_bc_text"),), args=(arg,))
 
 
 def _pg_casts(tc: ast.TypeCast) -> bool:
@@ -1320,10 +1326,6 @@ def _pg_casts(tc: ast.TypeCast) -> bool:
         text = typed_literal(tc.arg, name).arg.val.sval
         if text != tc.arg.val.sval:
             tc.arg, session_dependent = ast.A_Const(val=ast.String(sval=text)), True
-    if name in ("date", "timestamp", "timestamptz") and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.TypeCast) \
-            and tc.arg.typeName.names[-1].sval.lower() in ("text", "varchar") and not tc.arg.typeName.arrayBounds:
-        # text only known when the statement runs (a parameter, a column): its BC suffix read as BC (DuckDB's cast reads AD)
-        tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_bc_text"),), args=(tc.arg,))
     if name in ("float8", "float4", "numeric", "decimal") and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.A_Const) \
             and isinstance(tc.arg.val, ast.String):
         typed_literal(tc.arg, FLOAT_NAMES.get(name, "numeric"))  # PostgreSQL's input: '10e400' is 22003, '1_000' 22P02
