@@ -29,7 +29,7 @@ from pglast import ast
 from pglast.enums import A_Expr_Kind, BoolExprType, CoercionForm, NullTestType, SortByDir, SortByNulls
 from pglast.stream import RawStream
 
-from planner import decimals, jsonops, textfmt, tochar
+from planner import decimals, intervals, jsonops, textfmt, tochar
 from planner.catalog import Catalog, Relation
 from planner.errors import INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
@@ -1245,13 +1245,13 @@ def _like_escape(n: ast.A_Expr) -> ast.Node:
 def _qualified_interval(tc: ast.TypeCast) -> None:
     """``interval '90' day`` and the other field-qualified interval
     literals (which neither DuckDB nor sqlglot read) as the plain interval
-    PostgreSQL makes of them (planner.textfmt.qualified_interval)."""
+    PostgreSQL makes of them (planner.intervals.qualified_interval)."""
     if not (isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String)):
         raise not_supported("interval field qualifiers on a value that is not a literal")
     mask, *rest = [m.val.ival for m in tc.typeName.typmods]
     try:
-        months, days, micros = textfmt.qualified_interval(tc.arg.val.sval, mask, rest[0] if rest else None)
-    except textfmt.IntervalSyntax:
+        months, days, micros = intervals.qualified_interval(tc.arg.val.sval, mask, rest[0] if rest else None)
+    except intervals.IntervalSyntax:
         raise SqlError(INVALID_DATETIME_FORMAT, f'invalid input syntax for type interval: "{tc.arg.val.sval}"') from None
     tc.arg = ast.A_Const(val=ast.String(sval=f"{months} months {days} days {micros} microseconds"))
     tc.typeName = ast.TypeName(names=(ast.String(sval="interval"),), typemod=-1)

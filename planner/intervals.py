@@ -1,5 +1,6 @@
-"""PostgreSQL's interval input (without a field qualifier; those are
-``textfmt.qualified_interval``), for the texts DuckDB reads otherwise.
+"""PostgreSQL's interval input, for the texts DuckDB reads otherwise:
+``interval_input`` without a field qualifier, ``qualified_interval`` with
+one (``interval '90' day``); both with the one table of unit words.
 
 DuckDB refuses much of what PostgreSQL reads (``+02:00``, ``-1 days
 +02:03``, ``1-2``, ``@ 1 hour ago``, ``12:34.5678`` as minutes and seconds,
@@ -26,10 +27,9 @@ PostgreSQL refuses (22007).
 
 from __future__ import annotations
 
+import math
 import re
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
-
-from planner.textfmt import IntervalSyntax
 
 _DAY_US = 86_400_000_000
 _MONTH_DAYS = 30
@@ -57,6 +57,10 @@ _TIME_FIELDS = {"hour", "minute"} | _SECONDS
 _TOKEN = re.compile(r"@|[+-]?\d+:\d+(?::\d+)?(?:\.\d*)?|[+-]?\d+-\d+|[+-]?(?:\d+\.?\d*|\.\d+)|[a-z]+")
 _TIME = re.compile(r"([+-]?)(\d+):(\d+)(?::(\d+))?(\.\d*)?")
 _YEAR_MONTH = re.compile(r"([+-]?)(\d+)-(\d+)")
+
+
+class IntervalSyntax(ValueError):
+    """Text PostgreSQL does not read as an interval (22007)."""
 
 
 class _Sum:
@@ -249,3 +253,97 @@ def _iso_alternative(text: str, date: str, time: str) -> tuple[int, int, int]:
         else:
             raise IntervalSyntax(text)
     return total.result(False)
+
+
+# -- with a field qualifier ----------------------------------------------------
+
+
+#: PostgreSQL's interval typmod bits (INTERVAL_MASK of datetime.h)
+INTERVAL_FIELDS = {"month": 1 << 1, "year": 1 << 2, "day": 1 << 3, "hour": 1 << 10, "minute": 1 << 11, "second": 1 << 12}
+_FIELD_ORDER = ("second", "minute", "hour", "day", "month", "year")  # smallest first
+_MICROS = {"second": 1_000_000, "minute": 60_000_000, "hour": 3_600_000_000}
+#: a unit word -> (field, multiplier), from the one table of unit words
+_QUALIFIED_UNITS = {
+    word: {"millennium": ("year", 1000), "century": ("year", 100), "decade": ("year", 10), "week": ("day", 7)}.get(field, (field, 1))
+    for word, (_kind, _times, (field,)) in _UNITS.items()
+}
+_QUALIFIED_TIME = re.compile(r"([+-]?)(\d+):(\d+)(?::(\d+(?:\.\d*)?))?")
+
+
+def qualified_interval(text: str, mask: int, precision: int | None = None) -> tuple[int, int, int]:
+    """``interval 'text' <fields>`` (``interval '90' day``, ``'1-2' year to
+    month``, ``'3 4:05' day to minute``) as (months, days, microseconds), by
+    PostgreSQL's DecodeInterval and AdjustIntervalForTypmod: a number
+    without a unit counts in the qualifier's last field (the one before it
+    in the next field up), ``y-m`` is years and months, ``h:m[:s]`` a time
+    (``m:s`` under MINUTE TO SECOND), fractions carry down (a month is 30
+    days), and fields below the qualifier's last are cut off.
+    IntervalSyntax for anything else."""
+    fields = [f for f in _FIELD_ORDER if mask & INTERVAL_FIELDS[f]]
+    if not fields:
+        raise IntervalSyntax(text)
+    months, days, micros = 0.0, 0.0, 0.0
+    tokens = text.lower().split()
+    negate = bool(tokens) and tokens[-1] == "ago"
+    tokens = tokens[:-1] if negate else tokens
+    if tokens and tokens[0] == "@":
+        tokens = tokens[1:]
+    default = fields[0]  # the field a bare number counts in, right to left
+    i = len(tokens) - 1
+    if i < 0:
+        raise IntervalSyntax(text)
+    while i >= 0:
+        token = tokens[i]
+        if token in _QUALIFIED_UNITS and i > 0 and _is_number(tokens[i - 1]):
+            field, times = _QUALIFIED_UNITS[token]
+            value, i = float(tokens[i - 1]) * times, i - 2
+        elif m := _YEAR_MONTH.fullmatch(token):
+            sign = -1 if m[1] == "-" else 1
+            months += sign * (int(m[2]) * 12 + int(m[3]))
+            default, i = "day", i - 1
+            continue
+        elif m := _QUALIFIED_TIME.fullmatch(token):
+            sign = -1 if m[1] == "-" else 1
+            if m[4] is None and fields[0] == "second" and "hour" not in fields:
+                micros += sign * (int(m[2]) * 60_000_000 + int(m[3]) * 1_000_000)  # m:s under MINUTE TO SECOND
+            else:
+                micros += sign * (int(m[2]) * 3_600_000_000 + int(m[3]) * 60_000_000 + round(float(m[4] or 0) * 1_000_000))
+            default, i = "day", i - 1
+            continue
+        elif _is_number(token):
+            field, value, i = default, float(token), i - 1
+        else:
+            raise IntervalSyntax(text)
+        if field in ("year", "month"):
+            whole = value * 12 if field == "year" else value
+            months += int(whole)
+            rest = whole - int(whole)
+            days += int(rest * 30)
+            micros += round((rest * 30 - int(rest * 30)) * 86_400_000_000)
+        elif field == "day":
+            days += int(value)
+            micros += round((value - int(value)) * 86_400_000_000)
+        else:
+            micros += round(value * {"millisecond": 1000, "microsecond": 1}.get(field, _MICROS.get(field, 1)))
+        up = _FIELD_ORDER.index(field if field in _FIELD_ORDER else "second") + 1
+        default = _FIELD_ORDER[min(up, len(_FIELD_ORDER) - 1)]
+    sign = -1 if negate else 1
+    return _cut(sign * int(months), sign * int(days), sign * int(micros), fields[0], precision)
+
+
+def _cut(months: int, days: int, micros: int, last: str, precision: int | None) -> tuple[int, int, int]:
+    """The fields below ``last`` dropped (toward zero), as
+    AdjustIntervalForTypmod does; seconds rounded to ``precision``."""
+    if last == "year":
+        return int(months / 12) * 12, 0, 0
+    if last == "month":
+        return months, 0, 0
+    if last == "day":
+        return months, days, 0
+    if last in ("hour", "minute"):
+        unit = _MICROS[last]
+        return months, days, int(micros / unit) * unit
+    if precision is not None and precision < 6:
+        unit = 10 ** (6 - precision)
+        micros = int(math.copysign(math.floor(abs(micros) / unit + 0.5), micros)) * unit
+    return months, days, micros

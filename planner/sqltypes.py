@@ -26,9 +26,9 @@ from pglast import ast
 
 from local_exec import BOOLEAN_WORDS
 from planner.datetimes import datetime_input
-from planner.intervals import IntervalOverflow, interval_input
+from planner.intervals import IntervalOverflow, IntervalSyntax, interval_input
 from planner.errors import INVALID_DATETIME_FORMAT, INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, UNDEFINED_OBJECT, SqlError, not_supported
-from planner.textfmt import ArrayLiteralError, DateSyntax, IntervalSyntax, bc_input, date_input, parse_array, timestamp_input
+from planner.textfmt import ArrayLiteralError, DateSyntax, bc_input, date_input, parse_array, timestamp_input
 from storage.persist.codec import sql_type_of
 
 _ALIASES = {

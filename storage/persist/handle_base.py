@@ -6,6 +6,7 @@ import pyarrow as pa
 
 from storage.location import Blob
 from storage.persist import codec
+from storage.persist.batch import schema_fingerprint
 from storage.persist.config import PersistConfig
 from storage.persist.machine import Machine
 
@@ -15,6 +16,7 @@ class ShardHandle:
         self.machine = machine
         self.blob = blob
         self.config = config
+        self._decoded: tuple[bytes, pa.Schema, str] | None = None  # the state's schema bytes, decoded, fingerprinted
 
     @property
     def shard_id(self) -> str:
@@ -22,11 +24,20 @@ class ShardHandle:
 
     @property
     def schema(self) -> pa.Schema:
+        return self._schema()[1]
+
+    @property
+    def fingerprint(self) -> str:
+        """The fingerprint of the schema batches built here carry."""
+        return self._schema()[2]
+
+    def _schema(self) -> tuple[bytes, pa.Schema, str]:
+        """The shard's schema, decoded once per state schema."""
         raw = self.machine.state.schema
-        cached = getattr(self, "_schema", None)
-        if cached is None or cached[0] is not raw:
-            cached = self._schema = (raw, codec.schema_from_bytes(raw))
-        return cached[1]
+        if self._decoded is None or self._decoded[0] is not raw:
+            schema = codec.schema_from_bytes(raw)
+            self._decoded = (raw, schema, schema_fingerprint(codec.schema_to_bytes(schema)))
+        return self._decoded
 
     @property
     def known_upper(self) -> int:

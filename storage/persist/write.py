@@ -32,7 +32,7 @@ from storage.errors import UsageError
 from storage.location import Blob
 from storage.persist import codec
 from storage.persist import state as st
-from storage.persist.batch import BatchBuilder, BatchHandle, blob_bytes, part_key, part_schema, schema_fingerprint
+from storage.persist.batch import BatchBuilder, BatchHandle, blob_bytes, part_key, part_schema
 from storage.persist.config import PersistConfig
 from storage.persist.handle_base import ShardHandle
 from storage.persist.machine import Machine
@@ -46,15 +46,6 @@ class WriteHandle(ShardHandle):
         super().__init__(machine, blob, config)
         self.writer_id = writer_id
         self._maintenance = maintenance
-        self._fingerprint: tuple[bytes, str] | None = None
-
-    @property
-    def fingerprint(self) -> str:
-        """The fingerprint of the schema batches built here carry."""
-        schema = self.machine.state.schema
-        if self._fingerprint is None or self._fingerprint[0] is not schema:
-            self._fingerprint = (schema, schema_fingerprint(codec.schema_to_bytes(self.schema)))
-        return self._fingerprint[1]
 
     @property
     def upper(self) -> int:
