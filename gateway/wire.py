@@ -185,6 +185,7 @@ _FIXED_BINARY = {
     "date": (">i4", pa.int32(), -10957),  # days since 2000-01-01
     "timestamp": (">i8", pa.int64(), -946684800_000_000),  # microseconds since 2000-01-01
     "timestamptz": (">i8", pa.int64(), -946684800_000_000),
+    "time": (">i8", pa.int64(), 0),  # microseconds since midnight (24:00:00 included)
 }
 
 
@@ -223,8 +224,9 @@ def _few_data_rows(table: pa.Table, types: list[str], formats: list[int], timezo
             columns.append(_encoded_column(col, t, fmt, timezone).to_pylist())
             continue
         values = python_values(col)
-        if (pa.types.is_date32(col.type) or pa.types.is_timestamp(col.type)) and any(isinstance(v, str) for v in values):
-            # 'infinity' (Python has no infinite dates): the column's own formatting knows them
+        if (pa.types.is_date32(col.type) or pa.types.is_timestamp(col.type) or pa.types.is_time(col.type)) \
+                and any(isinstance(v, str) for v in values):
+            # 'infinity', '24:00:00' (Python has neither): the column's own formatting knows them
             columns.append(_encoded_column(col, t, fmt, timezone).to_pylist())
             continue
         if fmt == 0:
@@ -261,6 +263,8 @@ def _encoded_column(col, sql_type: str, fmt: int, timezone: str) -> pa.Array:
         np_type, arrow_type, shift = fixed
         if pa.types.is_timestamp(col.type):
             col = col.cast(pa.timestamp("us", col.type.tz))
+        elif pa.types.is_time(col.type):
+            col = col.cast(pa.time64("us"))
         ints = col.cast(arrow_type).fill_null(0).to_numpy(zero_copy_only=False)
         if shift:
             # infinity and -infinity are the type's extremes in PostgreSQL's binary format too

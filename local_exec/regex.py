@@ -1,6 +1,6 @@
 """PostgreSQL's regexp_match, regexp_matches, regexp_replace (with start
-and N), regexp_count, regexp_instr, regexp_substr and regexp_like for the
-local engine (the planner fills their optional arguments).
+and N), regexp_count, regexp_instr, regexp_substr, regexp_like and
+regexp_split_to_array for the local engine (the planner fills their optional arguments).
 
 DuckDB's ``regexp_matches`` is a boolean test; PostgreSQL's returns the
 matched text: ``regexp_match(s, p [, flags])`` the capture groups of the
@@ -135,6 +135,27 @@ def _matches(name: str, text: str, pattern: str, start: int, flags: str, n: int 
     return compiled.finditer(text, start - 1)
 
 
+def regexp_split_to_array(text: str, pattern: str, flags: str) -> list[str]:
+    """The pieces of ``text`` between the matches of ``pattern``, as
+    PostgreSQL splits: a match that is empty at the end of the text, or
+    ends where the previous match ended (an empty match at the start or
+    right after another match), does not split."""
+    compiled, every = _compile(pattern, flags)
+    if every:
+        raise FunctionError("22023", 'regexp_split_to_array() does not support the "global" option')
+    pieces, prev_end, at = [], 0, 0
+    while at <= len(text):
+        m = compiled.search(text, at)
+        if m is None:
+            break
+        if m.start() < len(text) and m.end() > prev_end:
+            pieces.append(text[prev_end:m.start()])
+            prev_end = m.end()
+        at = m.end() + (m.start() == m.end())  # past an empty match, or it is found again
+    pieces.append(text[prev_end:])
+    return pieces
+
+
 def _nth(matches, n: int) -> re.Match | None:
     return next((m for k, m in enumerate(matches, 1) if k == n), None)
 
@@ -171,6 +192,7 @@ FUNCTIONS = {
     "txngate_regexp_substr": (regexp_substr, ["VARCHAR", "VARCHAR", "INTEGER", "INTEGER", "VARCHAR", "INTEGER"], "VARCHAR"),
     "txngate_regexp_like": (regexp_like, ["VARCHAR", "VARCHAR", "VARCHAR"], "BOOLEAN"),
     "txngate_regexp_replace": (regexp_replace, ["VARCHAR", "VARCHAR", "VARCHAR", "INTEGER", "INTEGER", "VARCHAR"], "VARCHAR"),
+    "txngate_regexp_split_to_array": (regexp_split_to_array, ["VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR[]"),
     "txngate_regexp_match": (regexp_match, ["VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR[]"),
     "txngate_regexp_matches": (regexp_matches, ["VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR[][]"),
 }

@@ -19,6 +19,7 @@ retried compute binds the same statement again.
 from __future__ import annotations
 
 import copy
+import logging
 import re
 from dataclasses import dataclass, field
 from typing import Callable
@@ -73,6 +74,11 @@ def pg_sql(node: ast.Node) -> str:
     return text
 
 
+#: sqlglot warns that EXTRACT from a timestamptz may differ between dialects;
+#: the rewrite has already chosen PostgreSQL's reading: not the operator's concern
+logging.getLogger("sqlglot").setLevel(logging.ERROR)
+
+
 def transpile(pg: str) -> str:
     try:
         return _AFTER_TRANSPILE.sub(r"\1(", sqlglot.transpile(pg, read="postgres", write="duckdb")[0])
@@ -115,7 +121,7 @@ class Binder:
         ctes = {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}
         columns = self._columns = self._column_types(node)
         arrays = self._arrays = {name: t for name, t in columns.items() if t.endswith("[]")}
-        chars = any(is_char(t) for t in columns.values())
+        chars = any(is_char(t) for t in columns.values()) or any(char_cast_length(n) is not None for n in walk(node))
         self._scales = decimals.Scales(columns, lambda x: _operand_type(x, columns) in ("smallint", "integer"))
         if outputs and self.dialect == "duckdb" and isinstance(node, ast.SelectStmt):
             jsonops.canonical_outputs(node, columns)
@@ -177,15 +183,18 @@ class Binder:
         return self._pg
 
     def _substitute(self, n: ast.Node) -> ast.Node | None:
-        if isinstance(n, ast.FuncCall) and self.dialect == "duckdb" and (century := _date_trunc_century(n)) is not None:
-            return century
+        if isinstance(n, ast.FuncCall) and self.dialect == "duckdb" and (trunc := _date_trunc(n, self._columns)) is not None:
+            return trunc
+        if self.dialect == "duckdb" and (length := char_cast_length(n)) is not None:
+            # character(n): cut to n and padded with spaces to n (DuckDB's CHAR(n) is varchar)
+            return expand(f"rpad(CAST(_arg1 AS VARCHAR), {length}, ' ')", [n.arg])
         if self.dialect == "duckdb" and (exact := self._scales.exact_remainder(n)) is not None:
             return exact
         if self.dialect == "duckdb" and isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "^" \
                 and n.lexpr is not None:
             return ast.FuncCall(funcname=(ast.String(sval="txngate_power"),), args=(n.lexpr, n.rexpr))  # PostgreSQL's errors
         if isinstance(n, ast.RangeFunction):
-            zipped = _zipped_unnest(n)
+            zipped = _zipped_unnest(n) or _split_table(n)
             if zipped is not None:
                 return zipped
         if isinstance(n, ast.A_Expr) and isinstance(n.rexpr, ast.FuncCall) and n.rexpr.funcname[-1].sval == "like_escape" and self.dialect == "duckdb":
@@ -272,6 +281,14 @@ class Binder:
             return expand(f"({tochar.expression(args[1].val.sval)})", args[:1])
         if name in _POLYMORPHIC and args and isinstance(args[0], ast.A_Const) and isinstance(args[0].val, ast.String):
             raise SqlError("42804", "could not determine polymorphic type because input has type unknown")
+        if name == "regexp_split_to_table" and len(args) in (2, 3):
+            return expand("unnest(txngate_regexp_split_to_array(_arg1, _arg2, _arg3))", args + [_constant("")] * (3 - len(args)))
+        if name == "encode" and len(args) == 2 and isinstance(args[0], ast.A_Const) and isinstance(args[0].val, ast.String):
+            # encode(bytea, format): PostgreSQL reads a string constant as bytea ('\x12' is one byte)
+            return ast.FuncCall(funcname=fc.funcname, args=(_cast_to(args[0], "bytea"), args[1]))
+        if name in ("make_date", "make_timestamp", "make_timestamptz") and len(args) >= 3:
+            # a negative year is BC (-44 is 44 BC, astronomically -43): DuckDB counts astronomically
+            return ast.FuncCall(funcname=fc.funcname, args=(expand("txngate_pg_year_in(_arg1)", args[:1]), *args[1:]))
         if name in ("extract", "date_part") and len(args) == 2 and isinstance(args[0], ast.A_Const) and isinstance(args[0].val, ast.String):
             new = self._date_part(name, args[0].val.sval.lower(), args[1])
             if new is not None:
@@ -291,21 +308,26 @@ class Binder:
         seconds without their fraction: a wrong answer) or doubles."""
         if field not in _DATE_FIELDS:
             return None
-        date = isinstance(arg, ast.TypeCast) and arg.typeName.names[-1].sval == "date" or \
-            isinstance(arg, ast.ColumnRef) and isinstance(arg.fields[-1], ast.String) and self._columns.get(arg.fields[-1].sval) == "date"
+        kind = _datetime_kind(arg, self._columns)
+        date = kind == "date"
+        # PostgreSQL's years (of a date or timestamp: an interval's are as they are) have no year 0
+        part = f"txngate_pg_{field}({_astronomical('year', kind)})" if kind and field in ("year", "decade", "century", "millennium") else \
+            f"txngate_pg_year({_astronomical('isoyear', kind)})" if kind and field == "isoyear" else f"date_part('{field}', _arg1)"
         if name == "extract":
             template = {
                 "second": "(CAST(date_part('microseconds', _arg1) AS numeric(38,0)) * CAST(0.000001 AS numeric(38,6)))",
                 "milliseconds": "(CAST(date_part('microseconds', _arg1) AS numeric(38,0)) * CAST(0.001 AS numeric(38,3)))",
                 "epoch": "CAST(epoch(_arg1) AS numeric(38,0))" if date else
                          "(CAST(CAST(round(epoch(_arg1) * 1000000) AS bigint) AS numeric(38,0)) * CAST(0.000001 AS numeric(38,6)))",
-            }.get(field, f"CAST(date_part('{field}', _arg1) AS numeric(38,0))")
+            }.get(field, f"CAST({part} AS numeric(38,0))")
         else:
             template = {
                 "second": "(date_part('microseconds', _arg1) / 1000000.0)",
                 "milliseconds": "(date_part('microseconds', _arg1) / 1000.0)",
                 "epoch": "epoch(_arg1)",
-            }.get(field, f"CAST(date_part('{field}', _arg1) AS double precision)")
+            }.get(field, f"CAST({part} AS double precision)")
+            if kind and field in _MONOTONIC_FIELDS:  # infinity's year, epoch, ... are infinite; its month is NULL
+                template = f"CASE WHEN isinf(_arg1) THEN txngate_infinity_sign(_arg1) ELSE {template} END"
         new = expand(template, [arg])
         for n in walk(new):
             if isinstance(n, (ast.FuncCall, ast.TypeCast)):
@@ -406,7 +428,7 @@ class Binder:
         """A char(n) operand without its padding: a char(n) column, or a
         COALESCE / CASE whose result may be one (PostgreSQL resolves it to
         character, or to text, which drops the padding too)."""
-        if isinstance(n, ast.ColumnRef):
+        if isinstance(n, (ast.ColumnRef, ast.TypeCast)):
             char = self._char_operand_shape(n)
         elif isinstance(n, ast.CoalesceExpr):
             char = any(self._char_operand_shape(a) for a in n.args)
@@ -435,7 +457,9 @@ class Binder:
         return None
 
     def _char_operand_shape(self, n: ast.Node | None) -> bool:
-        return isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and is_char(self._columns.get(n.fields[-1].sval, ""))
+        """``n`` is a char(n) column or a cast to char(n)."""
+        return isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and is_char(self._columns.get(n.fields[-1].sval, "")) \
+            or char_cast_length(n) is not None
 
     def _result_type(self, fc: ast.FuncCall) -> str | None:
         """PostgreSQL's result type for a call whose DuckDB version returns
@@ -598,6 +622,22 @@ def _zipped_unnest(n: ast.RangeFunction) -> ast.RangeSubselect | None:
     return ast.RangeSubselect(lateral=True, subquery=query, alias=n.alias or ast.Alias(aliasname="unnest"))
 
 
+def _split_table(n: ast.RangeFunction) -> ast.RangeSubselect | None:
+    """``regexp_split_to_table(s, pattern [, flags])`` in FROM: the pieces
+    local_exec.regex splits, unnested in a LATERAL subquery whose one
+    column the alias names (as PostgreSQL names a scalar function's)."""
+    fc = n.functions[0][0] if len(n.functions) == 1 else None
+    if not isinstance(fc, ast.FuncCall) or fc.funcname[-1].sval != "regexp_split_to_table" or len(fc.args or ()) not in (2, 3) \
+            or n.ordinality:
+        return None
+    args = list(fc.args) + [_constant("")] * (3 - len(fc.args))
+    query = expand("(SELECT unnest(txngate_regexp_split_to_array(_arg1, _arg2, _arg3)) AS piece)", args).subselect
+    alias = copy.deepcopy(n.alias) if n.alias is not None else ast.Alias(aliasname="regexp_split_to_table")
+    if not alias.colnames:
+        alias.colnames = (ast.String(sval=alias.aliasname),)
+    return ast.RangeSubselect(lateral=True, subquery=query, alias=alias)
+
+
 def _group_by_output_names(select: ast.SelectStmt) -> None:
     """``GROUP BY x`` where ``x`` names an output column and a FROM item
     (dbt's ``referenced_schema.name AS referenced_schema ... GROUP BY
@@ -673,6 +713,15 @@ def is_char(t: str) -> bool:
     return t.startswith("char(")
 
 
+def char_cast_length(n: ast.Node | None) -> int | None:
+    """n of a cast to character(n) (``x::char(3)``), else None."""
+    if isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval == "bpchar" and not n.typeName.arrayBounds \
+            and len(n.typeName.typmods or ()) == 1 and isinstance(n.typeName.typmods[0], ast.A_Const) \
+            and isinstance(n.typeName.typmods[0].val, ast.Integer):
+        return n.typeName.typmods[0].val.ival
+    return None
+
+
 def _char_aliases(node: ast.Node, found: dict[str, set[str]]) -> None:
     """Add to ``found`` the output names under which the subqueries and
     CTEs in ``node`` pass a char(n) column on (to a fixed point: an alias
@@ -710,6 +759,8 @@ def _passed_char(n: ast.Node, found: dict[str, set[str]]) -> str | None:
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("max", "min", "any_value", "mode") and len(n.args or ()) == 1:
         n = n.args[0]
     n = _window_argument(n)
+    if (length := char_cast_length(n)) is not None:
+        return f"char({length})"
     t = _passed_type(n, found)
     return t if t is not None and is_char(t) else None
 
@@ -818,6 +869,24 @@ def _compares(n: ast.A_Expr) -> bool:
     return n.kind in (A_Expr_Kind.AEXPR_OP, A_Expr_Kind.AEXPR_OP_ANY, A_Expr_Kind.AEXPR_OP_ALL) and n.name[-1].sval in ("=", "<>", "!=", "<", ">", "<=", ">=")
 
 
+#: the fields whose value grows with time: infinite for an infinite date or timestamp
+_MONOTONIC_FIELDS = {"epoch", "year", "isoyear", "decade", "century", "millennium"}
+
+
+def _datetime_kind(n: ast.Node, columns: dict[str, str]) -> str | None:
+    """"date", "timestamp" or "timestamptz" when ``n`` plainly is one (a
+    cast, constant or column, or a date expression), else None."""
+    if _is_date(n, columns):
+        return "date"
+    if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
+        name = n.typeName.names[-1].sval
+    elif isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
+        name = columns.get(n.fields[-1].sval, "")
+    else:
+        return None
+    return name if name in ("timestamp", "timestamptz") else None
+
+
 #: the fields extract() and date_part() rewrite (others, like timezone, go as written)
 _DATE_FIELDS = {"second", "milliseconds", "microseconds", "epoch", "minute", "hour", "day", "month", "year", "quarter", "week",
                 "dow", "isodow", "doy", "isoyear", "decade", "century", "millennium"}
@@ -891,6 +960,8 @@ FUNCTION_NAMES = {
     # local_exec.strings: PostgreSQL's versions (DuckDB's differ, or lack them)
     "sha224": "txngate_sha224", "sha384": "txngate_sha384", "sha512": "txngate_sha512", "encode": "txngate_encode",
     "decode": "txngate_decode", "split_part": "txngate_split_part", "to_hex": "txngate_to_hex",
+    # pgcatalog.macros(): PostgreSQL's empty and NULL delimiters, and NULL elements
+    "string_to_array": "txngate_string_to_array", "array_to_string": "txngate_array_to_string",
     "btrim": "trim", "octet_length": "strlen", "position": "strpos", "char_length": "length", "character_length": "length",
     # DuckDB's spelling, which sqlglot would parse as SQL/JSON syntax: renamed after transpiling
     "json_build_object": "txngate_fn_json_object", "jsonb_build_object": "txngate_fn_json_object",
@@ -964,32 +1035,40 @@ def _any_arguments(fc: ast.FuncCall) -> None:
     fc.args = (fc.args[0], ast.TypeCast(arg=listed, typeName=ast.TypeName(names=(ast.String(sval="text"),), arrayBounds=(ast.Integer(ival=-1),), typemod=-1)))
 
 
-def _date_trunc_century(fc: ast.FuncCall) -> ast.Node | None:
-    """date_trunc('century' | 'millennium', x): PostgreSQL's centuries begin
-    in years ending in 01 (1901), DuckDB's in 00; the year's truncation
-    minus the years since the first year of its century."""
+def _date_trunc(fc: ast.FuncCall, columns: dict[str, str]) -> ast.Node | None:
+    """date_trunc('unit', x) as PostgreSQL's: a date is truncated as the
+    timestamptz it converts to (DuckDB's answer is a timestamp), and
+    decades, centuries and millennia are PostgreSQL's (centuries begin in
+    years ending in 01, as 1901; before year 1 there is no year 0): the
+    year's truncation moved back to the first year of its span
+    (``txngate_pg_first_year``)."""
     if fc.funcname[-1].sval != "date_trunc" or len(fc.args or ()) != 2:
         return None
     unit, x = fc.args
     if not (isinstance(unit, ast.A_Const) and isinstance(unit.val, ast.String)):
         return None
-    span = {"century": 100, "centuries": 100, "millennium": 1000, "millennia": 1000}.get(unit.val.sval.strip().lower())
+    kind = _datetime_kind(x, columns)
+    if kind == "date":
+        x, kind = ast.TypeCast(arg=x, typeName=ast.TypeName(names=(ast.String(sval="timestamptz"),), typemod=-1)), "timestamptz"
+    word = unit.val.sval.strip().lower()
+    span = {"decade": 10, "decades": 10, "century": 100, "centuries": 100, "millennium": 1000, "millennia": 1000}.get(word)
     if span is None:
-        return None
+        return ast.FuncCall(funcname=fc.funcname, args=(unit, x)) if x is not fc.args[1] else None
+    year = _astronomical("year", kind)
+    return expand(f"date_trunc('year', _arg1) - CAST({year} - txngate_pg_first_year({span}, {year}) AS int4) * CAST('1 year' AS interval)", [x])
 
-    def op(name, left, right):
-        return ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval=name),), lexpr=left, rexpr=right)
 
-    year = ast.FuncCall(funcname=(ast.String(sval="date_part"),), args=(ast.A_Const(val=ast.String(sval="year")), copy.deepcopy(x)))
-    past = op("%", op("-", year, ast.A_Const(val=ast.Integer(ival=1))), ast.A_Const(val=ast.Integer(ival=span)))
-    one_year = ast.TypeCast(arg=ast.A_Const(val=ast.String(sval="1 year")), typeName=ast.TypeName(names=(ast.String(sval="interval"),), typemod=-1))
-    trunc = ast.FuncCall(funcname=fc.funcname, args=(ast.A_Const(val=ast.String(sval="year")), x))
-    return op("-", trunc, op("*", ast.TypeCast(arg=past, typeName=ast.TypeName(names=(ast.String(sval="int4"),), typemod=-1)), one_year))
+def _astronomical(field: str, kind: str | None) -> str:
+    """The year or isoyear of ``_arg1`` counted astronomically (year 0 is 1
+    BC), as DuckDB's year() and isoyear() give it for a date or timestamp
+    (not rewritten as date_part is); for a timestamptz they give the year of
+    its era (55 for 55 BC), so it is read as the timestamp it shows."""
+    return f"{field}(CAST(_arg1 AS timestamp))" if kind == "timestamptz" else f"{field}(_arg1)"
 
 
 #: PostgreSQL's regexp functions local_exec.regex computes: the defaults of their arguments after the pattern
 _REGEXP_DEFAULTS = {
-    "regexp_count": (1, ""), "regexp_instr": (1, 1, 0, "", 0), "regexp_substr": (1, 1, "", 0), "regexp_like": ("",),
+    "regexp_count": (1, ""), "regexp_split_to_array": ("",), "regexp_instr": (1, 1, 0, "", 0), "regexp_substr": (1, 1, "", 0), "regexp_like": ("",),
 }
 
 
@@ -1289,18 +1368,30 @@ def _column_typed_constants(n: ast.A_Expr, columns: dict[str, str]) -> bool:
     return changed
 
 
+#: integer types by name, as PostgreSQL's input errors name them
+_INTEGER_INPUT = {"int2": "smallint", "smallint": "smallint", "int4": "integer", "int": "integer", "integer": "integer",
+                  "int8": "bigint", "bigint": "bigint"}
+
+
 def _bc_of_text_column(tc: ast.TypeCast, columns: dict[str, str]) -> None:
     """Text known only when the statement runs (a text column, a parameter
     or anything else cast to text) cast to a date or timestamp: its BC
     suffix read as BC by ``txngate_bc_text`` (DuckDB's cast reads it as
-    AD); constants are read when bound (``_pg_casts``)."""
-    if tc.typeName.names[-1].sval.lower() not in ("date", "timestamp", "timestamptz") or tc.typeName.arrayBounds:
+    AD); cast to an integer type: refused unless it is an integer's text
+    (``txngate_integer_text``: DuckDB's cast rounds '1.5' and reads '1e3');
+    constants are read when bound (``_pg_casts``)."""
+    target = tc.typeName.names[-1].sval.lower()
+    if target not in ("date", "timestamp", "timestamptz") and target not in _INTEGER_INPUT or tc.typeName.arrayBounds:
         return
     arg = tc.arg
     column = isinstance(arg, ast.ColumnRef) and isinstance(arg.fields[-1], ast.String) \
         and (columns.get(arg.fields[-1].sval) == "text" or columns.get(arg.fields[-1].sval, "").startswith("varchar"))
     cast = isinstance(arg, ast.TypeCast) and arg.typeName.names[-1].sval.lower() in ("text", "varchar") and not arg.typeName.arrayBounds
-    if column or cast:
+    if not (column or cast):
+        return
+    if target in _INTEGER_INPUT:
+        tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_integer_text"),), args=(arg, _constant(_INTEGER_INPUT[target])))
+    else:
         tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_bc_text"),), args=(arg,))
 
 

@@ -26,9 +26,9 @@ import copy
 from typing import Callable
 
 from pglast import ast
-from pglast.enums import A_Expr_Kind, CoercionForm
+from pglast.enums import A_Expr_Kind, CoercionForm, SortByDir, SortByNulls
 
-from planner.errors import not_supported
+from planner.errors import SqlError, not_supported
 from planner.pgcatalog import expand
 from planner.sqltypes import typed_literal
 
@@ -39,7 +39,7 @@ _RESULT_KINDS = {
     **dict.fromkeys(("jsonb_build_object", "jsonb_build_array", "jsonb_agg", "to_jsonb", "jsonb_object_agg", "jsonb_set",
                      "jsonb_strip_nulls", "jsonb_extract_path", "jsonb_array_elements", "jsonb_object"), "jsonb"),
     **dict.fromkeys(("json_build_object", "json_build_array", "json_agg", "to_json", "json_object_agg", "json_strip_nulls",
-                     "json_extract_path", "json_array_elements", "json_object"), "json"),
+                     "json_extract_path", "json_array_elements", "json_object", "row_to_json", "array_to_json"), "json"),
 }
 
 #: PostgreSQL function -> the expression it becomes (``_argN``: its arguments)
@@ -178,20 +178,23 @@ def _subscripts(n: ast.A_Indirection) -> list[ast.Node] | None:
 
 
 def rewrite_subscript(n: ast.A_Indirection, columns: dict[str, str]) -> ast.Node | None:
-    """jsonb subscripting, ``doc['a'][0]``, as ``->`` steps."""
+    """jsonb subscripting, ``doc['a'][0]``, as the path ``doc #> '{a,0}'``
+    (a subscript into a scalar is NULL, where ``->`` reads a scalar as an
+    array of one)."""
     subscripts = _subscripts(n)
     if not subscripts or kind(n.arg, columns) is None:
         return None
-    out = n.arg
-    for sub in subscripts:
-        out = expand(_OPERATORS["->"], [out, sub])
-    return out
+    path = ast.A_ArrayExpr(elements=tuple(
+        ast.TypeCast(arg=sub, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1)) for sub in subscripts))
+    return expand(_OPERATORS["#>"], [n.arg, path])
 
 
 def rewrite_function(fc: ast.FuncCall) -> ast.Node | None:
     """A json function as its local_exec.jsonb expression (None: not one)."""
     name = _name(fc)
     args = list(fc.args or ())
+    if name in _BUILT and not fc.agg_star and not fc.func_variadic:
+        return _built(fc, name, args)
     if name in ("json_extract_path", "jsonb_extract_path", "json_extract_path_text", "jsonb_extract_path_text") and args:
         path = ast.A_ArrayExpr(elements=tuple(
             ast.TypeCast(arg=a, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1)) for a in args[1:]))
@@ -212,6 +215,65 @@ def rewrite_function(fc: ast.FuncCall) -> ast.Node | None:
     return expand(template, args)
 
 
+#: the json constructors written as PostgreSQL's text (``_built``)
+_BUILT = {f"{p}_{f}" for p in JSON_TYPES for f in ("build_object", "build_array", "agg", "object_agg")} | {"to_json", "to_jsonb"}
+
+
+def _built(fc: ast.FuncCall, name: str, args: list[ast.Node]) -> ast.Node | None:
+    """json_build_object, json_build_array, json_agg, json_object_agg and
+    to_json (and their jsonb twins, which print canonically at the end) as
+    the text PostgreSQL builds: each value as ``txngate_json_value`` gives
+    it (a json value as it is, a timestamp in ISO 8601 with its ``T``),
+    keys as their text, and PostgreSQL's separators (``"k" : v, ...``;
+    ``[a, b]``; json_agg puts a line break between rows and arrays)."""
+    def value(n):
+        return ast.FuncCall(funcname=(ast.String(sval="txngate_json_value"),), args=(n,))
+
+    def key(n, position: int):
+        return ast.FuncCall(funcname=(ast.String(sval="txngate_json_key"),), args=(n, ast.A_Const(val=ast.Integer(ival=position))))
+
+    def joined(parts: list[ast.Node], sep: str) -> ast.Node:
+        out = parts[0]
+        for p in parts[1:]:
+            out = _concat(_concat(out, _string(sep)), p)
+        return out
+
+    if name.endswith("build_object"):
+        if len(args) % 2:
+            raise SqlError("22023", "argument list must have even number of elements",
+                           hint=f"The arguments of {name}() must consist of alternating keys and values.")
+        pairs = [joined([key(k, 2 * i + 1), _string(" : "), value(v)], "") for i, (k, v) in enumerate(zip(args[::2], args[1::2]))]
+        text = joined([_string("{"), joined(pairs, ", "), _string("}")], "") if pairs else _string("{}")
+    elif name.endswith("build_array"):
+        text = joined([_string("["), joined([value(a) for a in args], ", "), _string("]")], "") if args else _string("[]")
+    elif name in ("to_json", "to_jsonb") and len(args) == 1 and fc.over is None and not fc.agg_order:
+        text = expand("CASE WHEN _arg1 IS NULL THEN NULL ELSE txngate_json_value(_arg1) END", args)  # strict: NULL gives NULL
+    elif name.endswith("_agg") and len(args) == 1 and not name.endswith("object_agg"):
+        # the values listed (DISTINCT, ORDER BY and FILTER as given), then written out
+        order = fc.agg_order or ((ast.SortBy(node=copy.deepcopy(args[0]), sortby_dir=SortByDir.SORTBY_DEFAULT,
+                                             sortby_nulls=SortByNulls.SORTBY_NULLS_DEFAULT),) if fc.agg_distinct else None)
+        items = ast.FuncCall(funcname=(ast.String(sval="list"),), args=(args[0],), agg_order=order, agg_filter=fc.agg_filter,
+                             agg_distinct=fc.agg_distinct, over=fc.over)  # DISTINCT: in order, as PostgreSQL's sort gives them
+        text = ast.FuncCall(funcname=(ast.String(sval="txngate_json_agg_text"),), args=(items,))
+    elif name.endswith("object_agg") and len(args) == 2 and not fc.agg_distinct:
+        item = joined([key(args[0], 1), _string(" : "), value(args[1])], "")
+        items = ast.FuncCall(funcname=(ast.String(sval="list"),), args=(item,), agg_order=fc.agg_order, agg_filter=fc.agg_filter,
+                             over=fc.over)
+        body = ast.FuncCall(funcname=(ast.String(sval="array_to_string"),), args=(items, _string(", ")))
+        text = joined([_string("{ "), body, _string(" }")], "")
+    else:
+        return None  # DISTINCT and other shapes: the engine's own (compact) text
+    return ast.TypeCast(arg=text, typeName=ast.TypeName(names=(ast.String(sval="json"),), typemod=-1))
+
+
+def _string(text: str) -> ast.A_Const:
+    return ast.A_Const(val=ast.String(sval=text))
+
+
+def _concat(a: ast.Node, b: ast.Node) -> ast.A_Expr:
+    return ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval="||"),), lexpr=a, rexpr=b)
+
+
 def rewrite_table_function(rf: ast.RangeFunction) -> ast.Node | None:
     """``FROM jsonb_each(x)`` and the other set-returning json functions as
     a LATERAL subquery with PostgreSQL's column names (None: not one)."""
@@ -219,6 +281,8 @@ def rewrite_table_function(rf: ast.RangeFunction) -> ast.Node | None:
         return None
     fc = rf.functions[0][0]
     name = _name(fc)
+    if name in _TO_RECORD and len(fc.args or ()) == 1:
+        return _to_record(rf, name, fc.args[0])
     template = _TABLE_FUNCTIONS.get(name)
     if template is None:
         return None
@@ -229,6 +293,42 @@ def rewrite_table_function(rf: ast.RangeFunction) -> ast.Node | None:
     if not alias.colnames and name.endswith("_object_keys"):  # no OUT parameter: the alias names the column too
         alias.colnames = (ast.String(sval=alias.aliasname),)
     return ast.RangeSubselect(lateral=True, subquery=sub, alias=alias)
+
+
+_TO_RECORD = {f"{p}_to_record{s}" for p in JSON_TYPES for s in ("", "set")}
+
+
+def _to_record(rf: ast.RangeFunction, name: str, doc: ast.Node) -> ast.RangeSubselect:
+    """``json[b]_to_record(doc) AS x(a int, b text, ...)`` (a row) and
+    ``json[b]_to_recordset(doc) AS x(...)`` (a row per element of an
+    array) as a LATERAL subquery: each column is the object's member of
+    its name (NULL when missing or null) read as the column's type, as
+    PostgreSQL's input of its text reads it; a json array becomes an
+    array column element by element, and json/jsonb columns take the
+    member as it is."""
+    if not rf.coldeflist:
+        raise SqlError("42601", 'a column definition list is required for functions returning "record"')
+    if rf.ordinality:
+        raise not_supported(f"{name} WITH ORDINALITY")
+    if name.endswith("set"):
+        sub = expand("(SELECT 1 FROM (SELECT unnest(txngate_jsonb_array_elements(_arg1)) AS txngate_e) AS txngate_u)", [doc]).subselect
+        doc = ast.ColumnRef(fields=(ast.String(sval="txngate_e"),))
+    else:
+        sub = expand("(SELECT 1)", []).subselect
+    sub.targetList = tuple(ast.ResTarget(name=col.colname, val=_member_as(doc, col)) for col in rf.coldeflist)
+    return ast.RangeSubselect(lateral=True, subquery=sub, alias=ast.Alias(aliasname=rf.alias.aliasname if rf.alias else name))
+
+
+def _member_as(doc: ast.Node, col: ast.ColumnDef) -> ast.Node:
+    key = ast.A_Const(val=ast.String(sval=col.colname))
+    type_name = col.typeName
+    if type_name.names[-1].sval in JSON_TYPES and not type_name.arrayBounds:
+        value = expand(_OPERATORS["->"], [doc, key])
+    elif type_name.arrayBounds:
+        value = expand("txngate_jsonb_array_elements_text(txngate_jsonb_get(_arg1, to_json(_arg2)))", [doc, key])
+    else:  # as text, which the cast reads as PostgreSQL's input would (planner.bind)
+        value = ast.TypeCast(arg=expand(_OPERATORS["->>"], [doc, key]), typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1))
+    return ast.TypeCast(arg=value, typeName=copy.deepcopy(type_name))
 
 
 def table_function_columns(rf: ast.RangeFunction) -> dict[str, str]:
@@ -245,13 +345,18 @@ def table_function_columns(rf: ast.RangeFunction) -> dict[str, str]:
 
 
 def canonical_outputs(select: ast.SelectStmt, columns: dict[str, str]) -> None:
-    """Wrap each computed jsonb result column of ``select`` so it prints
-    canonically (jsonb_build_object's keys sorted, ``1e2`` as ``100``)."""
+    """Wrap each computed json or jsonb result column of ``select`` so it
+    prints as PostgreSQL's (jsonb canonically: jsonb_build_object's keys
+    sorted, ``1e2`` as ``100``; both with a double's NaN and infinities as
+    strings, where the engine writes them bare)."""
     for target in select.targetList or ():
-        if isinstance(target, ast.ResTarget) and not isinstance(target.val, ast.ColumnRef) and kind(target.val, columns) == "jsonb":
+        if not isinstance(target, ast.ResTarget) or isinstance(target.val, ast.ColumnRef):
+            continue
+        found = kind(target.val, columns)
+        if found in JSON_TYPES and not (found == "json" and isinstance(target.val, ast.TypeCast)):
             if target.name is None:
                 target.name = _output_name(target.val)
-            target.val = ast.FuncCall(funcname=(ast.String(sval="txngate_jsonb"),), args=(target.val,),
+            target.val = ast.FuncCall(funcname=(ast.String(sval=f"txngate_{found}"),), args=(target.val,),
                                       funcformat=CoercionForm.COERCE_EXPLICIT_CALL)
 
 

@@ -941,13 +941,13 @@ _TEMPLATES = {
                      "ELSE '''' || replace(CAST(_arg1 AS VARCHAR), '''', '''''') || '''' END)",
     "quote_nullable": "coalesce(quote_literal(_arg1), 'NULL')",
     "quote_ident": "(CASE WHEN _arg1 ~ '^[a-z_][a-z0-9_$]*$' THEN _arg1 ELSE '\"' || replace(_arg1, '\"', '\"\"') || '\"' END)",
-    # one-dimensional arrays: PostgreSQL's integer results, NULL for an empty array or another dimension
-    "array_upper": "CAST(CASE WHEN len(_arg1) > 0 AND _arg2 = 1 THEN len(_arg1) END AS INTEGER)",
-    "array_lower": "CAST(CASE WHEN len(_arg1) > 0 AND _arg2 = 1 THEN 1 END AS INTEGER)",
-    "array_length": "CAST(CASE WHEN len(_arg1) > 0 AND _arg2 = 1 THEN len(_arg1) END AS INTEGER)",
-    "cardinality": "CAST(len(_arg1) AS INTEGER)",
-    "array_ndims": "CAST(CASE WHEN len(_arg1) > 0 THEN 1 END AS INTEGER)",
-    "array_dims": "(CASE WHEN len(_arg1) > 0 THEN '[1:' || CAST(len(_arg1) AS VARCHAR) || ']' END)",
+    # arrays of any dimension (nested lists): PostgreSQL's integer results, NULL for an empty array or a dimension it lacks
+    "array_upper": "CAST(pg_catalog.txngate_array_dim_length(_arg1, _arg2) AS INTEGER)",
+    "array_lower": "CAST(CASE WHEN pg_catalog.txngate_array_dim_length(_arg1, _arg2) IS NOT NULL THEN 1 END AS INTEGER)",
+    "array_length": "CAST(pg_catalog.txngate_array_dim_length(_arg1, _arg2) AS INTEGER)",
+    "cardinality": "CAST(pg_catalog.txngate_cardinality(_arg1) AS INTEGER)",
+    "array_ndims": "CAST(CASE WHEN len(_arg1) > 0 THEN pg_catalog.txngate_array_ndims(_arg1) END AS INTEGER)",
+    "array_dims": "pg_catalog.txngate_array_dims(_arg1)",
     # PostgreSQL compares elements with IS NOT DISTINCT FROM: NULL elements stay unless NULL is removed
     "array_remove": "pg_catalog.txngate_array_remove(_arg1, _arg2)",
     "array_replace": "pg_catalog.txngate_array_replace(_arg1, _arg2, _arg3)",
@@ -982,6 +982,22 @@ def macros() -> tuple[str, ...]:
         format_type_sql(),
         # information_schema._pg_expandarray(a): rows (x, n) of the elements and their positions
         "CREATE OR REPLACE MACRO txngate_expandarray(a) AS list_transform(range(1, len(a) + 1), lambda i: {'x': a[i], 'n': i})",
+        # the dimensions of a (nested) list: its type's count of [], and the length of dimension d (the first element's at d > 1)
+        "CREATE OR REPLACE MACRO txngate_array_ndims(a) AS (length(typeof(a)) - length(replace(typeof(a), '[]', ''))) // 2",
+        "CREATE OR REPLACE MACRO txngate_array_dim_length(a, d) AS CASE WHEN len(a) = 0 OR d < 1 OR d > txngate_array_ndims(a) THEN NULL "
+        "WHEN d = 1 THEN len(a) ELSE json_array_length(to_json(a), '$' || repeat('[0]', d - 1)) END",
+        "CREATE OR REPLACE MACRO txngate_cardinality(a) AS CASE WHEN len(a) = 0 THEN 0 WHEN txngate_array_ndims(a) = 1 THEN len(a) "
+        "ELSE CAST(list_product(list_transform(range(1, txngate_array_ndims(a) + 1), lambda d: txngate_array_dim_length(a, d))) AS BIGINT) END",
+        "CREATE OR REPLACE MACRO txngate_array_dims(a) AS CASE WHEN len(a) > 0 THEN array_to_string(list_transform("
+        "range(1, txngate_array_ndims(a) + 1), lambda d: '[1:' || CAST(txngate_array_dim_length(a, d) AS VARCHAR) || ']'), '') END",
+        # string_to_array (planner.bind.FUNCTION_NAMES): '' has no elements, a NULL delimiter splits into characters, '' not at all
+        "CREATE OR REPLACE MACRO txngate_string_split(s, d) AS CASE WHEN s = '' THEN CAST([] AS VARCHAR[]) "
+        "WHEN d IS NULL THEN string_split(s, '') WHEN d = '' THEN [s] ELSE string_split(s, d) END",
+        "CREATE OR REPLACE MACRO txngate_string_to_array(s, d) AS txngate_string_split(s, d), "
+        "(s, d, n) AS list_transform(txngate_string_split(s, d), lambda e: CASE WHEN e = n THEN NULL ELSE e END)",
+        # array_to_string: NULL for a NULL delimiter; the third argument stands for NULL elements
+        "CREATE OR REPLACE MACRO txngate_array_to_string(a, d) AS CASE WHEN d IS NOT NULL THEN array_to_string(a, d) END, "
+        "(a, d, n) AS CASE WHEN d IS NOT NULL THEN array_to_string(list_transform(a, lambda e: coalesce(CAST(e AS VARCHAR), n)), d) END",
         "CREATE OR REPLACE MACRO txngate_array_remove(a, e) AS list_filter(a, lambda x: x IS DISTINCT FROM e)",
         "CREATE OR REPLACE MACRO txngate_array_replace(a, f, t) AS list_transform(a, lambda x: CASE WHEN x IS NOT DISTINCT FROM f THEN t ELSE x END)",
         "CREATE OR REPLACE MACRO txngate_pg_typeof(t) AS " + _pg_typeof_sql(),
@@ -994,6 +1010,32 @@ def macros() -> tuple[str, ...]:
         "(b, x) AS CASE WHEN b = 0 OR x = 0 THEN error('[2201E] cannot take logarithm of zero') "
         "WHEN b < 0 OR x < 0 THEN error('[2201E] cannot take logarithm of a negative number') "
         "WHEN b = 1 THEN error('[22012] division by zero') ELSE log(b, x) END",
+        # a value as json text, as PostgreSQL's json constructors write it (planner.jsonops._built): json as it is,
+        # timestamps in ISO 8601 (with T, and the offset's minutes); a NULL is null (the engine's own JSON otherwise)
+        "CREATE OR REPLACE MACRO txngate_json_value(v) AS CASE WHEN v IS NULL THEN 'null' "
+        "WHEN typeof(v) = 'JSON' THEN CAST(v AS VARCHAR) "
+        "WHEN typeof(v) = 'TIMESTAMP' THEN '\"' || replace(CAST(v AS VARCHAR), ' ', 'T') || '\"' "
+        "WHEN typeof(v) = 'TIMESTAMP WITH TIME ZONE' THEN '\"' || regexp_replace(replace(CAST(v AS VARCHAR), ' ', 'T'), "
+        "'([+-][0-9][0-9])$', '\\1:00') || '\"' ELSE CAST(to_json(v) AS VARCHAR) END",
+        "CREATE OR REPLACE MACRO txngate_json_key(k, position) AS CASE WHEN k IS NULL "
+        "THEN error('[22023] argument ' || position || ' cannot be null') ELSE CAST(to_json(CAST(k AS VARCHAR)) AS VARCHAR) END",
+        # json_agg's text of the listed values: a line break before each row or array after the first
+        "CREATE OR REPLACE MACRO txngate_json_agg_text(l) AS '[' || array_to_string(list_transform(l, lambda e: txngate_json_value(e)), "
+        "CASE WHEN typeof(l[1]) LIKE 'STRUCT%' OR typeof(l[1]) LIKE '%[]' THEN ', \n ' ELSE ', ' END) || ']'",
+        # PostgreSQL's years of a date (planner.bind._date_part, _date_trunc): 1 BC is -1, there is no year 0;
+        # DuckDB's date_part('year') is astronomical (0 is 1 BC)
+        "CREATE OR REPLACE MACRO txngate_pg_year(y) AS CASE WHEN y > 0 THEN y ELSE y - 1 END",
+        "CREATE OR REPLACE MACRO txngate_pg_year_in(y) AS CASE WHEN y < 0 THEN y + 1 "
+        "WHEN y = 0 THEN error('[22008] date field value out of range: year 0') ELSE y END",
+        "CREATE OR REPLACE MACRO txngate_pg_decade(y) AS CASE WHEN y >= 0 THEN y // 10 ELSE -((8 - (y - 1)) // 10) END",
+        "CREATE OR REPLACE MACRO txngate_pg_century(y) AS CASE WHEN y > 0 THEN (y + 99) // 100 ELSE -((99 - (y - 1)) // 100) END",
+        "CREATE OR REPLACE MACRO txngate_pg_millennium(y) AS CASE WHEN y > 0 THEN (y + 999) // 1000 ELSE -((999 - (y - 1)) // 1000) END",
+        # the (astronomical) first year of the decade, century or millennium (span) holding year y
+        "CREATE OR REPLACE MACRO txngate_pg_first_year(span, y) AS CASE WHEN span = 10 THEN "
+        "(CASE WHEN y > 0 THEN (y // 10) * 10 ELSE -((8 - (y - 1)) // 10) * 10 END) "
+        "WHEN y > 0 THEN ((y + span - 1) // span) * span - span + 1 ELSE -((span - 1 - (y - 1)) // span) * span + 1 END",
+        "CREATE OR REPLACE MACRO txngate_infinity_sign(x) AS CASE WHEN x > CAST('1970-01-01' AS date) THEN CAST('inf' AS double) "
+        "ELSE CAST('-inf' AS double) END",
         # power(a, b) and a ^ b: PostgreSQL's errors where DuckDB answers inf or NaN
         "CREATE OR REPLACE MACRO txngate_power(a, b) AS CASE WHEN a = 0 AND b < 0 THEN error('[2201F] zero raised to a negative power is undefined') "
         "WHEN a < 0 AND b <> floor(b) THEN error('[2201F] a negative number raised to a non-integer power yields a complex result') "

@@ -170,6 +170,9 @@ def result_columns(schema: pa.Schema, names: list[str] | None = None) -> list[tu
     return [(name, of_arrow(f)) for name, f in zip(names, schema)]
 
 
+_MIDNIGHT_AFTER = dt.time(0)  # how Arrow gives 24:00:00 (and 00:00:00) to Python
+
+
 def python_values(column) -> list:
     """A column's Python values: uuids as UUID (Arrow's uuid type gives them
     already; stored ones are 16-byte binaries), intervals without months as
@@ -187,6 +190,10 @@ def python_values(column) -> list:
         return [text if text is not None else v for v, text in zip(finite.to_pylist(), texts.to_pylist())]
     if pa.types.is_fixed_size_binary(column.type) and column.type.byte_width == 16:
         return [None if v is None else uuid.UUID(bytes=v) for v in values]
+    if pa.types.is_time(column.type) and _MIDNIGHT_AFTER in values:
+        # 24:00:00, which a Python time cannot hold (Arrow gives it as 00:00:00): given as its text
+        ends = pc.equal(column.cast(pa.time64("us")).cast(pa.int64()), 86_400_000_000).to_pylist()
+        return ["24:00:00" if end else v for v, end in zip(values, ends)]
     if pa.types.is_interval(column.type):
         return [
             v if v is None or v.months else dt.timedelta(days=v.days, microseconds=v.nanoseconds // 1000) for v in values

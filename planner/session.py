@@ -186,6 +186,39 @@ def _datestyle(value: str, current: str) -> str:
     return f"{fmt}, {order}"
 
 
+#: output settings and the values whose output txngate prints (planner.textfmt); others are refused, never ignored
+_OUTPUT_CHOICES = {"intervalstyle": ("postgres", "sql_standard", "postgres_verbose", "iso_8601"), "bytea_output": ("hex", "escape")}
+_OUTPUT_PRINTED = {"intervalstyle": "postgres", "bytea_output": "hex"}
+
+
+def _output_setting(name: str, value: str) -> str:
+    """IntervalStyle and bytea_output: txngate prints PostgreSQL's default
+    forms only, so another valid value is 0A000 (not printed wrongly)."""
+    v = value.strip().lower()
+    if v == "default":
+        return _OUTPUT_PRINTED[name]
+    if v not in _OUTPUT_CHOICES[name]:
+        raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "{name}": "{value}"',
+                       hint="Available values: " + ", ".join(_OUTPUT_CHOICES[name]) + ".")
+    if v != _OUTPUT_PRINTED[name]:
+        raise not_supported(f'{DISPLAY_NAMES.get(name, name)} "{value}" (txngate prints {_OUTPUT_PRINTED[name]})')
+    return v
+
+
+def _extra_float_digits(value: str) -> str:
+    """extra_float_digits: 1 to 3 print floats shortest-exact, as txngate
+    does; 0 and below (fewer digits) are 0A000."""
+    try:
+        digits = int(value.strip())
+    except ValueError:
+        raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "extra_float_digits": "{value}"') from None
+    if not -15 <= digits <= 3:
+        raise SqlError(INVALID_PARAMETER_VALUE, f"{digits} is outside the valid range for parameter \"extra_float_digits\" (-15 .. 3)")
+    if digits <= 0:
+        raise not_supported(f"extra_float_digits {digits} (txngate prints floats shortest-exact, as at 1 to 3)")
+    return str(digits)
+
+
 class Session:
     def __init__(self, db, *, user: str = "txngate", settings: dict[str, str] | None = None):
         self.db = db
@@ -266,6 +299,10 @@ class Session:
             value = _datestyle(value, self.settings["datestyle"])
         if name == "timezone":
             value = _timezone(value)
+        if name in _OUTPUT_CHOICES:
+            value = _output_setting(name, value)
+        if name == "extra_float_digits":
+            value = _extra_float_digits(value)
         if name == "txngate.engine" and value.lower() not in ("auto", "local", "spark"):
             raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "txngate.engine": "{value}"', hint="Available values: auto, local, spark.")
         self.settings[name] = value

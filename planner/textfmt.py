@@ -88,7 +88,9 @@ def format_timestamp(v: dt.datetime) -> str:
     return s
 
 
-def format_time(v: dt.time) -> str:
+def format_time(v: dt.time | str) -> str:
+    if isinstance(v, str):  # 24:00:00 (planner.result.python_values)
+        return v
     s = v.strftime("%H:%M:%S")
     if v.microsecond:
         s += f".{v.microsecond:06d}".rstrip("0")
@@ -231,6 +233,23 @@ def _format_floats(arr: pa.Array, one, plain_below: float) -> pa.Array:
     return pc.replace_with_mask(out, redo, pa.array([one(v) for v in pc.take(arr, where).to_pylist()], pa.string()))
 
 
+def _format_times(arr: pa.Array) -> pa.Array:
+    """Times as PostgreSQL prints them, from their microseconds since
+    midnight (which reach 24:00:00; a Python time does not)."""
+    us = arr.cast(pa.time64("us")).cast(pa.int64())
+    seconds = pc.divide(us, 1_000_000)
+
+    def two(x):
+        return pc.utf8_lpad(x.cast(pa.string()), 2, "0")
+
+    fraction = pc.subtract(us, pc.multiply(seconds, 1_000_000))
+    digits = pc.utf8_rtrim(pc.utf8_lpad(fraction.cast(pa.string()), 6, "0"), "0")
+    point = pc.if_else(pc.equal(fraction, 0), "", pc.binary_join_element_wise(".", digits, ""))
+    minutes = pc.divide(seconds, 60)
+    return pc.binary_join_element_wise(two(pc.divide(minutes, 60)), ":", two(pc.subtract(minutes, pc.multiply(pc.divide(minutes, 60), 60))), ":",
+                                       two(pc.subtract(seconds, pc.multiply(minutes, 60))), point, "")
+
+
 def format_column(arr, sql_type: str, timezone: str = "UTC") -> pa.Array:
     """A column as PostgreSQL text (a string array, nulls kept)."""
     if isinstance(arr, pa.ChunkedArray):
@@ -257,6 +276,8 @@ def format_column(arr, sql_type: str, timezone: str = "UTC") -> pa.Array:
             return pc.coalesce(outside, format_column(inside, sql_type, timezone))
     if sql_type == "date" and pa.types.is_date(t):
         return arr.cast(pa.string())
+    if sql_type == "time" and pa.types.is_time(t):
+        return _format_times(arr)
     if sql_type in ("double precision", "real") and pa.types.is_floating(t):
         return _format_floats(arr, format_float8 if sql_type == "double precision" else format_float4, 1e15 if sql_type == "double precision" else 1e6)
     return _format_values(arr, sql_type, timezone)

@@ -93,7 +93,7 @@ async def test_engine_functions_and_errors():
 
 #: arguments (DuckDB SQL) for one call of each registered function
 _SAMPLES = {
-    "txngate_jsonb": "'{\"b\": 1, \"a\": 2}'", "txngate_jsonb_get": "'{\"a\": [1]}', '\"a\"'", "txngate_jsonb_get_text": "'[\"x\"]', '0'",
+    "txngate_jsonb": "'{\"b\": 1, \"a\": NaN}'", "txngate_json": "'{\"b\":  \"NaN\", \"a\": [-Infinity]}'", "txngate_jsonb_get": "'{\"a\": [1]}', '\"a\"'", "txngate_jsonb_get_text": "'[\"x\"]', '0'",
     "txngate_jsonb_path": "'{\"a\": [1]}', '[\"a\", \"0\"]'", "txngate_jsonb_path_text": "'{\"a\": \"s\"}', '[\"a\"]'",
     "txngate_jsonb_contains": "'[1, 2]', '[2]'", "txngate_jsonb_exists": "'{\"a\": 1}', 'a'", "txngate_jsonb_exists_any": "'[\"a\"]', '[\"a\", \"b\"]'",
     "txngate_jsonb_exists_all": "'[\"a\"]', '[\"a\", \"b\"]'", "txngate_jsonb_concat": "'[1]', '{\"a\": 2}'", "txngate_jsonb_delete": "'{\"a\": 1}', '\"a\"'",
@@ -117,3 +117,13 @@ async def test_every_function_runs_in_the_engine():
         values = duckdb.connect().execute(f"SELECT {args}").fetchone()
         expected = jsonb.FUNCTIONS[name][0](*values)
         assert out.column("v").to_pylist() == [expected], name
+
+
+def test_computed_json_quotes_float_specials_outside_strings():
+    # DuckDB's JSON of a double writes NaN and the infinities bare; PostgreSQL's to_json gives strings
+    assert jsonb.computed_json('{"a":NaN,"b":[Infinity, -Infinity],"c":"NaN Infinity"}') == \
+        '{"a":"NaN","b":["Infinity", "-Infinity"],"c":"NaN Infinity"}'
+    assert jsonb.computed_json('{"s":"say \\"NaN\\""}') == '{"s":"say \\"NaN\\""}'
+    assert jsonb.computed_jsonb('{"b": NaN, "a": 1}') == '{"a": 1, "b": "NaN"}'
+    with pytest.raises(jsonb.JsonError):
+        jsonb.parse('{"a": NaN}')  # typed input stays refused, as PostgreSQL's

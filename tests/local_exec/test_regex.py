@@ -49,7 +49,7 @@ async def test_registered_functions_run_in_the_engine():
     assert out.column("m").to_pylist() == [[None, "y"], ["x", None], None]
     assert out.column("ms").to_pylist() == [[["y"]], [["z"], ["x"]], None]
     assert set(regex.FUNCTIONS) == {"txngate_regexp_match", "txngate_regexp_matches", "txngate_regexp_replace", "txngate_regexp_count",
-                                    "txngate_regexp_instr", "txngate_regexp_substr", "txngate_regexp_like"}
+                                    "txngate_regexp_instr", "txngate_regexp_substr", "txngate_regexp_like", "txngate_regexp_split_to_array"}
     with pytest.raises(EngineError) as info:
         await engine.run("SELECT txngate_regexp_instr('a', 'a', 1, 0, 0, '', 0)")
     assert info.value.sqlstate == "22023"

@@ -7,6 +7,7 @@ Count/Sum across a join, a JSONField lookup, cascading DELETE, an
 IntegrityError inside atomic(), and introspection. It prints what it
 saw; the test compares the printout from txngate and from PostgreSQL."""
 
+import io
 import os
 import sys
 
@@ -47,10 +48,23 @@ def main(port: str, user: str, database: str) -> None:
     except IntegrityError:
         print("duplicate email refused")
     print("after", Customer.objects.count(), sorted(Order.objects.values_list("status", flat=True).distinct()))
+    with transaction.atomic():
+        Customer.objects.create(name="kept", email="kept@x.com")
+        try:
+            with transaction.atomic():
+                Customer.objects.create(name="gone", email="gone@x.com")
+                Customer.objects.create(name="dup2", email="kept@x.com")
+        except IntegrityError:
+            print("savepoint rolled back")
+    print("kept", sorted(Customer.objects.filter(name__in=["kept", "gone", "dup2"]).values_list("name", flat=True)))
     print(sorted(connection.introspection.table_names()))
     with connection.cursor() as cursor:
         constraints = connection.introspection.get_constraints(cursor, "django_shop_customer")
     print(sorted((c["columns"], c["primary_key"], c["unique"]) for c in constraints.values() if c["primary_key"] or c["unique"]))
+
+    models = io.StringIO()
+    call_command("inspectdb", "django_shop_customer", "django_shop_order", stdout=models)
+    print(models.getvalue())
 
 
 if __name__ == "__main__":
