@@ -522,13 +522,13 @@ class Connection:
         Each batch is flushed (awaiting the socket) once the output buffer
         is full, so a slow client holds back only its own query."""
         types = [t for _n, t in columns]
-        tz = self.session.settings["timezone"]
+        style = self.session.text_style()
         sent = 0
         while limit is None or sent < limit:
             part = await stream.next(None if limit is None else limit - sent)
             if part is None:
                 return sent, True
-            self.send(wire.data_rows(part, types, formats, tz))
+            self.send(wire.data_rows(part, types, formats, style))
             sent += part.num_rows
             await self.maybe_flush()
         return sent, stream.done

@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 from planner.errors import INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, SqlError
 from planner.result import python_values
 from planner.sqltypes import PG_ARRAY_ELEMENT, datetime_text, interval_text, of_arrow, type_length, type_oid
-from planner.textfmt import INFINITIES, format_column, format_value, parse_array, value_type
+from planner.textfmt import INFINITIES, TextStyle, format_column, format_value, parse_array, value_type
 
 MAX_MESSAGE = 64 << 20
 PG_EPOCH = dt.datetime(2000, 1, 1)
@@ -189,7 +189,7 @@ _FIXED_BINARY = {
 }
 
 
-def data_rows(table: pa.Table, types: list[str], formats: list[int], timezone: str) -> bytes | pa.Buffer:
+def data_rows(table: pa.Table, types: list[str], formats: list[int], style: TextStyle) -> bytes | pa.Buffer:
     """DataRow messages for every row of ``table``, built a column at a time
     with Arrow kernels (no Python work per row): each column is encoded to a
     binary array, prefixed with its int32 lengths (-1 for NULL), and the
@@ -198,11 +198,11 @@ def data_rows(table: pa.Table, types: list[str], formats: list[int], timezone: s
     if n == 0:
         return pa.py_buffer(b"")
     if n <= FEW_ROWS:
-        return _few_data_rows(table, types, formats, timezone)
+        return _few_data_rows(table, types, formats, style)
     lengths = np.full(n, 4 + 2, dtype=np.int64)
     pieces = []
     for col, t, fmt in zip(table.columns, types, formats):
-        values = _encoded_column(col, t, fmt, timezone)
+        values = _encoded_column(col, t, fmt, style)
         size = pc.binary_length(values).fill_null(-1).to_numpy(zero_copy_only=False)
         lengths += 4 + np.maximum(size, 0)
         pieces.append(_fixed_bytes(size.astype(">i4"), 4))
@@ -217,20 +217,20 @@ def data_rows(table: pa.Table, types: list[str], formats: list[int], timezone: s
 FEW_ROWS = 16  # below this, Arrow's per-call overhead exceeds Python's per-row work
 
 
-def _few_data_rows(table: pa.Table, types: list[str], formats: list[int], timezone: str) -> bytes:
+def _few_data_rows(table: pa.Table, types: list[str], formats: list[int], style: TextStyle) -> bytes:
     columns = []
     for col, t, fmt in zip(table.columns, types, formats):
         if pa.types.is_struct(col.type):  # a record's fields are formatted by their types
-            columns.append(_encoded_column(col, t, fmt, timezone).to_pylist())
+            columns.append(_encoded_column(col, t, fmt, style).to_pylist())
             continue
         values = python_values(col)
         if (pa.types.is_date32(col.type) or pa.types.is_timestamp(col.type) or pa.types.is_time(col.type)) \
                 and any(isinstance(v, str) for v in values):
             # 'infinity', '24:00:00' (Python has neither): the column's own formatting knows them
-            columns.append(_encoded_column(col, t, fmt, timezone).to_pylist())
+            columns.append(_encoded_column(col, t, fmt, style).to_pylist())
             continue
         if fmt == 0:
-            columns.append([None if v is None else format_value(v, t, timezone).encode() for v in values])
+            columns.append([None if v is None else format_value(v, t, style).encode() for v in values])
         else:
             columns.append([None if v is None else encode_binary(v, t) for v in values])
     head = struct.pack("!h", table.num_columns)
@@ -249,15 +249,15 @@ def _fixed_bytes(values: np.ndarray, width: int) -> pa.Array:
     return pa.FixedSizeBinaryArray.from_buffers(pa.binary(width), len(values), [None, pa.py_buffer(values)]).cast(pa.binary())
 
 
-def _encoded_column(col, sql_type: str, fmt: int, timezone: str) -> pa.Array:
+def _encoded_column(col, sql_type: str, fmt: int, style: TextStyle) -> pa.Array:
     """A column's values in wire format (text or binary) as a binary array
     (NULLs kept)."""
     if isinstance(col, pa.ChunkedArray):
         col = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
     if fmt == 0:
-        return format_column(col, sql_type, timezone).cast(pa.binary())
+        return format_column(col, sql_type, style).cast(pa.binary())
     if sql_type == "record" and pa.types.is_struct(col.type):
-        return _record_binary(col, timezone)
+        return _record_binary(col, style)
     fixed = _FIXED_BINARY.get(sql_type)
     if fixed is not None and not pa.types.is_decimal(col.type):
         np_type, arrow_type, shift = fixed
@@ -282,11 +282,11 @@ def _length_prefixed(oid: int, data: bytes) -> bytes:
     return struct.pack("!Ii", oid, len(data)) + data
 
 
-def _record_binary(col: pa.StructArray, timezone: str) -> pa.Array:
+def _record_binary(col: pa.StructArray, style: TextStyle) -> pa.Array:
     """Records in PostgreSQL's binary format: the field count, then per
     field its type OID and its value (length-prefixed, -1 for NULL)."""
     types = [of_arrow(col.type.field(i)) for i in range(col.type.num_fields)]
-    fields = [_encoded_column(child, t, 1, timezone).to_pylist() for child, t in zip(col.flatten(), types)]
+    fields = [_encoded_column(child, t, 1, style).to_pylist() for child, t in zip(col.flatten(), types)]
     oids = [type_oid(t)[0] for t in types]
     out = []
     for r, ok in enumerate(col.is_valid().to_pylist()):

@@ -1403,11 +1403,13 @@ def _pg_casts(tc: ast.TypeCast) -> bool:
     of its elements."""
     names = [n.sval for n in tc.typeName.names]
     name = names[-1].lower()
+    session_dependent = False
     if name == "interval" and tc.typeName.typmods and not tc.typeName.arrayBounds:
         _qualified_interval(tc)
     elif name == "interval" and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):
-        tc.arg = ast.A_Const(val=ast.String(sval=interval_text(tc.arg.val.sval)))  # PostgreSQL's forms, exactly
-    session_dependent = False
+        text = tc.arg.val.sval
+        tc.arg = ast.A_Const(val=ast.String(sval=interval_text(text)))  # PostgreSQL's forms, exactly
+        session_dependent = text.lstrip().startswith("-")  # IntervalStyle sql_standard reads the sign further
     if name in ("date", "timestamp", "timestamptz") and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.A_Const) \
             and isinstance(tc.arg.val, ast.String) and (special := special_datetime(tc.arg.val.sval, name)) is not None:
         tc.arg = special  # 'now', 'today', ...: the statement's time

@@ -40,7 +40,7 @@ from planner.dml import check_unique_on, duplicate_key, key_values
 from planner.errors import BAD_COPY_FILE_FORMAT, SqlError, not_supported
 from planner.result import Result, python_values
 from planner.sqltypes import INTEGER_RANGES, array_texts, duckdb_type, of_arrow
-from planner.textfmt import format_column
+from planner.textfmt import TextStyle, format_column
 from planner.work import off_loop
 from local_exec import key_tuples, matching
 
@@ -567,10 +567,9 @@ async def copy_to(dml, node: ast.CopyStmt, sink: CopySink | None) -> Result:
         return Result(f"COPY {out.num_rows}")
     if opts.header:
         await sink.write([(opts.delimiter.join(_csv_quote(n, opts) if opts.format == "csv" else n for n in out.column_names) + "\n").encode()])
-    tz = dml.timezone
     for start in range(0, out.num_rows, SLICE_ROWS):
         part = out.slice(start, SLICE_ROWS)
-        await sink.write(format_rows(part, types, opts, tz))
+        await sink.write(format_rows(part, types, opts, dml.style))
     return Result(f"COPY {out.num_rows}")
 
 
@@ -583,11 +582,11 @@ def _csv_quote(s: str, opts: Options) -> str:
     return s
 
 
-def format_rows(table: pa.Table, types: list[str], opts: Options, timezone: str = "UTC") -> list[bytes]:
+def format_rows(table: pa.Table, types: list[str], opts: Options, style: TextStyle | None = None) -> list[bytes]:
     """Rows in COPY text or CSV format, one bytes object per row."""
     cols = []
     for col, t in zip(table.columns, types):
-        s = format_column(col, t, timezone)
+        s = format_column(col, t, style)
         if opts.format == "text":
             if s.null_count < len(s) and pc.any(pc.match_substring_regex(s, r"[\\\t\n\r]")).as_py():
                 s = pc.replace_substring(s, "\\", "\\\\")

@@ -54,7 +54,7 @@ from planner.references import References
 from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain, out_of_memory
 from planner.sqltypes import INTEGER_RANGES, canonical, duckdb_type, integer_fits, typed_literal
-from planner.textfmt import format_column, format_value
+from planner.textfmt import TextStyle, format_column, format_value
 from planner.work import Work, off_loop, with_diff
 from planner.waits import waiting
 from local_exec import jsonb, key_tuples, matching
@@ -78,9 +78,9 @@ class SparkPlan:
 class Dml:
     """Runs DML statements in a Work with the session's settings."""
 
-    def __init__(self, work: Work, search_path: tuple[str, ...], params: list | None, timeout: float | None, emulation=None, timezone: str = "UTC",
+    def __init__(self, work: Work, search_path: tuple[str, ...], params: list | None, timeout: float | None, emulation=None, style: TextStyle | None = None,
                  options: ExecOptions | None = None):
-        self.timezone = timezone
+        self.style = style  # how the session prints values (COPY TO)
         self.router = Router(work, options or ExecOptions(), params, search_path)
         self.work = work
         self.search_path = search_path

@@ -21,6 +21,10 @@ PostgreSQL's DecodeInterval does, in exact decimal arithmetic:
   22015 ("interval field value out of range"), a sum beyond 22008
   ("interval out of range"), as PostgreSQL.
 
+Under IntervalStyle sql_standard (``INTERVAL_STYLE``, set by the session)
+a leading minus sign applies to every field when no other field carries a
+sign (``-1 2:03:04`` is minus a day, two hours, ...), as PostgreSQL reads it.
+
 Returns (months, days, microseconds); ``IntervalSyntax`` for text
 PostgreSQL refuses (22007).
 """
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import math
 import re
+from contextvars import ContextVar
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 
 _DAY_US = 86_400_000_000
@@ -122,6 +127,10 @@ class IntervalOverflow(ValueError):
         self.field = field
 
 
+#: the session's IntervalStyle (it decides how far a leading minus sign reaches)
+INTERVAL_STYLE: ContextVar[str] = ContextVar("interval_style", default="postgres")
+
+
 def interval_input(text: str) -> tuple[int, int, int]:
     """``text`` read as PostgreSQL reads an interval (see the module)."""
     t = text.strip().lower()
@@ -130,6 +139,9 @@ def interval_input(text: str) -> tuple[int, int, int]:
     tokens = _TOKEN.findall(t)
     if not tokens or "".join(tokens) != re.sub(r"\s+", "", t):
         raise IntervalSyntax(text)
+    if INTERVAL_STYLE.get() == "sql_standard" and tokens[0].startswith("-") and not any(x[0] in "+-" for x in tokens[1:]):
+        # the SQL standard's one sign for the whole value: every field negative
+        tokens = [tokens[0]] + ["-" + x if _is_number(x) or _TIME.fullmatch(x) or _YEAR_MONTH.fullmatch(x) else x for x in tokens[1:]]
     total, negate = _Sum(text), False
     i = len(tokens) - 1
     bare_unit = ("us", 1_000_000, {"second"})  # what a number without a unit counts

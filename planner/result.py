@@ -173,10 +173,17 @@ def result_columns(schema: pa.Schema, names: list[str] | None = None) -> list[tu
 _MIDNIGHT_AFTER = dt.time(0)  # how Arrow gives 24:00:00 (and 00:00:00) to Python
 
 
+def _as_timedelta(v) -> bool:
+    """An interval a timedelta holds as it is: no months, and a time part
+    under a day of the days' sign (a timedelta would make '25 hours' a
+    day and an hour, and '1 day -1 hours' 23 hours)."""
+    return not v.months and abs(v.nanoseconds) < 86_400 * 10**9 and (v.days == 0 or v.nanoseconds == 0 or (v.days > 0) == (v.nanoseconds > 0))
+
+
 def python_values(column) -> list:
     """A column's Python values: uuids as UUID (Arrow's uuid type gives them
-    already; stored ones are 16-byte binaries), intervals without months as
-    timedelta."""
+    already; stored ones are 16-byte binaries), intervals a timedelta holds
+    as they are as timedelta."""
     try:
         values = column.to_pylist()
     except OverflowError:  # Python's dates end at years 1 and 9999: infinite and far ones are given as their text
@@ -195,7 +202,5 @@ def python_values(column) -> list:
         ends = pc.equal(column.cast(pa.time64("us")).cast(pa.int64()), 86_400_000_000).to_pylist()
         return ["24:00:00" if end else v for v, end in zip(values, ends)]
     if pa.types.is_interval(column.type):
-        return [
-            v if v is None or v.months else dt.timedelta(days=v.days, microseconds=v.nanoseconds // 1000) for v in values
-        ]
+        return [dt.timedelta(days=v.days, microseconds=v.nanoseconds // 1000) if v is not None and _as_timedelta(v) else v for v in values]
     return values

@@ -48,7 +48,7 @@ from pglast.enums import A_Expr_Kind
 from local_exec import EngineError
 from planner import jsonops
 from planner import parse as p
-from planner import sequences, textfmt, waits
+from planner import intervals, sequences, textfmt, waits
 from planner.bind import Binder, column_types, pg_sql, result_types
 from planner.catalog import TEMP_SCHEMA_PREFIX
 from planner.copy import CopySink, CopySource, copy_from, copy_to
@@ -186,36 +186,30 @@ def _datestyle(value: str, current: str) -> str:
     return f"{fmt}, {order}"
 
 
-#: output settings and the values whose output txngate prints (planner.textfmt); others are refused, never ignored
+#: the output settings with a choice of values (planner.textfmt.TextStyle prints each)
 _OUTPUT_CHOICES = {"intervalstyle": ("postgres", "sql_standard", "postgres_verbose", "iso_8601"), "bytea_output": ("hex", "escape")}
-_OUTPUT_PRINTED = {"intervalstyle": "postgres", "bytea_output": "hex"}
 
 
 def _output_setting(name: str, value: str) -> str:
-    """IntervalStyle and bytea_output: txngate prints PostgreSQL's default
-    forms only, so another valid value is 0A000 (not printed wrongly)."""
+    """IntervalStyle or bytea_output, in lower case (``default``: PostgreSQL's)."""
     v = value.strip().lower()
     if v == "default":
-        return _OUTPUT_PRINTED[name]
+        return DEFAULT_SETTINGS[name]
     if v not in _OUTPUT_CHOICES[name]:
         raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "{name}": "{value}"',
                        hint="Available values: " + ", ".join(_OUTPUT_CHOICES[name]) + ".")
-    if v != _OUTPUT_PRINTED[name]:
-        raise not_supported(f'{DISPLAY_NAMES.get(name, name)} "{value}" (txngate prints {_OUTPUT_PRINTED[name]})')
     return v
 
 
 def _extra_float_digits(value: str) -> str:
-    """extra_float_digits: 1 to 3 print floats shortest-exact, as txngate
-    does; 0 and below (fewer digits) are 0A000."""
+    """extra_float_digits: -15 to 3 (1 to 3: floats print shortest-exact;
+    0 and below: with 15 (6 for real) plus that many digits)."""
     try:
         digits = int(value.strip())
     except ValueError:
         raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "extra_float_digits": "{value}"') from None
     if not -15 <= digits <= 3:
         raise SqlError(INVALID_PARAMETER_VALUE, f"{digits} is outside the valid range for parameter \"extra_float_digits\" (-15 .. 3)")
-    if digits <= 0:
-        raise not_supported(f"extra_float_digits {digits} (txngate prints floats shortest-exact, as at 1 to 3)")
     return str(digits)
 
 
@@ -387,6 +381,7 @@ class Session:
         started, sqlstate = time.monotonic(), None
         waits.CURRENT.set(self.wait)
         textfmt.DATE_ORDER.set(self.settings["datestyle"].rsplit(",", 1)[-1].strip())  # how numeric date text reads
+        intervals.INTERVAL_STYLE.set(self.settings["intervalstyle"])  # how far an interval's leading minus reaches
         limit = asyncio.timeout(self.timeout)
         try:
             async with limit:
@@ -668,7 +663,12 @@ class Session:
         return await handler(node)
 
     def _dml(self, work: Work, params, cls=Dml, **kwargs):
-        return cls(work, self.search_path, params, self.timeout, self.emulation, self.settings["timezone"], self.exec_options(), **kwargs)
+        return cls(work, self.search_path, params, self.timeout, self.emulation, self.text_style(), self.exec_options(), **kwargs)
+
+    def text_style(self) -> textfmt.TextStyle:
+        """How this session prints values (its TimeZone, IntervalStyle, bytea_output and extra_float_digits)."""
+        st = self.settings
+        return textfmt.TextStyle.of(st["timezone"], st["intervalstyle"], st["bytea_output"], st["extra_float_digits"])
 
     def exec_options(self) -> ExecOptions:
         return ExecOptions(

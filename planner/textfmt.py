@@ -1,6 +1,6 @@
 """PostgreSQL's text output format for values of every supported type.
 
-``format_column(array, sql_type, timezone)`` turns an Arrow column into the
+``format_column(array, sql_type, style)`` turns an Arrow column into the
 strings PostgreSQL would send (NULL stays null): ``t``/``f`` booleans,
 shortest-exact floats with PostgreSQL's exponent rules (``1e+20``,
 ``1.5e-05``, ``Infinity``), numerics with their scale, timestamps without
@@ -27,6 +27,7 @@ import re
 import struct
 import uuid
 from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
@@ -131,9 +132,12 @@ def format_timestamptz(v: dt.datetime, timezone: str = "UTC") -> str:
     return format_timestamp(local.replace(tzinfo=None)) + format_offset(local.utcoffset())
 
 
-def format_interval(months: int, days: int, micros: int) -> str:
-    """An interval as PostgreSQL prints it (IntervalStyle postgres): a
-    positive field right after a negative one carries a ``+``."""
+def format_interval(months: int, days: int, micros: int, style: str = "postgres") -> str:
+    """An interval as PostgreSQL prints it in IntervalStyle ``style``
+    (postgres: a positive field right after a negative one carries a
+    ``+``)."""
+    if style != "postgres":
+        return _INTERVAL_STYLES[style](_interval_fields(months, days, micros))
     parts = []
     years, mons = int(months / 12), months - int(months / 12) * 12
     before = False  # the last field printed was negative
@@ -154,18 +158,139 @@ def format_interval(months: int, days: int, micros: int) -> str:
     return " ".join(parts)
 
 
-def format_value(v, sql_type: str, timezone: str = "UTC") -> str | None:
+def _trunc_div(a: int, b: int) -> tuple[int, int]:
+    """C's division: the quotient toward zero, the remainder with a's sign."""
+    q = abs(a) // b * (1 if a >= 0 else -1)
+    return q, a - q * b
+
+
+def _interval_fields(months: int, days: int, micros: int) -> tuple[int, int, int, int, int, int, int]:
+    """(years, months, days, hours, minutes, seconds, microseconds), each
+    with its value's sign, as PostgreSQL splits an interval to print it."""
+    years, mons = _trunc_div(months, 12)
+    hours, rest = _trunc_div(micros, 3_600_000_000)
+    mins, rest = _trunc_div(rest, 60_000_000)
+    secs, fsec = _trunc_div(rest, 1_000_000)
+    return years, mons, days, hours, mins, secs, fsec
+
+
+def _seconds(secs: int, fsec: int, fill: bool) -> str:
+    """Seconds without their sign (two digits with ``fill``), the fraction's trailing zeros dropped."""
+    out = f"{abs(secs):02d}" if fill else str(abs(secs))
+    return out + (f".{abs(fsec):06d}".rstrip("0") if fsec else "")
+
+
+def _sql_standard(f) -> str:
+    negative, positive = any(x < 0 for x in f), any(x > 0 for x in f)
+    years, mons, days, hours, mins, secs, fsec = f
+    year_month, day_time = bool(years or mons), bool(days or hours or mins or secs or fsec)
+    standard = not (negative and positive) and not (year_month and day_time)
+    if not negative and not positive:
+        return "0"
+    if not standard:  # mixed signs, or years with days: every part signed
+        return (f"{'-' if years < 0 or mons < 0 else '+'}{abs(years)}-{abs(mons)} {'-' if days < 0 else '+'}{abs(days)} "
+                f"{'-' if hours < 0 or mins < 0 or secs < 0 or fsec < 0 else '+'}{abs(hours)}:{abs(mins):02d}:{_seconds(secs, fsec, True)}")
+    sign = "-" if negative else ""  # one sign for the whole value
+    years, mons, days, hours, mins = (abs(x) for x in (years, mons, days, hours, mins))
+    if year_month:
+        return f"{sign}{years}-{mons}"
+    if days:
+        return f"{sign}{days} {hours}:{mins:02d}:{_seconds(secs, fsec, True)}"
+    return f"{sign}{hours}:{mins:02d}:{_seconds(secs, fsec, True)}"
+
+
+def _iso_8601(f) -> str:
+    years, mons, days, hours, mins, secs, fsec = f
+    if not any(f):
+        return "PT0S"
+    out = "P" + "".join(f"{v}{u}" for v, u in ((years, "Y"), (mons, "M"), (days, "D")) if v)
+    if hours or mins or secs or fsec:
+        out += "T" + "".join(f"{v}{u}" for v, u in ((hours, "H"), (mins, "M")) if v)
+    if secs or fsec:
+        out += ("-" if secs < 0 or fsec < 0 else "") + _seconds(secs, fsec, False) + "S"
+    return out
+
+
+def _postgres_verbose(f) -> str:
+    years, mons, days, hours, mins, secs, fsec = f
+    out, zero, before = "@", True, False
+    for value, unit in ((years, "year"), (mons, "mon"), (days, "day"), (hours, "hour"), (mins, "min")):
+        if not value:
+            continue
+        if zero:  # the first field decides: a negative one prints as "ago"
+            before, value = value < 0, abs(value)
+        elif before:
+            value = -value
+        out += f" {value} {unit}{'' if value == 1 else 's'}"
+        zero = False
+    if secs or fsec:
+        out += " "
+        if secs < 0 or (secs == 0 and fsec < 0):
+            if zero:
+                before = True
+            elif not before:
+                out += "-"
+        elif before:
+            out += "-"
+        out += _seconds(secs, fsec, False) + (" sec" if abs(secs) == 1 and not fsec else " secs")
+        zero = False
+    return out + (" 0" if zero else "") + (" ago" if before else "")
+
+
+#: the IntervalStyles other than postgres (format_interval)
+_INTERVAL_STYLES = {"sql_standard": _sql_standard, "iso_8601": _iso_8601, "postgres_verbose": _postgres_verbose}
+
+
+def format_float_digits(x: float, digits: int) -> str:
+    """A float with ``digits`` significant digits (extra_float_digits 0 and below: 15 or 6 plus it)."""
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    return f"{x:.{max(digits, 1)}g}"
+
+
+def format_bytea_escape(b: bytes) -> str:
+    """bytea_output escape: printable ASCII as it is, a backslash doubled, other bytes as octal ``\\ooo``."""
+    return "".join("\\\\" if c == 92 else chr(c) if 32 <= c < 127 else f"\\{c:03o}" for c in b)
+
+
+@dataclass(frozen=True)
+class TextStyle:
+    """The settings of a session that change how values print: TimeZone
+    (timestamptz), IntervalStyle, bytea_output and extra_float_digits (1 to
+    3: floats shortest-exact; 0 and below: 15 (6 for real) plus that many
+    significant digits)."""
+    timezone: str = "UTC"
+    intervalstyle: str = "postgres"
+    bytea_output: str = "hex"
+    float_digits: int = 1
+
+    @staticmethod
+    @lru_cache(maxsize=256)
+    def of(timezone: str, intervalstyle: str, bytea_output: str, extra_float_digits: str) -> TextStyle:
+        """The style of these settings (cached: a session asks per result)."""
+        return TextStyle(timezone, intervalstyle, bytea_output, int(extra_float_digits))
+
+
+#: PostgreSQL's default settings
+PLAIN = TextStyle()
+
+
+def format_value(v, sql_type: str, style: TextStyle | None = None) -> str | None:
     """One Python value (as Arrow's to_pylist gives it) in text format."""
     if v is None:
         return None
     if isinstance(v, list):
         if sql_type in ("int2vector", "oidvector"):
             return " ".join(str(x) for x in v)
-        return format_array(v, sql_type.removesuffix("[]"), timezone)
+        return format_array(v, sql_type.removesuffix("[]"), style)
     if sql_type == "boolean":
         return "t" if v else "f"
     if sql_type == "record" and isinstance(v, dict):
-        return format_record(v, timezone)
+        return format_record(v, style)
+    if sql_type in ("double precision", "real") and style is not None and style.float_digits <= 0:
+        return format_float_digits(v, (15 if sql_type == "double precision" else 6) + style.float_digits)
     if sql_type == "double precision":
         return format_float8(v)
     if sql_type == "real":
@@ -178,7 +303,7 @@ def format_value(v, sql_type: str, timezone: str = "UTC") -> str | None:
     if sql_type.startswith("numeric"):
         return format_numeric(v)
     if sql_type == "timestamptz":
-        return format_timestamptz(v, timezone)
+        return format_timestamptz(v, (style or PLAIN).timezone)
     if sql_type == "timestamp":
         return format_timestamp(v)
     if sql_type == "time":
@@ -186,15 +311,16 @@ def format_value(v, sql_type: str, timezone: str = "UTC") -> str | None:
     if sql_type == "date":
         return v.isoformat() if v.year >= 1000 else f"{v.year:04d}-{v.month:02d}-{v.day:02d}"
     if sql_type == "interval":
+        interval_style = (style or PLAIN).intervalstyle
         if isinstance(v, dt.timedelta):
             total = v // dt.timedelta(microseconds=1)
             days = int(total / 86_400_000_000)
-            return format_interval(0, days, total - days * 86_400_000_000)
+            return format_interval(0, days, total - days * 86_400_000_000, interval_style)
         if isinstance(v, dict):
-            return format_interval(v["months"], v["days"], v["micros"])
-        return format_interval(v.months, v.days, v.nanoseconds // 1000)
+            return format_interval(v["months"], v["days"], v["micros"], interval_style)
+        return format_interval(v.months, v.days, v.nanoseconds // 1000, interval_style)
     if sql_type == "bytea":
-        return "\\x" + bytes(v).hex()
+        return format_bytea_escape(bytes(v)) if style is not None and style.bytea_output == "escape" else "\\x" + bytes(v).hex()
     if sql_type == "uuid":
         return str(uuid.UUID(bytes=bytes(v))) if isinstance(v, (bytes, bytearray)) else str(v)
     if sql_type in ("json", "jsonb") and not isinstance(v, str):
@@ -202,13 +328,13 @@ def format_value(v, sql_type: str, timezone: str = "UTC") -> str | None:
     return str(v)
 
 
-def format_array(values: list, element_type: str, timezone: str = "UTC") -> str:
+def format_array(values: list, element_type: str, style: TextStyle | None = None) -> str:
     out = []
     for v in values:
         if isinstance(v, list) and element_type not in ("int2vector", "oidvector"):
-            out.append(format_array(v, element_type, timezone))  # a multidimensional array's next dimension
+            out.append(format_array(v, element_type, style))  # a multidimensional array's next dimension
             continue
-        s = format_value(v, element_type, timezone)
+        s = format_value(v, element_type, style)
         if s is None:
             out.append("NULL")
         elif s == "" or any(c in s for c in '{},"\\ \t\n') or s.upper() == "NULL":
@@ -250,15 +376,15 @@ def _format_times(arr: pa.Array) -> pa.Array:
                                        two(pc.subtract(seconds, pc.multiply(minutes, 60))), point, "")
 
 
-def format_column(arr, sql_type: str, timezone: str = "UTC") -> pa.Array:
+def format_column(arr, sql_type: str, style: TextStyle | None = None) -> pa.Array:
     """A column as PostgreSQL text (a string array, nulls kept)."""
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.combine_chunks() if arr.num_chunks != 1 else arr.chunk(0)
     t = arr.type
     if pa.types.is_list(t):
-        return _format_values(arr, sql_type, timezone)
+        return _format_values(arr, sql_type, style)
     if sql_type == "record" and pa.types.is_struct(t):
-        return _format_records(arr, timezone)
+        return _format_records(arr, style)
     if sql_type in ("text", "json", "jsonb") or sql_type.startswith(("varchar", "char")):
         return arr.cast(pa.string())
     if sql_type == "numeric" and pa.types.is_string(t):  # computed as its exact text (local_exec.numeric)
@@ -270,17 +396,17 @@ def format_column(arr, sql_type: str, timezone: str = "UTC") -> pa.Array:
     if (pa.types.is_date32(t) or pa.types.is_timestamp(t)) and arr.null_count < len(arr):
         finite, infinite = split_infinities(arr)
         if infinite is not None:
-            return pc.coalesce(infinite, format_column(finite, sql_type, timezone))
+            return pc.coalesce(infinite, format_column(finite, sql_type, style))
         inside, outside = split_far_dates(arr, sql_type)
         if outside is not None:
-            return pc.coalesce(outside, format_column(inside, sql_type, timezone))
+            return pc.coalesce(outside, format_column(inside, sql_type, style))
     if sql_type == "date" and pa.types.is_date(t):
         return arr.cast(pa.string())
     if sql_type == "time" and pa.types.is_time(t):
         return _format_times(arr)
-    if sql_type in ("double precision", "real") and pa.types.is_floating(t):
+    if sql_type in ("double precision", "real") and pa.types.is_floating(t) and (style is None or style.float_digits > 0):
         return _format_floats(arr, format_float8 if sql_type == "double precision" else format_float4, 1e15 if sql_type == "double precision" else 1e6)
-    return _format_values(arr, sql_type, timezone)
+    return _format_values(arr, sql_type, style)
 
 
 #: the values DuckDB gives dates and timestamps of 'infinity' and '-infinity'
@@ -343,13 +469,13 @@ def split_infinities(arr: pa.Array) -> tuple[pa.Array, pa.Array | None]:
     return pc.if_else(pc.or_kleene(positive, negative), pa.scalar(None, arr.type), arr), text
 
 
-def _format_records(arr: pa.StructArray, timezone: str) -> pa.Array:
+def _format_records(arr: pa.StructArray, style: TextStyle | None) -> pa.Array:
     """Records as PostgreSQL prints them: ``(1,a,,"b c")``, each field in
     its own type's text, NULL as nothing, quoted when empty or holding
     a double quote, a backslash, a parenthesis, a comma or white space."""
     from planner.sqltypes import of_arrow  # sqltypes reads array literals with this module
 
-    fields = [format_column(child, of_arrow(f), timezone).to_pylist() for child, f in zip(arr.flatten(), arr.type)]
+    fields = [format_column(child, of_arrow(f), style).to_pylist() for child, f in zip(arr.flatten(), arr.type)]
     valid = arr.is_valid().to_pylist()
     out = []
     for r, ok in enumerate(valid):
@@ -390,9 +516,9 @@ def value_type(v) -> str:
     return "text"
 
 
-def format_record(values: dict, timezone: str = "UTC") -> str:
+def format_record(values: dict, style: TextStyle | None = None) -> str:
     """One record (field name -> Python value) in text format."""
-    return "(" + ",".join(_record_field(format_value(x, value_type(x), timezone)) for x in values.values()) + ")"
+    return "(" + ",".join(_record_field(format_value(x, value_type(x), style)) for x in values.values()) + ")"
 
 
 def _record_field(text: str | None) -> str:
@@ -403,8 +529,8 @@ def _record_field(text: str | None) -> str:
     return text
 
 
-def _format_values(arr: pa.Array, sql_type: str, timezone: str) -> pa.Array:
-    return pa.array([format_value(v, sql_type, timezone) for v in arr.to_pylist()], pa.string())
+def _format_values(arr: pa.Array, sql_type: str, style: TextStyle | None) -> pa.Array:
+    return pa.array([format_value(v, sql_type, style) for v in arr.to_pylist()], pa.string())
 
 
 class ArrayLiteralError(ValueError):

@@ -29,19 +29,36 @@ EXPRESSIONS = [
 ]
 
 
-@pytest.mark.parametrize("timezone", ["UTC", "Asia/Kolkata"])
-async def test_text_output_matches_postgres(db, pg_server, timezone):
+#: the settings that change the text: TimeZone, IntervalStyle, bytea_output, extra_float_digits
+SETTINGS = [
+    ("UTC", "postgres", "hex", "1"), ("Asia/Kolkata", "postgres", "hex", "3"),
+    ("UTC", "sql_standard", "escape", "0"), ("UTC", "iso_8601", "hex", "-3"), ("UTC", "postgres_verbose", "escape", "-15"),
+]
+#: ... and the values they print differently
+STYLED = [
+    "interval '-1 year -2 mons -3 days -04:05:06.789'", "interval '1 year 2 mons -3 days 04:05:06.789'", "interval '-1 days +02:03'",
+    "interval '-0.000001 sec'", "interval '1 mon -1 sec'", "interval '-23 hours 45 min 12.34 sec'", "interval '1 sec'",
+    "'\\x615c6201'::bytea", "'\\x00ff41'::bytea", "123456789.123456789::float8", "1e100::float8", "(-0.0)::float8", "3.14159::real",
+]
+
+
+@pytest.mark.parametrize("timezone, intervalstyle, bytea_output, float_digits", SETTINGS)
+async def test_text_output_matches_postgres(db, pg_server, timezone, intervalstyle, bytea_output, float_digits):
     s = db.session()
-    await s.execute(f"SET timezone = '{timezone}'")
-    out = pg_server.psql(f"SET timezone = '{timezone}'; SELECT " + ", ".join(EXPRESSIONS))
+    settings_sql = (f"SET timezone = '{timezone}'; SET intervalstyle = '{intervalstyle}'; SET bytea_output = '{bytea_output}'; "
+                    f"SET extra_float_digits = {float_digits};")
+    await s.execute(settings_sql)
+    expressions = EXPRESSIONS + STYLED
+    out = pg_server.psql(settings_sql + " SELECT " + ", ".join(expressions))
     texts = out.rstrip("\n").split("|")
-    assert len(texts) == len(EXPRESSIONS)
+    assert len(texts) == len(expressions)
+    style = s.text_style()
     mismatches = []
-    for expr, expected in zip(EXPRESSIONS, texts):
+    for expr, expected in zip(expressions, texts):
         result = (await s.execute(f"SELECT {expr}"))[-1]
         (value,), sql_type = result.rows[0], result.columns[0][1]
-        got = format_value(value, sql_type, timezone)  # from Python values
-        vector = format_column(result.table.column(0), sql_type, timezone)[0].as_py()  # from Arrow
+        got = format_value(value, sql_type, style)  # from Python values
+        vector = format_column(result.table.column(0), sql_type, style)[0].as_py()  # from Arrow
         if got != expected or vector != expected:
             mismatches.append((expr, sql_type, got, vector, expected))
     assert not mismatches, "\n".join(map(repr, mismatches))
