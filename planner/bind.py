@@ -36,7 +36,7 @@ from planner.errors import INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
 from planner.parse import walk
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, replace_children
-from planner.sqltypes import CATALOG_TYPES, FLOAT_NAMES, INTEGER_NAMES, canonical, interval_text, special_datetime, typed_literal
+from planner.sqltypes import CATALOG_TYPES, FLOAT_NAMES, INTEGER_NAMES, canonical, interval_text, special_datetime, time_text, typed_literal
 
 #: ``emulation(catalog)`` -> a planner.pgcatalog.PgCatalog for that catalog
 Emulation = Callable[[Catalog], object]
@@ -1410,6 +1410,8 @@ def _pg_casts(tc: ast.TypeCast) -> bool:
         text = tc.arg.val.sval
         tc.arg = ast.A_Const(val=ast.String(sval=interval_text(text)))  # PostgreSQL's forms, exactly
         session_dependent = text.lstrip().startswith("-")  # IntervalStyle sql_standard reads the sign further
+    elif name == "time" and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):
+        tc.arg = ast.A_Const(val=ast.String(sval=time_text(tc.arg.val.sval)))  # a zone dropped, a long fraction rounded
     if name in ("date", "timestamp", "timestamptz") and not tc.typeName.arrayBounds and isinstance(tc.arg, ast.A_Const) \
             and isinstance(tc.arg.val, ast.String) and (special := special_datetime(tc.arg.val.sval, name)) is not None:
         tc.arg = special  # 'now', 'today', ...: the statement's time

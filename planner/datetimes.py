@@ -3,8 +3,8 @@ reads otherwise or not at all.
 
 PostgreSQL reads dates and timestamps written with month names
 (``Feb 10 17:32:01 1997``, ``Mon Feb 10 17:32:01.5 1997 PST``,
-``Feb-10-1997``, ``10 February 1997``), ``AM``/``PM``, ``BC``, compact
-``19970210 173201``, and time zones given by abbreviation (``PST`` is
+``Feb-10-1997``, ``10 February 1997``, ``97FEB10``), ``AM``/``PM``,
+``BC``, compact ``19970210 173201``, a year's day (``1997.041``), and time zones given by abbreviation (``PST`` is
 always -08, ``PDT`` -07), by offset (``-0800``, ``-08:00``) or by name
 (``America/New_York``). DuckDB refuses most of these; worse, its ICU reads
 ``PST`` as the zone of Los Angeles, an hour off PostgreSQL in summer.
@@ -51,6 +51,8 @@ _OFFSET = re.compile(r"([+-])(\d{1,2})(?::?(\d{2}))?")
 _DASHED = re.compile(r"([a-z]+|\d+)[-/.]([a-z]+|\d+)[-/.]([a-z]+|\d+)")
 _POSIX = re.compile(r"([a-z]{3,5})([+-])(\d{1,2})(?::?(\d{2}))?")
 _COMPACT_TIME = re.compile(r"(\d{2})(\d{2})(\d{2})(?:\.(\d+))?")
+_COMPACT_DATE = re.compile(r"(\d{2}|\d{4})([a-z]{3,9})(\d{1,2})")  # 97FEB10
+_YEAR_DAY = re.compile(r"(\d{4})\.(\d{3})")  # 1997.041: the 41st day of 1997
 
 
 class _Fields:
@@ -132,6 +134,15 @@ def _token(f: _Fields, token: str) -> bool:
         return True
     if (m := _DASHED.fullmatch(token)) and f.year is None:
         return _dashed(f, m.groups())
+    if (m := _COMPACT_DATE.fullmatch(token)) and m.group(2) in _MONTH_NAMES and f.year is None and f.month is None \
+            and (len(m.group(1)) == 4 or DATE_ORDER.get() == "YMD"):  # 97FEB10: a two-digit year leads only in YMD
+        year, f.month, f.day, f.free_form = int(m.group(1)), _MONTH_NAMES[m.group(2)], int(m.group(3)), True
+        f.year = year + (2000 if year < 70 else 1900) if len(m.group(1)) == 2 else year  # two-digit years are 1970..2069
+        return True
+    if (m := _YEAR_DAY.fullmatch(token)) and f.year is None and f.month is None and 1 <= int(m.group(2)) <= 366:
+        day = dt.date(int(m.group(1)), 1, 1) + dt.timedelta(days=int(m.group(2)) - 1)  # 1999.366 is 2000-01-01, as PostgreSQL counts
+        f.year, f.month, f.day, f.free_form = day.year, day.month, day.day, True
+        return True
     if token.isdigit() and len(token) == 8 and f.year is None and f.time is None:
         f.year, f.month, f.day, f.free_form = int(token[:4]), int(token[4:6]), int(token[6:]), True
         return True

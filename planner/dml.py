@@ -1145,7 +1145,7 @@ def _fill_defaults(select: ast.SelectStmt, rel: Relation, targets: list[str]) ->
     types = [rel.column(t).type for t in targets]
     arrays = any(t.endswith("[]") for t in types)
     checked = [i for i, t in enumerate(types) if t in INTEGER_RANGES or (t.startswith("numeric") and not t.endswith("[]"))
-               or t in ("date", "timestamp", "timestamptz", "real", "double precision", "boolean", "interval")]  # text PostgreSQL reads otherwise than DuckDB
+               or t in ("date", "timestamp", "timestamptz", "time", "real", "double precision", "boolean", "interval")]  # text PostgreSQL reads otherwise than DuckDB
     texts = any(isinstance(row[i], ast.A_Const) and isinstance(row[i].val, ast.String)
                 for row in select.valuesLists for i in checked if i < len(row))
     if not (arrays or texts) and not any(isinstance(v, ast.SetToDefault) for row in select.valuesLists for v in row):

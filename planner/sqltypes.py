@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import re
+from decimal import ROUND_HALF_EVEN, Decimal
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -25,7 +26,7 @@ import pyarrow as pa
 from pglast import ast
 
 from local_exec import BOOLEAN_WORDS
-from planner.datetimes import datetime_input
+from planner.datetimes import ABBREVIATIONS, datetime_input
 from planner.intervals import IntervalOverflow, IntervalSyntax, interval_input
 from planner.errors import INVALID_DATETIME_FORMAT, INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, UNDEFINED_OBJECT, SqlError, not_supported
 from planner.textfmt import ArrayLiteralError, DateSyntax, bc_input, date_input, parse_array, timestamp_input
@@ -132,10 +133,15 @@ def special_datetime(text: str, sql_type: str) -> ast.Node | None:
     """``'now'``, ``'today'``, ``'tomorrow'``, ``'yesterday'`` given to a
     date or timestamp, as the expression PostgreSQL evaluates them to (at
     the statement's time); None for other text."""
-    word = _SPECIAL_TIMES.get(text.strip().lower())
-    if word is None or sql_type not in _DATETIMES:
+    words = text.lower().split()
+    word = _SPECIAL_TIMES.get(words[0]) if words else None
+    if word is None or sql_type not in _DATETIMES or len(words) > 2 or len(words) == 2 and (words[1] not in ABBREVIATIONS or words[0] == "now"):
         return None
-    return pglast.parse_sql(f"SELECT CAST({word} AS {sql_type})")[0].stmt.targetList[0].val
+    if len(words) == 2 and sql_type == "timestamptz":  # 'tomorrow EST': that day's midnight in EST
+        offset = int(ABBREVIATIONS[words[1]] * 60)
+        zone_text = f"{'+' if offset >= 0 else '-'}{abs(offset) // 60:02d}:{abs(offset) % 60:02d}"
+        word = f"CAST(CAST({word} AS text) || ' 00:00:00{zone_text}' AS timestamptz)"
+    return pglast.parse_sql(f"SELECT CAST({word} AS {sql_type})")[0].stmt.targetList[0].val  # a zone leaves a timestamp's as it is
 
 
 _FLOAT_TEXT = re.compile(r"[ \t\n\r\v\f]*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[ \t\n\r\v\f]*")
@@ -231,6 +237,29 @@ def datetime_text(text: str, sql_type: str) -> str:
         raise SqlError(e.sqlstate, str(e)) from None
 
 
+_ZONED_TIME = re.compile(r"(.*?\d)\s*([a-z]+|[+-]\d{1,2}(?::?\d{2})?)", re.IGNORECASE)
+_LONG_FRACTION = re.compile(r"(\d{1,2}):(\d{2}):(\d{2})\.(\d{7,})")
+_TWELVE_HOUR = re.compile(r"(\d{1,2})(:\d{2}(?::\d{2}(?:\.\d*)?)?)\s*([ap]m)", re.IGNORECASE)
+
+
+def time_text(text: str) -> str:
+    """Text of a time as text DuckDB reads as PostgreSQL reads ``text``: a
+    zone after it (``02:03 PST``, ``11:59-04``) dropped, as a time without
+    time zone drops it, and a fraction beyond microseconds rounded (up to
+    ``24:00:00``; DuckDB cuts it), and AM/PM read (DuckDB refuses them)."""
+    t = text.strip()
+    if (m := _ZONED_TIME.fullmatch(t)) and (m.group(2).lower() in ABBREVIATIONS or m.group(2)[0] in "+-"):
+        t = m.group(1)
+    if (m := _TWELVE_HOUR.fullmatch(t)) and 1 <= int(m.group(1)) <= 12:
+        t = f"{int(m.group(1)) % 12 + (12 if m.group(3).lower() == 'pm' else 0):02d}{m.group(2)}"
+    if m := _LONG_FRACTION.fullmatch(t):
+        micros = int(Decimal("0." + m.group(4)).quantize(Decimal("0.000001"), ROUND_HALF_EVEN) * 1_000_000)  # as PostgreSQL's rint
+        total = ((int(m.group(1)) * 60 + int(m.group(2))) * 60 + int(m.group(3))) * 1_000_000 + micros
+        seconds, micros = divmod(total, 1_000_000)
+        t = f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{micros:06d}"
+    return t
+
+
 def interval_text(text: str) -> str:
     """An interval constant as text DuckDB reads exactly as PostgreSQL reads
     ``text`` (``planner.intervals``); 22007 for text PostgreSQL refuses,
@@ -275,6 +304,8 @@ def typed_literal(node: ast.Node, sql_type: str) -> ast.Node:
         return special
     if sql_type == "interval" and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
         return ast.TypeCast(arg=ast.A_Const(val=ast.String(sval=interval_text(node.val.sval))), typeName=type_name("interval"))
+    if sql_type == "time" and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
+        return ast.TypeCast(arg=ast.A_Const(val=ast.String(sval=time_text(node.val.sval))), typeName=type_name("time"))
     if sql_type in _DATETIMES and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
         # always a typed value (text among the rows of one VALUES column would not unify with it)
         return ast.TypeCast(arg=ast.A_Const(val=ast.String(sval=datetime_text(node.val.sval, sql_type))), typeName=type_name(sql_type))

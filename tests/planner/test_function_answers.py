@@ -4,7 +4,10 @@ scripts, tests/regress): each statement answers on txngate as on the real
 PostgreSQL, compared as a client sees it — the result's type OIDs and
 every value's text, or the SQLSTATE.
 
-- dates: extract/date_part of BC years (PostgreSQL has no year 0), of
+- dates and times: a time's zone dropped and AM/PM read, a fraction
+  beyond microseconds rounded (to 24:00:00 too), a year's day
+  (``1997.041``), ``tomorrow EST``, an interval's one leading sign under
+  IntervalStyle sql_standard; extract/date_part of BC years (PostgreSQL has no year 0), of
   infinity (infinite years and epochs), date_trunc of decades, centuries
   and millennia (BC too) and of a date (a timestamptz), make_date and
   make_timestamp of a negative (BC) year; time 24:00:00;
@@ -52,6 +55,11 @@ QUERIES = [
     "SELECT make_timestamp(-44, 3, 15, 12, 30, 15), make_date(-44, 3, 15), make_date(2020, 2, 29)",
     "SELECT make_date(0, 3, 15)",
     "SELECT '24:00:00'::time, time '24:00:00' > time '23:00', '12:34:56.789'::time",
+    "SELECT '23:59:59.9999999'::time, '02:03 PST'::time, time '11:59 EDT', '11:59-04'::time, '12:00:00.1234565'::time, '12:30:01.5 PM'::time",
+    "SELECT '13:00 pm'::time",
+    "SELECT timestamp '1997.041 17:32:01 UTC', timestamptz '1997.041 17:32:01 UTC', date '1999.366', date '1997FEB10'",
+    "SELECT timestamp 'tomorrow EST' = timestamp 'tomorrow', timestamptz 'tomorrow EST' - timestamptz 'tomorrow', date 'today EST' = current_date",
+    "SELECT 'now EST'::timestamptz",
     # arrays
     "SELECT array_length(array[[1,2,3], [4,5,6]], 2), array_upper(array[[1,2,3],[4,5,6]], 2), array_lower(array[1,2], 1),"
     " array_ndims(array[[1,2,3],[4,5,6]]), cardinality(array[[1,2,3],[4,5,6]]), array_dims(array[[1,2,3],[4,5,6]])",
@@ -107,7 +115,7 @@ async def text_answer(session, sql):
         result = (await session.execute(sql))[-1]
     except SqlError as e:
         return e.sqlstate
-    cols = [format_column(result.table.column(i), t).to_pylist() for i, (_n, t) in enumerate(result.columns)]
+    cols = [format_column(result.table.column(i), t, session.text_style()).to_pylist() for i, (_n, t) in enumerate(result.columns)]
     return [type_oid(t)[0] for _n, t in result.columns], [tuple(r) for r in zip(*cols)]
 
 
@@ -129,3 +137,20 @@ async def test_functions_answer_as_postgres(db, pg_url):
             conn.execute(sql)
         for sql in QUERIES:
             assert await text_answer(s, sql) == pg_text_answer(conn, sql), sql
+
+
+#: interval text whose reading IntervalStyle changes (a leading minus reaches every field in sql_standard)
+SIGNED_INTERVALS = ["-23 hours 45 min 12.34 sec", "-1 day 23 hours 45 min 12.34 sec", "-1 year 2 months 1 day 23 hours 45 min 12.34 sec",
+                    "-1 2:03:04", "-1-2 3 4:05:06", "-1 +2:03:04", "1 -2:03"]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_interval_signs_in_each_style(db, pg_url):
+    s = db.session()
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        for style in ("sql_standard", "postgres", "iso_8601"):
+            await s.execute(f"SET intervalstyle = {style}")
+            conn.execute(f"SET intervalstyle = {style}")
+            for text in SIGNED_INTERVALS:
+                sql = f"SELECT interval '{text}', '{text}'::interval"
+                assert await text_answer(s, sql) == pg_text_answer(conn, sql), (style, sql)
