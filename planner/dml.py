@@ -24,6 +24,7 @@ import asyncio
 import copy
 import functools
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,7 +54,7 @@ from planner.pgcatalog import column_origins
 from planner.references import References
 from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain, out_of_memory
-from planner.sqltypes import INTEGER_RANGES, canonical, duckdb_type, integer_fits, typed_literal
+from planner.sqltypes import INTEGER_RANGES, canonical, duckdb_type, integer_fits, type_name, typed_literal
 from planner.textfmt import TextStyle, format_column, format_value
 from planner.work import Work, off_loop, with_diff
 from planner.waits import waiting
@@ -331,8 +332,12 @@ class Dml:
             src_sql, bound_tables, views = "SELECT 1 AS __one", {}, ()
             targets = []
         else:
+            defaults_only: set[str] = set()
             if select.valuesLists:
-                select = _fill_defaults(select, rel, targets)
+                overriding = node.override is not None and node.override.name == "OVERRIDING_SYSTEM_VALUE"
+                sequenced = await self._sequenced_defaults(select, rel, targets, overriding)
+                defaults_only = {targets[i] for i, values in sequenced.items() if len(values) == len(select.valuesLists)}
+                select = _fill_defaults(select, rel, targets, {i: iter(values) for i, values in sequenced.items()})
             binder = await self.binder()
             bound = binder.bind(select, outputs=False)
             src_sql, bound_tables, views = bound.sql, await self.inputs(bound), bound.views
@@ -346,10 +351,9 @@ class Dml:
         exprs = []
         for col in rel.columns:
             if col.name in targets:
-                if col.default == IDENTITY_ALWAYS and not (node.override and node.override.name == "OVERRIDING_SYSTEM_VALUE"):
-                    raise SqlError("428C9", f'cannot insert a non-DEFAULT value into column "{col.name}"',
-                                   detail=f'Column "{col.name}" is an identity column defined as GENERATED ALWAYS.',
-                                   hint="Use OVERRIDING SYSTEM VALUE to override.")
+                if col.default == IDENTITY_ALWAYS and not (node.override and node.override.name == "OVERRIDING_SYSTEM_VALUE") \
+                        and (select is None or col.name not in defaults_only):
+                    raise _identity_always(col.name)
                 expr = f'src."c{targets.index(col.name)}"'
             elif col.sequenced:
                 expr = "NULL"  # filled from the sequence below
@@ -377,6 +381,23 @@ class Dml:
             values = pa.array(np.arange(first, first + rows.num_rows, dtype=np.int64)).cast(rows.schema.field(col.name).type)
             rows = rows.set_column(rows.schema.get_field_index(col.name), col.name, values)
         return rows
+
+    async def _sequenced_defaults(self, select: ast.SelectStmt, rel: Relation, targets: list[str], overriding: bool) -> dict[int, list[int]]:
+        """For each target column with a sequence, the next values for the
+        rows that give it DEFAULT (by position in the target list), taken
+        now in row order, as PostgreSQL's nextval per row takes them (after
+        the GENERATED ALWAYS check: a refused statement takes none)."""
+        counts = {i: sum(1 for row in select.valuesLists if i < len(row) and isinstance(row[i], ast.SetToDefault)) for i in range(len(targets))}
+        for i, name in enumerate(targets):
+            if rel.column(name).default == IDENTITY_ALWAYS and not overriding and counts[i] < len(select.valuesLists):
+                raise _identity_always(name)
+        out = {}
+        for i, name in enumerate(targets):
+            col = rel.column(name)
+            if col.sequenced and counts[i]:
+                first = await self.take_values(rel, col, counts[i])
+                out[i] = list(range(first, first + counts[i]))
+        return out
 
     async def take_values(self, rel: Relation, col, n: int) -> int:
         """The first of ``n`` next values of ``col``'s sequence (nextval)."""
@@ -1137,8 +1158,14 @@ def _assign(plan: dict[str, tuple], rows: pa.Table) -> pa.Table:
     return pa.table(out)
 
 
-def _fill_defaults(select: ast.SelectStmt, rel: Relation, targets: list[str]) -> ast.SelectStmt:
-    """VALUES rows with DEFAULT replaced by the column's default expression,
+def _identity_always(name: str) -> SqlError:
+    return SqlError("428C9", f'cannot insert a non-DEFAULT value into column "{name}"',
+                    detail=f'Column "{name}" is an identity column defined as GENERATED ALWAYS.', hint="Use OVERRIDING SYSTEM VALUE to override.")
+
+
+def _fill_defaults(select: ast.SelectStmt, rel: Relation, targets: list[str], sequenced: dict[int, Iterator[int]]) -> ast.SelectStmt:
+    """VALUES rows with DEFAULT replaced by the column's default expression
+    (by the next of ``sequenced``'s values for a column with a sequence),
     array literals given to array columns as ARRAYs and text given to
     integer, float and date columns read as PostgreSQL reads it
     (sqltypes.typed_literal)."""
@@ -1158,8 +1185,9 @@ def _fill_defaults(select: ast.SelectStmt, rel: Relation, targets: list[str]) ->
             if isinstance(v, ast.SetToDefault):
                 default = rel.column(targets[i]).default if i < len(targets) else None
                 if default in SEQUENCED:
-                    raise not_supported("DEFAULT for a serial or identity column inside VALUES")
-                expr = pglast.parse_sql(f"SELECT {default or 'NULL'}")[0].stmt.targetList[0].val
+                    expr = ast.TypeCast(arg=ast.A_Const(val=ast.String(sval=str(next(sequenced[i])))), typeName=type_name(types[i]))
+                else:
+                    expr = pglast.parse_sql(f"SELECT {default or 'NULL'}")[0].stmt.targetList[0].val
                 out.append(expr)
             else:
                 out.append(typed_literal(v, types[i]) if i < len(types) else v)
