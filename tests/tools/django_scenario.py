@@ -4,8 +4,11 @@ migrations, and the ``django_shop`` app by run_syncdb: tables, foreign keys
 DEFERRABLE INITIALLY DEFERRED, indexes), then the ORM: create_user and
 many-to-many, bulk_create, a transaction, filtered UPDATE, annotate with
 Count/Sum across a join, a JSONField lookup, cascading DELETE, an
-IntegrityError inside atomic(), and introspection. It prints what it
-saw; the test compares the printout from txngate and from PostgreSQL."""
+IntegrityError inside atomic(), a nested atomic() whose savepoint rolls
+back while the outer transaction commits, introspection, and
+``inspectdb`` (the models Django reads back from the catalog). It prints
+what it saw; the test compares the printout from txngate and from
+PostgreSQL."""
 
 import io
 import os

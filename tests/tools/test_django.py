@@ -9,5 +9,6 @@ from tests.tools.scenarios import beside_postgres
 def test_django_migrate_and_orm_match_postgres(tool_gateway, pg_server):
     expected, got = beside_postgres(pg_server, tool_gateway, "django_shop",
                                     lambda port, user, db: ["-m", "tests.tools.django_scenario", str(port), user, db])
-    assert "duplicate email refused" in expected
+    assert "duplicate email refused" in expected and "savepoint rolled back" in expected
+    assert "class DjangoShopOrder(models.Model):" in expected and "models.ForeignKey(DjangoShopCustomer" in expected  # inspectdb
     assert got == expected
