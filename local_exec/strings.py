@@ -177,6 +177,8 @@ MACROS = (
     # an "any" argument as PostgreSQL's output function prints it (where DuckDB's cast differs)
     "CREATE OR REPLACE MACRO txngate_text(x) AS CASE WHEN typeof(x) = 'BOOLEAN' THEN left(CAST(x AS VARCHAR), 1) ELSE CAST(x AS VARCHAR) END",
     *(f"CREATE OR REPLACE MACRO txngate_{a}(x) AS txngate_digest(CAST(x AS BLOB), '{a}')" for a in ("sha224", "sha384", "sha512")),
+    # pgcrypto's digest(data, 'sha256'): text or bytea in, bytea out
+    "CREATE OR REPLACE MACRO txngate_pgcrypto_digest(x, a) AS txngate_digest(CAST(x AS BLOB), lower(a))",
     "CREATE OR REPLACE MACRO txngate_split_part(s, d, n) AS "
     "CASE WHEN d = '' THEN CASE WHEN n IN (1, -1) THEN s ELSE '' END ELSE split_part(s, d, n) END",
     # text PostgreSQL's integer input takes (DuckDB's cast rounds '34.5' and reads '1e2', '0x10'), as it is

@@ -970,6 +970,8 @@ FUNCTION_NAMES = {
     # PostgreSQL's errors (2201E, 2201F) where DuckDB returns NaN or -inf (pgcatalog.macros())
     "sqrt": "txngate_sqrt", "ln": "txngate_ln", "log": "txngate_log", "log10": "txngate_log", "power": "txngate_power",
     "pow": "txngate_power",
+    # uuid-ossp's and pgcrypto's (planner.grants: built in)
+    "uuid_generate_v4": "gen_random_uuid", "digest": "txngate_pgcrypto_digest",
 }
 #: ... and for the Spark rewrite (the grammar gives ``position(b IN a)`` as ``position(a, b)``)
 SPARK_FUNCTION_NAMES = {"position": "strpos"}

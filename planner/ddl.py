@@ -26,6 +26,7 @@ import pyarrow.compute as pc
 from pglast import ast
 from pglast.enums import OnCommitAction
 
+from planner import grants
 from planner import parse as p
 from planner.bind import column_types, pg_sql, result_types, transpile
 from planner.catalog import (
@@ -62,10 +63,11 @@ OBJECT_KINDS = {"OBJECT_TABLE": "table", "OBJECT_VIEW": "view", "OBJECT_MATVIEW"
 
 
 class Ddl(Dml):
-    def __init__(self, *args, memo: dict, temp=None, **kwargs):
+    def __init__(self, *args, memo: dict, temp=None, user: str = "txngate", **kwargs):
         super().__init__(*args, **kwargs)
         self.memo = memo
         self.temp = temp  # () -> the session's temporary schema (named on first use)
+        self.user = user  # the session's role (planner.grants: the one there is)
 
     @property
     def db(self):
@@ -271,6 +273,8 @@ class Ddl(Dml):
             return await self._drop_schemas(node)
         if kind == "OBJECT_INDEX":
             return await self._drop_indexes(node, await self.work.catalog())
+        if kind == "OBJECT_EXTENSION":
+            return grants.drop_extension(node)
         if kind not in OBJECT_KINDS:
             raise not_supported(f"DROP {kind.removeprefix('OBJECT_')}")
         want = OBJECT_KINDS[kind]
@@ -408,6 +412,18 @@ class Ddl(Dml):
             return Result(tag)
         raise not_supported(f"ALTER ... RENAME of {kind.removeprefix('OBJECT_')}")
 
+    async def grant(self, node: ast.GrantStmt) -> Result:
+        return grants.grant(node, await self.work.catalog(), self.search_path, self.user)
+
+    async def default_privileges(self, node: ast.AlterDefaultPrivilegesStmt) -> Result:
+        return grants.default_privileges(node, await self.work.catalog(), self.user)
+
+    async def alter_owner(self, node: ast.AlterOwnerStmt) -> Result:
+        return grants.alter_owner(node, await self.work.catalog(), self.user)
+
+    async def create_extension(self, node: ast.CreateExtensionStmt) -> Result:
+        return grants.create_extension(node)
+
     async def comment(self, node: ast.CommentStmt) -> Result:
         """COMMENT ON TABLE | VIEW | MATERIALIZED VIEW | COLUMN: kept on the
         relation (pg_description, obj_description, col_description show it);
@@ -434,6 +450,10 @@ class Ddl(Dml):
     async def alter_table(self, node: ast.AlterTableStmt) -> Result:
         catalog = await self.work.catalog()
         rv = node.relation
+        if all(cmd.subtype.name == "AT_ChangeOwner" for cmd in node.cmds):  # OWNER TO: a role there is (planner.grants)
+            for cmd in node.cmds:
+                grants.change_owner(node.objtype.name, rv, cmd.newowner, catalog, self.search_path, self.user)
+            return Result("ALTER " + {"OBJECT_MATVIEW": "MATERIALIZED VIEW"}.get(node.objtype.name, node.objtype.name.removeprefix("OBJECT_")))
         rel = catalog.lookup(rv.relname, rv.schemaname, self.search_path)
         if rel is None:
             if node.missing_ok:

@@ -140,6 +140,7 @@ def _parse(sql: str) -> list[Statement]:
 DDL_NODES = (
     ast.CreateStmt, ast.CreateTableAsStmt, ast.ViewStmt, ast.DropStmt, ast.CreateSchemaStmt,
     ast.AlterTableStmt, ast.RenameStmt, ast.IndexStmt, ast.RefreshMatViewStmt, ast.CommentStmt,
+    ast.GrantStmt, ast.AlterDefaultPrivilegesStmt, ast.AlterOwnerStmt, ast.CreateExtensionStmt,  # planner.grants
 )
 
 

@@ -50,6 +50,8 @@ from planner.sqltypes import PG_ARRAY_ELEMENT, PG_TYPE_BY_OID, PG_TYPES, type_oi
 DATABASE = "txngate"
 DATABASE_OID = 16384 - 1  # below every user object
 SUPERUSER_OID = 10
+#: the extensions installed (txngate has their functions built in: planner.grants) -> the version pg_extension shows
+EXTENSIONS = {"plpgsql": "1.0", "uuid-ossp": "1.1", "pgcrypto": "1.3"}
 NAMESPACE_OIDS = {"pg_catalog": 11, "public": 2200, "information_schema": 13000}
 #: PostgreSQL's OIDs of the system catalogs clients name in ``'pg_class'::regclass``
 SYSTEM_RELATION_OIDS = {"pg_type": 1247, "pg_attribute": 1249, "pg_proc": 1255, "pg_class": 1259, "pg_database": 1262,
@@ -592,6 +594,10 @@ class PgCatalog:
     def _pg_indexes(self):
         return [dict(schemaname=r.schema, tablename=r.name, indexname=cname, indexdef=self._indexdef(r, cname, cols, unique))
                 for r in self._relations() for cname, cols, unique, _p in r.all_indexes]
+
+    def _pg_extension(self):
+        return [dict(oid=13500 + i, extname=name, extowner=SUPERUSER_OID, extnamespace=namespace_oid("pg_catalog" if name == "plpgsql" else "public"),
+                     extrelocatable=name != "plpgsql", extversion=version) for i, (name, version) in enumerate(EXTENSIONS.items())]
 
     def _pg_tablespace(self):
         return [dict(oid=1663, spcname="pg_default", spcowner=SUPERUSER_OID)]

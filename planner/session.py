@@ -649,7 +649,7 @@ class Session:
             if node.is_from:
                 return await copy_from(dml, node, copy_source)
             return await copy_to(dml, node, copy_sink)
-        ddl = self._dml(work, params, Ddl, memo=memo, temp=self.temp)
+        ddl = self._dml(work, params, Ddl, memo=memo, temp=self.temp, user=self.user)
         if isinstance(node, ast.SelectStmt):  # SELECT INTO
             query = copy.copy(node)
             query.intoClause = None
@@ -658,7 +658,8 @@ class Session:
             ast.CreateStmt: ddl.create_table, ast.CreateTableAsStmt: ddl.create_table_as, ast.ViewStmt: ddl.create_view,
             ast.DropStmt: ddl.drop, ast.CreateSchemaStmt: ddl.create_schema, ast.AlterTableStmt: ddl.alter_table,
             ast.RenameStmt: ddl.rename, ast.IndexStmt: ddl.create_index, ast.RefreshMatViewStmt: ddl.refresh,
-            ast.CommentStmt: ddl.comment,
+            ast.CommentStmt: ddl.comment, ast.GrantStmt: ddl.grant, ast.AlterDefaultPrivilegesStmt: ddl.default_privileges,
+            ast.AlterOwnerStmt: ddl.alter_owner, ast.CreateExtensionStmt: ddl.create_extension,
         }[type(node)]
         return await handler(node)
 

@@ -6,7 +6,9 @@ ALTER COLUMN TYPE (with and without USING), DROP NOT NULL, ADD COLUMN on a
 table with rows (typed, defaulted, identity); temporary tables; GROUP BY a
 primary key selecting the table's other columns; UNNEST of several arrays
 side by side; COMMENT ON tables, views and columns, read back through
-obj_description, col_description and pg_description."""
+obj_description, col_description and pg_description; GRANT, REVOKE,
+ALTER DEFAULT PRIVILEGES and OWNER TO (checked, and accepted: every role is
+a superuser); CREATE EXTENSION of the built-in ones."""
 
 from __future__ import annotations
 
@@ -103,6 +105,38 @@ STATEMENTS = [(sql, ()) for sql in [
     "WHERE c.relname = 'alt' AND a.attnum > 0 ORDER BY a.attnum",
     "SELECT c.relname, d.objsubid, d.description FROM pg_description d JOIN pg_class c ON c.oid = d.objoid "
     "WHERE c.relname IN ('alt', 'enr2') ORDER BY 1, 2",
+    # privileges and owners (every txngate role is a superuser, for whom they change nothing: checked, then accepted)
+    "GRANT SELECT ON ident TO PUBLIC",
+    "GRANT SELECT, INSERT ON TABLE ident, an.enr2 TO CURRENT_USER WITH GRANT OPTION",
+    "GRANT ALL ON TABLE ident TO nobody",
+    "GRANT ALL ON TABLE nope TO PUBLIC",
+    "REVOKE ALL ON ident FROM PUBLIC",
+    "REVOKE ALL ON ALL TABLES IN SCHEMA public FROM PUBLIC",
+    "GRANT USAGE ON SCHEMA an TO PUBLIC",
+    "GRANT USAGE ON SCHEMA nope TO PUBLIC",
+    "GRANT USAGE, SELECT ON SEQUENCE ser_id_seq TO PUBLIC",
+    "GRANT USAGE ON SEQUENCE nope_seq TO PUBLIC",
+    "GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO CURRENT_USER",
+    "GRANT CONNECT ON DATABASE nodb TO PUBLIC",
+    "ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO PUBLIC",
+    "ALTER DEFAULT PRIVILEGES FOR ROLE nobody GRANT SELECT ON TABLES TO PUBLIC",
+    "ALTER TABLE ident OWNER TO CURRENT_USER",
+    "ALTER TABLE ident OWNER TO nobody",
+    "ALTER VIEW an.enr2 OWNER TO CURRENT_USER",
+    "ALTER SEQUENCE ser_id_seq OWNER TO CURRENT_USER",
+    "ALTER TABLE nope OWNER TO CURRENT_USER",
+    "ALTER SCHEMA an OWNER TO CURRENT_USER",
+    "ALTER SCHEMA nope OWNER TO CURRENT_USER",
+    # extensions (plpgsql, uuid-ossp and pgcrypto installed: their functions built in)
+    "CREATE EXTENSION IF NOT EXISTS plpgsql",
+    "CREATE EXTENSION plpgsql",
+    "CREATE EXTENSION IF NOT EXISTS \"uuid-ossp\"",
+    "CREATE EXTENSION IF NOT EXISTS pgcrypto",
+    "SELECT extname, extversion FROM pg_extension ORDER BY 1",
+    "SELECT length(uuid_generate_v4()::text), length(gen_random_uuid()::text), encode(digest('abc', 'sha256'), 'hex'),"
+    " encode(digest('abc'::bytea, 'MD5'), 'hex')",
+    "DROP EXTENSION IF EXISTS nope",
+    "DROP EXTENSION nope",
 ]]
 
 CHECK = "SELECT count(*) FROM pg_class WHERE relname IN ('ident', 'always', 'ser', 'alt', 'parent', 'bulk')"
