@@ -216,7 +216,8 @@ def rewrite_function(fc: ast.FuncCall) -> ast.Node | None:
 
 
 #: the json constructors written as PostgreSQL's text (``_built``)
-_BUILT = {f"{p}_{f}" for p in JSON_TYPES for f in ("build_object", "build_array", "agg", "object_agg")} | {"to_json", "to_jsonb"}
+_BUILT = {f"{p}_{f}" for p in JSON_TYPES for f in ("build_object", "build_array", "agg", "object_agg")} | {"to_json", "to_jsonb", "row_to_json",
+                                                                                                        "array_to_json"}
 
 
 def _built(fc: ast.FuncCall, name: str, args: list[ast.Node]) -> ast.Node | None:
@@ -246,7 +247,7 @@ def _built(fc: ast.FuncCall, name: str, args: list[ast.Node]) -> ast.Node | None
         text = joined([_string("{"), joined(pairs, ", "), _string("}")], "") if pairs else _string("{}")
     elif name.endswith("build_array"):
         text = joined([_string("["), joined([value(a) for a in args], ", "), _string("]")], "") if args else _string("[]")
-    elif name in ("to_json", "to_jsonb") and len(args) == 1 and fc.over is None and not fc.agg_order:
+    elif name in ("to_json", "to_jsonb", "row_to_json", "array_to_json") and len(args) == 1 and fc.over is None and not fc.agg_order:
         text = expand("CASE WHEN _arg1 IS NULL THEN NULL ELSE txngate_json_value(_arg1) END", args)  # strict: NULL gives NULL
     elif name.endswith("_agg") and len(args) == 1 and not name.endswith("object_agg"):
         # the values listed (DISTINCT, ORDER BY and FILTER as given), then written out

@@ -1022,7 +1022,10 @@ def macros() -> tuple[str, ...]:
         "WHEN typeof(v) = 'JSON' THEN CAST(v AS VARCHAR) "
         "WHEN typeof(v) = 'TIMESTAMP' THEN '\"' || replace(CAST(v AS VARCHAR), ' ', 'T') || '\"' "
         "WHEN typeof(v) = 'TIMESTAMP WITH TIME ZONE' THEN '\"' || regexp_replace(replace(CAST(v AS VARCHAR), ' ', 'T'), "
-        "'([+-][0-9][0-9])$', '\\1:00') || '\"' ELSE CAST(to_json(v) AS VARCHAR) END",
+        "'([+-][0-9][0-9])$', '\\1:00') || '\"' "
+        # a row or array holding timestamps or bytea (or a bytea): local_exec.jsonb rewrites those by the value's type
+        "WHEN typeof(v) LIKE '%TIMESTAMP%' OR typeof(v) LIKE '%BLOB%' THEN txngate_typed_json(CAST(to_json(v) AS VARCHAR), typeof(v)) "
+        "ELSE CAST(to_json(v) AS VARCHAR) END",
         "CREATE OR REPLACE MACRO txngate_json_key(k, position) AS CASE WHEN k IS NULL "
         "THEN error('[22023] argument ' || position || ' cannot be null') ELSE CAST(to_json(CAST(k AS VARCHAR)) AS VARCHAR) END",
         # json_agg's text of the listed values: a line break before each row or array after the first

@@ -98,6 +98,9 @@ QUERIES = [
     "SELECT i, json_object_agg(s, i) OVER (PARTITION BY i) FROM (VALUES (1, 'a'), (1, 'b')) t(i, s)",
     "SELECT to_json(timestamp '2014-05-28 12:22:35.614298'), to_json(timestamptz '2014-05-28 12:22:35+02'), to_json(date '2014-05-28'),"
     " to_jsonb(timestamp '2014-05-28 12:22:35'), to_json(NULL::int), to_jsonb(ARRAY[1,2])",
+    "SELECT row_to_json(t), json_agg(t) OVER (), to_jsonb(t), array_to_json(ARRAY[t.b]) FROM (SELECT 1 AS a, timestamp '2014-05-28 12:22:35' AS b,"
+    " timestamptz '2014-05-28 12:22:35+02' AS c, date '2020-01-01' AS d, 'x' AS e, '\\x6101ff'::bytea AS f) t",
+    "SELECT json_agg(t), jsonb_agg(t) FROM (VALUES (1, ARRAY[timestamp '2020-01-01 10:00'], '{}'::json), (2, NULL, '[]'::json)) t(i, ts, j)",
     "SELECT * FROM jsonb_to_record('{\"a\":true,\"b\":\"2020-01-02\",\"e\":[\"a\",\"b c\"],\"g\":null}') AS r(a boolean, b date, e text[], g int, h text)",
     "SELECT * FROM jsonb_to_recordset('[{\"a\":1,\"b\":\"x\"},{\"a\":2,\"b\":null}]') AS x(a int, b text)",
     "SELECT * FROM json_to_recordset('[{\"a\":1,\"b\":\"x\"},{\"a\":2}]') AS x(a int, b text) ORDER BY a",
