@@ -19,6 +19,7 @@ retried compute binds the same statement again.
 from __future__ import annotations
 
 import copy
+import decimal
 import logging
 import re
 from dataclasses import dataclass, field
@@ -185,6 +186,8 @@ class Binder:
     def _substitute(self, n: ast.Node) -> ast.Node | None:
         if isinstance(n, ast.FuncCall) and self.dialect == "duckdb" and (trunc := _date_trunc(n, self._columns)) is not None:
             return trunc
+        if self.dialect == "duckdb" and isinstance(n, ast.A_Const) and isinstance(n.val, ast.Float):
+            return _numeric_constant(n)
         if self.dialect == "duckdb" and (length := char_cast_length(n)) is not None:
             # character(n): cut to n and padded with spaces to n (DuckDB's CHAR(n) is varchar)
             return expand(f"rpad(CAST(_arg1 AS VARCHAR), {length}, ' ')", [n.arg])
@@ -1058,6 +1061,30 @@ def _date_trunc(fc: ast.FuncCall, columns: dict[str, str]) -> ast.Node | None:
         return ast.FuncCall(funcname=fc.funcname, args=(unit, x)) if x is not fc.args[1] else None
     year = _astronomical("year", kind)
     return expand(f"date_trunc('year', _arg1) - CAST({year} - txngate_pg_first_year({span}, {year}) AS int4) * CAST('1 year' AS interval)", [x])
+
+
+#: the digits DuckDB's DECIMAL holds (txngate's numeric)
+_NUMERIC_DIGITS = 38
+
+
+def _numeric_constant(n: ast.A_Const) -> ast.Node | None:
+    """A numeric constant PostgreSQL reads exactly that DuckDB would read
+    as a double (``1.5e10``, ``1e-3``) or, past 38 digits, as a double or a
+    big integer: the exact decimal, typed numeric(p, s); 0A000 when it
+    needs more digits than txngate's numeric holds (never a rounded value)."""
+    text = n.val.fval
+    digits = text.lstrip("+-").replace(".", "").lstrip("0")
+    if "e" not in text.lower() and len(digits) <= _NUMERIC_DIGITS:
+        return None  # DuckDB reads it as the same exact decimal
+    try:
+        exact = format(decimal.Decimal(text), "f")
+    except decimal.InvalidOperation:
+        return None
+    whole, _, fraction = exact.lstrip("-").partition(".")
+    precision, scale = len(whole.lstrip("0")) + len(fraction), len(fraction)
+    if precision > _NUMERIC_DIGITS:
+        raise not_supported(f"numeric constant {text} (more than the {_NUMERIC_DIGITS} digits txngate's numeric holds)")
+    return _cast_to(ast.A_Const(val=ast.String(sval=exact)), f"numeric({max(precision, scale, 1)},{scale})")
 
 
 def _astronomical(field: str, kind: str | None) -> str:

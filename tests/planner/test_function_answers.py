@@ -17,6 +17,8 @@ every value's text, or the SQLSTATE.
 - text: casts to character(n) (padded, typed bpchar), encode of a bytea
   literal, and text read as an integer at run time ('1.5' is refused, not
   rounded);
+- numbers: numeric constants written with an exponent (``1e-3``) are
+  exact numerics, not doubles;
 - json: jsonb subscripts (a subscript into a scalar is NULL), a double's
   NaN and infinities as strings in computed json (DuckDB wrote them bare:
   not JSON), json[b]_to_record(set) with a column definition list, and the
@@ -60,6 +62,9 @@ QUERIES = [
     "SELECT timestamp '1997.041 17:32:01 UTC', timestamptz '1997.041 17:32:01 UTC', date '1999.366', date '1997FEB10'",
     "SELECT timestamp 'tomorrow EST' = timestamp 'tomorrow', timestamptz 'tomorrow EST' - timestamptz 'tomorrow', date 'today EST' = current_date",
     "SELECT 'now EST'::timestamptz",
+    # numeric constants with an exponent, or past 18 digits: exact numerics, as PostgreSQL reads them (DuckDB: doubles)
+    "SELECT 1.5e10, 1e-3, 2.5e-2 + 1, 1e3 * 2, 123456789012345678901234567890.5, 1e37",
+    "SELECT x * 1e2 FROM (VALUES (1.5::float8), (2)) t(x)",
     # arrays
     "SELECT array_length(array[[1,2,3], [4,5,6]], 2), array_upper(array[[1,2,3],[4,5,6]], 2), array_lower(array[1,2], 1),"
     " array_ndims(array[[1,2,3],[4,5,6]]), cardinality(array[[1,2,3],[4,5,6]]), array_dims(array[[1,2,3],[4,5,6]])",

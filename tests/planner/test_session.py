@@ -75,6 +75,8 @@ async def test_multi_statement_strings_and_settings(db):
         ("SET TIME ZONE '+02'", "0A000"),  # an offset would be printed as UTC
         ("SET datestyle = 'German'", "0A000"),  # dates are printed in ISO only
         ("SET intervalstyle = 'bogus'", "22023"),
+        ("SELECT 12345678901234567890123456789012345678901234 * 2", "0A000"),  # past numeric's 38 digits: never a double
+        ("SELECT 1e400", "0A000"),
         ("SET bytea_output = 'octal'", "22023"),
         ("SET extra_float_digits = 4", "22023"),
     ],
