@@ -230,6 +230,7 @@ class LocalEngine:
             ":memory:", config={"threads": threads, "memory_limit": memory_limit, "integer_division": True, "arrow_lossless_conversion": True}
         )
         self._lock = threading.Lock()
+        self._db.execute("SET GLOBAL TimeZone = 'UTC'")  # every cursor's, whatever the machine's zone; a session sets its own (_start)
         for sql in macros:  # CREATE MACRO statements the planner's rewrites call
             self._db.execute(sql)
         regex.register(self._db)  # PostgreSQL's regexp_match(es), which the planner renames to
@@ -247,9 +248,12 @@ class LocalEngine:
         with self._lock:
             return self._db.cursor()
 
-    def _start(self, cur, sql: str, tables, params, views):
+    def _start(self, cur, sql: str, tables, params, views, timezone: str):
         """Register ``tables``, create ``views`` and plan ``sql`` on ``cur``
-        (in a worker thread): the DuckDB relation, or None."""
+        (in a worker thread) in the session's ``timezone``: the DuckDB
+        relation, or None."""
+        if timezone != "UTC":  # each cursor starts in UTC (the connection's)
+            cur.execute("SET TimeZone = '" + timezone.replace("'", "''") + "'")
         for name, table in (tables or {}).items():
             cur.register(name, _with_uuids(table))
         for name, view_sql in views:
@@ -264,16 +268,18 @@ class LocalEngine:
         *,
         views: list[tuple[str, str]] = (),
         timeout: float | None = None,
+        timezone: str = "UTC",
     ) -> pa.Table:
         """Run DuckDB ``sql`` with ``tables`` registered under their names and
-        ``views`` (name, DuckDB SQL) created over them in order.
+        ``views`` (name, DuckDB SQL) created over them in order; timestamptz
+        values are computed in ``timezone`` (casts, date_trunc, extract, ...).
 
         ``timeout`` (seconds) interrupts the query with 57014; cancelling the
         awaiting task interrupts it too (and re-raises the cancellation)."""
         cur = self._cursor()
 
         def work() -> pa.Table:
-            rel = self._start(cur, sql, tables, params, views)
+            rel = self._start(cur, sql, tables, params, views, timezone)
             return _plain(rel.to_arrow_table()) if rel is not None else pa.table({})
 
         try:
@@ -289,6 +295,7 @@ class LocalEngine:
         *,
         views: list[tuple[str, str]] = (),
         timeout: float | None = None,
+        timezone: str = "UTC",
     ) -> "EngineStream":
         """Start DuckDB ``sql`` like ``run`` and return its result as a
         stream of record batches, computed as they are fetched (a result of
@@ -298,7 +305,7 @@ class LocalEngine:
         deadline = None if timeout is None else time.monotonic() + timeout
 
         def start():
-            rel = self._start(cur, sql, tables, params, views)
+            rel = self._start(cur, sql, tables, params, views, timezone)
             if rel is None:
                 return None
             return rel.to_arrow_reader(STREAM_BATCH_ROWS)

@@ -95,6 +95,8 @@ _RULES: tuple[Rule, ...] = (
     _rule(r"Unknown TimeZone '(.*?)'", "22023", lambda m: f'time zone "{m.group(1)}" not recognized'),
     _rule(r"Period must be greater than 0|step size cannot be zero|interval cannot be 0", "22023", "step size cannot equal zero"),
     _rule(r"Specifier type not implemented|not yet supported|Not implemented Error", "0A000"),
+    _rule(r"Unimplemented type for cast \((.+?) -> (.+?)\)", "0A000",
+          lambda m: f"a cast from {_pg_type(m.group(1))} to {_pg_type(m.group(2))} here is not supported"),
     _rule(r"Invalid type for BETWEEN", "42883", "operator does not exist for BETWEEN on these types"),
     _rule(r"\w+ Function with name (\S+) does not exist", "42883", lambda m: f"function {m.group(1)} does not exist"),
     _rule(r"(?:Table|Sequence|View) with name (\S+) does not exist", "42P01", lambda m: f'relation "{m.group(1)}" does not exist'),

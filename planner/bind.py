@@ -143,6 +143,8 @@ class Binder:
                 if self.dialect == "duckdb":
                     _pg_function(n)
             elif isinstance(n, ast.TypeCast):
+                if n.typeName.names[-1].sval in FLOAT_NAMES and isinstance(n.arg, ast.A_Const) and isinstance(n.arg.val, ast.Float):
+                    self._cast.add(id(n.arg))  # 1e100::float8: a double as DuckDB reads it, not a numeric first
                 _bc_of_text_column(n, columns)
                 if _pg_casts(n):
                     self.out.uncacheable = True  # read by the session's DateStyle
@@ -186,8 +188,11 @@ class Binder:
     def _substitute(self, n: ast.Node) -> ast.Node | None:
         if isinstance(n, ast.FuncCall) and self.dialect == "duckdb" and (trunc := _date_trunc(n, self._columns)) is not None:
             return trunc
-        if self.dialect == "duckdb" and isinstance(n, ast.A_Const) and isinstance(n.val, ast.Float):
+        if self.dialect == "duckdb" and isinstance(n, ast.A_Const) and isinstance(n.val, ast.Float) and id(n) not in self._cast:
             return _numeric_constant(n)
+        if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval == "time" and not n.typeName.arrayBounds \
+                and _datetime_kind(n.arg, self._columns) == "timestamptz":  # DuckDB casts a timestamptz to time only by way of its local timestamp
+            return _cast_to(_cast_to(n.arg, "timestamp"), "time")
         if self.dialect == "duckdb" and (length := char_cast_length(n)) is not None:
             # character(n): cut to n and padded with spaces to n (DuckDB's CHAR(n) is varchar)
             return expand(f"rpad(CAST(_arg1 AS VARCHAR), {length}, ' ')", [n.arg])

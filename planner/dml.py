@@ -82,6 +82,7 @@ class Dml:
     def __init__(self, work: Work, search_path: tuple[str, ...], params: list | None, timeout: float | None, emulation=None, style: TextStyle | None = None,
                  options: ExecOptions | None = None):
         self.style = style  # how the session prints values (COPY TO)
+        self.timezone = style.timezone if style is not None else "UTC"  # the engine computes timestamptz in it
         self.router = Router(work, options or ExecOptions(), params, search_path)
         self.work = work
         self.search_path = search_path
@@ -109,7 +110,7 @@ class Dml:
 
     async def run(self, sql: str, tables: dict[str, pa.Table], views=()) -> pa.Table:
         with waiting("Extension", "DuckDB"):
-            out = await self.engine.run(sql, tables, self.params, views=views, timeout=self.timeout)
+            out = await self.engine.run(sql, tables, self.params, views=views, timeout=self.timeout, timezone=self.timezone)
         limit = self.router.options.max_memory
         if out.nbytes > limit:
             raise out_of_memory(f"a result of {out.num_rows} rows takes {out.nbytes} bytes", limit)
@@ -145,7 +146,7 @@ class Dml:
             plan = stream
         sql, tables, views = plan
         with waiting("Extension", "DuckDB"):
-            return await self.engine.stream(sql, tables, self.params, views=views, timeout=self.timeout)
+            return await self.engine.stream(sql, tables, self.params, views=views, timeout=self.timeout, timezone=self.timezone)
 
     async def local_schema(self, bound) -> pa.Schema:
         """The schema DuckDB gives ``bound``'s result (asked over empty inputs)."""

@@ -4,7 +4,8 @@ scripts, tests/regress): each statement answers on txngate as on the real
 PostgreSQL, compared as a client sees it — the result's type OIDs and
 every value's text, or the SQLSTATE.
 
-- dates and times: a time's zone dropped and AM/PM read, a fraction
+- dates and times: timestamptz computed in the session's TimeZone (a
+  cast to date, date_trunc, extract, a literal without an offset); a time's zone dropped and AM/PM read, a fraction
   beyond microseconds rounded (to 24:00:00 too), a year's day
   (``1997.041``), ``tomorrow EST``, an interval's one leading sign under
   IntervalStyle sql_standard; extract/date_part of BC years (PostgreSQL has no year 0), of
@@ -162,3 +163,25 @@ async def test_interval_signs_in_each_style(db, pg_url):
             for text in SIGNED_INTERVALS:
                 sql = f"SELECT interval '{text}', '{text}'::interval"
                 assert await text_answer(s, sql) == pg_text_answer(conn, sql), (style, sql)
+
+
+#: timestamptz computed in the session's TimeZone (DuckDB's own zone was always UTC)
+ZONED = [
+    "SELECT '2024-01-01 03:00+00'::timestamptz::date, date_trunc('day', '2024-01-01 03:00+00'::timestamptz),"
+    " extract(hour from '2024-01-01 03:00+00'::timestamptz), '2024-06-01 12:00'::timestamptz",
+    "SELECT make_timestamptz(1973, 07, 15, 08, 15, 55.33), '2024-01-01 03:00+00'::timestamptz::timestamp, '2024-01-01 03:00'::timestamp::timestamptz",
+    "SELECT '2024-03-10 00:00'::timestamptz + interval '1 day', '2024-03-10 00:00'::timestamptz + interval '24 hours', date_part('dow', t),"
+    " '2024-03-10 23:30+00'::timestamptz::time FROM (VALUES ('2024-03-10 23:30+00'::timestamptz)) v(t)",
+    "SELECT date_trunc('month', t), to_char(t, 'YYYY-MM-DD HH24:MI') FROM (VALUES ('2024-03-01 02:00+00'::timestamptz)) v(t)",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_timestamptz_in_the_session_zone(db, pg_url):
+    s = db.session()
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        for zone in ("America/New_York", "Asia/Kolkata", "UTC"):
+            await s.execute(f"SET timezone = '{zone}'")
+            conn.execute(f"SET timezone = '{zone}'")
+            for sql in ZONED:
+                assert await text_answer(s, sql) == pg_text_answer(conn, sql), (zone, sql)
