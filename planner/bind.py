@@ -145,7 +145,7 @@ class Binder:
             elif isinstance(n, ast.TypeCast):
                 if n.typeName.names[-1].sval in FLOAT_NAMES and isinstance(n.arg, ast.A_Const) and isinstance(n.arg.val, ast.Float):
                     self._cast.add(id(n.arg))  # 1e100::float8: a double as DuckDB reads it, not a numeric first
-                _bc_of_text_column(n, columns)
+                _text_read_at_run_time(n, columns)
                 if _pg_casts(n):
                     self.out.uncacheable = True  # read by the session's DateStyle
             elif isinstance(n, ast.SelectStmt) and (n.limitCount is not None or n.limitOffset is not None):
@@ -1402,12 +1402,7 @@ def _column_typed_constants(n: ast.A_Expr, columns: dict[str, str]) -> bool:
     return changed
 
 
-#: integer types by name, as PostgreSQL's input errors name them
-_INTEGER_INPUT = {"int2": "smallint", "smallint": "smallint", "int4": "integer", "int": "integer", "integer": "integer",
-                  "int8": "bigint", "bigint": "bigint"}
-
-
-def _bc_of_text_column(tc: ast.TypeCast, columns: dict[str, str]) -> None:
+def _text_read_at_run_time(tc: ast.TypeCast, columns: dict[str, str]) -> None:
     """Text known only when the statement runs (a text column, a parameter
     or anything else cast to text) cast to a date or timestamp: its BC
     suffix read as BC by ``txngate_bc_text`` (DuckDB's cast reads it as
@@ -1415,7 +1410,7 @@ def _bc_of_text_column(tc: ast.TypeCast, columns: dict[str, str]) -> None:
     (``txngate_integer_text``: DuckDB's cast rounds '1.5' and reads '1e3');
     constants are read when bound (``_pg_casts``)."""
     target = tc.typeName.names[-1].sval.lower()
-    if target not in ("date", "timestamp", "timestamptz") and target not in _INTEGER_INPUT or tc.typeName.arrayBounds:
+    if target not in ("date", "timestamp", "timestamptz") and target not in INTEGER_NAMES or tc.typeName.arrayBounds:
         return
     arg = tc.arg
     column = isinstance(arg, ast.ColumnRef) and isinstance(arg.fields[-1], ast.String) \
@@ -1423,8 +1418,8 @@ def _bc_of_text_column(tc: ast.TypeCast, columns: dict[str, str]) -> None:
     cast = isinstance(arg, ast.TypeCast) and arg.typeName.names[-1].sval.lower() in ("text", "varchar") and not arg.typeName.arrayBounds
     if not (column or cast):
         return
-    if target in _INTEGER_INPUT:
-        tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_integer_text"),), args=(arg, _constant(_INTEGER_INPUT[target])))
+    if target in INTEGER_NAMES:
+        tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_integer_text"),), args=(arg, _constant(INTEGER_NAMES[target])))
     else:
         tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_bc_text"),), args=(arg,))
 

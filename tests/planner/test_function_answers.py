@@ -153,16 +153,21 @@ SIGNED_INTERVALS = ["-23 hours 45 min 12.34 sec", "-1 day 23 hours 45 min 12.34 
                     "-1 2:03:04", "-1-2 3 4:05:06", "-1 +2:03:04", "1 -2:03"]
 
 
-@pytest.mark.parametrize("db", ["embedded"], indirect=True)
-async def test_interval_signs_in_each_style(db, pg_url):
+async def assert_answers_under(db, pg_url, setting: str, values, queries) -> None:
+    """Each of ``queries`` answers alike on txngate and PostgreSQL under each of the ``setting``'s ``values``."""
     s = db.session()
     with psycopg.connect(pg_url, autocommit=True) as conn:
-        for style in ("sql_standard", "postgres", "iso_8601"):
-            await s.execute(f"SET intervalstyle = {style}")
-            conn.execute(f"SET intervalstyle = {style}")
-            for text in SIGNED_INTERVALS:
-                sql = f"SELECT interval '{text}', '{text}'::interval"
-                assert await text_answer(s, sql) == pg_text_answer(conn, sql), (style, sql)
+        for value in values:
+            await s.execute(f"SET {setting} = '{value}'")
+            conn.execute(f"SET {setting} = '{value}'")
+            for sql in queries:
+                assert await text_answer(s, sql) == pg_text_answer(conn, sql), (value, sql)
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_interval_signs_in_each_style(db, pg_url):
+    queries = [f"SELECT interval '{text}', '{text}'::interval" for text in SIGNED_INTERVALS]
+    await assert_answers_under(db, pg_url, "intervalstyle", ("sql_standard", "postgres", "iso_8601"), queries)
 
 
 #: timestamptz computed in the session's TimeZone (DuckDB's own zone was always UTC)
@@ -178,10 +183,4 @@ ZONED = [
 
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_timestamptz_in_the_session_zone(db, pg_url):
-    s = db.session()
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        for zone in ("America/New_York", "Asia/Kolkata", "UTC"):
-            await s.execute(f"SET timezone = '{zone}'")
-            conn.execute(f"SET timezone = '{zone}'")
-            for sql in ZONED:
-                assert await text_answer(s, sql) == pg_text_answer(conn, sql), (zone, sql)
+    await assert_answers_under(db, pg_url, "timezone", ("America/New_York", "Asia/Kolkata", "UTC"), ZONED)
