@@ -26,11 +26,12 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import re
+from zoneinfo import ZoneInfo
 
 from local_exec import udf
 from local_exec.udf import FunctionError
 
-__all__ = ["FUNCTIONS", "register", "to_char_number", "to_char_timestamp"]
+__all__ = ["FUNCTIONS", "register", "to_char_number", "to_char_timestamp", "to_char_zoned"]
 
 _EPOCH = dt.datetime(1970, 1, 1)
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
@@ -53,7 +54,7 @@ def _ordinal(n: int, upper: bool) -> str:
     return suffix.upper() if upper else suffix
 
 
-def _field(p: str, t: dt.datetime, fill: bool) -> tuple[str, int | None]:
+def _field(p: str, t: dt.datetime, fill: bool, zone: tuple[str, str] = ("", "+00")) -> tuple[str, int | None]:
     """A pattern's text for ``t`` and, for numbers, the value (for TH)."""
     up = p.upper()
 
@@ -129,11 +130,26 @@ def _field(p: str, t: dt.datetime, fill: bool) -> tuple[str, int | None]:
     if up == "Q":
         return num((t.month - 1) // 3 + 1, 1)
     if up in ("TZ", "OF", "TZH", "TZM"):
-        return {"TZ": "UTC" if p.isupper() else "utc", "OF": "+00", "TZH": "+00", "TZM": "00"}[up], None
+        name, offset = zone  # the session's zone (a timestamptz's) and the value's offset there, as -05 or +05:30
+        if up == "TZ":
+            abbreviation = (ZoneInfo(name).tzname(t) or "") if name else ""
+            return (abbreviation if p.isupper() else abbreviation.lower()), None
+        return {"OF": offset, "TZH": offset[:3], "TZM": offset[4:6] or "00"}[up], None
     raise AssertionError(p)
 
 
+def to_char_zoned(micros: int, template: str, zone: str, offset: str) -> str | None:
+    """``to_char_timestamp`` with the zone fields (TZ, OF, TZH, TZM) of
+    the session's zone ``zone`` (empty for a timestamp without one) at the
+    value's ``offset``."""
+    return _to_char(micros, template, (zone, offset or "+00"))
+
+
 def to_char_timestamp(micros: int, template: str) -> str | None:
+    return _to_char(micros, template, ("", "+00"))
+
+
+def _to_char(micros: int, template: str, zone: tuple[str, str]) -> str | None:
     try:
         t = _EPOCH + dt.timedelta(microseconds=micros)
     except OverflowError:
@@ -164,7 +180,7 @@ def to_char_timestamp(micros: int, template: str) -> str | None:
             out.append(template[i])
             i += 1
             continue
-        text, value = _field(p, t, fill)
+        text, value = _field(p, t, fill, zone)
         i += len(p)
         if value is not None and template.startswith(("TH", "th"), i):
             text += _ordinal(value, template[i] == "T")
@@ -293,6 +309,7 @@ def _scientific(value: decimal.Decimal, decimals: int, fill: bool) -> str:
 
 FUNCTIONS = {
     "txngate_to_char": (to_char_timestamp, ["BIGINT", "VARCHAR"], "VARCHAR"),
+    "txngate_to_char_zoned": (to_char_zoned, ["BIGINT", "VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_to_char_number": (to_char_number, ["VARCHAR", "VARCHAR"], "VARCHAR"),
 }
 

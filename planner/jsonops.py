@@ -228,6 +228,9 @@ def _built(fc: ast.FuncCall, name: str, args: list[ast.Node]) -> ast.Node | None
     keys as their text, and PostgreSQL's separators (``"k" : v, ...``;
     ``[a, b]``; json_agg puts a line break between rows and arrays)."""
     def value(n):
+        if isinstance(n, ast.RowExpr) and n.args:  # ROW(1, 'foo'): PostgreSQL names its fields f1, f2, ... (the engine's is an array)
+            fields = [joined([_string(f'"f{i}":'), value(a)], "") for i, a in enumerate(n.args, 1)]
+            return joined([_string("{"), joined(fields, ","), _string("}")], "")
         return ast.FuncCall(funcname=(ast.String(sval="txngate_json_value"),), args=(n,))
 
     def key(n, position: int):
@@ -248,7 +251,8 @@ def _built(fc: ast.FuncCall, name: str, args: list[ast.Node]) -> ast.Node | None
     elif name.endswith("build_array"):
         text = joined([_string("["), joined([value(a) for a in args], ", "), _string("]")], "") if args else _string("[]")
     elif name in ("to_json", "to_jsonb", "row_to_json", "array_to_json") and len(args) == 1 and fc.over is None and not fc.agg_order:
-        text = expand("CASE WHEN _arg1 IS NULL THEN NULL ELSE txngate_json_value(_arg1) END", args)  # strict: NULL gives NULL
+        text = value(args[0]) if isinstance(args[0], ast.RowExpr) else \
+            expand("CASE WHEN _arg1 IS NULL THEN NULL ELSE txngate_json_value(_arg1) END", args)  # strict: NULL gives NULL
     elif name.endswith("_agg") and len(args) == 1 and not name.endswith("object_agg"):
         # the values listed (DISTINCT, ORDER BY and FILTER as given), then written out
         order = fc.agg_order or ((ast.SortBy(node=copy.deepcopy(args[0]), sortby_dir=SortByDir.SORTBY_DEFAULT,

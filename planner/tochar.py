@@ -18,6 +18,7 @@ import re
 __all__ = ["expression", "is_number_template"]
 
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"?')
+_ZONE_PATTERNS = re.compile(r"TZ|OF|tz|of")
 _DATE_PATTERNS = re.compile(r"YY|MM|DD|HH|SS|MON|Mon|mon|DAY|Day|day|IW|AM|PM|am|pm")
 
 
@@ -36,4 +37,7 @@ def expression(template: str) -> str:
     if is_number_template(template):
         return f"txngate_to_char_number(CAST(_arg1 AS VARCHAR), {_quote(template)})"
     stamp = "CAST(_arg1 AS TIMESTAMP)"
-    return f"txngate_to_char(CASE WHEN isinf({stamp}) THEN NULL ELSE epoch_us({stamp}) END, {_quote(template)})"
+    micros = f"CASE WHEN isinf({stamp}) THEN NULL ELSE epoch_us({stamp}) END"
+    if _ZONE_PATTERNS.search(_QUOTED.sub("", template)):  # the zone's name and the value's offset in it (a timestamp has neither)
+        return f"txngate_to_char_zoned({micros}, {_quote(template)}, strftime(_arg1, '%Z'), strftime(_arg1, '%z'))"
+    return f"txngate_to_char({micros}, {_quote(template)})"

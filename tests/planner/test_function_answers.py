@@ -5,7 +5,8 @@ PostgreSQL, compared as a client sees it — the result's type OIDs and
 every value's text, or the SQLSTATE.
 
 - dates and times: timestamptz computed in the session's TimeZone (a
-  cast to date, date_trunc, extract, a literal without an offset); a time's zone dropped and AM/PM read, a fraction
+  cast to date, date_trunc, extract, a literal without an offset, to_char's
+  TZ and OF); a time's zone dropped and AM/PM read, a fraction
   beyond microseconds rounded (to 24:00:00 too), a year's day
   (``1997.041``), ``tomorrow EST``, an interval's one leading sign under
   IntervalStyle sql_standard; extract/date_part of BC years (PostgreSQL has no year 0), of
@@ -106,6 +107,7 @@ QUERIES = [
     " to_jsonb(timestamp '2014-05-28 12:22:35'), to_json(NULL::int), to_jsonb(ARRAY[1,2])",
     "SELECT row_to_json(t), json_agg(t) OVER (), to_jsonb(t), array_to_json(ARRAY[t.b]) FROM (SELECT 1 AS a, timestamp '2014-05-28 12:22:35' AS b,"
     " timestamptz '2014-05-28 12:22:35+02' AS c, date '2020-01-01' AS d, 'x' AS e, '\\x6101ff'::bytea AS f) t",
+    "SELECT row_to_json(row(1,'foo')), to_json(row(1, row(2, NULL), timestamp '2020-01-01 10:00')), json_build_array(row(1,'x'))",
     "SELECT json_agg(t), jsonb_agg(t) FROM (VALUES (1, ARRAY[timestamp '2020-01-01 10:00'], '{}'::json), (2, NULL, '[]'::json)) t(i, ts, j)",
     "SELECT * FROM jsonb_to_record('{\"a\":true,\"b\":\"2020-01-02\",\"e\":[\"a\",\"b c\"],\"g\":null}') AS r(a boolean, b date, e text[], g int, h text)",
     "SELECT * FROM jsonb_to_recordset('[{\"a\":1,\"b\":\"x\"},{\"a\":2,\"b\":null}]') AS x(a int, b text)",
@@ -178,6 +180,8 @@ ZONED = [
     "SELECT '2024-03-10 00:00'::timestamptz + interval '1 day', '2024-03-10 00:00'::timestamptz + interval '24 hours', date_part('dow', t),"
     " '2024-03-10 23:30+00'::timestamptz::time FROM (VALUES ('2024-03-10 23:30+00'::timestamptz)) v(t)",
     "SELECT date_trunc('month', t), to_char(t, 'YYYY-MM-DD HH24:MI') FROM (VALUES ('2024-03-01 02:00+00'::timestamptz)) v(t)",
+    "SELECT to_char(timestamptz '2024-01-01 03:00+00', 'YYYY-MM-DD HH24 TZ tz OF TZH:TZM'), to_char(timestamptz '2024-07-01 03:00+00', 'TZ OF'),"
+    " to_char(timestamp '2024-01-01 03:00', 'HH24 OF TZH:TZM \"of\"'), to_char(date '2024-01-01', 'YYYY OF')",
 ]
 
 
