@@ -163,7 +163,7 @@ class Dml:
             with waiting("Extension", "Spark"):
                 stream = await self.work.db.spark.stream(
                     plan.sql, plan.choice.sources, timeout=self.timeout, on_progress=self.router.notify,
-                    progress_every=self.router.options.progress_every, on_close=plan.choice.release,
+                    progress_every=self.router.options.progress_every, on_close=plan.choice.release, timezone=self.timezone,
                 )
         except SparkUnavailable as e:
             plan.choice.release()
@@ -306,7 +306,7 @@ class Dml:
                     handles = await spark.write(
                         sql, choice.sources, shard_id=rel.shard, schema=rel.schema_arrow,
                         transform=None if native else functools.partial(conform_rows, rel), native=native,
-                        timeout=self.timeout, on_progress=self.router.notify, progress_every=options.progress_every,
+                        timeout=self.timeout, on_progress=self.router.notify, progress_every=options.progress_every, timezone=self.timezone,
                     )
             except SparkUnavailable as e:
                 if not options.spark_fallback:

@@ -241,11 +241,12 @@ class SparkEngine:
 
     async def stream(self, sql: str, sources: dict[str, LeasedParts], *, timeout: float | None = None,
                      on_progress: Callable[[str], None] | None = None, progress_every: float = 5.0,
-                     on_close: Callable[[], None] = lambda: None) -> SparkStream:
-        """Start ``sql`` over ``sources`` and return its rows as a stream."""
+                     on_close: Callable[[], None] = lambda: None, timezone: str = "UTC") -> SparkStream:
+        """Start ``sql`` over ``sources`` and return its rows as a stream
+        (timestamptz computed in ``timezone``, the session's)."""
         deadline = None if timeout is None else time.monotonic() + timeout
         self.runtime.jobs_started += 1
-        frame = await self._prepare(sql, sources)
+        frame = await self._prepare(sql, sources, {"spark.sql.session.timeZone": timezone})
         group = self.runtime.new_group()
 
         def start():
@@ -264,8 +265,8 @@ class SparkEngine:
 
     async def write(self, sql: str, sources: dict[str, LeasedParts], *, shard_id: str, schema: pa.Schema,
                     transform: Callable[[pa.Table], pa.Table] | None = None, native: bool = False, timeout: float | None = None,
-                    on_progress: Callable[[str], None] | None = None, progress_every: float = 5.0) -> list[BatchHandle]:
-        """Run ``sql`` and write its rows (``schema``'s columns in order,
+                    on_progress: Callable[[str], None] | None = None, progress_every: float = 5.0, timezone: str = "UTC") -> list[BatchHandle]:
+        """Run ``sql`` (timestamptz computed in ``timezone``) and write its rows (``schema``'s columns in order,
         optionally ``_diff`` last) as batches for ``shard_id``; returns their handles,
         not yet committed. On any failure no part of the job remains.
 
@@ -276,11 +277,13 @@ class SparkEngine:
         ``transform`` applied to each Arrow batch."""
         if native:
             assert self.native_writes and transform is None, "a native write needs a local Blob and checks in its SQL"
-            return await self._native_write(sql, sources, shard_id, schema, timeout=timeout, on_progress=on_progress, progress_every=progress_every)
+            return await self._native_write(sql, sources, shard_id, schema, timeout=timeout, on_progress=on_progress, progress_every=progress_every,
+                                            timezone=timezone)
         self.runtime.jobs_started += 1
         # Executors hand whole batches to the part writer: fewer, larger
         # Arrow batches cost less per row to move from the JVM to Python.
-        frame = await self._prepare(sql, sources, {"spark.sql.execution.arrow.maxRecordsPerBatch": str(WRITE_BATCH_ROWS)})
+        frame = await self._prepare(sql, sources, {"spark.sql.execution.arrow.maxRecordsPerBatch": str(WRITE_BATCH_ROWS),
+                                                   "spark.sql.session.timeZone": timezone})
         group = self.runtime.new_group()
         writer = f"spark-{uuid.uuid4().hex[:16]}"
         fn = functools.partial(_write_parts, self.access.url, shard_id, codec.schema_to_bytes(schema), writer, transform, self.part_bytes)
@@ -303,7 +306,7 @@ class SparkEngine:
         adopts them as parts of one batch (``storage.persist.adopt_parquet``:
         checked, described by their footers, moved to part keys)."""
         self.runtime.jobs_started += 1
-        frame = await self._prepare(sql, sources)
+        frame = await self._prepare(sql, sources, {"spark.sql.session.timeZone": run.pop("timezone", "UTC")})
         group = self.runtime.new_group()
         writer = f"spark-{uuid.uuid4().hex[:16]}"
         staged = f"{shard_id}/staged/{writer}"

@@ -60,3 +60,20 @@ async def test_corpus_same_on_both_engines(sdb):
     assert not failures, f"{len(failures)} of {len(QUERIES)} differ:\n" + "\n".join(failures)
     # every query with a table really ran on Spark
     assert sdb.spark.runtime.jobs_started - jobs >= len([q for q in QUERIES if "items" in q or "groups" in q])
+
+
+async def test_timestamptz_in_the_session_zone_on_both_engines(sdb):
+    """Spark computes timestamptz in the session's TimeZone, as the local
+    engine does (its session zone was always UTC)."""
+    s = sdb.session()
+    await s.execute("CREATE TABLE zoned (id integer PRIMARY KEY, t timestamptz)")
+    await s.execute("INSERT INTO zoned VALUES (1, '2024-01-01 03:00+00'), (2, '2024-07-01 23:30+00'), (3, '2024-03-10 06:59+00')")
+    await s.execute("SET timezone = 'America/New_York'")
+    sql = "SELECT id, t::date, date_trunc('day', t), CAST(t AS timestamp) FROM zoned ORDER BY id"
+    answers, jobs = {}, sdb.spark.runtime.jobs_started
+    for engine in ("local", "spark"):
+        await s.execute(f"SET txngate.engine = {engine}")
+        answers[engine] = (await s.execute(sql))[-1].rows
+    assert sdb.spark.runtime.jobs_started == jobs + 1
+    assert answers["spark"] == answers["local"]
+    assert [r[1].isoformat() for r in answers["local"]] == ["2023-12-31", "2024-07-01", "2024-03-10"]
