@@ -184,6 +184,8 @@ MACROS = (
     # text PostgreSQL's integer input takes (DuckDB's cast rounds '34.5' and reads '1e2', '0x10'), as it is
     "CREATE OR REPLACE MACRO txngate_integer_text(s, t) AS CASE WHEN s IS NULL OR regexp_full_match(s, '[ \t\n\r\v\f]*[+-]?[0-9]+[ \t\n\r\v\f]*') "
     "THEN s ELSE error('[22P02] invalid input syntax for type ' || t || ': \"' || s || '\"') END",
+    # text PostgreSQL's bytea input reads: \x then hex digits (DuckDB's cast reads \xNN escapes only)
+    "CREATE OR REPLACE MACRO txngate_bytea_text(s) AS CASE WHEN starts_with(s, '\\x') THEN unhex(substr(s, 3)) ELSE CAST(s AS BLOB) END",
     "CREATE OR REPLACE MACRO txngate_boolean_text(s) AS CASE WHEN s IS NULL THEN NULL "
     "WHEN lower(trim(s, ' \t\n\r\v\f')) IN (" + ", ".join(f"'{w}'" for w, v in BOOLEAN_WORDS.items() if v) + ") THEN true "
     "WHEN lower(trim(s, ' \t\n\r\v\f')) IN (" + ", ".join(f"'{w}'" for w, v in BOOLEAN_WORDS.items() if not v) + ") THEN false "

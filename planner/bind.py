@@ -299,7 +299,9 @@ class Binder:
             # a negative year is BC (-44 is 44 BC, astronomically -43): DuckDB counts astronomically
             return ast.FuncCall(funcname=fc.funcname, args=(expand("txngate_pg_year_in(_arg1)", args[:1]), *args[1:]))
         if name in ("extract", "date_part") and len(args) == 2 and isinstance(args[0], ast.A_Const) and isinstance(args[0].val, ast.String):
-            new = self._date_part(name, args[0].val.sval.lower(), args[1])
+            field = intervals.unit_field(args[0].val.sval) or args[0].val.sval.lower()  # msec, secs, mon, ...: PostgreSQL's unit words
+            field = {"millisecond": "milliseconds", "microsecond": "microseconds"}.get(field, field)
+            new = self._date_part(name, field, args[1])
             if new is not None:
                 return new
         if name == "round" and len(args) == 2 and _operand_type(args[0], self._columns) in ("smallint", "integer") \
@@ -1411,15 +1413,18 @@ def _text_read_at_run_time(tc: ast.TypeCast, columns: dict[str, str]) -> None:
     (``txngate_integer_text``: DuckDB's cast rounds '1.5' and reads '1e3');
     constants are read when bound (``_pg_casts``)."""
     target = tc.typeName.names[-1].sval.lower()
-    if target not in ("date", "timestamp", "timestamptz") and target not in INTEGER_NAMES or tc.typeName.arrayBounds:
+    if target not in ("date", "timestamp", "timestamptz", "bytea") and target not in INTEGER_NAMES or tc.typeName.arrayBounds:
         return
     arg = tc.arg
     column = isinstance(arg, ast.ColumnRef) and isinstance(arg.fields[-1], ast.String) \
         and (columns.get(arg.fields[-1].sval) == "text" or columns.get(arg.fields[-1].sval, "").startswith("varchar"))
     cast = isinstance(arg, ast.TypeCast) and arg.typeName.names[-1].sval.lower() in ("text", "varchar") and not arg.typeName.arrayBounds
-    if not (column or cast):
+    joined = isinstance(arg, ast.A_Expr) and arg.kind == A_Expr_Kind.AEXPR_OP and arg.name[-1].sval == "||" and target == "bytea"
+    if not (column or cast or joined):
         return
-    if target in INTEGER_NAMES:
+    if target == "bytea":  # '\x...' is hex (DuckDB's cast reads only escapes)
+        tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_bytea_text"),), args=(arg,))
+    elif target in INTEGER_NAMES:
         tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_integer_text"),), args=(arg, _constant(INTEGER_NAMES[target])))
     else:
         tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_bc_text"),), args=(arg,))

@@ -57,6 +57,14 @@ _UNITS = {
     **{w: ("us", 1, {"microsecond"}) for w in ("microsecond", "microseconds", "us", "usec", "usecs")},
 }
 _SECONDS = {"second", "millisecond", "microsecond"}
+
+
+def unit_field(word: str) -> str | None:
+    """The field a unit word names (``msec``, ``secs``, ``mon``: millisecond,
+    second, month), as extract() and intervals read it; None when it is
+    none."""
+    unit = _UNITS.get(word.lower())
+    return next(iter(unit[2])) if unit else None
 _TIME_FIELDS = {"hour", "minute"} | _SECONDS
 
 _TOKEN = re.compile(r"@|[+-]?\d+:\d+(?::\d+)?(?:\.\d*)?|[+-]?\d+-\d+|[+-]?(?:\d+\.?\d*|\.\d+)|[a-z]+")

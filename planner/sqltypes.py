@@ -248,6 +248,8 @@ def time_text(text: str) -> str:
     time zone drops it, and a fraction beyond microseconds rounded (up to
     ``24:00:00``; DuckDB cuts it), and AM/PM read (DuckDB refuses them)."""
     t = text.strip()
+    if re.search(r"[A-Za-z_]+/[A-Za-z_]", t):  # a zone name: its offset depends on a date a time lacks
+        raise SqlError(INVALID_DATETIME_FORMAT, f'invalid input syntax for type time: "{text}"')
     if (m := _ZONED_TIME.fullmatch(t)) and (m.group(2).lower() in ABBREVIATIONS or m.group(2)[0] in "+-"):
         t = m.group(1)
     if (m := _TWELVE_HOUR.fullmatch(t)) and 1 <= int(m.group(1)) <= 12:

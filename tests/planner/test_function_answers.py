@@ -61,6 +61,10 @@ QUERIES = [
     "SELECT '24:00:00'::time, time '24:00:00' > time '23:00', '12:34:56.789'::time",
     "SELECT '23:59:59.9999999'::time, '02:03 PST'::time, time '11:59 EDT', '11:59-04'::time, '12:00:00.1234565'::time, '12:30:01.5 PM'::time",
     "SELECT '13:00 pm'::time",
+    "SELECT '15:36:39 America/New_York'::time",
+    "SELECT extract(millisecond from time '13:30:25.575401'), date_part('msec', timestamp '2020-01-01 13:30:25.575401'),"
+    " extract(microsecond from timestamp '2020-01-01 00:00:01.5'), extract(secs from time '00:00:01.25'), extract(mins from time '00:07:01')",
+    "SELECT ('\\x' || repeat('12ab', 3))::bytea, ('\\x' || '4142')::bytea",
     "SELECT timestamp '1997.041 17:32:01 UTC', timestamptz '1997.041 17:32:01 UTC', date '1999.366', date '1997FEB10'",
     "SELECT timestamp 'tomorrow EST' = timestamp 'tomorrow', timestamptz 'tomorrow EST' - timestamptz 'tomorrow', date 'today EST' = current_date",
     "SELECT 'now EST'::timestamptz",
