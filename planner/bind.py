@@ -129,6 +129,8 @@ class Binder:
             for i in exact_divisions(node, columns):
                 node.targetList[i].val = _exact_division(node.targetList[i].val, columns)
         for n in walk(node):
+            if isinstance(n, ast.A_Expr):
+                _arithmetic_typed_constants(n, columns)
             if isinstance(n, ast.A_Expr) and _column_typed_constants(n, columns):
                 self.out.uncacheable = True  # read by the session's DateStyle
             if isinstance(n, ast.SelectStmt) and n.groupClause and n.fromClause:
@@ -1085,9 +1087,15 @@ def _numeric_constant(n: ast.A_Const) -> ast.Node | None:
     if "e" not in text.lower() and len(digits) <= _NUMERIC_DIGITS:
         return None  # DuckDB reads it as the same exact decimal
     try:
-        exact = format(decimal.Decimal(text), "f")
+        return _exact_numeric(text)
     except decimal.InvalidOperation:
         return None
+
+
+def _exact_numeric(text: str) -> ast.TypeCast:
+    """``text`` (a number) as the exact numeric(p, s) of its digits;
+    0A000 past 38 digits."""
+    exact = format(decimal.Decimal(text.strip()), "f")
     whole, _, fraction = exact.lstrip("-").partition(".")
     precision, scale = len(whole.lstrip("0")) + len(fraction), len(fraction)
     if precision > _NUMERIC_DIGITS:
@@ -1403,6 +1411,26 @@ def _column_typed_constants(n: ast.A_Expr, columns: dict[str, str]) -> bool:
             setattr(n, other, tuple(typed) if isinstance(values, (list, tuple)) else typed[0])
             changed = True
     return changed
+
+
+def _arithmetic_typed_constants(n: ast.A_Expr, columns: dict[str, str]) -> None:
+    """A text constant in arithmetic with a number column read as the
+    column's type, as PostgreSQL types the unknown literal (``f1 * '-1'``;
+    DuckDB refused it: no ``*`` of a double and a string)."""
+    if n.kind != A_Expr_Kind.AEXPR_OP or not n.name or n.name[-1].sval not in ("+", "-", "*", "/", "%") or n.lexpr is None:
+        return
+    for col, other in ((n.lexpr, "rexpr"), (n.rexpr, "lexpr")):
+        value = getattr(n, other)
+        if not (isinstance(col, ast.ColumnRef) and isinstance(col.fields[-1], ast.String)
+                and isinstance(value, ast.A_Const) and isinstance(value.val, ast.String)):
+            continue
+        sql_type = columns.get(col.fields[-1].sval, "")
+        if sql_type in INTEGER_NAMES.values() or sql_type in FLOAT_NAMES.values():
+            typed = typed_literal(value, sql_type)  # checked as PostgreSQL's input (22P02)
+            setattr(n, other, typed if typed is not value else _cast_to(value, sql_type))
+        elif sql_type.startswith("numeric"):  # unconstrained numeric: the constant keeps its own scale
+            typed_literal(value, "numeric")  # checked (22P02)
+            setattr(n, other, _exact_numeric(value.val.sval))
 
 
 def _text_read_at_run_time(tc: ast.TypeCast, columns: dict[str, str]) -> None:

@@ -19,7 +19,8 @@ every value's text, or the SQLSTATE.
 - text: casts to character(n) (padded, typed bpchar), encode of a bytea
   literal, and text read as an integer at run time ('1.5' is refused, not
   rounded);
-- numbers: numeric constants written with an exponent (``1e-3``) are
+- numbers: a text constant in arithmetic with a number column typed by the
+  column (``f1 * '-1'`` was refused); numeric constants written with an exponent (``1e-3``) are
   exact numerics, not doubles;
 - json: jsonb subscripts (a subscript into a scalar is NULL), a double's
   NaN and infinities as strings in computed json (DuckDB wrote them bare:
@@ -38,6 +39,9 @@ from planner.sqltypes import type_oid
 from planner.textfmt import format_column
 
 SETUP = [
+    "CREATE TABLE nums (f1 float8, i int, n numeric(10,2))",
+    "INSERT INTO nums VALUES ('1004.3', 3, 1.25), ('1.2345678901234e+200', 4, 2.5), ('-34.84', 5, 3)",
+    "UPDATE nums SET f1 = nums.f1 * '-1' WHERE nums.f1 > '0.0'",
     "CREATE TABLE words (id integer PRIMARY KEY, s text, v varchar(10), d date, t timestamptz)",
     "INSERT INTO words VALUES (1, ' 12 ', '-7', '0055-08-10 BC', '2001-08-10 10:00:00+00'), (2, '1.5', '1e3', '2020-02-29', NULL)",
 ]
@@ -71,6 +75,8 @@ QUERIES = [
     # numeric constants with an exponent, or past 18 digits: exact numerics, as PostgreSQL reads them (DuckDB: doubles)
     "SELECT 1.5e10, 1e-3, 2.5e-2 + 1, 1e3 * 2, 123456789012345678901234567890.5, 1e37",
     "SELECT x * 1e2 FROM (VALUES (1.5::float8), (2)) t(x)",
+    "SELECT f1, i + '1', '10' - i, n * '2', f1 / '2' FROM nums ORDER BY f1",
+    "SELECT i * '2.5' FROM nums",
     # arrays
     "SELECT array_length(array[[1,2,3], [4,5,6]], 2), array_upper(array[[1,2,3],[4,5,6]], 2), array_lower(array[1,2], 1),"
     " array_ndims(array[[1,2,3],[4,5,6]]), cardinality(array[[1,2,3],[4,5,6]]), array_dims(array[[1,2,3],[4,5,6]])",
@@ -146,7 +152,7 @@ def pg_text_answer(conn: psycopg.Connection, sql: str):
 async def test_functions_answer_as_postgres(db, pg_url):
     s = db.session()
     with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute("DROP TABLE IF EXISTS words")
+        conn.execute("DROP TABLE IF EXISTS words, nums")
         for sql in SETUP:
             await s.execute(sql)
             conn.execute(sql)
