@@ -299,7 +299,9 @@ def typed_literal(node: ast.Node, sql_type: str) -> ast.Node:
     if sql_type == "boolean" and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
         return ast.A_Const(val=ast.Boolean(boolval=boolean_input(node.val.sval)))
     if sql_type.startswith("numeric") and not sql_type.endswith("[]") and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String) \
-            and not _FLOAT_TEXT.fullmatch(node.val.sval) and not _FLOAT_WORDS.fullmatch(node.val.sval):
+            and not _FLOAT_TEXT.fullmatch(node.val.sval):
+        if _FLOAT_WORDS.fullmatch(node.val.sval):  # PostgreSQL's numeric has them; DuckDB's decimal does not
+            raise not_supported(f'numeric value "{node.val.sval.strip()}" (NaN and infinity)')
         raise SqlError(INVALID_TEXT_REPRESENTATION, f'invalid input syntax for type numeric: "{node.val.sval}"')  # DuckDB took 1_000
     if sql_type in _DATETIMES and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String) \
             and (special := special_datetime(node.val.sval, sql_type)) is not None:

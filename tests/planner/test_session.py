@@ -77,6 +77,8 @@ async def test_multi_statement_strings_and_settings(db):
         ("SET intervalstyle = 'bogus'", "22023"),
         ("SELECT 12345678901234567890123456789012345678901234 * 2", "0A000"),  # past numeric's 38 digits: never a double
         ("SELECT 1e400", "0A000"),
+        ("SELECT 'NaN'::numeric", "0A000"),  # numeric NaN and infinity: refused by name, not as bad syntax
+        ("INSERT INTO e VALUES (5, 'x'), (6, 'y'); SELECT 'Infinity'::numeric(10,2)", "0A000"),
         ("SET bytea_output = 'octal'", "22023"),
         ("SET extra_float_digits = 4", "22023"),
     ],
