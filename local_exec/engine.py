@@ -28,7 +28,7 @@ import time
 import duckdb
 import pyarrow as pa
 
-from local_exec import jsonb, numeric, regex, strings, tochar, udf
+from local_exec import jsonb, jsontext, numeric, regex, strings, tochar, udf
 from local_exec.errors import EngineError, as_duckdb_error, map_error
 from storage.persist.codec import TYPE_KEY, map_elements
 
@@ -235,6 +235,7 @@ class LocalEngine:
             self._db.execute(sql)
         regex.register(self._db)  # PostgreSQL's regexp_match(es), which the planner renames to
         jsonb.register(self._db)  # PostgreSQL's json operators, which the planner rewrites to
+        jsontext.register(self._db)  # ... those of json (not jsonb): pieces of its text as written
         numeric.register(self._db)  # PostgreSQL's numeric division, for output columns of avg and /
         tochar.register(self._db)  # PostgreSQL's to_char of dates, times and numbers
         strings.register(self._db)  # format, sha224/384/512, encode/decode, split_part, to_hex as PostgreSQL's

@@ -46,10 +46,11 @@ _RESULT_KINDS = {
 _FUNCTIONS = {
     **{f"{p}_typeof": "txngate_jsonb_typeof(_arg1)" for p in JSON_TYPES},
     **{f"{p}_array_length": "txngate_jsonb_array_length(_arg1)" for p in JSON_TYPES},
-    **{f"{p}_strip_nulls": "txngate_jsonb_strip_nulls(_arg1)" for p in JSON_TYPES},
+    **{f"{p}_strip_nulls": f"txngate_{p}_strip_nulls(_arg1)" for p in JSON_TYPES},
     **{f"{p}_object_keys": "unnest(txngate_jsonb_object_keys(_arg1))" for p in JSON_TYPES},
-    **{f"{p}_array_elements": "CAST(unnest(txngate_jsonb_array_elements(_arg1)) AS json)" for p in JSON_TYPES},
-    **{f"{p}_array_elements_text": "unnest(txngate_jsonb_array_elements_text(_arg1))" for p in JSON_TYPES},
+    # json's (not jsonb's) are local_exec.jsontext's: pieces of the text as written
+    **{f"{p}_array_elements": f"CAST(unnest(txngate_{p}_array_elements(_arg1)) AS json)" for p in JSON_TYPES},
+    **{f"{p}_array_elements_text": f"unnest(txngate_{p}_array_elements_text(_arg1))" for p in JSON_TYPES},
     "jsonb_pretty": "txngate_jsonb_pretty(_arg1)",
     "jsonb_set": "txngate_jsonb_set(_arg1, to_json(_arg2), _arg3, coalesce(_arg4, true))",
 }
@@ -57,12 +58,12 @@ _FUNCTIONS = {
 #: set-returning functions in FROM -> the subquery they become (``_fn``: the function's name)
 _TABLE_FUNCTIONS = {
     **{f"{p}_each": "(SELECT struct_extract(e, 'key') AS key, CAST(struct_extract(e, 'value') AS json) AS value "
-       "FROM (SELECT unnest(txngate_jsonb_each(_arg1)) AS e) AS u)" for p in JSON_TYPES},
+       f"FROM (SELECT unnest(txngate_{p}_each(_arg1)) AS e) AS u)" for p in JSON_TYPES},
     **{f"{p}_each_text": "(SELECT struct_extract(e, 'key') AS key, struct_extract(e, 'value') AS value "
-       "FROM (SELECT unnest(txngate_jsonb_each_text(_arg1)) AS e) AS u)" for p in JSON_TYPES},
+       f"FROM (SELECT unnest(txngate_{p}_each_text(_arg1)) AS e) AS u)" for p in JSON_TYPES},
     **{f"{p}_object_keys": "(SELECT unnest(txngate_jsonb_object_keys(_arg1)) AS _fn)" for p in JSON_TYPES},
-    **{f"{p}_array_elements": "(SELECT CAST(unnest(txngate_jsonb_array_elements(_arg1)) AS json) AS value)" for p in JSON_TYPES},
-    **{f"{p}_array_elements_text": "(SELECT unnest(txngate_jsonb_array_elements_text(_arg1)) AS value)" for p in JSON_TYPES},
+    **{f"{p}_array_elements": f"(SELECT CAST(unnest(txngate_{p}_array_elements(_arg1)) AS json) AS value)" for p in JSON_TYPES},
+    **{f"{p}_array_elements_text": f"(SELECT unnest(txngate_{p}_array_elements_text(_arg1)) AS value)" for p in JSON_TYPES},
 }
 
 #: operators that only json has -> function (the selector/path argument JSON-encoded)
@@ -76,6 +77,8 @@ _OPERATORS = {
     "?&": "txngate_jsonb_exists_all(_arg1, to_json(_arg2))",
     "#-": "txngate_jsonb_delete_path(_arg1, to_json(_arg2))",
 }
+#: operators json (not jsonb) answers with pieces of its text
+_TEXT_OPERATORS = ("->", "->>", "#>", "#>>")
 #: operators json shares with other types, used when an operand is json
 _SHARED = {
     "@>": "txngate_jsonb_contains(_arg1, _arg2)",
@@ -150,6 +153,8 @@ def rewrite_operator(n: ast.A_Expr, columns: dict[str, str]) -> ast.Node | None:
             return expand(f"txngate_jsonb_sortkey(_arg1) {op} txngate_jsonb_sortkey(_arg2)", [n.lexpr, n.rexpr])
         return None
     template = _OPERATORS.get(op)
+    if op in _TEXT_OPERATORS and kind(n.lexpr, columns) == "json":  # json's: pieces of its text (local_exec.jsontext)
+        template = template.replace("txngate_jsonb_", "txngate_json_")
     if template is None and op in _SHARED:
         left, right = kind(n.lexpr, columns), kind(n.rexpr, columns)
         if op in ("@>", "<@") and (left or right) or op == "||" and "jsonb" in (left, right) or op == "-" and left == "jsonb":
@@ -198,7 +203,7 @@ def rewrite_function(fc: ast.FuncCall) -> ast.Node | None:
     if name in ("json_extract_path", "jsonb_extract_path", "json_extract_path_text", "jsonb_extract_path_text") and args:
         path = ast.A_ArrayExpr(elements=tuple(
             ast.TypeCast(arg=a, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1)) for a in args[1:]))
-        fn = "txngate_jsonb_path_text" if name.endswith("_text") else "txngate_jsonb_path"
+        fn = f"txngate_{name.partition('_')[0]}_path" + ("_text" if name.endswith("_text") else "")
         return expand(f"{fn}(_arg1, to_json(_arg2))", [args[0], path])
     if name in ("json_object", "jsonb_object") and len(args) in (1, 2) and not fc.agg_star:
         # text[] of keys and values (or of alternating pairs), not DuckDB's variadic json_object
@@ -315,24 +320,26 @@ def _to_record(rf: ast.RangeFunction, name: str, doc: ast.Node) -> ast.RangeSubs
         raise SqlError("42601", 'a column definition list is required for functions returning "record"')
     if rf.ordinality:
         raise not_supported(f"{name} WITH ORDINALITY")
+    kind_of = name.partition("_")[0]  # json's members are pieces of its text (local_exec.jsontext), jsonb's canonical
     if name.endswith("set"):
-        sub = expand("(SELECT 1 FROM (SELECT unnest(txngate_jsonb_array_elements(_arg1)) AS txngate_e) AS txngate_u)", [doc]).subselect
+        sub = expand(f"(SELECT 1 FROM (SELECT unnest(txngate_{kind_of}_array_elements(_arg1)) AS txngate_e) AS txngate_u)", [doc]).subselect
         doc = ast.ColumnRef(fields=(ast.String(sval="txngate_e"),))
     else:
         sub = expand("(SELECT 1)", []).subselect
-    sub.targetList = tuple(ast.ResTarget(name=col.colname, val=_member_as(doc, col)) for col in rf.coldeflist)
+    sub.targetList = tuple(ast.ResTarget(name=col.colname, val=_member_as(doc, col, kind_of)) for col in rf.coldeflist)
     return ast.RangeSubselect(lateral=True, subquery=sub, alias=ast.Alias(aliasname=rf.alias.aliasname if rf.alias else name))
 
 
-def _member_as(doc: ast.Node, col: ast.ColumnDef) -> ast.Node:
+def _member_as(doc: ast.Node, col: ast.ColumnDef, kind_of: str) -> ast.Node:
     key = ast.A_Const(val=ast.String(sval=col.colname))
     type_name = col.typeName
     if type_name.names[-1].sval in JSON_TYPES and not type_name.arrayBounds:
-        value = expand(_OPERATORS["->"], [doc, key])
+        value = expand(f"txngate_{kind_of}_get(_arg1, to_json(_arg2))", [doc, key])
     elif type_name.arrayBounds:
-        value = expand("txngate_jsonb_array_elements_text(txngate_jsonb_get(_arg1, to_json(_arg2)))", [doc, key])
+        value = expand(f"txngate_{kind_of}_array_elements_text(txngate_{kind_of}_get(_arg1, to_json(_arg2)))", [doc, key])
     else:  # as text, which the cast reads as PostgreSQL's input would (planner.bind)
-        value = ast.TypeCast(arg=expand(_OPERATORS["->>"], [doc, key]), typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1))
+        value = ast.TypeCast(arg=expand(f"txngate_{kind_of}_get_text(_arg1, to_json(_arg2))", [doc, key]),
+                             typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1))
     return ast.TypeCast(arg=value, typeName=copy.deepcopy(type_name))
 
 

@@ -22,7 +22,8 @@ every value's text, or the SQLSTATE.
 - numbers: a text constant in arithmetic with a number column typed by the
   column (``f1 * '-1'`` was refused); numeric constants written with an exponent (``1e-3``) are
   exact numerics, not doubles;
-- json: jsonb subscripts (a subscript into a scalar is NULL), a double's
+- json: json's operators and functions return pieces of its text as
+  written (they printed jsonb's canonical text); jsonb subscripts (a subscript into a scalar is NULL), a double's
   NaN and infinities as strings in computed json (DuckDB wrote them bare:
   not JSON), json[b]_to_record(set) with a column definition list, and the
   json constructors' text (json_build_object's ``"k" : v``, json_agg's
@@ -119,6 +120,15 @@ QUERIES = [
     " timestamptz '2014-05-28 12:22:35+02' AS c, date '2020-01-01' AS d, 'x' AS e, '\\x6101ff'::bytea AS f) t",
     "SELECT row_to_json(row(1,'foo')), to_json(row(1, row(2, NULL), timestamp '2020-01-01 10:00')), json_build_array(row(1,'x'))",
     "SELECT json_agg(t), jsonb_agg(t) FROM (VALUES (1, ARRAY[timestamp '2020-01-01 10:00'], '{}'::json), (2, NULL, '[]'::json)) t(i, ts, j)",
+    # json (not jsonb): pieces of the text as written
+    "SELECT '{\"f1\":[1,2,3],\"f2\":{\"f3\": 1}}'::json -> 'f1', '{\"f1\":[1,2,3]}'::json ->> 'f1', '[1, {\"a\" :2}]'::json -> -1,"
+    " '123'::json -> 0, '{\"a\":1,\"a\":2}'::json -> 'a', '[1,[2, 3]]'::json #> '{1,0}', '{\"a\": {\"b\":{\"c\": \"foo\"}}}'::json #> array['a']",
+    "SELECT json_extract_path('{\"f2\":{\"f3\":1}}','f2'), json_extract_path_text('{\"f2\":{\"f3\":1}}','f2'), jsonb_extract_path('{\"f2\":{\"f3\":1}}','f2')",
+    "SELECT * FROM json_each('{\"f1\":[1,2,3],\"f2\":{\"f3\":1},\"f4\":null,\"f4\":99}') q",
+    "SELECT * FROM json_array_elements_text('[1,true,[1,[2,3]],null,\"x\"]') q",
+    "SELECT json_strip_nulls('[1,2,null,3,4]'), json_strip_nulls('{\"a\": {\"b\": null, \"c\": null}, \"d\": {} }')",
+    "SELECT * FROM json_to_recordset('[{\"a\":1,\"b\":{\"d\":\"foo\"}},{\"a\":2,\"b\":{\"d\" : \"bar\"}}]') AS x(a int, b json)",
+    "SELECT json_array_elements('1')",
     "SELECT * FROM jsonb_to_record('{\"a\":true,\"b\":\"2020-01-02\",\"e\":[\"a\",\"b c\"],\"g\":null}') AS r(a boolean, b date, e text[], g int, h text)",
     "SELECT * FROM jsonb_to_recordset('[{\"a\":1,\"b\":\"x\"},{\"a\":2,\"b\":null}]') AS x(a int, b text)",
     "SELECT * FROM json_to_recordset('[{\"a\":1,\"b\":\"x\"},{\"a\":2}]') AS x(a int, b text) ORDER BY a",
