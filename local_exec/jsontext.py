@@ -157,34 +157,30 @@ def path_text(doc: str, path_json: str) -> str | None:
     return _as_text(doc, _walk(doc, path_json))
 
 
-def _array(doc: str, name: str) -> _Node:
+def _items(doc: str, kind: str, name: str) -> list:
+    """The elements of an array (``kind`` "array") or the members of an
+    object; 22023 in PostgreSQL's words for any other value."""
     node = _doc(doc)
-    if node.kind != "array":
-        raise JsonError("22023", f"cannot call {name} on a {'non-array' if node.kind == 'object' else 'scalar'}")
-    return node
+    if node.kind != kind:
+        what = "scalar" if kind == "array" and node.kind != "object" else f"non-{kind}"
+        raise JsonError("22023", f"cannot call {name} on a {what}")
+    return node.items
 
 
 def array_elements(doc: str) -> list[str]:
-    return [_text(doc, n) for n in _array(doc, "json_array_elements").items]
+    return [_text(doc, n) for n in _items(doc, "array", "json_array_elements")]
 
 
 def array_elements_text(doc: str) -> list[str | None]:
-    return [_as_text(doc, n) for n in _array(doc, "json_array_elements_text").items]
-
-
-def _object(doc: str, name: str) -> _Node:
-    node = _doc(doc)
-    if node.kind != "object":
-        raise JsonError("22023", f"cannot call {name} on a non-object")
-    return node
+    return [_as_text(doc, n) for n in _items(doc, "array", "json_array_elements_text")]
 
 
 def each(doc: str) -> list[dict]:
-    return [{"key": k, "value": _text(doc, n)} for k, n in _object(doc, "json_each").items]
+    return [{"key": k, "value": _text(doc, n)} for k, n in _items(doc, "object", "json_each")]
 
 
 def each_text(doc: str) -> list[dict]:
-    return [{"key": k, "value": _as_text(doc, n)} for k, n in _object(doc, "json_each_text").items]
+    return [{"key": k, "value": _as_text(doc, n)} for k, n in _items(doc, "object", "json_each_text")]
 
 
 def strip_nulls(doc: str) -> str:
