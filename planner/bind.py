@@ -119,10 +119,15 @@ class Binder:
         """A copy of ``node`` rewritten; ``outputs``: it is the statement
         whose result the client gets (computed jsonb is printed canonically)."""
         node = copy.deepcopy(node)
-        ctes = {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}
+        ctes, char_casts = set(), False  # one walk for both
+        for n in walk(node):
+            if isinstance(n, ast.CommonTableExpr):
+                ctes.add(n.ctename)
+            elif isinstance(n, ast.TypeCast) and char_cast_length(n) is not None:
+                char_casts = True
         columns = self._columns = self._column_types(node)
         arrays = self._arrays = {name: t for name, t in columns.items() if t.endswith("[]")}
-        chars = any(is_char(t) for t in columns.values()) or any(char_cast_length(n) is not None for n in walk(node))
+        chars = char_casts or any(is_char(t) for t in columns.values())
         self._scales = decimals.Scales(columns, lambda x: _operand_type(x, columns) in ("smallint", "integer"))
         if outputs and self.dialect == "duckdb" and isinstance(node, ast.SelectStmt):
             jsonops.canonical_outputs(node, columns)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from decimal import ROUND_HALF_EVEN, Decimal
 
 from planner.textfmt import DATE_ORDER, DateSyntax, date_input, zone
 
@@ -116,7 +117,7 @@ def _token(f: _Fields, token: str) -> bool:
         return True
     if (m := _TIME.fullmatch(token)) and f.time is None:
         h, mi, s, frac, ampm, sign, oh, om, z = m.groups()
-        f.time = (int(h), int(mi), int(s or 0), _micros(frac))
+        f.time = (int(h), int(mi), int(s or 0), fraction_micros(frac))
         if ampm:
             f.ampm, f.free_form = ampm, True
         if sign:
@@ -148,7 +149,7 @@ def _token(f: _Fields, token: str) -> bool:
         return True
     if (m := _COMPACT_TIME.fullmatch(token)) and f.year is not None and f.numbers == [] and f.time is None:
         h, mi, s, frac = m.groups()
-        f.time = (int(h), int(mi), int(s), _micros(frac))
+        f.time = (int(h), int(mi), int(s), fraction_micros(frac))
         return True
     if token.isdigit() and len(f.numbers) < 2:
         f.numbers.append(token)
@@ -156,10 +157,20 @@ def _token(f: _Fields, token: str) -> bool:
     return False
 
 
-def _micros(fraction: str | None) -> int:
-    """A fraction of a second in microseconds, rounded as PostgreSQL rounds
-    it (1_000_000 carries into the next second)."""
-    return round(int(fraction.ljust(7, "0")[:7]) / 10) if fraction else 0
+def fraction_micros(fraction: str | None) -> int:
+    """A fraction of a second (its digits) in microseconds, rounded half to
+    even as PostgreSQL's rint rounds it (1_000_000 carries into the next
+    second)."""
+    if not fraction:
+        return 0
+    return int(Decimal("0." + fraction).quantize(Decimal("0.000001"), ROUND_HALF_EVEN) * 1_000_000)
+
+
+def twelve_hour(hour: int, ampm: str) -> int:
+    """An hour written with AM or PM (1..12) on the 24-hour clock."""
+    if not 1 <= hour <= 12:
+        raise ValueError("hour")
+    return hour % 12 + (12 if ampm.lower() == "pm" else 0)
 
 
 def _dashed(f: _Fields, parts: tuple[str, str, str]) -> bool:
@@ -208,9 +219,7 @@ def _iso(f: _Fields, text: str, sql_type: str, order: str) -> str | None:
         return None
     hour, minute, second, micro = f.time or (0, 0, 0, 0)
     if f.ampm is not None:
-        if not 1 <= hour <= 12:
-            raise ValueError("hour")
-        hour = hour % 12 + (12 if f.ampm == "pm" else 0)
+        hour = twelve_hour(hour, f.ampm)
     if f.bc and f.year == 0:
         raise ValueError("year 0 BC")
     if f.bc and (f.year, -f.month, -f.day) > (4714, -11, -24):

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import copy
 import re
-from decimal import ROUND_HALF_EVEN, Decimal
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -26,7 +25,7 @@ import pyarrow as pa
 from pglast import ast
 
 from local_exec import BOOLEAN_WORDS
-from planner.datetimes import ABBREVIATIONS, datetime_input
+from planner.datetimes import ABBREVIATIONS, datetime_input, fraction_micros, twelve_hour
 from planner.intervals import IntervalOverflow, IntervalSyntax, interval_input
 from planner.errors import INVALID_DATETIME_FORMAT, INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, UNDEFINED_OBJECT, SqlError, not_supported
 from planner.textfmt import ArrayLiteralError, DateSyntax, bc_input, date_input, parse_array, timestamp_input
@@ -253,9 +252,9 @@ def time_text(text: str) -> str:
     if (m := _ZONED_TIME.fullmatch(t)) and (m.group(2).lower() in ABBREVIATIONS or m.group(2)[0] in "+-"):
         t = m.group(1)
     if (m := _TWELVE_HOUR.fullmatch(t)) and 1 <= int(m.group(1)) <= 12:
-        t = f"{int(m.group(1)) % 12 + (12 if m.group(3).lower() == 'pm' else 0):02d}{m.group(2)}"
+        t = f"{twelve_hour(int(m.group(1)), m.group(3)):02d}{m.group(2)}"
     if m := _LONG_FRACTION.fullmatch(t):
-        micros = int(Decimal("0." + m.group(4)).quantize(Decimal("0.000001"), ROUND_HALF_EVEN) * 1_000_000)  # as PostgreSQL's rint
+        micros = fraction_micros(m.group(4))
         total = ((int(m.group(1)) * 60 + int(m.group(2))) * 60 + int(m.group(3))) * 1_000_000 + micros
         seconds, micros = divmod(total, 1_000_000)
         t = f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{micros:06d}"
