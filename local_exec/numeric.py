@@ -8,6 +8,8 @@ division of the sum by the count. ``txngate_numeric_div(a, b)`` takes both
 operands as their exact text (a decimal cast to text keeps its scale) and
 returns the quotient's text, which the planner reports as numeric
 (planner.bind rewrites output columns of ``avg`` and ``/`` to it).
+``txngate_numeric_variance`` is var_pop, var_samp, stddev_pop and
+stddev_samp of numerics and integers the same way, from exact sums.
 
 Invariant: the text returned is PostgreSQL's output for the same
 operands, digit for digit.
@@ -20,7 +22,7 @@ import decimal
 from local_exec import udf
 from local_exec.udf import FunctionError
 
-__all__ = ["FUNCTIONS", "numeric_div", "register"]
+__all__ = ["FUNCTIONS", "numeric_div", "numeric_variance", "register"]
 
 #: NUMERIC_MIN_SIG_DIGITS and the display scale bounds of PostgreSQL's numeric.c
 MIN_SIG_DIGITS, MAX_DISPLAY_SCALE = 16, 1000
@@ -80,10 +82,40 @@ def numeric_trunc_div(a: str, b: str) -> str:
         return format(x // y, "f")
 
 
+def numeric_variance(kind: str, n: str, sum_x: str, sum_xx: str, dscale: int) -> str | None:
+    """PostgreSQL's var_pop, var_samp (variance), stddev_pop and stddev_samp
+    (stddev) of numerics and integers (numeric_stddev_internal), from the
+    count, the sum and the sum of squares of the values and the largest
+    scale among them: (N * sumXX - sumX * sumX) / (N * N), or / (N * (N - 1))
+    for a sample, divided to ``div_scale`` digits, its square root rounded
+    to as many; NULL for no values (or one, for a sample)."""
+    count = int(n)
+    sample = kind in ("var_samp", "variance", "stddev_samp", "stddev")
+    if count == 0 or (sample and count == 1):
+        return None
+    x, xx = decimal.Decimal(sum_x), decimal.Decimal(sum_xx)
+    with decimal.localcontext() as ctx:
+        ctx.prec = max(x.adjusted() * 2, xx.adjusted(), 0) + len(n) + 2 * dscale + 10
+        numerator = (count * xx - x * x).quantize(decimal.Decimal(1).scaleb(-2 * dscale))
+    if numerator <= 0:  # none (or rounding) below zero: PostgreSQL's plain 0
+        return "0"
+    denominator = decimal.Decimal(count * (count - 1) if sample else count * count)
+    scale = div_scale(numerator, denominator)
+    quantum = decimal.Decimal(1).scaleb(-scale)
+    with decimal.localcontext() as ctx:
+        ctx.prec = numerator.adjusted() + scale + 10
+        ctx.rounding = decimal.ROUND_HALF_UP
+        value = (numerator / denominator).quantize(quantum)
+        if kind.startswith("stddev"):
+            value = value.sqrt().quantize(quantum)
+    return format(value, "f")
+
+
 FUNCTIONS = {
     "txngate_numeric_div": (numeric_div, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_numeric_mod": (numeric_mod, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_numeric_trunc_div": (numeric_trunc_div, ["VARCHAR", "VARCHAR"], "VARCHAR"),
+    "txngate_numeric_variance": (numeric_variance, ["VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "INTEGER"], "VARCHAR"),
 }
 
 

@@ -276,6 +276,8 @@ class Binder:
         (PostgreSQL rounds half to even, as rint does), and to_char of a
         date or time (planner.tochar)."""
         name, args = fc.funcname[-1].sval, list(fc.args or ())
+        if name in _VARIANCES and len(args) == 1 and _operand_type(args[0], self._columns, floats=True) in ("real", "double precision", None):
+            return self._float_variance(fc)
         if name == "substring" and len(args) == 2 and _is_text(args[1]):
             # substring(s FROM pattern): the first match, or its first group, as regexp_match gives them
             return expand("(txngate_regexp_match(_arg1, _arg2, ''))[1]", args)
@@ -319,6 +321,23 @@ class Binder:
             return ast.FuncCall(funcname=(ast.String(sval="round_even"),), args=(args[0], ast.A_Const(val=ast.Integer(ival=0))))
         return None
 
+    def _float_variance(self, fc: ast.FuncCall) -> ast.Node:
+        """A variance or standard deviation of doubles as PostgreSQL's
+        float8_accum gives it: NaN for a lone infinity or NaN (DuckDB's is
+        0, of one value), and 22003 where finite values overflow (DuckDB's
+        is infinite)."""
+        def same_rows(agg: str, template: str = "_arg1") -> ast.FuncCall:
+            return ast.FuncCall(funcname=(ast.String(sval=agg),), args=(expand(template, list(fc.args)),), agg_distinct=fc.agg_distinct,
+                                agg_filter=copy.deepcopy(fc.agg_filter), over=copy.deepcopy(fc.over))
+        lone = "WHEN _arg1 = 1 AND NOT isfinite(_arg2) THEN CAST('NaN' AS double precision) " if fc.funcname[-1].sval.endswith("_pop") else ""
+        new = expand(f"CASE {lone}WHEN _arg3 AND NOT isfinite(_arg4) THEN error('[22003] value out of range: overflow') END",
+                     [same_rows("count"), same_rows("max"), same_rows("bool_and", "isfinite(_arg1)"), copy.deepcopy(fc)])
+        new.defresult = fc  # as it is (expand copies what it is given)
+        for n in walk(new):
+            if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == fc.funcname[-1].sval:
+                self._cast.add(id(n))  # fc and the copy tested: as they are
+        return new
+
     def _date_part(self, name: str, field: str, arg: ast.Node) -> ast.Node | None:
         """``extract(field FROM x)`` as PostgreSQL's numeric (seconds with 6
         decimals, milliseconds with 3, epoch with 6, or none for a date),
@@ -328,6 +347,8 @@ class Binder:
             return None
         kind = _datetime_kind(arg, self._columns)
         date = kind == "date"
+        if field == "julian" and not kind:
+            return None
         # PostgreSQL's years (of a date or timestamp: an interval's are as they are) have no year 0
         part = f"txngate_pg_{field}({_astronomical('year', kind)})" if kind and field in ("year", "decade", "century", "millennium") else \
             f"txngate_pg_year({_astronomical('isoyear', kind)})" if kind and field == "isoyear" else f"date_part('{field}', _arg1)"
@@ -337,12 +358,20 @@ class Binder:
                 "milliseconds": "(CAST(date_part('microseconds', _arg1) AS numeric(38,0)) * CAST(0.001 AS numeric(38,3)))",
                 "epoch": "CAST(epoch(_arg1) AS numeric(38,0))" if date else
                          "(CAST(CAST(round(epoch(_arg1) * 1000000) AS bigint) AS numeric(38,0)) * CAST(0.000001 AS numeric(38,6)))",
+                # the day's number plus the fraction of the day gone, divided as numerics (kept to 20 places)
+                "julian": "CAST(julian(_arg1) AS numeric(38,0))" if date else
+                          "(CAST(CAST(julian(CAST(_arg1 AS date)) AS bigint) AS numeric(30,20)) + CAST(txngate_numeric_div(CAST((epoch_us(CAST(_arg1 AS timestamp)) "
+                          "% 86400000000 + 86400000000) % 86400000000 AS text), '86400000000') AS numeric(30,20)))",
             }.get(field, f"CAST({part} AS numeric(38,0))")
+            if kind and field in _MONOTONIC_FIELDS:  # numeric cannot hold infinity here: refused, not NULL
+                template = f"CASE WHEN isinf(_arg1) THEN error('[0A000] numeric infinity (extract of an infinite {kind}) is not supported') " \
+                           f"ELSE {template} END"
         else:
             template = {
                 "second": "(date_part('microseconds', _arg1) / 1000000.0)",
                 "milliseconds": "(date_part('microseconds', _arg1) / 1000.0)",
                 "epoch": "epoch(_arg1)",
+                "julian": "julian(_arg1)",
             }.get(field, f"CAST({part} AS double precision)")
             if kind and field in _MONOTONIC_FIELDS:  # infinity's year, epoch, ... are infinite; its month is NULL
                 template = f"CASE WHEN isinf(_arg1) THEN txngate_infinity_sign(_arg1) ELSE {template} END"
@@ -888,7 +917,7 @@ def _compares(n: ast.A_Expr) -> bool:
 
 
 #: the fields whose value grows with time: infinite for an infinite date or timestamp
-_MONOTONIC_FIELDS = {"epoch", "year", "isoyear", "decade", "century", "millennium"}
+_MONOTONIC_FIELDS = {"epoch", "year", "isoyear", "decade", "century", "millennium", "julian"}
 
 
 def _datetime_kind(n: ast.Node, columns: dict[str, str]) -> str | None:
@@ -907,7 +936,7 @@ def _datetime_kind(n: ast.Node, columns: dict[str, str]) -> str | None:
 
 #: the fields extract() and date_part() rewrite (others, like timezone, go as written)
 _DATE_FIELDS = {"second", "milliseconds", "microseconds", "epoch", "minute", "hour", "day", "month", "year", "quarter", "week",
-                "dow", "isodow", "doy", "isoyear", "decade", "century", "millennium"}
+                "dow", "isodow", "doy", "isoyear", "decade", "century", "millennium", "julian"}
 
 #: LIKE, ILIKE, SIMILAR TO and the regular-expression operators: they match
 #: a character(n) value with its padding
@@ -1312,10 +1341,19 @@ def exact_divisions(select: ast.Node, columns: dict[str, str]) -> list[int]:
     return out
 
 
+#: the variances and standard deviations PostgreSQL computes as numerics of numerics and integers
+_VARIANCES = {"var_pop", "var_samp", "variance", "stddev_pop", "stddev_samp", "stddev"}
+
+
 def _is_exact_division(v: ast.Node, columns: dict[str, str]) -> bool:
-    """``avg`` of a numeric or an integer, or ``/`` of numerics."""
+    """``avg`` of a numeric or an integer, a variance or standard deviation
+    of one (also over a window; not of DISTINCT values: their squares are
+    not the squares' distinct values), or ``/`` of numerics."""
     if isinstance(v, ast.FuncCall) and v.funcname[-1].sval == "avg" and len(v.args or ()) == 1 and not v.over and not v.agg_order:
         return _operand_type(v.args[0], columns, floats=True) in ("numeric", "smallint", "integer")
+    if isinstance(v, ast.FuncCall) and v.funcname[-1].sval in _VARIANCES and len(v.args or ()) == 1 and not v.agg_order \
+            and not v.agg_distinct and not v.agg_star:
+        return _variance_operand(v.args[0], columns) is not None
     if isinstance(v, ast.A_Expr) and v.kind == A_Expr_Kind.AEXPR_OP and v.name[-1].sval == "/":
         types = {_operand_type(v.lexpr, columns, floats=True), _operand_type(v.rexpr, columns, floats=True)}
         return "numeric" in types and types <= {"numeric", "smallint", "integer"}
@@ -1330,12 +1368,70 @@ def _exact_division(v: ast.Node, columns: dict[str, str]) -> ast.Node:
             return _exact_division(n, columns)
         return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1))
 
+    if isinstance(v, ast.FuncCall) and v.funcname[-1].sval in _VARIANCES:
+        return _exact_variance(v, columns)
     if isinstance(v, ast.FuncCall):  # avg(x) [FILTER ...]: sum / count of the same rows
         total = ast.FuncCall(funcname=(ast.String(sval="sum"),), args=v.args, agg_distinct=v.agg_distinct, agg_filter=v.agg_filter)
         count = ast.FuncCall(funcname=(ast.String(sval="count"),), args=copy.deepcopy(v.args), agg_distinct=v.agg_distinct,
                              agg_filter=copy.deepcopy(v.agg_filter))
         return ast.FuncCall(funcname=(ast.String(sval="txngate_numeric_div"),), args=(text(total), text(count)))
     return ast.FuncCall(funcname=(ast.String(sval="txngate_numeric_div"),), args=(text(v.lexpr), text(v.rexpr)))
+
+
+def _exact_variance(v: ast.FuncCall, columns: dict[str, str]) -> ast.Node:
+    """A variance or standard deviation of numerics or integers as
+    txngate_numeric_variance of the count, the sum and the sum of squares
+    of the same rows (in the same window) and the values' largest scale:
+    the declared one, else the largest any value has without trailing zeros."""
+    arg = v.args[0]
+    integer = _variance_operand(arg, columns) == "integer"
+    value = _cast_to(arg, "int8") if integer else arg  # squared as DuckDB's hugeint or decimal, exactly
+    square = ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval="*"),), lexpr=_cast_to(copy.deepcopy(value), "numeric(38,0)")
+                        if integer else copy.deepcopy(value), rexpr=_cast_to(copy.deepcopy(value), "numeric(38,0)") if integer else copy.deepcopy(value))
+
+    def agg(name: str, x: ast.Node) -> ast.Node:
+        return ast.FuncCall(funcname=(ast.String(sval=name),), args=(x,), agg_filter=copy.deepcopy(v.agg_filter), over=copy.deepcopy(v.over))
+
+    def text(n: ast.Node) -> ast.Node:
+        return _cast_to(n, "text")
+    declared = 0 if integer else _declared_scale(arg, columns)
+    if declared is not None:
+        dscale = ast.A_Const(val=ast.Integer(ival=declared))
+    else:
+        stripped = expand("CAST(CASE WHEN _arg1 IS NULL THEN NULL " + " ".join(f"WHEN _arg1 = round(_arg1, {d}) THEN {d}" for d in range(10)) + " ELSE 10 END AS integer)",
+                          [copy.deepcopy(arg)])
+        dscale = agg("max", stripped)
+    kind = ast.A_Const(val=ast.String(sval=v.funcname[-1].sval))
+    return ast.FuncCall(funcname=(ast.String(sval="txngate_numeric_variance"),),
+                        args=(kind, text(agg("count", copy.deepcopy(value))), text(agg("sum", value)), text(agg("sum", square)), dscale))
+
+
+def _variance_operand(n: ast.Node, columns: dict[str, str]) -> str | None:
+    """"integer" for a plain smallint, integer or bigint, "numeric" for a
+    plain numeric, else None (a float's variance is a float)."""
+    kind = _operand_type(n, columns, floats=True)
+    if kind in ("smallint", "integer") or INTEGER_NAMES.get(_plain_type(n, columns)) == "bigint":
+        return "integer"
+    return "numeric" if kind == "numeric" else None
+
+
+def _plain_type(n: ast.Node, columns: dict[str, str]) -> str:
+    """The type of a column or cast, as written ("" for anything else)."""
+    if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
+        return columns.get(n.fields[-1].sval, "")
+    if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
+        return n.typeName.names[-1].sval
+    return ""
+
+
+def _declared_scale(n: ast.Node, columns: dict[str, str]) -> int | None:
+    """The scale of a numeric(p, s) column or cast (an unconstrained numeric's
+    values each have their own: None)."""
+    declared = columns.get(n.fields[-1].sval, "") if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) else \
+        f"numeric({','.join(str(m.val.ival) for m in n.typeName.typmods)})" \
+        if isinstance(n, ast.TypeCast) and n.typeName.typmods and all(isinstance(m, ast.A_Const) for m in n.typeName.typmods) else ""
+    m = re.fullmatch(r"numeric\((\d+)(?:,(\d+))?\)", declared)
+    return int(m.group(2) or 0) if m else None
 
 
 def _check_sort_names(select: ast.SelectStmt) -> None:
