@@ -75,8 +75,22 @@ def run(folder: str, files: list[str], ours: Side, theirs: Side, details: str | 
             for r in reports:
                 for step, category, got, expected in r.differences:
                     out.write(f"== {r.name}.sql:{step.line} [{category}]\n{step.sql}\n  txngate:    {got.brief()}\n"
-                              f"  PostgreSQL: {expected.brief()}\n\n")
+                              f"  PostgreSQL: {expected.brief()}\n{_first_difference(got, expected)}\n")
     return reports
+
+
+def _first_difference(got, expected) -> str:
+    """The first row pair that differs (rows in order, or sorted when the
+    orders differ), for a reader of the details."""
+    if got.sqlstate or expected.sqlstate:
+        return ""
+    ours, theirs = got.rows, expected.rows
+    if sorted(ours, key=repr) != sorted(theirs, key=repr) and len(ours) == len(theirs):
+        ours, theirs = sorted(ours, key=repr), sorted(theirs, key=repr)
+    for i, (a, b) in enumerate(zip(ours, theirs)):
+        if a != b:
+            return f"  first difference, row {i}: txngate {a!r:.200} PostgreSQL {b!r:.200}\n"
+    return ""
 
 
 def record(reports: list[FileReport], *, widen: bool = False) -> None:
