@@ -192,6 +192,9 @@ class Database:
         oracle = await open_oracle(consensus_url, setting="--consensus")
         client = PersistClient(blob, consensus, config or PersistConfig())
         txns = await TxnsHandle.open(client)
+        upper = await txns.upper()
+        if upper > 0:  # every commit readable, whatever the oracle's row lost (SqliteOracle)
+            await oracle.apply_write(upper - 1)
         await client.create_shard(CATALOG_SHARD, CATALOG_SCHEMA)
         await txns.register(CATALOG_SHARD, 0)
         spark = None

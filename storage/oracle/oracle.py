@@ -126,7 +126,14 @@ class PostgresOracle(Oracle):
 
 
 class SqliteOracle(Oracle):
-    """The oracle row in a SQLite file (WAL mode), safe across processes."""
+    """The oracle row in a SQLite file (WAL mode), safe across processes.
+
+    Its updates are not synced to disk on their own (``synchronous =
+    NORMAL``: durable across a process crash, and synced by the next commit
+    of the consensus in the same file): the oracle is recoverable from the
+    txns shard, whose upper the database applies when it opens
+    (``Database.open``), so a power loss that drops its last updates drops
+    nothing a reader needs."""
 
     kind = "sqlite"
 
@@ -154,7 +161,7 @@ class SqliteOracle(Oracle):
     def _conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite_connect(self.path, setup=(
+            conn = sqlite_connect(self.path, synchronous="NORMAL", setup=(
                 "CREATE TABLE IF NOT EXISTS timestamp_oracle (timeline TEXT PRIMARY KEY, read_ts INTEGER NOT NULL, write_ts INTEGER NOT NULL)",))
             self._local.conn = conn
             with self._lock:
