@@ -37,7 +37,8 @@ from planner.errors import INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
 from planner.parse import walk
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, replace_children
-from planner.sqltypes import CATALOG_TYPES, FLOAT_NAMES, INTEGER_NAMES, canonical, interval_text, special_datetime, time_text, typed_literal
+from planner.sqltypes import (CATALOG_TYPES, FLOAT_NAMES, INTEGER_NAMES, canonical, fraction_precision, interval_text, special_datetime, time_text,
+                              typed_literal)
 
 #: ``emulation(catalog)`` -> a planner.pgcatalog.PgCatalog for that catalog
 Emulation = Callable[[Catalog], object]
@@ -200,6 +201,14 @@ class Binder:
         if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval == "time" and not n.typeName.arrayBounds \
                 and _datetime_kind(n.arg, self._columns) == "timestamptz":  # DuckDB casts a timestamptz to time only by way of its local timestamp
             return _cast_to(_cast_to(n.arg, "timestamp"), "time")
+        if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and id(n) not in self._cast \
+                and (precision := fraction_precision(n.typeName)) is not None:
+            # timestamp(p), time(p): rounded to p fraction digits (DuckDB keeps all six)
+            n.typeName = ast.TypeName(names=n.typeName.names, typemod=-1)
+            self._cast.add(id(n))
+            kind = canonical(n.typeName)
+            return n if precision == 6 else ast.FuncCall(funcname=(ast.String(sval=f"txngate_round_{'time' if kind == 'time' else 'timestamp'}"),),
+                                                         args=(n, ast.A_Const(val=ast.Integer(ival=precision))))
         if self.dialect == "duckdb" and (length := char_cast_length(n)) is not None:
             # character(n): cut to n and padded with spaces to n (DuckDB's CHAR(n) is varchar)
             return expand(f"rpad(CAST(_arg1 AS VARCHAR), {length}, ' ')", [n.arg])

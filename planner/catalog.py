@@ -69,6 +69,7 @@ class Column:
     type: str
     not_null: bool = False
     default: str | None = None  # SQL expression text (PostgreSQL dialect), or a SEQUENCED marker
+    precision: int | None = None  # timestamp(p), timestamptz(p), time(p): the fraction digits kept (0-5; None: all 6)
 
     @property
     def sequenced(self) -> bool:
@@ -223,7 +224,7 @@ class Relation:
     def row(self) -> dict:
         d = {
             "shard": self.shard,
-            "columns": [[c.name, c.type, c.not_null, c.default] for c in self.columns],
+            "columns": [[c.name, c.type, c.not_null, c.default] + ([c.precision] if c.precision is not None else []) for c in self.columns],
             "primary_key": list(self.primary_key),
             "unique": [list(u) for u in self.unique],
             "checks": [list(c) for c in self.checks],

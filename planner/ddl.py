@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import uuid
+from dataclasses import replace
 
 import pglast
 import pyarrow as pa
@@ -55,7 +56,7 @@ from planner.errors import (
 from planner.result import Result
 from planner.pgcatalog import DATABASE
 from planner.textfmt import format_value
-from planner.sqltypes import INTEGER_RANGES, SERIALS, canonical, of_arrow, type_name, typed_literal
+from planner.sqltypes import INTEGER_RANGES, SERIALS, canonical, fraction_precision, of_arrow, type_name, typed_literal
 from storage.persist import SchemaError
 
 KIND_WORDS = {"table": "table", "view": "view", "matview": "materialized view"}
@@ -493,7 +494,7 @@ class Ddl(Dml):
             elif sub == "AT_ColumnDefault":
                 new.column(cmd.name)
                 default = pg_sql(cmd.def_) if cmd.def_ is not None else None
-                new = new.with_(columns=tuple(Column(c.name, c.type, c.not_null, default if c.name == cmd.name else c.default) for c in new.columns))
+                new = new.with_(columns=tuple(replace(c, default=default) if c.name == cmd.name else c for c in new.columns))
             elif sub == "AT_AlterColumnType":
                 new, rows = await self._retype(new, rows, cmd)
             elif sub == "AT_DropConstraint":
@@ -505,11 +506,13 @@ class Ddl(Dml):
                 flag = sub == "AT_SetNotNull"
                 if flag and rows.column(cmd.name).null_count:
                     raise SqlError(NOT_NULL_VIOLATION, f'column "{cmd.name}" of relation "{rel.name}" contains null values')
-                new = new.with_(columns=tuple(Column(c.name, c.type, flag if c.name == cmd.name else c.not_null, c.default) for c in new.columns))
+                new = new.with_(columns=tuple(replace(c, not_null=flag) if c.name == cmd.name else c for c in new.columns))
             else:
                 raise not_supported(f"ALTER TABLE {sub.removeprefix('AT_')}")
         relaxed = any(a.not_null and not b.not_null for a, b in zip(rel.columns, new.columns))  # the shard's schema forbids NULL
-        if new.column_names == rel.column_names and [c.type for c in new.columns] == [c.type for c in rel.columns] and not relaxed:
+        # a precision added or lowered rounds the values: rewritten, as a new type's
+        rounded = any(b.precision is not None and (a.precision is None or b.precision < a.precision) for a, b in zip(rel.columns, new.columns))
+        if new.column_names == rel.column_names and [c.type for c in new.columns] == [c.type for c in rel.columns] and not relaxed and not rounded:
             conform(rows, new)  # NOT NULL may now be violated by existing rows
             await self._write_catalog(catalog_rows(rel), -1)
             await self._write_catalog(catalog_rows(new), 1)
@@ -549,7 +552,8 @@ class Ddl(Dml):
             values = out.column(0)
         else:
             values = pa.nulls(0)
-        new = rel.with_(columns=tuple(Column(c.name, sql_type, c.not_null, c.default) if c.name == old.name else c for c in rel.columns))
+        retyped = replace(old, type=sql_type, precision=fraction_precision(cmd.def_.typeName))
+        new = rel.with_(columns=tuple(retyped if c.name == old.name else c for c in rel.columns))
         values = conform(pa.table({old.name: values}), new.with_(columns=(new.column(old.name),))).column(0)
         return new, rows.set_column(rows.schema.get_field_index(old.name), old.name, values)
 
@@ -590,7 +594,7 @@ class Ddl(Dml):
         for k in cols:
             if rows.column(k).null_count:
                 raise SqlError(NOT_NULL_VIOLATION, f'column "{k}" of relation "{rel.name}" contains null values')
-        columns = tuple(Column(x.name, x.type, x.not_null or x.name in cols, x.default) for x in rel.columns)
+        columns = tuple(replace(x, not_null=x.not_null or x.name in cols) for x in rel.columns)
         return rel.with_(columns=columns, primary_key=cols, unique=tuple(u for u in rel.unique if u != cols), names=names)
 
     def _foreign_key(self, catalog: Catalog, rel: Relation, c: ast.Constraint, column: str | None) -> ForeignKey:
@@ -753,7 +757,7 @@ def _column(elt: ast.ColumnDef) -> tuple[Column, list[ast.Constraint], int]:
             others.append(c)
     if default is not None and default not in SEQUENCED:
         default = pg_sql(typed_literal(default, sql_type))
-    return Column(elt.colname, sql_type, not_null, default), others, start - 1
+    return Column(elt.colname, sql_type, not_null, default, fraction_precision(elt.typeName)), others, start - 1
 
 
 def _column_names(query: ast.Node, out, given: list[str], too_many: str) -> list[str]:

@@ -294,7 +294,7 @@ class Dml:
                 return None
             source = await self.local_schema(bound)  # DuckDB's errors for what it cannot type, before a job starts
             spark = self.work.db.spark
-            native = spark.native_writes and not any(c.type in ("bytea", "uuid", "json", "jsonb") for c in rel.columns)
+            native = spark.native_writes and not any(c.type in ("bytea", "uuid", "json", "jsonb") or c.precision is not None for c in rel.columns)
             if native:  # Spark's own writer: the types and constraints go into the query
                 query = _checked(query, rel, diff=source.names[-1] == DIFF)
             sql = self.router.spark_sql(query, catalog, forced=self.router.options.engine == "spark")
@@ -858,9 +858,30 @@ def conform(out: pa.Table, rel: Relation) -> pa.Table:
             )
         cols.append(_conform_values(c, col.type, f.type))
     try:
-        return pa.Table.from_arrays([c.cast(f.type) for c, f in zip(cols, rel.schema_arrow)], schema=rel.schema_arrow)
+        stored = [c.cast(f.type) for c, f in zip(cols, rel.schema_arrow)]
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
         raise SqlError("22P02", str(e)) from None
+    stored = [c if col.precision is None else _rounded_fraction(c, col.precision) for c, col in zip(stored, rel.columns)]
+    return pa.Table.from_arrays(stored, schema=rel.schema_arrow)
+
+
+#: microseconds past these are infinity and -infinity (kept as they are)
+_INFINITE_MICROS = (1 << 63) - 1
+
+
+def _rounded_fraction(c, precision: int):
+    """Timestamps or times (microseconds) rounded to ``precision`` fraction
+    digits, half away from zero, as PostgreSQL's AdjustTimestampForTypmod
+    (a time may round up to 24:00:00)."""
+    if precision >= 6 or not len(c):
+        return c
+    if isinstance(c, pa.ChunkedArray):
+        c = c.combine_chunks()
+    scale, micros = 10 ** (6 - precision), c.cast(pa.int64())
+    v = micros.fill_null(0).to_numpy()
+    rounded = np.where(v >= 0, (v + scale // 2) // scale * scale, -((-v + scale // 2) // scale * scale))
+    rounded = np.where(np.abs(v) >= _INFINITE_MICROS, v, rounded)
+    return pa.array(rounded, pa.int64(), mask=c.is_null().to_numpy(zero_copy_only=False)).cast(c.type)
 
 
 def _failing_row(out: pa.Table, rel: Relation, column) -> str | None:

@@ -472,6 +472,7 @@ class PgCatalog:
             oid = relation_oid(rel)
             for i, c in enumerate(rel.columns, 1):
                 typid, typmod = type_oid(c.type)
+                typmod = typmod if c.precision is None else c.precision
                 t = PG_TYPE_BY_OID.get(typid)
                 rows.append(dict(attrelid=oid, attname=c.name, atttypid=typid, attlen=t.typlen if t else -1, attnum=i,
                                  attcacheoff=-1, atttypmod=typmod, attndims=int(c.type.endswith("[]")),
@@ -659,7 +660,8 @@ class PgCatalog:
                                  data_type=_data_type(c.type), character_maximum_length=length,
                                  character_octet_length=(length * 4 if length else 1073741824) if typid in (25, 1042, 1043) else None,
                                  numeric_precision=precision, numeric_precision_radix=radix, numeric_scale=scale,
-                                 datetime_precision=6 if typid in (1083, 1114, 1184, 1186) else (0 if typid == 1082 else None),
+                                 datetime_precision=(6 if c.precision is None else c.precision) if typid in (1083, 1114, 1184, 1186)
+                                 else (0 if typid == 1082 else None),
                                  udt_catalog=DATABASE, udt_schema="pg_catalog", udt_name=_udt_name(typid),
                                  dtd_identifier=str(i), is_self_referencing="NO", is_identity="YES" if _identity(c) else "NO",
                                  identity_generation={"a": "ALWAYS", "d": "BY DEFAULT"}.get(_identity(c)), identity_cycle="NO",
@@ -1043,6 +1045,14 @@ def macros() -> tuple[str, ...]:
         "CREATE OR REPLACE MACRO txngate_pg_first_year(span, y) AS CASE WHEN span = 10 THEN "
         "(CASE WHEN y > 0 THEN (y // 10) * 10 ELSE -((8 - (y - 1)) // 10) * 10 END) "
         "WHEN y > 0 THEN ((y + span - 1) // span) * span - span + 1 ELSE -((span - 1 - (y - 1)) // span) * span + 1 END",
+        # a timestamp's or time's microseconds rounded to p fraction digits, half away from zero (timestamp(p), time(p))
+        "CREATE OR REPLACE MACRO txngate_round_micros(us, p) AS CASE WHEN us >= 0 "
+        "THEN (us + CAST(pow(10, 6 - p) AS BIGINT) // 2) // CAST(pow(10, 6 - p) AS BIGINT) * CAST(pow(10, 6 - p) AS BIGINT) "
+        "ELSE -((-us + CAST(pow(10, 6 - p) AS BIGINT) // 2) // CAST(pow(10, 6 - p) AS BIGINT) * CAST(pow(10, 6 - p) AS BIGINT)) END",
+        "CREATE OR REPLACE MACRO txngate_round_timestamp(x, p) AS CASE WHEN isfinite(x) "
+        "THEN x + to_microseconds(txngate_round_micros(epoch_us(x), p) - epoch_us(x)) ELSE x END",
+        "CREATE OR REPLACE MACRO txngate_round_time(x, p) AS CASE WHEN txngate_round_micros(epoch_us(x), p) >= 86400000000 "
+        "THEN CAST('24:00:00' AS TIME) ELSE x + to_microseconds(txngate_round_micros(epoch_us(x), p) - epoch_us(x)) END",
         "CREATE OR REPLACE MACRO txngate_infinity_sign(x) AS CASE WHEN x > CAST('1970-01-01' AS date) THEN CAST('inf' AS double) "
         "ELSE CAST('-inf' AS double) END",
         # power(a, b) and a ^ b: PostgreSQL's errors where DuckDB answers inf or NaN
@@ -1078,6 +1088,8 @@ def format_type_sql() -> str:
         "CREATE OR REPLACE MACRO txngate_format_type(t, m) AS CASE WHEN t IS NULL THEN NULL "
         f"WHEN m >= 4 AND {elem} IN ('character varying', 'character') THEN {elem} || '(' || CAST(m - 4 AS VARCHAR) || ')' || {arr} "
         f"WHEN m >= 4 AND {elem} = 'numeric' THEN 'numeric(' || CAST((m - 4) >> 16 AS VARCHAR) || ',' || CAST((m - 4) & 65535 AS VARCHAR) || ')' || {arr} "
+        f"WHEN m >= 0 AND {elem} IN ('timestamp without time zone', 'timestamp with time zone', 'time without time zone') "
+        f"THEN regexp_replace({base}, '^(timestamp|time)', '\\1(' || CAST(m AS VARCHAR) || ')') "
         f"ELSE {base} END"
     )
 

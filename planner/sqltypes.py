@@ -27,7 +27,8 @@ from pglast import ast
 from local_exec import BOOLEAN_WORDS
 from planner.datetimes import ABBREVIATIONS, datetime_input, fraction_micros, twelve_hour
 from planner.intervals import IntervalOverflow, IntervalSyntax, interval_input
-from planner.errors import INVALID_DATETIME_FORMAT, INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, UNDEFINED_OBJECT, SqlError, not_supported
+from planner.errors import (INVALID_DATETIME_FORMAT, INVALID_PARAMETER_VALUE, INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, SYNTAX_ERROR,
+                            UNDEFINED_OBJECT, SqlError, not_supported)
 from planner.textfmt import ArrayLiteralError, DateSyntax, bc_input, date_input, parse_array, timestamp_input
 from storage.persist.codec import sql_type_of
 
@@ -80,14 +81,31 @@ def canonical(tn: ast.TypeName, *, array_ok: bool = False) -> str:
         return f"varchar({mods[0]})" if mods else "text"
     if name in ("bpchar", "char", "character"):
         return f"char({mods[0] if mods else 1})"
-    if name in ("timestamp", "timestamptz", "time") and mods:
-        pass  # precision below microseconds is not kept; microseconds always are
     if name == "timetz":
         raise not_supported("type time with time zone")
     canon = _ALIASES.get(name) or SERIALS.get(name)
     if canon is None:
         raise SqlError(UNDEFINED_OBJECT, f'type "{".".join(names[-1:])}" does not exist')
     return canon
+
+
+#: the types whose values keep a number of fraction-of-second digits (a typmod)
+FRACTION_TYPES = ("timestamp", "timestamptz", "time")
+
+
+def fraction_precision(tn: ast.TypeName) -> int | None:
+    """The fraction-of-second digits a timestamp, timestamptz or time type
+    keeps (``timestamp(2)``: 2; above 6, 6, as PostgreSQL warns and does),
+    None when it says none (all six kept)."""
+    if tn.arrayBounds or not tn.typmods or _ALIASES.get(tn.names[-1].sval.lower()) not in FRACTION_TYPES:
+        return None
+    mods = _typmods(tn)
+    if len(mods) != 1:
+        raise SqlError(SYNTAX_ERROR, "invalid type modifier")
+    if mods[0] < 0:
+        shown = {"timestamp": "TIMESTAMP", "timestamptz": "TIMESTAMP", "time": "TIME"}[_ALIASES[tn.names[-1].sval.lower()]]
+        raise SqlError(INVALID_PARAMETER_VALUE, f"{shown}({mods[0]}) precision must not be negative")
+    return min(mods[0], 6)
 
 
 #: The integer types and the least and greatest value each holds.

@@ -161,12 +161,16 @@ async def text_answer(session, sql):
         result = (await session.execute(sql))[-1]
     except SqlError as e:
         return e.sqlstate
+    if result.table is None:
+        return "OK"
     cols = [format_column(result.table.column(i), t, session.text_style()).to_pylist() for i, (_n, t) in enumerate(result.columns)]
     return [type_oid(t)[0] for _n, t in result.columns], [tuple(r) for r in zip(*cols)]
 
 
 def pg_text_answer(conn: psycopg.Connection, sql: str):
     res = conn.pgconn.exec_(sql.encode())
+    if res.status == psycopg.pq.ExecStatus.COMMAND_OK:
+        return "OK"
     if res.status != psycopg.pq.ExecStatus.TUPLES_OK:
         return res.error_field(psycopg.pq.DiagnosticField.SQLSTATE).decode()
     values = [tuple(None if (v := res.get_value(r, c)) is None else v.decode() for c in range(res.nfields)) for r in range(res.ntuples)]
@@ -199,6 +203,40 @@ async def assert_answers_under(db, pg_url, setting: str, values, queries) -> Non
             conn.execute(f"SET {setting} = '{value}'")
             for sql in queries:
                 assert await text_answer(s, sql) == pg_text_answer(conn, sql), (value, sql)
+
+
+#: timestamp(p), timestamptz(p) and time(p): values kept to p fraction digits, in tables and casts
+PRECISE = [
+    "CREATE TABLE precise (a timestamp(2), b timestamptz(0), c time(1), d timestamp)",
+    "INSERT INTO precise VALUES ('2020-01-01 12:34:56.789', '2020-01-01 12:34:56.5+00', '10:00:00.05', '2020-01-01 12:34:56.789'),"
+    " ('1969-12-31 23:59:59.995', '1960-01-01 00:00:00.5+00', '23:59:59.99', NULL), ('infinity', '-infinity', NULL, NULL)",
+    "SELECT * FROM precise ORDER BY a",
+    "SELECT count(*) FROM precise WHERE a = timestamp(2) '2020-01-01 12:34:56.789'",
+    "UPDATE precise SET a = a + interval '0.004 sec', c = '11:11:11.15' WHERE d IS NOT NULL",
+    "SELECT a, c FROM precise ORDER BY a",
+    "SELECT '2020-01-01 12:34:56.785'::timestamp(2), '2020-01-01 12:34:56.5'::timestamp(0), '1999-12-31 23:59:59.9999999'::timestamp(3),"
+    " '2020-01-01 12:34:56.789+00'::timestamptz(1), time(0) '23:59:59.6', '12:00:00.123456'::time(4), CAST('0100-01-01 00:00:00.5 BC' AS timestamp(0)),"
+    " 'infinity'::timestamp(2), '2020-01-01 12:34:56.789'::timestamp(9)",
+    "SELECT format_type(atttypid, atttypmod), atttypmod FROM pg_attribute WHERE attrelid = 'precise'::regclass AND attnum > 0 ORDER BY attnum",
+    "SELECT column_name::text, datetime_precision FROM information_schema.columns WHERE table_name = 'precise' ORDER BY ordinal_position",
+    "ALTER TABLE precise ALTER COLUMN d TYPE timestamp(1)",
+    "SELECT d, format_type(atttypid, atttypmod) FROM precise, pg_attribute WHERE attrelid = 'precise'::regclass AND attname = 'd' ORDER BY d",
+    "CREATE TABLE imprecise (a timestamp(-1))",
+    "SELECT '2020-01-01'::time(-2)",
+    "DROP TABLE precise",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_fraction_precision_as_postgres(db, pg_url):
+    """timestamp(2) was kept to microseconds: a value stored and the same
+    value cast to timestamp(2) compared unequal (Prisma's DateTime columns are
+    timestamp(3))."""
+    s = db.session()
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS precise")
+        for sql in PRECISE:
+            assert await text_answer(s, sql) == pg_text_answer(conn, sql), sql
 
 
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
