@@ -9,7 +9,10 @@ operands as their exact text (a decimal cast to text keeps its scale) and
 returns the quotient's text, which the planner reports as numeric
 (planner.bind rewrites output columns of ``avg`` and ``/`` to it).
 ``txngate_numeric_variance`` is var_pop, var_samp, stddev_pop and
-stddev_samp of numerics and integers the same way, from exact sums.
+stddev_samp of numerics and integers the same way, from exact sums;
+sqrt, exp, ln, log and power of numerics are computed to the scale
+PostgreSQL's numeric.c picks for each (its estimates of the result's
+weight included) and rounded half away from zero.
 
 Invariant: the text returned is PostgreSQL's output for the same
 operands, digit for digit.
@@ -18,11 +21,13 @@ operands, digit for digit.
 from __future__ import annotations
 
 import decimal
+import math
 
 from local_exec import udf
 from local_exec.udf import FunctionError
 
-__all__ = ["FUNCTIONS", "numeric_div", "numeric_variance", "register"]
+__all__ = ["FUNCTIONS", "ln_dweight", "numeric_div", "numeric_exp", "numeric_ln", "numeric_log", "numeric_power", "numeric_sqrt",
+           "numeric_variance", "register"]
 
 #: NUMERIC_MIN_SIG_DIGITS and the display scale bounds of PostgreSQL's numeric.c
 MIN_SIG_DIGITS, MAX_DISPLAY_SCALE = 16, 1000
@@ -111,11 +116,136 @@ def numeric_variance(kind: str, n: str, sum_x: str, sum_xx: str, dscale: int) ->
     return format(value, "f")
 
 
+#: NUMERIC_MAX_RESULT_SCALE of numeric.c
+MAX_RESULT_SCALE = 2000
+
+
+def _rounded(value: decimal.Decimal, scale: int) -> str:
+    with decimal.localcontext() as ctx:
+        ctx.prec = max(value.adjusted(), 0) + scale + 10
+        ctx.rounding = decimal.ROUND_HALF_UP
+        return format(value.quantize(decimal.Decimal(1).scaleb(-scale)), "f")
+
+
+def _bounded(scale: int, *dscales: int) -> int:
+    return min(max(scale, *dscales, 0), MAX_DISPLAY_SCALE)
+
+
+def ln_dweight(v: decimal.Decimal) -> int:
+    """estimate_ln_dweight: the decimal weight of ln(v), estimated as
+    PostgreSQL does (it picks the scale of ln, log and power)."""
+    if v <= 0:
+        return 0
+    if decimal.Decimal("0.9") <= v <= decimal.Decimal("1.1"):
+        x = v - 1
+        return 0 if x.is_zero() else x.adjusted()
+    weight, first = _weight(v)  # the first one or two base-10000 digits: v ~= digits * 10^dweight
+    digits, dweight = first, weight * 4
+    rest = abs(v).scaleb(-4 * weight) - first
+    if rest:
+        digits, dweight = digits * 10000 + int(rest.scaleb(4)), dweight - 4
+    estimate = math.log(digits) + dweight * 2.302585092994046
+    return int(math.log10(abs(estimate))) if estimate else 0
+
+
+def _precise(digits: int):
+    ctx = decimal.Context(prec=max(digits, 30), Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+    return decimal.localcontext(ctx)
+
+
+def numeric_sqrt(a: str) -> str:
+    x = decimal.Decimal(a)
+    if x < 0:
+        raise FunctionError("2201F", "cannot take square root of a negative number")
+    weight, _ = _weight(x)
+    scale = _bounded(MIN_SIG_DIGITS - ((weight + 1) * 2 - 1), _dscale(x))
+    with _precise(x.adjusted() // 2 + scale + 12):
+        return _rounded(x.sqrt(), scale)
+
+
+def numeric_exp(a: str) -> str:
+    x = decimal.Decimal(a)
+    weight = max(min(float(x) * 0.434294481903252, MAX_RESULT_SCALE), -MAX_RESULT_SCALE)
+    if weight > MAX_RESULT_SCALE * 3 / 2:  # past numeric's range
+        raise FunctionError("22003", "value overflows numeric format")
+    scale = _bounded(MIN_SIG_DIGITS - int(weight), _dscale(x))
+    with _precise(max(int(weight), 0) + scale + 12):
+        return _rounded(x.exp(), scale)
+
+
+def _ln_checked(x: decimal.Decimal) -> None:
+    if x.is_zero():
+        raise FunctionError("2201E", "cannot take logarithm of zero")
+    if x < 0:
+        raise FunctionError("2201E", "cannot take logarithm of a negative number")
+
+
+def numeric_ln(a: str) -> str:
+    x = decimal.Decimal(a)
+    _ln_checked(x)
+    scale = _bounded(MIN_SIG_DIGITS - ln_dweight(x), _dscale(x))
+    with _precise(abs(x.adjusted()) + scale + 20):
+        return _rounded(x.ln(), scale)
+
+
+def numeric_log(base: str, a: str) -> str:
+    """log(base, x) (and log(x), log10(x): base 10), log_var's scale."""
+    b, x = decimal.Decimal(base), decimal.Decimal(a)
+    _ln_checked(b)
+    _ln_checked(x)
+    if b == 1:
+        raise FunctionError("22012", "division by zero")
+    scale = _bounded(MIN_SIG_DIGITS - (ln_dweight(x) - ln_dweight(b)), _dscale(b), _dscale(x))
+    with _precise(abs(x.adjusted()) + abs(b.adjusted()) + scale + 20):
+        return _rounded(x.ln() / b.ln(), scale)
+
+
+def numeric_power(base: str, exponent: str) -> str:
+    """power(numeric, numeric) and ^: an integral exponent multiplies (the
+    result rounded to 16 places, or the base's scale); any other is
+    exp(exponent * ln(base)), to the scale power_var picks."""
+    b, e = decimal.Decimal(base), decimal.Decimal(exponent)
+    if b.is_zero() and e < 0:
+        raise FunctionError("2201F", "zero raised to a negative power is undefined")
+    integral = e == e.to_integral_value()
+    if b < 0 and not integral:
+        raise FunctionError("2201F", "a negative number raised to a non-integer power yields a complex result")
+    if integral and -(1 << 31) <= e < (1 << 31):
+        n, scale = int(e), _bounded(MIN_SIG_DIGITS, _dscale(b))
+        if b.is_zero() or n == 0:
+            return _rounded(decimal.Decimal(int(n == 0)), scale)
+        estimate = n * (math.log10(abs(float(b.scaleb(-b.adjusted())))) + b.adjusted())
+        if estimate > 3 * 32767 * 4:
+            raise FunctionError("22003", "value overflows numeric format")
+        if estimate + 1 < -scale:
+            return _rounded(decimal.Decimal(0), scale)
+        with _precise(int(abs(estimate)) + scale + 20):
+            return _rounded(b ** n, scale)
+    if b.is_zero():
+        return _rounded(decimal.Decimal(0), MIN_SIG_DIGITS)
+    with _precise(abs(b.adjusted()) + abs(e.adjusted()) + 40):
+        exponent_ln = e * abs(b).ln()
+    weight = float(exponent_ln)
+    if abs(weight) > MAX_RESULT_SCALE * 3.01:
+        if weight > 0:
+            raise FunctionError("22003", "value overflows numeric format")
+        return _rounded(decimal.Decimal(0), MAX_DISPLAY_SCALE)
+    weight *= 0.434294481903252
+    scale = _bounded(MIN_SIG_DIGITS - int(weight), _dscale(b), _dscale(e))
+    with _precise(abs(int(weight)) + scale + abs(e.adjusted()) + abs(b.adjusted()) + 20):
+        return _rounded((e * abs(b).ln()).exp(), scale)
+
+
 FUNCTIONS = {
     "txngate_numeric_div": (numeric_div, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_numeric_mod": (numeric_mod, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_numeric_trunc_div": (numeric_trunc_div, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_numeric_variance": (numeric_variance, ["VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "INTEGER"], "VARCHAR"),
+    "txngate_numeric_sqrt": (numeric_sqrt, ["VARCHAR"], "VARCHAR"),
+    "txngate_numeric_exp": (numeric_exp, ["VARCHAR"], "VARCHAR"),
+    "txngate_numeric_ln": (numeric_ln, ["VARCHAR"], "VARCHAR"),
+    "txngate_numeric_log": (numeric_log, ["VARCHAR", "VARCHAR"], "VARCHAR"),
+    "txngate_numeric_power": (numeric_power, ["VARCHAR", "VARCHAR"], "VARCHAR"),
 }
 
 

@@ -1146,6 +1146,22 @@ def _exact_numeric(text: str) -> ast.TypeCast:
     return _cast_to(ast.A_Const(val=ast.String(sval=exact)), f"numeric({max(precision, scale, 1)},{scale})")
 
 
+def _constant_scale(n: ast.Node) -> int:
+    """The digits after the point of a number constant (``1e-20``: 20), or
+    of the numeric(p, s) it was read as; 0 for anything else (a constant
+    cast to plain numeric keeps them all, where a column keeps 10)."""
+    if isinstance(n, ast.A_Const) and isinstance(n.val, (ast.Float, ast.String)):
+        try:
+            exact = _exact_numeric(n.val.fval if isinstance(n.val, ast.Float) else n.val.sval)
+        except (decimal.InvalidOperation, SqlError):
+            return 0
+        return exact.typeName.typmods[1].val.ival
+    if isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval == "numeric" and len(n.typeName.typmods or ()) == 2 \
+            and isinstance(n.arg, ast.A_Const):
+        return n.typeName.typmods[1].val.ival
+    return 0
+
+
 def _astronomical(field: str, kind: str | None) -> str:
     """The year or isoyear of ``_arg1`` counted astronomically (year 0 is 1
     BC), as DuckDB's year() and isoyear() give it for a date or timestamp
@@ -1357,7 +1373,8 @@ _VARIANCES = {"var_pop", "var_samp", "variance", "stddev_pop", "stddev_samp", "s
 def _is_exact_division(v: ast.Node, columns: dict[str, str]) -> bool:
     """``avg`` of a numeric or an integer, a variance or standard deviation
     of one (also over a window; not of DISTINCT values: their squares are
-    not the squares' distinct values), or ``/`` of numerics."""
+    not the squares' distinct values), ``/`` of numerics (or a numeric and
+    an integer), or sqrt, exp, ln, log, power or ^ of them."""
     if isinstance(v, ast.FuncCall) and v.funcname[-1].sval == "avg" and len(v.args or ()) == 1 and not v.over and not v.agg_order:
         return _operand_type(v.args[0], columns, floats=True) in ("numeric", "smallint", "integer")
     if isinstance(v, ast.FuncCall) and v.funcname[-1].sval in _VARIANCES and len(v.args or ()) == 1 and not v.agg_order \
@@ -1366,12 +1383,35 @@ def _is_exact_division(v: ast.Node, columns: dict[str, str]) -> bool:
     if isinstance(v, ast.A_Expr) and v.kind == A_Expr_Kind.AEXPR_OP and v.name[-1].sval == "/":
         types = {_operand_type(v.lexpr, columns, floats=True), _operand_type(v.rexpr, columns, floats=True)}
         return "numeric" in types and types <= {"numeric", "smallint", "integer"}
+    call = _numeric_call(v)
+    if call is not None:
+        types = {_operand_type(a, columns, floats=True) for a in call[1]}
+        return "numeric" in types and types <= {"numeric", "smallint", "integer"}
     return False
+
+
+#: the functions of numerics PostgreSQL computes as numerics (DuckDB in doubles), by their arities: local_exec.numeric's
+_NUMERIC_FUNCTIONS = {("sqrt", 1): "txngate_numeric_sqrt", ("exp", 1): "txngate_numeric_exp", ("ln", 1): "txngate_numeric_ln",
+                      ("log", 1): "txngate_numeric_log", ("log10", 1): "txngate_numeric_log", ("log", 2): "txngate_numeric_log",
+                      ("power", 2): "txngate_numeric_power", ("pow", 2): "txngate_numeric_power"}
+
+
+def _numeric_call(v: ast.Node) -> tuple[str, list[ast.Node]] | None:
+    """(local_exec.numeric's function, arguments) of sqrt, exp, ln, log,
+    log10, power and ^ (log and log10 of one argument: base 10), or None."""
+    if isinstance(v, ast.A_Expr) and v.kind == A_Expr_Kind.AEXPR_OP and v.name[-1].sval == "^" and v.lexpr is not None:
+        return "txngate_numeric_power", [v.lexpr, v.rexpr]
+    if isinstance(v, ast.FuncCall) and not v.over and not v.agg_star and not v.agg_distinct and v.args \
+            and (name := _NUMERIC_FUNCTIONS.get((v.funcname[-1].sval, len(v.args)))) is not None:
+        return name, ([ast.A_Const(val=ast.Integer(ival=10))] if name == "txngate_numeric_log" and len(v.args) == 1 else []) + list(v.args)
+    return None
 
 
 def _exact_division(v: ast.Node, columns: dict[str, str]) -> ast.Node:
     """``avg(x)`` or ``a / b`` as txngate_numeric_div of their exact texts
-    (an operand that is itself such a division too)."""
+    (an operand that is itself such a division too); a variance
+    (``_exact_variance``), or sqrt, exp, ln, log or power of numerics, as
+    local_exec.numeric's function of the same name."""
     def text(n):
         if _is_exact_division(n, columns):
             return _exact_division(n, columns)
@@ -1379,12 +1419,22 @@ def _exact_division(v: ast.Node, columns: dict[str, str]) -> ast.Node:
 
     if isinstance(v, ast.FuncCall) and v.funcname[-1].sval in _VARIANCES:
         return _exact_variance(v, columns)
+    call = _numeric_call(v)
+    if call is not None:  # each operand as its text with PostgreSQL's scale: an unconstrained numeric's without the zeros stored
+        name, args = call
+        return ast.FuncCall(funcname=(ast.String(sval=name),), args=tuple(
+            text(a) if _is_exact_division(a, columns) or isinstance(a, ast.A_Const) or _declared_scale(a, columns) is not None
+            or _operand_type(a, columns) in ("smallint", "integer") else expand(_STRIPPED_TEXT, [a]) for a in args))
     if isinstance(v, ast.FuncCall):  # avg(x) [FILTER ...]: sum / count of the same rows
         total = ast.FuncCall(funcname=(ast.String(sval="sum"),), args=v.args, agg_distinct=v.agg_distinct, agg_filter=v.agg_filter)
         count = ast.FuncCall(funcname=(ast.String(sval="count"),), args=copy.deepcopy(v.args), agg_distinct=v.agg_distinct,
                              agg_filter=copy.deepcopy(v.agg_filter))
         return ast.FuncCall(funcname=(ast.String(sval="txngate_numeric_div"),), args=(text(total), text(count)))
     return ast.FuncCall(funcname=(ast.String(sval="txngate_numeric_div"),), args=(text(v.lexpr), text(v.rexpr)))
+
+
+#: a numeric's text without the trailing fraction zeros (and point) its stored scale added
+_STRIPPED_TEXT = "regexp_replace(regexp_replace(CAST(_arg1 AS text), '(\\.[0-9]*?)0+$', '\\1'), '\\.$', '')"
 
 
 def _exact_variance(v: ast.FuncCall, columns: dict[str, str]) -> ast.Node:
@@ -1612,7 +1662,8 @@ def _pg_casts(tc: ast.TypeCast) -> bool:
         tc.arg, tc.typeName = expanded.arg, expanded.typeName
     if name in ("numeric", "decimal") and not tc.typeName.typmods:
         tc.typeName = ast.TypeName(names=(ast.String(sval="numeric"),), typmods=(
-            ast.A_Const(val=ast.Integer(ival=38)), ast.A_Const(val=ast.Integer(ival=10))), arrayBounds=tc.typeName.arrayBounds, typemod=-1)
+            ast.A_Const(val=ast.Integer(ival=38)), ast.A_Const(val=ast.Integer(ival=max(10, _constant_scale(tc.arg))))),
+            arrayBounds=tc.typeName.arrayBounds, typemod=-1)
     if name in ("varchar", "bpchar") and tc.typeName.typmods and not tc.typeName.arrayBounds:
             # an explicit cast to varchar(n) or char(n) cuts the text to n characters (char(n) is not
         # padded: txngate stores and compares it as text, which is what PostgreSQL compares)

@@ -32,6 +32,9 @@ every value's text, or the SQLSTATE.
 - aggregates: var_pop, var_samp, stddev_pop and stddev_samp of integers
   and numerics are numerics, divided as PostgreSQL divides (they were
   doubles), also over windows; of a lone infinity or NaN, NaN (was 0);
+  sqrt, exp, ln, log and power of numerics are numerics to PostgreSQL's
+  scale (they were doubles: power(2.0, 100) printed 1.2676506002282294e+30);
+- timestamp(p), timestamptz(p) and time(p) keep p fraction digits;
 - extract(julian ...) a numeric with the fraction of the day; to_char's
   lower-case ``tzh`` and ``tzm``."""
 
@@ -148,6 +151,12 @@ QUERIES = [
     "SELECT var_samp(i) FILTER (WHERE i > 3), var_pop(n) FILTER (WHERE i > 100), var_samp(i) FILTER (WHERE i = 3) FROM nums",
     "SELECT var_pop('inf'::float8), var_samp('inf'::float8), stddev_pop('nan'::float4), stddev_pop(x), var_pop(x) FROM (VALUES ('inf'::float8)) t(x)",
     "SELECT var_pop(f1), stddev_pop(f1) FILTER (WHERE i = 5) FROM nums",
+    # sqrt, exp, ln, log and power of numerics: numerics to PostgreSQL's scale (they were doubles)
+    "SELECT sqrt(2::numeric), sqrt(1e-20::numeric), sqrt(12345678901234567890.5), exp(1.0), exp(-50.5), exp(100::numeric), ln(2.0), ln(1.0000001)",
+    "SELECT log(1000.0), log(2.0, 64.0), log10(0.001), power(2::numeric, 100), power(2.5, 2), power(1.5, 0), power(1.1, -3), power(2.0, 0.5),"
+    " power(10.0, -20.5), 2.0 ^ 3",
+    "SELECT i, sqrt(n), exp(n), ln(n), log(n), power(n, i), n ^ i, n ^ 0.5, sqrt(i) FROM nums ORDER BY i",
+    "SELECT sqrt(-1.0)", "SELECT ln(0.0)", "SELECT log(1.0, 5.0)", "SELECT power(0.0, -1)", "SELECT power(-2.0, 0.5)",
     # julian days: the day's number and the fraction of the day, numerics
     "SELECT extract(julian from date '2000-01-01'), extract(julian from timestamp '2000-01-01 12:00:00.5'), date_part('julian', timestamp '2000-01-01 06:00'),"
     " extract(julian from timestamp '1000-03-01 23:59:59.999999'), date_part('julian', date '1999-02-01'), date_part('julian', timestamp 'infinity')",
