@@ -354,7 +354,7 @@ class Dml:
             if col.name in targets:
                 if col.default == IDENTITY_ALWAYS and not (node.override and node.override.name == "OVERRIDING_SYSTEM_VALUE") \
                         and (select is None or col.name not in defaults_only):
-                    raise _identity_always(col.name)
+                    raise identity_always(col.name)
                 expr = f'src."c{targets.index(col.name)}"'
             elif col.sequenced:
                 expr = "NULL"  # filled from the sequence below
@@ -391,7 +391,7 @@ class Dml:
         counts = {i: sum(1 for row in select.valuesLists if i < len(row) and isinstance(row[i], ast.SetToDefault)) for i in range(len(targets))}
         for i, name in enumerate(targets):
             if rel.column(name).default == IDENTITY_ALWAYS and not overriding and counts[i] < len(select.valuesLists):
-                raise _identity_always(name)
+                raise identity_always(name)
         out = {}
         for i, name in enumerate(targets):
             col = rel.column(name)
@@ -485,7 +485,7 @@ class Dml:
         pos = pa.array(range(len(conflicts)), pa.int64())
         old = current.take(pa.array([e for _p, e in conflicts], pa.int64()))
         excluded = new.take(pa.array([p for p, _e in conflicts], pa.int64()))
-        sets = _assignment_sql(_assignments(clause.targetList, rel), rel)
+        sets = assignment_sql(assignments(clause.targetList, rel), rel)
         cols = ", ".join(
             f'CAST({transpile(sets[c.name]) if c.name in sets else chr(34) + alias + chr(34) + "." + chr(34) + c.name + chr(34)} AS {duckdb_type(c.type)}) AS "{c.name}"'
             for c in rel.columns
@@ -506,11 +506,11 @@ class Dml:
     async def update(self, node: ast.UpdateStmt) -> Result:
         _refuse_with(node)
         rel = await self.target(node.relation)
-        sets = _assignments(node.targetList, rel)
+        sets = assignments(node.targetList, rel)
         alias = node.relation.alias.aliasname if node.relation.alias is not None else rel.name
         if _spark_rewritable(node, rel, self.work, keyed_ok=False):
             # old rows retracted and new rows added by one Spark job
-            sets = _assignment_sql(sets, rel)
+            sets = assignment_sql(sets, rel)
             where = f" WHERE {pg_sql(node.whereClause)}" if node.whereClause is not None else ""
             source = f"{_qualified(rel)} AS {_q(alias)}"
             new = ", ".join(
@@ -529,7 +529,7 @@ class Dml:
         if old is not None:
             changed = _assign(plan, old)
         else:
-            sets = _assignment_sql(sets, rel)
+            sets = assignment_sql(sets, rel)
             exprs = [f'{_q(alias)}.{ROWID} AS {ROWID}'] + [
                 f'CAST(({sets[c.name]}) AS {_pg_type(c.type)}) AS {_q("__new_" + c.name)}' for c in rel.columns if c.name in sets
             ]
@@ -1011,10 +1011,10 @@ def _remove_rows(current: pa.Table, removed: pa.Table) -> pa.Table:
     return expand(collapse(both))
 
 
-def _assignments(targets, rel: Relation) -> dict[str, object]:
+def assignments(targets, rel: Relation) -> dict[str, object]:
     """The SET clause checked as PostgreSQL checks it: each assigned column
     with what it is set to (its default's SQL, or an expression node whose
-    SQL ``_assignment_sql`` makes: a point UPDATE computed without an
+    SQL ``assignment_sql`` makes: a point UPDATE computed without an
     engine never needs it)."""
     sets: dict[str, object] = {}
     for target in targets:
@@ -1037,8 +1037,8 @@ def _assignments(targets, rel: Relation) -> dict[str, object]:
     return sets
 
 
-def _assignment_sql(sets: dict[str, object], rel: Relation) -> dict[str, str]:
-    """``_assignments`` as PostgreSQL SQL per column."""
+def assignment_sql(sets: dict[str, object], rel: Relation) -> dict[str, str]:
+    """``assignments`` as PostgreSQL SQL per column."""
     return {name: v if isinstance(v, str) else pg_sql(typed_literal(v, rel.column(name).type)) for name, v in sets.items()}
 
 
@@ -1180,7 +1180,7 @@ def _assign(plan: dict[str, tuple], rows: pa.Table) -> pa.Table:
     return pa.table(out)
 
 
-def _identity_always(name: str) -> SqlError:
+def identity_always(name: str) -> SqlError:
     return SqlError("428C9", f'cannot insert a non-DEFAULT value into column "{name}"',
                     detail=f'Column "{name}" is an identity column defined as GENERATED ALWAYS.', hint="Use OVERRIDING SYSTEM VALUE to override.")
 

@@ -151,7 +151,7 @@ def classify(node: ast.Node) -> str:
         ):
             raise not_supported("data-modifying statements in WITH")
         return DDL if node.intoClause is not None else READ
-    if isinstance(node, (ast.InsertStmt, ast.UpdateStmt, ast.DeleteStmt, ast.TruncateStmt)):
+    if isinstance(node, (ast.InsertStmt, ast.UpdateStmt, ast.DeleteStmt, ast.TruncateStmt, ast.MergeStmt)):
         return WRITE
     if isinstance(node, DDL_NODES):
         return DDL

@@ -34,6 +34,7 @@ import asyncio
 import datetime as dt
 import contextlib
 import copy
+import functools
 import logging
 import re
 import secrets
@@ -55,6 +56,7 @@ from planner.copy import CopySink, CopySource, copy_from, copy_to
 from planner.cursors import CURSOR_OPT_HOLD, Cursors
 from planner.ddl import Ddl
 from planner.dml import Dml
+from planner.merge import merge
 from planner.errors import (
     ACTIVE_SQL_TRANSACTION,
     IN_FAILED_SQL_TRANSACTION,
@@ -642,6 +644,7 @@ class Session:
             dml = self._dml(work, params)
             handler = {
                 ast.InsertStmt: dml.insert, ast.UpdateStmt: dml.update, ast.DeleteStmt: dml.delete, ast.TruncateStmt: dml.truncate,
+                ast.MergeStmt: functools.partial(merge, dml),
             }[type(node)]
             return await handler(node)
         if stmt.kind == p.COPY:

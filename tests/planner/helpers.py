@@ -5,9 +5,12 @@ from __future__ import annotations
 import contextlib
 
 import asyncpg
+import psycopg
 import pytest
 
 from planner.errors import SqlError
+from planner.sqltypes import type_oid
+from planner.textfmt import format_column
 
 
 async def one(session, sql, params=None):
@@ -73,3 +76,27 @@ async def beside_postgres(db, pg_url: str, setup, tables=()):
         yield session, conn
     finally:
         await conn.close()
+
+
+async def text_answer(session, sql):
+    """(type OIDs, rows as text), the command tag of a statement without
+    rows, or the SQLSTATE, as a client sees them (``pg_text_answer``:
+    PostgreSQL's)."""
+    try:
+        result = (await session.execute(sql))[-1]
+    except SqlError as e:
+        return e.sqlstate
+    if result.table is None:
+        return result.command_tag()
+    cols = [format_column(result.table.column(i), t, session.text_style()).to_pylist() for i, (_n, t) in enumerate(result.columns)]
+    return [type_oid(t)[0] for _n, t in result.columns], [tuple(r) for r in zip(*cols)]
+
+
+def pg_text_answer(conn: psycopg.Connection, sql: str):
+    res = conn.pgconn.exec_(sql.encode())
+    if res.status == psycopg.pq.ExecStatus.COMMAND_OK:
+        return res.command_status.decode()
+    if res.status != psycopg.pq.ExecStatus.TUPLES_OK:
+        return res.error_field(psycopg.pq.DiagnosticField.SQLSTATE).decode()
+    values = [tuple(None if (v := res.get_value(r, c)) is None else v.decode() for c in range(res.nfields)) for r in range(res.ntuples)]
+    return [res.ftype(c) for c in range(res.nfields)], values

@@ -43,9 +43,7 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from planner.errors import SqlError
-from planner.sqltypes import type_oid
-from planner.textfmt import format_column
+from tests.planner.helpers import pg_text_answer, text_answer
 
 SETUP = [
     "CREATE TABLE nums (f1 float8, i int, n numeric(10,2))",
@@ -162,28 +160,6 @@ QUERIES = [
     " extract(julian from timestamp '1000-03-01 23:59:59.999999'), date_part('julian', date '1999-02-01'), date_part('julian', timestamp 'infinity')",
     "SELECT id, extract(julian from d), extract(julian from t) FROM words ORDER BY id",
 ]
-
-
-async def text_answer(session, sql):
-    """(type OIDs, rows as text) or the SQLSTATE, as a client sees them."""
-    try:
-        result = (await session.execute(sql))[-1]
-    except SqlError as e:
-        return e.sqlstate
-    if result.table is None:
-        return "OK"
-    cols = [format_column(result.table.column(i), t, session.text_style()).to_pylist() for i, (_n, t) in enumerate(result.columns)]
-    return [type_oid(t)[0] for _n, t in result.columns], [tuple(r) for r in zip(*cols)]
-
-
-def pg_text_answer(conn: psycopg.Connection, sql: str):
-    res = conn.pgconn.exec_(sql.encode())
-    if res.status == psycopg.pq.ExecStatus.COMMAND_OK:
-        return "OK"
-    if res.status != psycopg.pq.ExecStatus.TUPLES_OK:
-        return res.error_field(psycopg.pq.DiagnosticField.SQLSTATE).decode()
-    values = [tuple(None if (v := res.get_value(r, c)) is None else v.decode() for c in range(res.nfields)) for r in range(res.ntuples)]
-    return [res.ftype(c) for c in range(res.nfields)], values
 
 
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
