@@ -50,7 +50,7 @@ from planner.errors import (
     not_supported,
 )
 from planner.keyprobe import Probe, column_of, constant, exactly, key_probe
-from planner.pgcatalog import column_origins
+from planner.pgcatalog import column_origins, replace_children
 from planner.references import References
 from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain, out_of_memory
@@ -216,7 +216,7 @@ class Dml:
     # -- INSERT ----------------------------------------------------------------
 
     async def insert(self, node: ast.InsertStmt) -> Result:
-        _refuse_with(node)
+        node = _read_ctes(node)
         rel = await self.target(node.relation)
         targets = [c.name for c in node.cols] if node.cols else rel.column_names
         for c in node.cols or ():
@@ -504,7 +504,7 @@ class Dml:
     # -- UPDATE / DELETE ------------------------------------------------------
 
     async def update(self, node: ast.UpdateStmt) -> Result:
-        _refuse_with(node)
+        node = _read_ctes(node)
         rel = await self.target(node.relation)
         sets = assignments(node.targetList, rel)
         alias = node.relation.alias.aliasname if node.relation.alias is not None else rel.name
@@ -547,7 +547,7 @@ class Dml:
         return await self._returning(node, rel, new, f"UPDATE {new.num_rows}")
 
     async def delete(self, node: ast.DeleteStmt) -> Result:
-        _refuse_with(node)
+        node = _read_ctes(node)
         rel = await self.target(node.relation)
         alias = node.relation.alias.aliasname if node.relation.alias is not None else rel.name
         if _spark_rewritable(node, rel, self.work, keyed_ok=True):
@@ -1218,9 +1218,54 @@ def _fill_defaults(select: ast.SelectStmt, rel: Relation, targets: list[str], se
     return select
 
 
-def _refuse_with(node) -> None:
-    if getattr(node, "withClause", None) is not None:
-        raise not_supported("WITH in INSERT/UPDATE/DELETE")
+def _read_ctes(node):
+    """``node`` (INSERT, UPDATE or DELETE) without its WITH clause, the
+    same statement: an INSERT's WITH moves to its SELECT; an UPDATE's or
+    DELETE's CTEs are written where they are read, as subqueries (one
+    snapshot: a CTE read twice gives the same rows twice). Recursive and
+    data-modifying CTEs are refused."""
+    w = node.withClause
+    if w is None:
+        return node
+    if any(isinstance(c.ctequery, (ast.InsertStmt, ast.UpdateStmt, ast.DeleteStmt)) for c in w.ctes):
+        raise not_supported("data-modifying statements in WITH")
+    node = copy.copy(node)
+    node.withClause = None
+    select = getattr(node, "selectStmt", None)
+    if select is not None and select.withClause is None and not select.valuesLists:
+        node.selectStmt = copy.copy(select)
+        node.selectStmt.withClause = w
+        return node
+    if w.recursive:
+        raise not_supported("WITH RECURSIVE in UPDATE, DELETE or INSERT ... VALUES")
+    ctes: dict[str, ast.CommonTableExpr] = {}
+    for cte in w.ctes:  # a CTE reads the ones before it
+        ctes[cte.ctename] = ast.CommonTableExpr(ctename=cte.ctename, aliascolnames=cte.aliascolnames, ctequery=_inlined(cte.ctequery, ctes))
+    target = node.relation
+    node.relation = None  # the table written is never a CTE
+    node = _inlined(node, ctes)
+    node.relation = target
+    return node
+
+
+def _inlined(node, ctes: dict):
+    """A copy of ``node`` with each read of a CTE of ``ctes`` (an unqualified
+    table name) replaced by its query, under the name it is read as."""
+    node = copy.deepcopy(node)
+
+    def subquery(n):
+        if not isinstance(n, ast.RangeVar) or n.schemaname is not None or n.relname not in ctes:
+            return None
+        cte = ctes[n.relname]
+        alias = ast.Alias(aliasname=n.alias.aliasname if n.alias is not None else n.relname,
+                          colnames=(n.alias.colnames if n.alias is not None and n.alias.colnames else cte.aliascolnames) or None)
+        return ast.RangeSubselect(lateral=False, subquery=copy.deepcopy(cte.ctequery), alias=alias)
+
+    if ctes:
+        for n in p.walk(node):
+            if isinstance(n, ast.Node):
+                replace_children(n, subquery)
+    return node
 
 
 def _first_dup(names: list[str]) -> str:
