@@ -147,9 +147,11 @@ DDL_NODES = (
 def classify(node: ast.Node) -> str:
     if isinstance(node, ast.SelectStmt):
         if node.withClause is not None and any(
-            isinstance(cte.ctequery, (ast.InsertStmt, ast.UpdateStmt, ast.DeleteStmt)) for cte in node.withClause.ctes
+            isinstance(cte.ctequery, (ast.InsertStmt, ast.UpdateStmt, ast.DeleteStmt, ast.MergeStmt)) for cte in node.withClause.ctes
         ):
-            raise not_supported("data-modifying statements in WITH")
+            if node.intoClause is not None:
+                raise not_supported("SELECT INTO with data-modifying statements in WITH")
+            return WRITE  # planner.writable
         return DDL if node.intoClause is not None else READ
     if isinstance(node, (ast.InsertStmt, ast.UpdateStmt, ast.DeleteStmt, ast.TruncateStmt, ast.MergeStmt)):
         return WRITE

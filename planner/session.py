@@ -57,6 +57,7 @@ from planner.cursors import CURSOR_OPT_HOLD, Cursors
 from planner.ddl import Ddl
 from planner.dml import Dml
 from planner.merge import merge
+from planner import writable
 from planner.errors import (
     ACTIVE_SQL_TRANSACTION,
     IN_FAILED_SQL_TRANSACTION,
@@ -445,7 +446,10 @@ class Session:
         INSERT/UPDATE/DELETE's RETURNING, without running it (parameters
         bound to NULLs of their types, no rows produced); None for
         statements without rows."""
-        query = _returning_query(stmt.node) if stmt.kind == p.WRITE else stmt.node if stmt.kind == p.READ else None
+        if stmt.kind == p.WRITE and isinstance(stmt.node, ast.SelectStmt):
+            query = writable.shape_query(stmt.node)
+        else:
+            query = writable.returning_query(stmt.node) if stmt.kind == p.WRITE else stmt.node if stmt.kind == p.READ else None
         if query is None:
             return None
         probe = pglast.parse_sql(f"SELECT * FROM ({pg_sql(_typed_params(query, param_types))}) AS q LIMIT 0")[0].stmt
@@ -640,13 +644,14 @@ class Session:
         if work.read_only and stmt.kind in (p.WRITE, p.DDL, p.COPY) and not (stmt.kind == p.COPY and not node.is_from):
             verb = stmt.text.split(None, 1)[0].upper() if stmt.text else "this statement"
             raise SqlError(READ_ONLY_TRANSACTION, f"cannot execute {verb} in a read-only transaction")
+        if stmt.kind == p.WRITE and isinstance(node, ast.SelectStmt):  # data-modifying statements in WITH
+            main, deferred = await writable.with_writes(work, node, lambda w: self._dml(w, params), _run_write, self.text_style())
+            out = await self._dml(deferred, params).select(main)
+            result = await self._with_origins(work, main, to_result(f"SELECT {out.num_rows}", out, p.result_names(main)))
+            await deferred.apply()
+            return result
         if stmt.kind == p.WRITE:
-            dml = self._dml(work, params)
-            handler = {
-                ast.InsertStmt: dml.insert, ast.UpdateStmt: dml.update, ast.DeleteStmt: dml.delete, ast.TruncateStmt: dml.truncate,
-                ast.MergeStmt: functools.partial(merge, dml),
-            }[type(node)]
-            return await handler(node)
+            return await _run_write(self._dml(work, params), node)
         if stmt.kind == p.COPY:
             dml = self._dml(work, params)
             if node.is_from:
@@ -983,15 +988,13 @@ def _typed_params(node, types: list[str]):
     return node
 
 
-def _returning_query(node) -> ast.SelectStmt | None:
-    """The SELECT an INSERT/UPDATE/DELETE ... RETURNING answers like: its
-    RETURNING list over its target table (and FROM/USING tables)."""
-    clause = getattr(node, "returningClause", None)
-    if clause is None or not clause.exprs:
-        return None
-    sources = [node.relation] + list(getattr(node, "fromClause", None) or getattr(node, "usingClause", None) or ())
-    return ast.SelectStmt(targetList=clause.exprs, fromClause=tuple(sources), limitOption=enums.LimitOption.LIMIT_OPTION_DEFAULT,
-                          op=enums.SetOperation.SETOP_NONE)
+async def _run_write(dml: Dml, node: ast.Node) -> Result:
+    """INSERT, UPDATE, DELETE, TRUNCATE or MERGE ``node`` run by ``dml``."""
+    handler = {
+        ast.InsertStmt: dml.insert, ast.UpdateStmt: dml.update, ast.DeleteStmt: dml.delete, ast.TruncateStmt: dml.truncate,
+        ast.MergeStmt: functools.partial(merge, dml),
+    }[type(node)]
+    return await handler(node)
 
 
 def _error_position(node, e: EngineError) -> int | None:

@@ -110,6 +110,16 @@ SEQUENCES = [
         m.parse("s5", "UPDATE pd_dr SET b = $1 WHERE a = $2 RETURNING *", (25, 23)), m.describe("S", "s5"),
         m.parse("s6", "DELETE FROM pd_dr WHERE a = $1 RETURNING a", (23,)), m.describe("S", "s6"),
         m.bind("", "s4", ("x", "1.5")), m.describe("P"), m.execute(), m.sync()]),
+    Seq("extended_merge", Q("CREATE TABLE pd_mg (id int PRIMARY KEY, v text)", "INSERT INTO pd_mg VALUES (1, 'a')") + [
+        m.parse("s8", "MERGE INTO pd_mg t USING (SELECT $1::int AS id, $2::text AS v) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v"
+                " WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)"), m.describe("S", "s8"),
+        m.bind("", "s8", ("1", "b")), m.describe("P"), m.execute(), m.bind("", "s8", ("2", "c")), m.execute(), m.sync()]
+        + Q("SELECT * FROM pd_mg ORDER BY id")),
+    Seq("extended_insert_in_with", Q("CREATE TABLE pd_wi (id serial PRIMARY KEY, task text)") + [
+        m.parse("s9", "WITH src AS (INSERT INTO pd_wi (task) VALUES ($1) RETURNING pd_wi.*) SELECT count(s) AS n, json_agg(s) AS body FROM src s",
+                (25,)), m.describe("S", "s9"), m.bind("", "s9", ("x",)), m.describe("P"), m.execute(), m.sync()]
+        + Q("WITH d AS (DELETE FROM pd_wi RETURNING id) SELECT (SELECT count(*) FROM pd_wi) AS seen, (SELECT count(*) FROM d) AS gone",
+            "SELECT count(*) FROM pd_wi")),
     Seq("extended_untyped_params", [m.parse("s7", "SELECT $1 + 1 AS a, 2.5 * $2 AS b, $3 = true AS c, $4 > now() AS d"), m.describe("S", "s7"),
                                      m.bind("", "s7", ("41", "2", "t", None)), m.describe("P"), m.execute(), m.sync()]),
     Seq("extended_current_setting_param", ext("SELECT current_setting($1)", ("DateStyle",)) + [m.sync()]),

@@ -1,0 +1,130 @@
+"""Data-modifying statements in WITH: ``WITH x AS (INSERT / UPDATE /
+DELETE / MERGE ... RETURNING ...) SELECT ... FROM x`` (PostgREST writes
+every insert, update and delete so).
+
+As PostgreSQL runs them: every sub-statement and the main query see the
+table contents from before the statement (one snapshot: a sub-statement
+does not see another's writes, the main query sees them only through
+the RETURNING rows it reads); each sub-statement runs once, whether or
+not the main query reads it. The sub-statements run first, in order, on
+a ``Deferred`` view of the work that keeps their writes aside; each
+one's RETURNING rows become a CTE of constants for the main query; once
+the main query has its rows, the writes go to the work, in order. An
+error anywhere writes nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pglast
+import pyarrow as pa
+from pglast import ast, enums
+
+from planner.bind import pg_sql
+from planner.errors import not_supported
+from planner.result import Result
+from planner.sqltypes import type_name
+from planner.textfmt import TextStyle, format_column
+
+__all__ = ["DATA_MODIFYING", "Deferred", "returning_query", "shape_query", "with_writes"]
+
+#: the statements a WITH may hold that write
+DATA_MODIFYING = (ast.InsertStmt, ast.UpdateStmt, ast.DeleteStmt, ast.MergeStmt)
+
+
+class Deferred:
+    """The work as the sub-statements of one statement see it: every read
+    at the contents from before the statement; the writes kept in
+    ``writes`` until ``apply``."""
+
+    def __init__(self, work):
+        self._work = work
+        self.writes: list[tuple[str, pa.Table, int]] = []
+
+    def __getattr__(self, name):
+        return getattr(self._work, name)
+
+    async def write(self, shard: str, rows: pa.Table, diff: int, *, keep: bool = True) -> None:
+        self.writes.append((shard, rows, diff))
+
+    def write_batches(self, shard: str, batches) -> None:
+        raise not_supported("a data-modifying statement in WITH that runs on Spark")
+
+    async def apply(self) -> None:
+        for shard, rows, diff in self.writes:
+            await self._work.write(shard, rows, diff)
+
+
+async def with_writes(work, node: ast.SelectStmt, dml_on, run_write, style: TextStyle) -> tuple[ast.SelectStmt, Deferred]:
+    """Run the data-modifying CTEs of ``node`` in order on a Deferred view
+    of ``work`` (``dml_on(work)``: the Dml to run them with,
+    ``run_write(dml, statement)``: runs one, its Result): the main query,
+    each of them replaced by its RETURNING rows as constants, and the
+    Deferred view, to read the main query on and ``apply`` after it. A
+    sub-statement reads the CTEs before it."""
+    deferred = Deferred(work)
+    dml = dml_on(deferred)
+    ctes: list[ast.CommonTableExpr] = []
+    for cte in node.withClause.ctes:
+        if isinstance(cte.ctequery, DATA_MODIFYING):
+            statement = copy.copy(cte.ctequery)
+            before = list(ctes) + list(statement.withClause.ctes if statement.withClause is not None else ())
+            statement.withClause = ast.WithClause(ctes=tuple(before), recursive=node.withClause.recursive) if before else None
+            result = await run_write(dml, statement)
+            if not result.columns:
+                continue  # no RETURNING: nothing to read
+            cte = ast.CommonTableExpr(ctename=cte.ctename, aliascolnames=cte.aliascolnames, ctequery=constants(result, style))
+        ctes.append(cte)
+    main = copy.copy(node)
+    main.withClause = ast.WithClause(ctes=tuple(ctes), recursive=node.withClause.recursive) if ctes else None
+    return main, deferred
+
+
+def shape_query(node: ast.SelectStmt) -> ast.SelectStmt:
+    """``node`` with each data-modifying CTE replaced by what its RETURNING
+    list reads (for Describe: the result's shape without running it)."""
+    node = copy.copy(node)
+    node.withClause = copy.copy(node.withClause)
+    node.withClause.ctes = tuple(
+        ast.CommonTableExpr(ctename=c.ctename, aliascolnames=c.aliascolnames, ctequery=returning_query(c.ctequery))
+        if isinstance(c.ctequery, DATA_MODIFYING) else c for c in node.withClause.ctes
+        if not isinstance(c.ctequery, DATA_MODIFYING) or returning_query(c.ctequery) is not None)
+    if not node.withClause.ctes:
+        node.withClause = None
+    return node
+
+
+def returning_query(node) -> ast.SelectStmt | None:
+    """The SELECT an INSERT/UPDATE/DELETE ... RETURNING answers like: its
+    RETURNING list over its target table (and FROM/USING tables)."""
+    clause = getattr(node, "returningClause", None)
+    if clause is None or not clause.exprs:
+        return None
+    sources = [node.relation] + list(getattr(node, "fromClause", None) or getattr(node, "usingClause", None) or ())
+    return ast.SelectStmt(targetList=clause.exprs, fromClause=tuple(sources), limitOption=enums.LimitOption.LIMIT_OPTION_DEFAULT,
+                          op=enums.SetOperation.SETOP_NONE)
+
+
+def constants(result: Result, style: TextStyle) -> ast.SelectStmt:
+    """A SELECT of ``result``'s rows as typed constants (its RETURNING rows)."""
+    columns = result.columns
+    texts = [format_column(result.table.column(i), t, style).to_pylist() for i, (_n, t) in enumerate(columns)]
+    types = [pg_sql(type_name(t)) for _n, t in columns]
+    names = ", ".join(_q(n) for n, _t in columns)
+
+    def literal(v, t: str) -> str:
+        return f"CAST({'NULL' if v is None else _quote(v)} AS {t})"
+    rows = list(zip(*texts)) if texts and texts[0] else []
+    if not rows:
+        return pglast.parse_sql(f"SELECT {', '.join(f'{literal(None, t)} AS {_q(n)}' for (n, _x), t in zip(columns, types))} WHERE false")[0].stmt
+    values = ", ".join("(" + ", ".join(literal(v, t) for v, t in zip(row, types)) + ")" for row in rows)
+    return pglast.parse_sql(f"SELECT * FROM (VALUES {values}) AS __returned({names})")[0].stmt
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _q(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'

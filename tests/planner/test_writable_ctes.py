@@ -1,0 +1,43 @@
+"""Data-modifying statements in WITH (planner.writable) answer as
+PostgreSQL's: the RETURNING rows read by the main query, the main query
+and every sub-statement reading the table as it was before the
+statement (a DELETE in WITH does not hide rows from the main query), a
+sub-statement without RETURNING run though unread, a read-only CTE read
+by a sub-statement, a failing sub-statement writing nothing, and
+PostgREST's insert (json_to_record over a json payload, json_agg of the
+inserted rows)."""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+
+from tests.planner.helpers import pg_text_answer, text_answer
+
+STATEMENTS = [
+    "CREATE TABLE todos (id serial PRIMARY KEY, task text, done boolean DEFAULT false)",
+    "INSERT INTO todos (task) VALUES ('a'), ('b')",
+    "WITH pgrst_source AS (INSERT INTO todos (task) SELECT pgrst_body.task FROM (SELECT '{\"task\": \"c\"}'::json AS json_data) pgrst_payload,"
+    " LATERAL (SELECT task FROM json_to_record(pgrst_payload.json_data) AS _(task text)) pgrst_body RETURNING todos.*)"
+    " SELECT '' AS total_result_set, pg_catalog.count(_t) AS page_total, array[]::text[] AS header, coalesce(json_agg(_t), '[]') AS body,"
+    " nullif(current_setting('response.headers', true), '') AS response_headers FROM (SELECT * FROM pgrst_source) _t",
+    "WITH d AS (DELETE FROM todos WHERE id = 1 RETURNING *) SELECT (SELECT count(*) FROM todos) AS before, (SELECT count(*) FROM d) AS deleted",
+    "SELECT * FROM todos ORDER BY id",
+    "WITH u AS (UPDATE todos SET done = true WHERE task IN ('b', 'c') RETURNING id, task) SELECT * FROM u ORDER BY id",
+    "WITH src AS (SELECT 'e' AS t), ins AS (INSERT INTO todos (task) SELECT t FROM src RETURNING id) SELECT count(*) FROM ins",
+    "WITH x AS (DELETE FROM todos WHERE task = 'e') SELECT 1",
+    "SELECT id, task, done FROM todos ORDER BY id",
+    "WITH bad AS (INSERT INTO todos (id, task) VALUES (2, 'dup') RETURNING id), fine AS (INSERT INTO todos (task) VALUES ('f') RETURNING id)"
+    " SELECT * FROM bad",
+    "SELECT count(*) FROM todos",
+    "DROP TABLE todos",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_data_modifying_ctes_as_postgres(db, pg_url):
+    s = db.session()
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS todos")
+        for sql in STATEMENTS:
+            assert await text_answer(s, sql) == pg_text_answer(conn, sql), sql
