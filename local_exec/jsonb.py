@@ -486,6 +486,31 @@ def set_path(doc: str, path_json: str, new: str, create_missing: bool) -> str:
     return dump(v)
 
 
+def insert_path(doc: str, path_json: str, new: str, after: bool) -> str:
+    """jsonb_insert: ``new`` before (``after``: after) the array element at
+    ``path``, or as the object member ``path`` names (22023 when it is
+    there); a missing step before the last changes nothing."""
+    v, p, value = parse(doc), json.loads(path_json), parse(new)
+    if not _is_container(v):
+        raise JsonError("22023", "cannot set path in scalar")
+    if None in p:
+        raise JsonError("22004", "path element at position %d is null" % (p.index(None) + 1))
+    slot = _slot(v, p) if p else None
+    if slot is None:
+        return dump(v)
+    container, key = slot
+    if isinstance(container, dict):
+        if key in container:
+            raise JsonError("22023", "cannot replace existing key")
+        container[key] = value
+        ordered = _object(list(container.items()))
+        container.clear()
+        container.update(ordered)
+    else:
+        container.insert(0 if key < 0 else len(container) if key >= len(container) else key + int(after), value)
+    return dump(v)
+
+
 def _slot(v, p: list):
     """Where the last step of path ``p`` lands: (container, key or index
     from the start, maybe out of range); None when an earlier step is
@@ -673,6 +698,7 @@ FUNCTIONS = {
     "txngate_jsonb_delete": (delete, ["VARCHAR", "VARCHAR"], "JSON"),
     "txngate_jsonb_delete_path": (delete_path, ["VARCHAR", "VARCHAR"], "JSON"),
     "txngate_jsonb_set": (set_path, ["VARCHAR", "VARCHAR", "VARCHAR", "BOOLEAN"], "JSON"),
+    "txngate_jsonb_insert": (insert_path, ["VARCHAR", "VARCHAR", "VARCHAR", "BOOLEAN"], "JSON"),
     "txngate_jsonb_strip_nulls": (strip_nulls, ["VARCHAR"], "JSON"),
     "txngate_jsonb_pretty": (jsonb_pretty, ["VARCHAR"], "VARCHAR"),
     "txngate_jsonb_typeof": (typeof, ["VARCHAR"], "VARCHAR"),

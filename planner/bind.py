@@ -217,9 +217,10 @@ class Binder:
         if self.dialect == "duckdb" and isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "^" \
                 and n.lexpr is not None:
             return ast.FuncCall(funcname=(ast.String(sval="txngate_power"),), args=(n.lexpr, n.rexpr))  # PostgreSQL's errors
-        if isinstance(n, ast.RangeFunction):
-            zipped = _zipped_unnest(n) or _split_table(n)
+        if isinstance(n, ast.RangeFunction) and id(n) not in self._cast:
+            zipped = _zipped_unnest(n) or _split_table(n, self._columns)
             if zipped is not None:
+                self._cast.update(id(m) for m in walk(zipped) if isinstance(m, ast.RangeFunction))  # rewritten already
                 return zipped
         if isinstance(n, ast.A_Expr) and isinstance(n.rexpr, ast.FuncCall) and n.rexpr.funcname[-1].sval == "like_escape" and self.dialect == "duckdb":
             return _like_escape(n)
@@ -308,6 +309,16 @@ class Binder:
             return expand(f"({tochar.expression(args[1].val.sval)})", [value])
         if name in _POLYMORPHIC and args and isinstance(args[0], ast.A_Const) and isinstance(args[0].val, ast.String):
             raise SqlError("42804", "could not determine polymorphic type because input has type unknown")
+        if name == "string_to_table" and len(args) in (2, 3):
+            return expand("unnest(string_to_array(" + ", ".join(f"_arg{i + 1}" for i in range(len(args))) + "))", args)
+        if name == "array_fill" and len(args) in (2, 3):
+            # an array's type has its dimensions: known from the dims given as ARRAY[...]
+            dims = args[1].arg if isinstance(args[1], ast.TypeCast) else args[1]
+            if not isinstance(dims, ast.A_ArrayExpr) or len(dims.elements or ()) not in (1, 2):
+                raise not_supported("array_fill without its dimensions written as ARRAY[n] or ARRAY[n, m]")
+            ones = ast.A_ArrayExpr(elements=tuple(ast.A_Const(val=ast.Integer(ival=1)) for _ in dims.elements))
+            return ast.FuncCall(funcname=(ast.String(sval=f"txngate_array_fill{len(dims.elements)}"),),
+                                args=(args[0], args[1], args[2] if len(args) == 3 else ones))
         if name == "regexp_split_to_table" and len(args) in (2, 3):
             return expand("unnest(txngate_regexp_split_to_array(_arg1, _arg2, _arg3))", args + [_constant("")] * (3 - len(args)))
         if name == "encode" and len(args) == 2 and isinstance(args[0], ast.A_Const) and isinstance(args[0].val, ast.String):
@@ -678,17 +689,29 @@ def _zipped_unnest(n: ast.RangeFunction) -> ast.RangeSubselect | None:
     return ast.RangeSubselect(lateral=True, subquery=query, alias=n.alias or ast.Alias(aliasname="unnest"))
 
 
-def _split_table(n: ast.RangeFunction) -> ast.RangeSubselect | None:
-    """``regexp_split_to_table(s, pattern [, flags])`` in FROM: the pieces
-    local_exec.regex splits, unnested in a LATERAL subquery whose one
-    column the alias names (as PostgreSQL names a scalar function's)."""
+def _split_table(n: ast.RangeFunction, columns: dict[str, str]) -> ast.RangeSubselect | None:
+    """``regexp_split_to_table(s, pattern [, flags])`` or
+    ``string_to_table(s, delimiter [, null])`` in FROM: the pieces
+    local_exec.regex or string_to_array splits, unnested in a LATERAL
+    subquery whose one column the alias names (as PostgreSQL names a
+    scalar function's); ``generate_series`` of integers likewise, its
+    values integers."""
     fc = n.functions[0][0] if len(n.functions) == 1 else None
-    if not isinstance(fc, ast.FuncCall) or fc.funcname[-1].sval != "regexp_split_to_table" or len(fc.args or ()) not in (2, 3) \
-            or n.ordinality:
+    name = fc.funcname[-1].sval if isinstance(fc, ast.FuncCall) else None
+    if name not in ("regexp_split_to_table", "string_to_table", "generate_series") or len(fc.args or ()) not in (2, 3) or n.ordinality:
         return None
-    args = list(fc.args) + [_constant("")] * (3 - len(fc.args))
-    query = expand("(SELECT unnest(txngate_regexp_split_to_array(_arg1, _arg2, _arg3)) AS piece)", args).subselect
-    alias = copy.deepcopy(n.alias) if n.alias is not None else ast.Alias(aliasname="regexp_split_to_table")
+    if name == "generate_series":  # of integers: PostgreSQL's are integers, DuckDB's bigints
+        if not all(_operand_type(a, columns) in ("smallint", "integer") for a in fc.args):
+            return None
+        query = expand("(SELECT CAST(g AS integer) AS g FROM generate_series(" + ", ".join(f"_arg{i + 1}" for i in range(len(fc.args)))
+                       + ") AS s(g))", list(fc.args)).subselect
+    elif name == "string_to_table":
+        query = expand("(SELECT unnest(string_to_array(" + ", ".join(f"_arg{i + 1}" for i in range(len(fc.args))) + ")) AS piece)",
+                       list(fc.args)).subselect
+    else:
+        args = list(fc.args) + [_constant("")] * (3 - len(fc.args))
+        query = expand("(SELECT unnest(txngate_regexp_split_to_array(_arg1, _arg2, _arg3)) AS piece)", args).subselect
+    alias = copy.deepcopy(n.alias) if n.alias is not None else ast.Alias(aliasname=name)
     if not alias.colnames:
         alias.colnames = (ast.String(sval=alias.aliasname),)
     return ast.RangeSubselect(lateral=True, subquery=query, alias=alias)

@@ -36,7 +36,7 @@ JSON_TYPES = ("json", "jsonb")
 
 #: functions whose result is jsonb / json
 _RESULT_KINDS = {
-    **dict.fromkeys(("jsonb_build_object", "jsonb_build_array", "jsonb_agg", "to_jsonb", "jsonb_object_agg", "jsonb_set",
+    **dict.fromkeys(("jsonb_build_object", "jsonb_build_array", "jsonb_agg", "to_jsonb", "jsonb_object_agg", "jsonb_set", "jsonb_insert",
                      "jsonb_strip_nulls", "jsonb_extract_path", "jsonb_array_elements", "jsonb_object"), "jsonb"),
     **dict.fromkeys(("json_build_object", "json_build_array", "json_agg", "to_json", "json_object_agg", "json_strip_nulls",
                      "json_extract_path", "json_array_elements", "json_object", "row_to_json", "array_to_json"), "json"),
@@ -53,6 +53,7 @@ _FUNCTIONS = {
     **{f"{p}_array_elements_text": f"unnest(txngate_{p}_array_elements_text(_arg1))" for p in JSON_TYPES},
     "jsonb_pretty": "txngate_jsonb_pretty(_arg1)",
     "jsonb_set": "txngate_jsonb_set(_arg1, to_json(_arg2), _arg3, coalesce(_arg4, true))",
+    "jsonb_insert": "txngate_jsonb_insert(_arg1, to_json(_arg2), _arg3, coalesce(_arg4, false))",
 }
 
 #: set-returning functions in FROM -> the subquery they become (``_fn``: the function's name)
@@ -215,7 +216,7 @@ def rewrite_function(fc: ast.FuncCall) -> ast.Node | None:
         return None
     if fc.agg_star or fc.agg_distinct or fc.over is not None or fc.func_variadic:
         raise not_supported(f"{name} with this call syntax")
-    if name == "jsonb_set" and len(args) >= 2 and _string_const(args[1]):
+    if name in ("jsonb_set", "jsonb_insert") and len(args) >= 2 and _string_const(args[1]):
         args[1] = typed_literal(args[1], "text[]")
     return expand(template, args)
 

@@ -1059,6 +1059,28 @@ def macros() -> tuple[str, ...]:
         "CREATE OR REPLACE MACRO txngate_power(a, b) AS CASE WHEN a = 0 AND b < 0 THEN error('[2201F] zero raised to a negative power is undefined') "
         "WHEN a < 0 AND b <> floor(b) THEN error('[2201F] a negative number raised to a non-integer power yields a complex result') "
         "ELSE pow(a, b) END",
+        # width_bucket(operand, low, high, count) as PostgreSQL's float8 one: the bucket of count equal ones (0 below, count + 1 above)
+        "CREATE OR REPLACE MACRO width_bucket(op, lo, hi, n) AS CASE WHEN op IS NULL OR lo IS NULL OR hi IS NULL OR n IS NULL THEN NULL "
+        "WHEN n <= 0 THEN error('[2201G] count must be greater than zero') "
+        "WHEN isnan(CAST(op AS double)) OR isnan(CAST(lo AS double)) OR isnan(CAST(hi AS double)) "
+        "THEN error('[2201G] operand, lower bound, and upper bound cannot be NaN') "
+        "WHEN NOT isfinite(CAST(lo AS double)) OR NOT isfinite(CAST(hi AS double)) THEN error('[2201G] lower and upper bounds must be finite') "
+        "WHEN lo = hi THEN error('[2201G] lower bound cannot equal upper bound') "
+        "WHEN lo < hi THEN (CASE WHEN op < lo THEN 0 WHEN op >= hi THEN n + 1 "
+        "ELSE least(CAST(trunc(n * ((CAST(op AS double) - lo) / (CAST(hi AS double) - lo))) AS INTEGER), n - 1) + 1 END) "
+        "ELSE (CASE WHEN op > lo THEN 0 WHEN op <= hi THEN n + 1 "
+        "ELSE least(CAST(trunc(n * ((CAST(lo AS double) - op) / (CAST(lo AS double) - hi))) AS INTEGER), n - 1) + 1 END) END, "
+        # width_bucket(operand, thresholds): how many of the (ascending) thresholds are at or below it
+        "(op, th) AS CAST(len(list_filter(th, lambda x: x <= op)) AS INTEGER)",
+        # array_fill(value, dims): a one- or two-dimensional array of value (lower bounds other than 1 are refused)
+        # array_fill(value, dims [, lower bounds]) of one or two dimensions (planner.bind picks by the dims given)
+        "CREATE OR REPLACE MACRO txngate_array_fill1(v, d, lb) AS CASE WHEN len(d) <> 1 OR len(lb) <> 1 "
+        "THEN error('[2202E] wrong number of array subscripts') WHEN lb[1] <> 1 "
+        "THEN error('[0A000] arrays with lower bounds other than 1 are not supported') ELSE list_transform(range(d[1]), lambda i: v) END",
+        "CREATE OR REPLACE MACRO txngate_array_fill2(v, d, lb) AS CASE WHEN len(d) <> 2 OR len(lb) <> 2 "
+        "THEN error('[2202E] wrong number of array subscripts') WHEN lb[1] <> 1 OR lb[2] <> 1 "
+        "THEN error('[0A000] arrays with lower bounds other than 1 are not supported') "
+        "ELSE list_transform(range(d[1]), lambda i: list_transform(range(d[2]), lambda j: v)) END",
     )
 
 

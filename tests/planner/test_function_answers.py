@@ -155,6 +155,17 @@ QUERIES = [
     " power(10.0, -20.5), 2.0 ^ 3",
     "SELECT i, sqrt(n), exp(n), ln(n), log(n), power(n, i), n ^ i, n ^ 0.5, sqrt(i) FROM nums ORDER BY i",
     "SELECT sqrt(-1.0)", "SELECT ln(0.0)", "SELECT log(1.0, 5.0)", "SELECT power(0.0, -1)", "SELECT power(-2.0, 0.5)",
+    # functions DuckDB lacks: width_bucket, array_fill, string_to_table, jsonb_insert; generate_series of integers is integers
+    "SELECT width_bucket(5.35, 0.024, 10.06, 5), width_bucket(-1, 0, 10, 5), width_bucket(10, 0, 10, 5), width_bucket(3.5::float8, 10, 0, 4),"
+    " width_bucket(NULL::int, 0, 10, 5), width_bucket(5, ARRAY[1, 3, 5, 10]), width_bucket(0, ARRAY[1, 3])",
+    "SELECT g, width_bucket(g, 0, 100, 4) FROM generate_series(-10, 110, 25) g ORDER BY g",
+    "SELECT width_bucket(5, 0, 10, 0)", "SELECT width_bucket(5, 3, 3, 2)", "SELECT width_bucket('NaN'::float8, 0, 10, 2)",
+    "SELECT array_fill(7, ARRAY[3]), array_fill('x'::text, ARRAY[2, 2]), array_fill(1, ARRAY[3], ARRAY[1])",
+    "SELECT * FROM string_to_table('a,b,,c', ',')", "SELECT string_to_table('a b c', ' ', 'b')",
+    "SELECT jsonb_insert('{\"a\": [0, 1, 2]}', '{a, 1}', '\"new\"'), jsonb_insert('{\"a\": [0, 1, 2]}', '{a, 1}', '\"new\"', true),"
+    " jsonb_insert('{\"a\": {\"b\": \"c\"}}', '{a, d}', '\"x\"'), jsonb_insert('[0, 1]', '{-5}', '9'), jsonb_insert('[0, 1]', '{5}', '9')",
+    "SELECT jsonb_insert('{\"a\": {\"b\": \"c\"}}', '{a, b}', '\"x\"')",
+    "SELECT * FROM generate_series(1, 3) g, generate_series(1::bigint, 2) h",
     # julian days: the day's number and the fraction of the day, numerics
     "SELECT extract(julian from date '2000-01-01'), extract(julian from timestamp '2000-01-01 12:00:00.5'), date_part('julian', timestamp '2000-01-01 06:00'),"
     " extract(julian from timestamp '1000-03-01 23:59:59.999999'), date_part('julian', date '1999-02-01'), date_part('julian', timestamp 'infinity')",
