@@ -460,12 +460,7 @@ def delete_path(doc: str, path_json: str) -> str:
 def set_path(doc: str, path_json: str, new: str, create_missing: bool) -> str:
     """jsonb_set: ``new`` at ``path``, added when the last step is missing
     (and ``create_missing``); a missing step before it changes nothing."""
-    v, p, value = parse(doc), json.loads(path_json), parse(new)
-    if not _is_container(v):
-        raise JsonError("22023", "cannot set path in scalar")
-    if None in p:
-        raise JsonError("22004", "path element at position %d is null" % (p.index(None) + 1))
-    slot = _slot(v, p) if p else None
+    v, value, slot = _target(doc, path_json, new)
     if slot is None:
         return dump(v)
     container, key = slot
@@ -473,10 +468,7 @@ def set_path(doc: str, path_json: str, new: str, create_missing: bool) -> str:
         if key in container:
             container[key] = value
         elif create_missing:
-            container[key] = value
-            ordered = _object(list(container.items()))
-            container.clear()
-            container.update(ordered)
+            _add_member(container, key, value)
     elif 0 <= key < len(container):
         container[key] = value
     elif create_missing and key < 0:
@@ -490,25 +482,36 @@ def insert_path(doc: str, path_json: str, new: str, after: bool) -> str:
     """jsonb_insert: ``new`` before (``after``: after) the array element at
     ``path``, or as the object member ``path`` names (22023 when it is
     there); a missing step before the last changes nothing."""
-    v, p, value = parse(doc), json.loads(path_json), parse(new)
-    if not _is_container(v):
-        raise JsonError("22023", "cannot set path in scalar")
-    if None in p:
-        raise JsonError("22004", "path element at position %d is null" % (p.index(None) + 1))
-    slot = _slot(v, p) if p else None
+    v, value, slot = _target(doc, path_json, new)
     if slot is None:
         return dump(v)
     container, key = slot
     if isinstance(container, dict):
         if key in container:
             raise JsonError("22023", "cannot replace existing key")
-        container[key] = value
-        ordered = _object(list(container.items()))
-        container.clear()
-        container.update(ordered)
+        _add_member(container, key, value)
     else:
         container.insert(0 if key < 0 else len(container) if key >= len(container) else key + int(after), value)
     return dump(v)
+
+
+def _add_member(obj: dict, key: str, value) -> None:
+    """``obj`` with the new member ``key``, its keys in jsonb's order."""
+    obj[key] = value
+    ordered = _object(list(obj.items()))
+    obj.clear()
+    obj.update(ordered)
+
+
+def _target(doc: str, path_json: str, new: str):
+    """(document, new value, ``_slot`` of the path) for jsonb_set and
+    jsonb_insert: 22023 for a scalar document, 22004 for a NULL step."""
+    v, p, value = parse(doc), json.loads(path_json), parse(new)
+    if not _is_container(v):
+        raise JsonError("22023", "cannot set path in scalar")
+    if None in p:
+        raise JsonError("22004", "path element at position %d is null" % (p.index(None) + 1))
+    return v, value, _slot(v, p) if p else None
 
 
 def _slot(v, p: list):

@@ -63,6 +63,11 @@ class Bound:
     uncacheable: bool = False  # used the emulation: depends on the session
 
 
+def quoted(name: str) -> str:
+    """``name`` as a quoted SQL identifier (any name, as written)."""
+    return '"' + name.replace('"', '""') + '"'
+
+
 def pg_sql(node: ast.Node) -> str:
     """``node`` as PostgreSQL SQL text. Printing leaves each node an
     ``ancestors`` chain up to the root, which a later deep copy of one
@@ -218,7 +223,7 @@ class Binder:
                 and n.lexpr is not None:
             return ast.FuncCall(funcname=(ast.String(sval="txngate_power"),), args=(n.lexpr, n.rexpr))  # PostgreSQL's errors
         if isinstance(n, ast.RangeFunction) and id(n) not in self._cast:
-            zipped = _zipped_unnest(n) or _split_table(n, self._columns)
+            zipped = _zipped_unnest(n) or _table_function(n, self._columns)
             if zipped is not None:
                 self._cast.update(id(m) for m in walk(zipped) if isinstance(m, ast.RangeFunction))  # rewritten already
                 return zipped
@@ -689,7 +694,7 @@ def _zipped_unnest(n: ast.RangeFunction) -> ast.RangeSubselect | None:
     return ast.RangeSubselect(lateral=True, subquery=query, alias=n.alias or ast.Alias(aliasname="unnest"))
 
 
-def _split_table(n: ast.RangeFunction, columns: dict[str, str]) -> ast.RangeSubselect | None:
+def _table_function(n: ast.RangeFunction, columns: dict[str, str]) -> ast.RangeSubselect | None:
     """``regexp_split_to_table(s, pattern [, flags])`` or
     ``string_to_table(s, delimiter [, null])`` in FROM: the pieces
     local_exec.regex or string_to_array splits, unnested in a LATERAL
@@ -1364,12 +1369,12 @@ def _int4_constant(n: ast.Node) -> ast.Node | None:
 
 
 def exact_divisions(select: ast.Node, columns: dict[str, str]) -> list[int]:
-    """The output columns of a SELECT that PostgreSQL computes by numeric
-    division while DuckDB would give doubles: ``avg`` of a numeric or an
-    integer, and ``a / b`` of numerics (or a numeric and an integer), when
-    nothing else in the statement refers to them (ORDER BY, GROUP BY or
-    HAVING by name or position), since they are computed as text
-    (local_exec.numeric). Their type is numeric (``result_types``)."""
+    """The output columns of a SELECT that PostgreSQL computes as numerics
+    while DuckDB would give doubles (``_is_exact_division``: ``avg``, the
+    variances, ``/``, sqrt, exp, ln, log and power of numerics or
+    integers), when nothing else in the statement refers to them (ORDER
+    BY, GROUP BY or HAVING by name or position), since they are computed
+    as text (local_exec.numeric). Their type is numeric (``result_types``)."""
     if not isinstance(select, ast.SelectStmt) or not select.targetList or (select.op is not None and select.op.name != "SETOP_NONE"):
         return []
     names = p.result_names(select) or []

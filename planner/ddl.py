@@ -29,7 +29,7 @@ from pglast.enums import OnCommitAction
 
 from planner import grants
 from planner import parse as p
-from planner.bind import column_types, pg_sql, result_types, transpile
+from planner.bind import column_types, pg_sql, quoted, result_types, transpile
 from planner.catalog import (
     CATALOG_SHARD, IDENTITY, IDENTITY_ALWAYS, SEQUENCED, SERIAL, TEMP_SCHEMA_PREFIX, Catalog, Column, ForeignKey, Relation,
     catalog_rows, schema_rows, unique_slot,
@@ -228,7 +228,7 @@ class Ddl(Dml):
             raise SqlError(WRONG_OBJECT_TYPE, f'"{rel.name}" is not a materialized view')
         if not node.skipData and not self.work.explicit and self.work.db.spark is not None:
             # Retract the old contents and add the new in one Spark job.
-            name = f"{_quote(rel.schema)}.{_quote(rel.name)}"
+            name = f"{quoted(rel.schema)}.{quoted(rel.name)}"
             query = pglast.parse_sql(f"SELECT *, -1 AS _diff FROM {name} UNION ALL SELECT *, 1 AS _diff FROM ({rel.query}) AS q")[0].stmt
             if await self.spark_write(query, rel) is not None:
                 return Result("REFRESH MATERIALIZED VIEW")
@@ -254,8 +254,8 @@ class Ddl(Dml):
         names = _column_names(node.query, out, [a.sval for a in node.aliases or ()], "CREATE VIEW specifies more column names than columns")
         query = pg_sql(node.query)
         if node.aliases or names != out.column_names:
-            cols = ", ".join(_quote(n) for n in names)
-            query = f"SELECT * FROM ({query}) AS {_quote(name)}({cols})"
+            cols = ", ".join(quoted(n) for n in names)
+            query = f"SELECT * FROM ({query}) AS {quoted(name)}({cols})"
         # json, jsonb and char(n), which the engine gives as text, keep their type
         kinds = result_types(node.query, lambda: column_types(node.query, catalog, self.search_path), computed_only=False)
         kinds = kinds if kinds and len(kinds) == len(names) else [None] * len(names)
@@ -543,12 +543,12 @@ class Ddl(Dml):
             if not _assignable(old.type, sql_type):
                 shown = pg_sql(type_name(sql_type))
                 raise SqlError(DATATYPE_MISMATCH, f'column "{old.name}" cannot be cast automatically to type {shown}',
-                               hint=f'You might need to specify "USING {_quote(old.name)}::{shown}".')
+                               hint=f'You might need to specify "USING {quoted(old.name)}::{shown}".')
             using = ast.TypeCast(arg=ast.ColumnRef(fields=(ast.String(sval=old.name),)), typeName=type_name(sql_type))
         else:
             using = ast.TypeCast(arg=using, typeName=type_name(sql_type))
         if rows.num_rows:
-            out = await self.run(f'SELECT {transpile(pg_sql(using))} AS v FROM "_rows" AS {_quote(rel.name)}', {"_rows": rows})
+            out = await self.run(f'SELECT {transpile(pg_sql(using))} AS v FROM "_rows" AS {quoted(rel.name)}', {"_rows": rows})
             values = out.column(0)
         else:
             values = pa.nulls(0)
@@ -821,7 +821,3 @@ def _refuse_duplicates(rel: Relation, name: str, cols, rows: pa.Table) -> None:
     if dup.num_rows:
         shown = ", ".join(format_value(dup.column(k)[0].as_py(), rel.column(k).type) for k in cols)
         raise SqlError(UNIQUE_VIOLATION, f'could not create unique index "{name}"', detail=f"Key ({', '.join(cols)})=({shown}) is duplicated.")
-
-
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'

@@ -34,7 +34,7 @@ import pyarrow.compute as pc
 from pglast import ast
 
 from planner import parse as p
-from planner.bind import Binder, pg_sql, transpile
+from planner.bind import Binder, pg_sql, quoted, transpile
 from planner.catalog import IDENTITY_ALWAYS, SEQUENCED, Relation
 from planner.errors import (
     CARDINALITY_VIOLATION,
@@ -512,14 +512,14 @@ class Dml:
             # old rows retracted and new rows added by one Spark job
             sets = assignment_sql(sets, rel)
             where = f" WHERE {pg_sql(node.whereClause)}" if node.whereClause is not None else ""
-            source = f"{_qualified(rel)} AS {_q(alias)}"
+            source = f"{_qualified(rel)} AS {quoted(alias)}"
             new = ", ".join(
-                (f"({sets[c.name]}) AS {_q(c.name)}" if c.type in ("bytea", "uuid")  # conform() decodes text
-                 else f"CAST(({sets[c.name]}) AS {_cast_type(c.type)}) AS {_q(c.name)}") if c.name in sets else f"{_q(alias)}.{_q(c.name)}"
+                (f"({sets[c.name]}) AS {quoted(c.name)}" if c.type in ("bytea", "uuid")  # conform() decodes text
+                 else f"CAST(({sets[c.name]}) AS {_cast_type(c.type)}) AS {quoted(c.name)}") if c.name in sets else f"{quoted(alias)}.{quoted(c.name)}"
                 for c in rel.columns
             )
             query = pglast.parse_sql(
-                f"SELECT {_q(alias)}.*, -1 AS _diff FROM {source}{where} UNION ALL SELECT {new}, 1 AS _diff FROM {source}{where}"
+                f"SELECT {quoted(alias)}.*, -1 AS _diff FROM {source}{where} UNION ALL SELECT {new}, 1 AS _diff FROM {source}{where}"
             )[0].stmt
             written = await self.spark_write(query, rel)
             if written is not None:
@@ -530,8 +530,8 @@ class Dml:
             changed = _assign(plan, old)
         else:
             sets = assignment_sql(sets, rel)
-            exprs = [f'{_q(alias)}.{ROWID} AS {ROWID}'] + [
-                f'CAST(({sets[c.name]}) AS {_pg_type(c.type)}) AS {_q("__new_" + c.name)}' for c in rel.columns if c.name in sets
+            exprs = [f'{quoted(alias)}.{ROWID} AS {ROWID}'] + [
+                f'CAST(({sets[c.name]}) AS {_pg_type(c.type)}) AS {quoted("__new_" + c.name)}' for c in rel.columns if c.name in sets
             ]
             current, rowids, out = await self._matching(node, rel, exprs, node.fromClause)
             old = current.take(rowids)
@@ -552,13 +552,13 @@ class Dml:
         alias = node.relation.alias.aliasname if node.relation.alias is not None else rel.name
         if _spark_rewritable(node, rel, self.work, keyed_ok=True):
             where = f" WHERE {pg_sql(node.whereClause)}" if node.whereClause is not None else ""
-            query = pglast.parse_sql(f"SELECT {_q(alias)}.*, -1 AS _diff FROM {_qualified(rel)} AS {_q(alias)}{where}")[0].stmt
+            query = pglast.parse_sql(f"SELECT {quoted(alias)}.*, -1 AS _diff FROM {_qualified(rel)} AS {quoted(alias)}{where}")[0].stmt
             written = await self.spark_write(query, rel)
             if written is not None:
                 return Result(f"DELETE {written}")
         old = None if node.usingClause else await self._probed(node, rel, alias)
         if old is None:
-            current, rowids, _out = await self._matching(node, rel, [f"{_q(alias)}.{ROWID} AS {ROWID}"], node.usingClause)
+            current, rowids, _out = await self._matching(node, rel, [f"{quoted(alias)}.{ROWID} AS {ROWID}"], node.usingClause)
             old = current.take(rowids)
         await self.references.removed(rel, old)
         await self.work.write(rel.shard, old, -1)
@@ -777,7 +777,7 @@ def _checked(query: ast.SelectStmt, rel: Relation, *, diff: bool) -> ast.SelectS
     names = rel.column_names + ([DIFF] if diff else [])
     exprs = []
     for col in rel.columns:
-        ref = f"__w.{_q(col.name)}"
+        ref = f"__w.{quoted(col.name)}"
         value = f"CAST({ref} AS {_cast_type(col.type)})"
         if col.type.startswith(("varchar(", "char(")):
             limit = int(col.type[col.type.index("(") + 1 : -1])
@@ -790,10 +790,10 @@ def _checked(query: ast.SelectStmt, rel: Relation, *, diff: bool) -> ast.SelectS
         if col.not_null:
             fail = _raise("23502", f'null value in column "{col.name}" of relation "{rel.name}" violates not-null constraint')
             value = f"CASE WHEN {ref} IS NULL THEN CAST({fail} AS {_cast_type(col.type)}) ELSE {value} END"
-        exprs.append(f"{value} AS {_q(col.name)}")
+        exprs.append(f"{value} AS {quoted(col.name)}")
     # every part holds _diff (readers expect it): 1 unless the query says
     exprs.append(f"CAST({'__w.' + DIFF if diff else 1} AS bigint) AS {DIFF}")
-    aliases = ", ".join(_q(n) for n in names)
+    aliases = ", ".join(quoted(n) for n in names)
     return pglast.parse_sql(f"SELECT {', '.join(exprs)} FROM ({pg_sql(query)}) AS __w({aliases})")[0].stmt
 
 
@@ -814,7 +814,7 @@ def _spark_rewritable(node, rel: Relation, work: Work, *, keyed_ok: bool) -> boo
 
 
 def _qualified(rel: Relation) -> str:
-    return f"{_q(rel.schema)}.{_q(rel.name)}"
+    return f"{quoted(rel.schema)}.{quoted(rel.name)}"
 
 
 def _cast_type(sql_type: str) -> str:
@@ -1270,10 +1270,6 @@ def _inlined(node, ctes: dict):
 
 def _first_dup(names: list[str]) -> str:
     return next(n for n in names if names.count(n) > 1)
-
-
-def _q(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
 
 
 def _pg_type(sql_type: str) -> str:

@@ -30,17 +30,16 @@ import pyarrow.compute as pc
 from pglast import ast
 from pglast.enums import CmdType, MergeMatchKind, OverridingKind
 
-from planner.bind import pg_sql
+from planner.bind import pg_sql, quoted
 from planner.catalog import IDENTITY_ALWAYS, SEQUENCED
-from planner.dml import assignment_sql, assignments, identity_always
+from planner.dml import ROWID, assignment_sql, assignments, identity_always
 from planner.errors import DUPLICATE_COLUMN, SYNTAX_ERROR, SqlError, not_supported
 from planner.result import Result
 from planner.sqltypes import type_name, typed_literal
 
 __all__ = ["merge"]
 
-ROWID = "__rowid"
-ACTION = "__action"
+ACTION = "__action"  # the WHEN clause a joined row takes (ROWID: its target row's number, NULL for none)
 
 
 async def merge(dml, node: ast.MergeStmt) -> Result:
@@ -55,7 +54,7 @@ async def merge(dml, node: ast.MergeStmt) -> Result:
     alias = node.relation.alias.aliasname if node.relation.alias is not None else rel.name
     clauses = list(node.mergeWhenClauses)
     action = _action(clauses, alias)
-    exprs = [f"{_q(alias)}.{ROWID} AS {ROWID}", f"{action} AS {ACTION}"]
+    exprs = [f"{quoted(alias)}.{ROWID} AS {ROWID}", f"{action} AS {ACTION}"]
     writes: dict[int, list[str]] = {}  # clause -> the columns it writes (output columns __c<clause>_<column>)
     for i, clause in enumerate(clauses):
         if clause.commandType == CmdType.CMD_UPDATE:
@@ -67,7 +66,7 @@ async def merge(dml, node: ast.MergeStmt) -> Result:
         writes[i] = list(values)
         for col, sql in values.items():  # computed for the rows this clause acts on only
             exprs.append(f"CASE WHEN {action} = {i} THEN CAST(({sql}) AS {pg_sql(type_name(rel.column(col).type))}) END "
-                         f"AS {_q(f'__c{i}_{col}')}")
+                         f"AS {quoted(f'__c{i}_{col}')}")
     current = await dml.work.contents(rel)
     numbered = current.append_column(ROWID, pa.array(range(current.num_rows), pa.int64()))
     select = pglast.parse_sql(f"SELECT {', '.join(exprs)} FROM {pg_sql(node.sourceRelation)} LEFT JOIN {pg_sql(node.relation)} "
@@ -85,7 +84,7 @@ def _action(clauses, alias: str) -> str:
     for i, clause in enumerate(clauses):
         if clause.matchKind == MergeMatchKind.MERGE_WHEN_NOT_MATCHED_BY_SOURCE:
             raise SqlError(SYNTAX_ERROR, 'syntax error at or near "BY"')  # PostgreSQL 17's, not 15's
-        matched = f"{_q(alias)}.{ROWID} IS {'NOT ' if clause.matchKind == MergeMatchKind.MERGE_WHEN_MATCHED else ''}NULL"
+        matched = f"{quoted(alias)}.{ROWID} IS {'NOT ' if clause.matchKind == MergeMatchKind.MERGE_WHEN_MATCHED else ''}NULL"
         condition = f" AND ({pg_sql(clause.condition)})" if clause.condition is not None else ""
         whens.append(f"WHEN {matched}{condition} THEN {i}")
     return f"(CASE {' '.join(whens)} END)"
@@ -162,7 +161,3 @@ async def _apply(dml, rel, clauses, writes: dict[int, list[str]], current: pa.Ta
     await dml.work.write(rel.shard, old, -1)
     await dml.work.write(rel.shard, new, 1)
     return Result(f"MERGE {old.num_rows + sum(t.num_rows for t in inserted)}")
-
-
-def _q(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'

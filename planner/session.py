@@ -645,7 +645,7 @@ class Session:
             verb = stmt.text.split(None, 1)[0].upper() if stmt.text else "this statement"
             raise SqlError(READ_ONLY_TRANSACTION, f"cannot execute {verb} in a read-only transaction")
         if stmt.kind == p.WRITE and isinstance(node, ast.SelectStmt):  # data-modifying statements in WITH
-            main, deferred = await writable.with_writes(work, node, lambda w: self._dml(w, params), _run_write, self.text_style())
+            main, deferred = await writable.with_writes(work, node, lambda w: self._dml(w, params), _run_write)
             out = await self._dml(deferred, params).select(main)
             result = await self._with_origins(work, main, to_result(f"SELECT {out.num_rows}", out, p.result_names(main)))
             await deferred.apply()

@@ -21,7 +21,7 @@ import pglast
 import pyarrow as pa
 from pglast import ast, enums
 
-from planner.bind import pg_sql
+from planner.bind import pg_sql, quoted
 from planner.errors import not_supported
 from planner.result import Result
 from planner.sqltypes import type_name
@@ -56,7 +56,7 @@ class Deferred:
             await self._work.write(shard, rows, diff)
 
 
-async def with_writes(work, node: ast.SelectStmt, dml_on, run_write, style: TextStyle) -> tuple[ast.SelectStmt, Deferred]:
+async def with_writes(work, node: ast.SelectStmt, dml_on, run_write) -> tuple[ast.SelectStmt, Deferred]:
     """Run the data-modifying CTEs of ``node`` in order on a Deferred view
     of ``work`` (``dml_on(work)``: the Dml to run them with,
     ``run_write(dml, statement)``: runs one, its Result): the main query,
@@ -74,7 +74,7 @@ async def with_writes(work, node: ast.SelectStmt, dml_on, run_write, style: Text
             result = await run_write(dml, statement)
             if not result.columns:
                 continue  # no RETURNING: nothing to read
-            cte = ast.CommonTableExpr(ctename=cte.ctename, aliascolnames=cte.aliascolnames, ctequery=constants(result, style))
+            cte = ast.CommonTableExpr(ctename=cte.ctename, aliascolnames=cte.aliascolnames, ctequery=constants(result))
         ctes.append(cte)
     main = copy.copy(node)
     main.withClause = ast.WithClause(ctes=tuple(ctes), recursive=node.withClause.recursive) if ctes else None
@@ -106,25 +106,25 @@ def returning_query(node) -> ast.SelectStmt | None:
                           op=enums.SetOperation.SETOP_NONE)
 
 
-def constants(result: Result, style: TextStyle) -> ast.SelectStmt:
+#: the text the RETURNING rows are written in: what reads back as the same value, whatever the session's settings
+_EXACT_TEXT = TextStyle.of("UTC", "postgres", "hex", "1")
+
+
+def constants(result: Result) -> ast.SelectStmt:
     """A SELECT of ``result``'s rows as typed constants (its RETURNING rows)."""
     columns = result.columns
-    texts = [format_column(result.table.column(i), t, style).to_pylist() for i, (_n, t) in enumerate(columns)]
+    texts = [format_column(result.table.column(i), t, _EXACT_TEXT).to_pylist() for i, (_n, t) in enumerate(columns)]
     types = [pg_sql(type_name(t)) for _n, t in columns]
-    names = ", ".join(_q(n) for n, _t in columns)
+    names = ", ".join(quoted(n) for n, _t in columns)
 
     def literal(v, t: str) -> str:
         return f"CAST({'NULL' if v is None else _quote(v)} AS {t})"
     rows = list(zip(*texts)) if texts and texts[0] else []
     if not rows:
-        return pglast.parse_sql(f"SELECT {', '.join(f'{literal(None, t)} AS {_q(n)}' for (n, _x), t in zip(columns, types))} WHERE false")[0].stmt
+        return pglast.parse_sql(f"SELECT {', '.join(f'{literal(None, t)} AS {quoted(n)}' for (n, _x), t in zip(columns, types))} WHERE false")[0].stmt
     values = ", ".join("(" + ", ".join(literal(v, t) for v, t in zip(row, types)) + ")" for row in rows)
     return pglast.parse_sql(f"SELECT * FROM (VALUES {values}) AS __returned({names})")[0].stmt
 
 
 def _quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
-
-
-def _q(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'

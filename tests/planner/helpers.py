@@ -100,3 +100,17 @@ def pg_text_answer(conn: psycopg.Connection, sql: str):
         return res.error_field(psycopg.pq.DiagnosticField.SQLSTATE).decode()
     values = [tuple(None if (v := res.get_value(r, c)) is None else v.decode() for c in range(res.nfields)) for r in range(res.ntuples)]
     return [res.ftype(c) for c in range(res.nfields)], values
+
+
+async def assert_answers_as_postgres(session, pg_url: str, statements, *, tables=(), settings=()) -> None:
+    """Each of ``statements`` answers on ``session`` as on PostgreSQL
+    (``text_answer``), in order, after dropping ``tables`` there and
+    setting each (name, value) of ``settings`` on both."""
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        if tables:
+            conn.execute(f"DROP TABLE IF EXISTS {', '.join(tables)}")
+        for name, value in settings:
+            await session.execute(f"SET {name} = '{value}'")
+            conn.execute(f"SET {name} = '{value}'")
+        for sql in statements:
+            assert await text_answer(session, sql) == pg_text_answer(conn, sql), (settings, sql)

@@ -6,10 +6,9 @@ statement, the same command tag or SQLSTATE."""
 
 from __future__ import annotations
 
-import psycopg
 import pytest
 
-from tests.planner.helpers import pg_text_answer, text_answer
+from tests.planner.helpers import assert_answers_as_postgres
 
 STATEMENTS = [
     "CREATE TABLE w1 (id int PRIMARY KEY, v text)",
@@ -32,8 +31,4 @@ STATEMENTS = [
 
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_with_in_insert_update_delete_as_postgres(db, pg_url):
-    s = db.session()
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute("DROP TABLE IF EXISTS w1, w2")
-        for sql in STATEMENTS:
-            assert await text_answer(s, sql) == pg_text_answer(conn, sql), sql
+    await assert_answers_as_postgres(db.session(), pg_url, STATEMENTS, tables=("w1", "w2"))

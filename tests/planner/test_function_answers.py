@@ -40,10 +40,9 @@ every value's text, or the SQLSTATE.
 
 from __future__ import annotations
 
-import psycopg
 import pytest
 
-from tests.planner.helpers import pg_text_answer, text_answer
+from tests.planner.helpers import assert_answers_as_postgres, text_answer
 
 SETUP = [
     "CREATE TABLE nums (f1 float8, i int, n numeric(10,2))",
@@ -175,14 +174,7 @@ QUERIES = [
 
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_functions_answer_as_postgres(db, pg_url):
-    s = db.session()
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute("DROP TABLE IF EXISTS words, nums")
-        for sql in SETUP:
-            await s.execute(sql)
-            conn.execute(sql)
-        for sql in QUERIES:
-            assert await text_answer(s, sql) == pg_text_answer(conn, sql), sql
+    await assert_answers_as_postgres(db.session(), pg_url, SETUP + QUERIES, tables=("words", "nums"))
 
 
 #: interval text whose reading IntervalStyle changes (a leading minus reaches every field in sql_standard)
@@ -193,12 +185,8 @@ SIGNED_INTERVALS = ["-23 hours 45 min 12.34 sec", "-1 day 23 hours 45 min 12.34 
 async def assert_answers_under(db, pg_url, setting: str, values, queries) -> None:
     """Each of ``queries`` answers alike on txngate and PostgreSQL under each of the ``setting``'s ``values``."""
     s = db.session()
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        for value in values:
-            await s.execute(f"SET {setting} = '{value}'")
-            conn.execute(f"SET {setting} = '{value}'")
-            for sql in queries:
-                assert await text_answer(s, sql) == pg_text_answer(conn, sql), (value, sql)
+    for value in values:
+        await assert_answers_as_postgres(s, pg_url, queries, settings=((setting, value),))
 
 
 #: timestamp(p), timestamptz(p) and time(p): values kept to p fraction digits, in tables and casts
@@ -228,11 +216,7 @@ async def test_fraction_precision_as_postgres(db, pg_url):
     """timestamp(2) was kept to microseconds: a value stored and the same
     value cast to timestamp(2) compared unequal (Prisma's DateTime columns are
     timestamp(3))."""
-    s = db.session()
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute("DROP TABLE IF EXISTS precise")
-        for sql in PRECISE:
-            assert await text_answer(s, sql) == pg_text_answer(conn, sql), sql
+    await assert_answers_as_postgres(db.session(), pg_url, PRECISE, tables=("precise",))
 
 
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)

@@ -8,10 +8,9 @@ rolls back."""
 
 from __future__ import annotations
 
-import psycopg
 import pytest
 
-from tests.planner.helpers import pg_text_answer, text_answer
+from tests.planner.helpers import assert_answers_as_postgres
 
 STATEMENTS = [
     "CREATE TABLE mt (id int PRIMARY KEY, v text, n int DEFAULT 7, s serial)",
@@ -46,8 +45,4 @@ STATEMENTS = [
 
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_merge_as_postgres(db, pg_url):
-    s = db.session()
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute("DROP TABLE IF EXISTS mchild, mt, src")
-        for sql in STATEMENTS:
-            assert await text_answer(s, sql) == pg_text_answer(conn, sql), sql
+    await assert_answers_as_postgres(db.session(), pg_url, STATEMENTS, tables=("mchild", "mt", "src"))

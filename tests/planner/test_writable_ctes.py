@@ -2,17 +2,17 @@
 PostgreSQL's: the RETURNING rows read by the main query, the main query
 and every sub-statement reading the table as it was before the
 statement (a DELETE in WITH does not hide rows from the main query), a
-sub-statement without RETURNING run though unread, a read-only CTE read
+sub-statement without RETURNING run though unread, RETURNING rows read
+exactly whatever the session's float digits and time zone, a read-only CTE read
 by a sub-statement, a failing sub-statement writing nothing, and
 PostgREST's insert (json_to_record over a json payload, json_agg of the
 inserted rows)."""
 
 from __future__ import annotations
 
-import psycopg
 import pytest
 
-from tests.planner.helpers import pg_text_answer, text_answer
+from tests.planner.helpers import assert_answers_as_postgres
 
 STATEMENTS = [
     "CREATE TABLE todos (id serial PRIMARY KEY, task text, done boolean DEFAULT false)",
@@ -31,13 +31,15 @@ STATEMENTS = [
     " SELECT * FROM bad",
     "SELECT count(*) FROM todos",
     "DROP TABLE todos",
+    # RETURNING rows read back exactly, whatever the session prints them as
+    "SET extra_float_digits = -3", "SET TimeZone = 'Asia/Kolkata'",
+    "CREATE TABLE wf (id serial PRIMARY KEY, f float8, t timestamptz)",
+    "WITH i AS (INSERT INTO wf (f, t) VALUES (1.2345678901234567, '2024-01-01 10:00:00.123456+00') RETURNING *)"
+    " SELECT f = 1.2345678901234567 AS same_f, t = '2024-01-01 10:00:00.123456+00' AS same_t FROM i",
+    "DROP TABLE wf",
 ]
 
 
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_data_modifying_ctes_as_postgres(db, pg_url):
-    s = db.session()
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute("DROP TABLE IF EXISTS todos")
-        for sql in STATEMENTS:
-            assert await text_answer(s, sql) == pg_text_answer(conn, sql), sql
+    await assert_answers_as_postgres(db.session(), pg_url, STATEMENTS, tables=("todos", "wf"))
