@@ -273,9 +273,6 @@ KNOWN_DIFFERENCES = {
     "json_bad_literal": "22P02 from malformed json carries no position, as in bad_integer_input",
     "show_isolation": "by design: every transaction runs serializable, so the default transaction_isolation is serializable, "
                       "not read committed",
-    "cursor_fetch_close": "generate_series over integers yields bigint (DuckDB's only series type); PostgreSQL yields integer",
-    "cursor_with_hold": "generate_series yields bigint, as in cursor_fetch_close",
-    "cursor_scroll_backward": "generate_series yields bigint, as in cursor_fetch_close",
     "unlisten_and_advisory": "pg_advisory_unlock_all() returns NULL text: txngate has no void type (PostgreSQL: void, '')",
 }
 
