@@ -232,7 +232,13 @@ class Ddl(Dml):
             query = pglast.parse_sql(f"SELECT *, -1 AS _diff FROM {name} UNION ALL SELECT *, 1 AS _diff FROM ({rel.query}) AS q")[0].stmt
             if await self.spark_write(query, rel) is not None:
                 return Result("REFRESH MATERIALIZED VIEW")
+        if node.concurrent and not any(unique for _n, _c, unique, _p in rel.all_indexes):
+            raise SqlError("55000", f'cannot refresh materialized view "{rel.schema}.{rel.name}" concurrently',
+                           hint="Create a unique index with no WHERE clause on one or more columns of the materialized view.")
         new = conform(await self.select(pglast.parse_sql(rel.query)[0].stmt), rel) if not node.skipData else rel.schema_arrow.empty_table()
+        for name, cols, unique, _primary in rel.all_indexes:
+            if unique:
+                _refuse_duplicates(rel, name, cols, new)
         await self.work.write(rel.shard, await self.work.contents(rel), -1)
         await self.work.write(rel.shard, new, 1)
         return Result("REFRESH MATERIALIZED VIEW")
@@ -635,7 +641,9 @@ class Ddl(Dml):
         it speeds nothing); a UNIQUE one is enforced like a unique key. An
         index on expressions is accepted and not kept, unless UNIQUE (0A000)."""
         catalog = await self.work.catalog()
-        rel = catalog.table(node.relation.relname, node.relation.schemaname, self.search_path)
+        rel = catalog.relation(node.relation.relname, node.relation.schemaname, self.search_path)
+        if rel.kind not in ("table", "matview"):  # a materialized view's unique index is checked when it is refreshed
+            raise SqlError(WRONG_OBJECT_TYPE, f'cannot create index on relation "{rel.name}"', detail="This operation is not supported for views.")
         if any(e.name is None for e in node.indexParams):
             if node.unique:
                 raise not_supported("unique indexes on expressions")
