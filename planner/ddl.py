@@ -246,10 +246,16 @@ class Ddl(Dml):
     # -- views -----------------------------------------------------------------
 
     async def create_view(self, node: ast.ViewStmt) -> Result:
-        if node.view.relpersistence == "t":
-            raise not_supported("temporary views")
+        """CREATE [OR REPLACE] [TEMPORARY] VIEW; a view that reads a
+        temporary table is temporary (as PostgreSQL makes it, with a notice)."""
         catalog = await self.work.catalog()
-        schema = self._schema_of(node.view, catalog)
+        notices = []
+        if node.view.relpersistence != "t" and node.view.schemaname is None and self._reads_temporary(node.query, catalog):
+            node = copy.copy(node)
+            node.view = copy.copy(node.view)
+            node.view.relpersistence = "t"
+            notices.append(f'NOTICE 00000: view "{node.view.relname}" will be a temporary view')
+        schema = await self._schema_for(node.view, catalog)
         name = node.view.relname
         old = catalog.lookup(name, schema)
         if old is not None and not (node.replace and old.kind == "view"):
@@ -270,7 +276,15 @@ class Ddl(Dml):
         if old is not None:
             await self._write_catalog(catalog_rows(old), -1)
         await self._write_catalog(catalog_rows(rel), 1)
-        return Result("CREATE VIEW")
+        return Result("CREATE VIEW", notices=notices)
+
+    def _reads_temporary(self, query: ast.Node, catalog: Catalog) -> bool:
+        """Whether ``query`` reads a temporary table (or view)."""
+        for name in p.table_refs(query):
+            rel = catalog.lookup(name, None, self.search_path)
+            if rel is not None and rel.schema.startswith(TEMP_SCHEMA_PREFIX):
+                return True
+        return False
 
     # -- DROP ------------------------------------------------------------------
 
