@@ -7,7 +7,7 @@ the server allocate without bound (``ProtocolViolation`` closes the
 connection with a FATAL error).
 
 Values: the SQL types the planner supports, with their type OIDs, in text
-format (``planner.textfmt``) and binary format, and text/binary parameter
+format (``values.text``) and binary format, and text/binary parameter
 decoding by OID.
 """
 
@@ -26,8 +26,8 @@ import pyarrow.compute as pc
 
 from planner.errors import INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, SqlError
 from planner.result import python_values
-from planner.sqltypes import PG_ARRAY_ELEMENT, datetime_text, interval_text, of_arrow, type_length, type_oid
-from planner.textfmt import INFINITIES, TextStyle, format_column, format_value, parse_array, value_type
+from planner.sqltypes import PG_ARRAY_ELEMENT, datetime_text, interval_text, type_length, type_oid
+from values import INFINITIES, TextStyle, format_column, format_value, of_arrow, parse_array, value_type
 
 MAX_MESSAGE = 64 << 20
 PG_EPOCH = dt.datetime(2000, 1, 1)

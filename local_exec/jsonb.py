@@ -536,6 +536,52 @@ def _list_index(v: list, key: str, pos: int) -> int:
     return i + len(v) if i < 0 else i
 
 
+def assign(doc: str, subscripts_json: str, new: str) -> str:
+    """``doc[s1][s2]... = new`` (UPDATE's jsonb subscript assignment):
+    missing object members and containers are created (an array for an
+    integer subscript, an object for a text one), an array is filled with
+    nulls up to a subscript past its end, a negative subscript counts from
+    the end. ``doc`` is '' for a NULL document (an empty container of the
+    first subscript's kind); 22004 for a NULL subscript, 22023 where the
+    path meets a scalar or reaches before an array's start."""
+    keys = json.loads(subscripts_json)
+    if None in keys:
+        raise JsonError("22004", "jsonb subscript in assignment must not be null")
+    if any(isinstance(k, (float, bool)) for k in keys):
+        raise JsonError("42804", "subscript type numeric is not supported",
+                        detail="jsonb subscript must be coercible to either integer or text.")
+    root = ([] if isinstance(keys[0], int) else {}) if doc == "" else parse(doc)
+    _assign(root, keys, parse(new), 1)
+    return dump(root)
+
+
+def _assign(v, keys: list, value, pos: int) -> None:
+    if not _is_container(v):
+        raise JsonError("22023", "cannot replace existing key",
+                        detail="The path assumes key is a composite object, but it is a scalar value.")
+    key, rest = keys[0], keys[1:]
+    if isinstance(v, dict):
+        slot = str(key)
+        if rest and slot in v:
+            return _assign(v[slot], rest, value, pos + 1)
+        return _add_member(v, slot, _created(rest, value, pos + 1) if rest else value)
+    i = _list_index(v, str(key), pos)
+    if i < 0:
+        raise JsonError("22023", f"path element at position {pos} is out of range: {key}")
+    if rest and i < len(v):
+        return _assign(v[i], rest, value, pos + 1)
+    v.extend([None] * (i + 1 - len(v)))
+    v[i] = _created(rest, value, pos + 1) if rest else value
+
+
+def _created(keys: list, value, pos: int):
+    """The container a missing step of an assignment path creates, holding
+    ``value`` at the rest of the path."""
+    out = [] if isinstance(keys[0], int) or _index(str(keys[0])) is not None else {}
+    _assign(out, keys, value, pos)
+    return out
+
+
 def _strip(v):
     if isinstance(v, dict):
         return {k: _strip(x) for k, x in v.items() if x is not None}
@@ -702,6 +748,7 @@ FUNCTIONS = {
     "txngate_jsonb_delete_path": (delete_path, ["VARCHAR", "VARCHAR"], "JSON"),
     "txngate_jsonb_set": (set_path, ["VARCHAR", "VARCHAR", "VARCHAR", "BOOLEAN"], "JSON"),
     "txngate_jsonb_insert": (insert_path, ["VARCHAR", "VARCHAR", "VARCHAR", "BOOLEAN"], "JSON"),
+    "txngate_jsonb_assign": (assign, ["VARCHAR", "VARCHAR", "VARCHAR"], "JSON"),
     "txngate_jsonb_strip_nulls": (strip_nulls, ["VARCHAR"], "JSON"),
     "txngate_jsonb_pretty": (jsonb_pretty, ["VARCHAR"], "VARCHAR"),
     "txngate_jsonb_typeof": (typeof, ["VARCHAR"], "VARCHAR"),

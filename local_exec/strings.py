@@ -24,7 +24,7 @@ otherwise, for the local engine (the planner renames the calls to these):
 - ``txngate_bc_text``: COPY's text for a date or timestamp column with
   PostgreSQL's ``BC`` suffix, as the astronomical year DuckDB reads
   (its timestamp cast reads ``0097-02-16 17:32:01 BC`` as AD; the planner's
-  ``textfmt.bc_input`` does the same for constants).
+  ``values.bc_input`` does the same for constants).
 
 Errors are PostgreSQL's: an unknown format is 22023, text that is not in
 the format 22P02.

@@ -11,8 +11,8 @@ Modules: ``parse`` (pglast: split, classify, 42601 positions, result
 names), ``catalog`` (schemas, tables, views, materialized views as a shard),
 ``bind`` (names to snapshots, rewrite for DuckDB), ``work`` (a transaction's
 read_ts, reads, buffered writes, commit), ``dml``, ``ddl``, ``copy``,
-``textfmt`` (PostgreSQL text output), ``session`` (statement dispatch,
-autocommit, implicit and explicit transactions, settings).
+``session`` (statement dispatch, autocommit, implicit and explicit
+transactions, settings). Values as text are ``values``', below.
 """
 
 from planner.database import Database

@@ -28,10 +28,10 @@ from typing import Callable
 import pglast
 import sqlglot
 from pglast import ast
-from pglast.enums import A_Expr_Kind, BoolExprType, CoercionForm, NullTestType, SortByDir, SortByNulls
+from pglast.enums import A_Expr_Kind, BoolExprType, CoercionForm, NullTestType, SortByDir, SortByNulls, SubLinkType
 from pglast.stream import RawStream
 
-from planner import decimals, intervals, jsonops, textfmt, tochar
+from planner import decimals, intervals, jsonops, tochar
 from planner.catalog import Catalog, Relation
 from planner.errors import INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
@@ -214,6 +214,12 @@ class Binder:
             kind = canonical(n.typeName)
             return n if precision == 6 else ast.FuncCall(funcname=(ast.String(sval=f"txngate_round_{'time' if kind == 'time' else 'timestamp'}"),),
                                                          args=(n, ast.A_Const(val=ast.Integer(ival=precision))))
+        if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and len(n.typeName.arrayBounds or ()) == 1 and (depth := _array_depth(n.arg)) > 1:
+            # ARRAY[[1,2],[3,4]]::bigint[]: PostgreSQL's array types have any number of dimensions, DuckDB's lists one each
+            n.typeName = ast.TypeName(names=n.typeName.names, typmods=n.typeName.typmods, typemod=-1, arrayBounds=n.typeName.arrayBounds * depth)
+        if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and id(n) not in self._cast and (text := _list_text(n, self._columns)):
+            self._cast.update(id(m) for m in walk(text) if isinstance(m, ast.TypeCast))  # rewritten already
+            return text
         if self.dialect == "duckdb" and (length := char_cast_length(n)) is not None:
             # character(n): cut to n and padded with spaces to n (DuckDB's CHAR(n) is varchar)
             return expand(f"rpad(CAST(_arg1 AS VARCHAR), {length}, ' ')", [n.arg])
@@ -413,7 +419,9 @@ class Binder:
         except where PostgreSQL keeps them (LIKE, SIMILAR TO and regular
         expressions match the padded value; max, octet_length, ... take it
         as it is)."""
-        if isinstance(n, ast.A_Expr):
+        if isinstance(n, ast.A_Expr) and self._padded_constants(n):
+            pass
+        elif isinstance(n, ast.A_Expr):
             if n.kind not in _PATTERN_KINDS and not (n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _PATTERN_OPERATORS):
                 replace_children(n, self._char_operand)
                 if _compares(n) and any(id(x) in self._trimmed for x in (n.lexpr, n.rexpr)):
@@ -495,6 +503,26 @@ class Binder:
         n.testexpr = outer or self._char_peer(n.testexpr) or n.testexpr
         if inner is None:
             targets[0].val = self._char_peer(targets[0].val) or targets[0].val
+
+    def _padded_constants(self, n: ast.A_Expr) -> bool:
+        """A char(n) column equal (or not, or IN) to string constants:
+        the constants padded to n instead of the column trimmed, which
+        compares the same (a stored character(n) is padded to exactly n)
+        and leaves DuckDB a column it filters in the scan (TPC-H's
+        ``l_shipmode IN ('AIR', 'AIR REG')``). True when rewritten."""
+        equality = n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("=", "<>", "!=") or n.kind == A_Expr_Kind.AEXPR_IN
+        column, other = (n.lexpr, n.rexpr) if isinstance(n.lexpr, ast.ColumnRef) else (n.rexpr, n.lexpr)
+        if not equality or not isinstance(column, ast.ColumnRef) or not isinstance(column.fields[-1], ast.String) \
+                or not is_char(declared := self._columns.get(column.fields[-1].sval, "")):
+            return False
+        constants = list(other) if isinstance(other, (list, tuple)) else [other]
+        if not constants or not all(isinstance(c, ast.A_Const) and isinstance(c.val, ast.String) for c in constants):
+            return False
+        length = int(declared[len("char("):-1])
+        padded = [ast.A_Const(val=ast.String(sval=c.val.sval.rstrip(" ").ljust(length))) for c in constants]
+        other = padded if isinstance(other, (list, tuple)) else padded[0]
+        n.lexpr, n.rexpr = (column, other) if n.lexpr is column else (other, column)
+        return True
 
     def _char_operand(self, n: ast.Node) -> ast.Node | None:
         """A char(n) operand without its padding: a char(n) column, or a
@@ -795,6 +823,56 @@ def _numeric_aliases(node: ast.Node, found: dict[str, set[str]]) -> None:
 def is_char(t: str) -> bool:
     """``t`` is a declared character(n) type (stored padded to n)."""
     return t.startswith("char(")
+
+
+#: functions whose value is an array (a cast of their value to text is an array's text)
+_ARRAY_FUNCTIONS = {"array_agg", "array_append", "array_prepend", "array_cat", "array_remove", "array_replace", "array_fill",
+                    "string_to_array", "regexp_split_to_array", "regexp_match", "array_positions", "array"}
+
+
+def _maybe_list(n: ast.Node | None, columns: dict[str, str]) -> bool:
+    """Whether ``n`` may be an array (a DuckDB list) by its form: an ARRAY
+    constructor or subquery, a cast to an array, an array column, a
+    subscript, a function of arrays."""
+    if isinstance(n, (ast.A_ArrayExpr, ast.A_Indirection)):
+        return True
+    if isinstance(n, ast.TypeCast):
+        return bool(n.typeName.arrayBounds)
+    if isinstance(n, ast.ColumnRef):
+        return isinstance(n.fields[-1], ast.String) and columns.get(n.fields[-1].sval, "").endswith("[]")
+    if isinstance(n, ast.SubLink):
+        return n.subLinkType == SubLinkType.ARRAY_SUBLINK
+    if isinstance(n, ast.FuncCall):
+        return n.funcname[-1].sval.lower() in _ARRAY_FUNCTIONS
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||":
+        return _maybe_list(n.lexpr, columns) or _maybe_list(n.rexpr, columns)
+    if isinstance(n, (ast.CoalesceExpr, ast.CaseExpr)):
+        branches = list(n.args) if isinstance(n, ast.CoalesceExpr) else [w.result for w in n.args] + [n.defresult]
+        return any(_maybe_list(b, columns) for b in branches)
+    return False
+
+
+def _array_depth(n: ast.Node | None) -> int:
+    """The dimensions of an ARRAY constructor of ARRAY constructors, or of
+    a cast of one (1 for anything else)."""
+    if isinstance(n, ast.A_ArrayExpr) and n.elements and all(isinstance(e, ast.A_ArrayExpr) for e in n.elements):
+        return 1 + max(_array_depth(e) for e in n.elements)
+    if isinstance(n, ast.TypeCast) and n.typeName.arrayBounds:
+        return max(len(n.typeName.arrayBounds), _array_depth(n.arg))
+    return 1
+
+
+def _list_text(tc: ast.TypeCast, columns: dict[str, str]) -> ast.Node | None:
+    """A cast of an array to text or varchar: PostgreSQL's array text
+    (``{1,2}``, ``{{1,2},{3,4}}``: ``local_exec.arrays``), where DuckDB
+    prints its list (``[1, 2]``); the DuckDB type decides when the
+    statement is bound, so a value that turns out not to be a list is cast
+    as before."""
+    if tc.typeName.arrayBounds or tc.typeName.typmods or tc.typeName.names[-1].sval not in ("text", "varchar") \
+            or not _maybe_list(tc.arg, columns):
+        return None
+    return expand("CASE WHEN typeof(_arg1) LIKE '%[]' THEN txngate_list_text(to_json(_arg1), typeof(_arg1)) "
+                  "ELSE CAST(_arg1 AS VARCHAR) END", [tc.arg])
 
 
 def char_cast_length(n: ast.Node | None) -> int | None:

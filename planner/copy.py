@@ -9,7 +9,7 @@ input; uniqueness is checked against a running set of keys. Nothing is
 visible until the statement (or its transaction) commits; an error or a
 CopyFail aborts it and deletes what was spilled.
 
-COPY TO formats rows with ``textfmt`` in slices of ``SLICE_ROWS`` rows.
+COPY TO formats rows with ``values`` in slices of ``SLICE_ROWS`` rows.
 
 Binary COPY (PostgreSQL's ``PGCOPY`` file format: a signature, then per row
 a field count and length-prefixed fields, then -1) is framed here, in
@@ -39,8 +39,8 @@ from planner.bind import transpile
 from planner.dml import check_unique_on, duplicate_key, key_values
 from planner.errors import BAD_COPY_FILE_FORMAT, SqlError, not_supported
 from planner.result import Result, python_values
-from planner.sqltypes import INTEGER_RANGES, array_texts, duckdb_type, of_arrow
-from planner.textfmt import TextStyle, format_column
+from planner.sqltypes import INTEGER_RANGES, array_texts, duckdb_type
+from values import TextStyle, format_column, of_arrow
 from planner.work import off_loop
 from local_exec import key_tuples, matching
 

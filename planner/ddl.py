@@ -55,8 +55,8 @@ from planner.errors import (
 )
 from planner.result import Result
 from planner.pgcatalog import DATABASE
-from planner.textfmt import format_value
-from planner.sqltypes import INTEGER_RANGES, SERIALS, canonical, fraction_precision, of_arrow, type_name, typed_literal
+from values import format_value, of_arrow
+from planner.sqltypes import INTEGER_RANGES, SERIALS, canonical, fraction_precision, type_name, typed_literal
 from storage.persist import SchemaError
 
 KIND_WORDS = {"table": "table", "view": "view", "matview": "materialized view"}

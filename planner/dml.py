@@ -55,7 +55,7 @@ from planner.references import References
 from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain, out_of_memory
 from planner.sqltypes import INTEGER_RANGES, canonical, duckdb_type, integer_fits, type_name, typed_literal
-from planner.textfmt import TextStyle, format_column, format_value
+from values import TextStyle, format_column, format_value
 from planner.work import Work, off_loop, with_diff
 from planner.waits import waiting
 from local_exec import jsonb, key_tuples, matching
@@ -1017,14 +1017,18 @@ def assignments(targets, rel: Relation) -> dict[str, object]:
     SQL ``assignment_sql`` makes: a point UPDATE computed without an
     engine never needs it)."""
     sets: dict[str, object] = {}
+    subscripted: set[str] = set()  # columns assigned only by subscripts so far: a[1] = x, a[2] = y
     for target in targets:
         if isinstance(target.val, ast.MultiAssignRef):
-            raise not_supported("multiple-column assignment (SET (a, b) = ...)")
-        if target.indirection:
-            raise not_supported("assignment to array elements or fields")
+            target = _one_of_many(target)
         col = rel.column(target.name, target.location)
-        if target.name in sets:
-            raise SqlError(DUPLICATE_COLUMN, f'multiple assignments to same column "{target.name}"')
+        if target.name in sets and not (target.indirection and target.name in subscripted):
+            raise SqlError(SYNTAX_ERROR, f'multiple assignments to same column "{target.name}"')
+        if target.indirection:
+            base = sets.get(col.name, ast.ColumnRef(fields=(ast.String(sval=col.name),)))
+            sets[col.name] = _subscript_assignment(col.type, target, base)
+            subscripted.add(col.name)
+            continue
         if col.default == IDENTITY_ALWAYS and not isinstance(target.val, ast.SetToDefault):
             raise SqlError("428C9", f'column "{col.name}" can only be updated to DEFAULT',
                            detail=f'Column "{col.name}" is an identity column defined as GENERATED ALWAYS.')
@@ -1035,6 +1039,53 @@ def assignments(targets, rel: Relation) -> dict[str, object]:
         else:
             sets[col.name] = target.val
     return sets
+
+
+def _one_of_many(target: ast.ResTarget) -> ast.ResTarget:
+    """One column of ``SET (a, b) = (x, y)`` or ``= (SELECT x, y ...)``: its
+    own value (the subquery's column of the same position)."""
+    ref = target.val
+    source = ref.source
+    if isinstance(source, ast.RowExpr):
+        if len(source.args) != ref.ncolumns:
+            raise SqlError("42601", "number of columns does not match number of values")
+        return ast.ResTarget(name=target.name, indirection=target.indirection, val=source.args[ref.colno - 1], location=target.location)
+    if isinstance(source, ast.SubLink) and source.subLinkType.name == "EXPR_SUBLINK" and isinstance(source.subselect, ast.SelectStmt) \
+            and source.subselect.targetList and source.subselect.op.name == "SETOP_NONE":
+        select = copy.deepcopy(source.subselect)
+        if len(select.targetList) != ref.ncolumns:
+            raise SqlError("42601", "number of columns does not match number of values")
+        select.targetList = (select.targetList[ref.colno - 1],)
+        return ast.ResTarget(name=target.name, indirection=target.indirection, location=target.location,
+                             val=ast.SubLink(subLinkType=source.subLinkType, subselect=select))
+    raise SqlError("0A000", "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression")
+
+
+def _subscript_assignment(sql_type: str, target: ast.ResTarget, base: ast.Node) -> ast.Node:
+    """``SET a[i] = v`` (an array's element) or ``SET j['k'][0] = v`` (a
+    jsonb member, created with its path) as the whole column's new value,
+    computed from ``base`` (the column, or its earlier subscript
+    assignments in the same SET)."""
+    steps = target.indirection
+    if any(not isinstance(s, ast.A_Indices) for s in steps):
+        raise not_supported("assignment to fields of a composite column")
+    if sql_type == "jsonb" and any(s.is_slice for s in steps):
+        raise SqlError("0A000", "jsonb subscript does not support slices")
+    if sql_type == "jsonb":
+        keys = ast.A_ArrayExpr(elements=tuple(ast.FuncCall(funcname=(ast.String(sval="txngate_jsonb_key"),), args=(s.uidx,)) for s in steps))
+        value = ast.TypeCast(arg=target.val, typeName=type_name("jsonb"))
+        return ast.FuncCall(funcname=(ast.String(sval="txngate_jsonb_subscript_assign"),), args=(base, keys, value))
+    if not sql_type.endswith("[]"):
+        raise SqlError("42804", f'cannot subscript type {sql_type} because it does not support subscripting')
+    if len(steps) > 1:
+        raise SqlError("2202E", "wrong number of array subscripts")
+    if steps[0].is_slice:  # a[lo:hi] = ARRAY[...]: a missing bound is the array's own
+        lower = steps[0].lidx or ast.A_Const(val=ast.Integer(ival=1))
+        upper = steps[0].uidx or ast.FuncCall(funcname=(ast.String(sval="len"),), args=(base,))
+        value = ast.TypeCast(arg=target.val, typeName=type_name(sql_type))
+        return ast.FuncCall(funcname=(ast.String(sval="txngate_array_assign_slice"),), args=(base, lower, upper, value))
+    value = ast.TypeCast(arg=target.val, typeName=type_name(sql_type[:-2]))
+    return ast.FuncCall(funcname=(ast.String(sval="txngate_array_assign"),), args=(base, steps[0].uidx, value))
 
 
 def assignment_sql(sets: dict[str, object], rel: Relation) -> dict[str, str]:

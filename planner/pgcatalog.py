@@ -1004,8 +1004,31 @@ def macros() -> tuple[str, ...]:
         "CREATE OR REPLACE MACRO txngate_string_to_array(s, d) AS txngate_string_split(s, d), "
         "(s, d, n) AS list_transform(txngate_string_split(s, d), lambda e: CASE WHEN e = n THEN NULL ELSE e END)",
         # array_to_string: NULL for a NULL delimiter; the third argument stands for NULL elements
-        "CREATE OR REPLACE MACRO txngate_array_to_string(a, d) AS CASE WHEN d IS NOT NULL THEN array_to_string(a, d) END, "
-        "(a, d, n) AS CASE WHEN d IS NOT NULL THEN array_to_string(list_transform(a, lambda e: coalesce(CAST(e AS VARCHAR), n)), d) END",
+        # (DuckDB's text of a list of strings or integers is PostgreSQL's; other elements and lists of lists: local_exec.arrays)
+        "CREATE OR REPLACE MACRO txngate_array_to_string(a, d) AS CASE WHEN d IS NULL THEN NULL "
+        "WHEN typeof(a) IN ('VARCHAR[]', 'INTEGER[]', 'BIGINT[]', 'SMALLINT[]') THEN array_to_string(a, d) "
+        "ELSE txngate_list_join(to_json(a), typeof(a), d) END, "
+        "(a, d, n) AS CASE WHEN d IS NULL THEN NULL WHEN n IS NULL THEN txngate_array_to_string(a, d) "
+        "WHEN typeof(a) IN ('VARCHAR[]', 'INTEGER[]', 'BIGINT[]', 'SMALLINT[]') "
+        "THEN array_to_string(list_transform(a, lambda e: coalesce(CAST(e AS VARCHAR), n)), d) "
+        "ELSE txngate_list_join_or(to_json(a), typeof(a), d, n) END",
+        # UPDATE ... SET a[i] = v (planner.dml): arrays of lower bound 1 only (a NULL or empty array takes only a[1])
+        "CREATE OR REPLACE MACRO txngate_array_assign(a, i, v) AS CASE "
+        "WHEN i IS NULL THEN error('[22004] array subscript in assignment must not be null') "
+        "WHEN i < 1 OR (coalesce(len(a), 0) = 0 AND i <> 1) THEN error('[0A000] arrays with a lower bound other than 1 are not supported') "
+        "WHEN a IS NULL THEN [v] WHEN i <= len(a) THEN list_concat(a[1:i - 1], [v], a[i + 1:]) "
+        "ELSE list_concat(list_resize(a, i - 1), [v]) END",
+        "CREATE OR REPLACE MACRO txngate_array_assign_slice(a, lo, hi, v) AS CASE "
+        "WHEN lo IS NULL OR hi IS NULL THEN error('[22004] array subscript in assignment must not be null') "
+        "WHEN lo < 1 OR (coalesce(len(a), 0) = 0 AND lo <> 1) THEN error('[0A000] arrays with a lower bound other than 1 are not supported') "
+        "WHEN hi < lo THEN a "
+        "WHEN coalesce(len(v), 0) < hi - lo + 1 THEN error('[2202E] source array too small') "
+        "ELSE list_concat(list_resize(coalesce(a, v[1:0]), lo - 1), v[1:hi - lo + 1], coalesce(a, v[1:0])[hi + 1:]) END",
+        # UPDATE ... SET j['k'][0] = v (planner.dml, local_exec.jsonb.assign): '' stands for a NULL document, SQL NULL is json null
+        "CREATE OR REPLACE MACRO txngate_jsonb_key(k) AS CAST(to_json(k) AS VARCHAR)",
+        "CREATE OR REPLACE MACRO txngate_jsonb_subscript_assign(j, keys, v) AS "
+        "txngate_jsonb_assign(coalesce(CAST(j AS VARCHAR), ''), '[' || array_to_string(list_transform(keys, lambda k: coalesce(k, 'null')), ',') || ']', "
+        "coalesce(CAST(v AS VARCHAR), 'null'))",
         "CREATE OR REPLACE MACRO txngate_array_remove(a, e) AS list_filter(a, lambda x: x IS DISTINCT FROM e)",
         "CREATE OR REPLACE MACRO txngate_array_replace(a, f, t) AS list_transform(a, lambda x: CASE WHEN x IS NOT DISTINCT FROM f THEN t ELSE x END)",
         "CREATE OR REPLACE MACRO txngate_pg_typeof(t) AS " + _pg_typeof_sql(),

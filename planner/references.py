@@ -38,7 +38,7 @@ import pyarrow.compute as pc
 from local_exec import key_tuples, matching
 from planner.catalog import ForeignKey, Relation
 from planner.errors import FEATURE_NOT_SUPPORTED, FOREIGN_KEY_VIOLATION, UNDEFINED_OBJECT, WRONG_OBJECT_TYPE, SqlError
-from planner.textfmt import format_value
+from values import format_value
 
 #: the actions of ``ForeignKey.on_delete`` / ``on_update`` (PostgreSQL's codes)
 NO_ACTION, RESTRICT, CASCADE, SET_NULL, SET_DEFAULT = "a", "r", "c", "n", "d"

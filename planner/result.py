@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from planner.sqltypes import of_arrow
-from planner.textfmt import split_far_dates, split_infinities
+from values import of_arrow, split_far_dates, split_infinities
 
 
 #: The declared type ``pgcatalog.column_origins`` gives a computed output

@@ -49,7 +49,8 @@ from pglast.enums import A_Expr_Kind
 from local_exec import EngineError
 from planner import jsonops
 from planner import parse as p
-from planner import intervals, sequences, textfmt, waits
+from planner import intervals, sequences, waits
+from values import DATE_ORDER, TextStyle, zone
 from planner.bind import Binder, column_types, pg_sql, result_types
 from planner.catalog import TEMP_SCHEMA_PREFIX
 from planner.copy import CopySink, CopySource, copy_from, copy_to
@@ -164,7 +165,7 @@ def _boolean(value: str, setting: str) -> str:
 def _timezone(value: str) -> str:
     """A TimeZone txngate can print times in: UTC or a zone name. PostgreSQL's
     offsets and POSIX zone specs are refused rather than printed as UTC."""
-    if textfmt.zone(value) is not None:
+    if zone(value) is not None:
         return value
     if re.match(r"^\s*[+-]?\d|^<|^\w{3,}[+-]?\d", value):
         raise not_supported(f'time zone "{value}" (give a zone name such as Etc/GMT-2 or Europe/Oslo)')
@@ -184,12 +185,12 @@ def _datestyle(value: str, current: str) -> str:
             fmt, order = "ISO", "MDY"
         else:
             raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "DateStyle": "{value}"', detail=f'Unrecognized key word: "{token}".')
-    if fmt != "ISO":  # dates and times are printed in ISO only (planner.textfmt)
+    if fmt != "ISO":  # dates and times are printed in ISO only (values.text)
         raise not_supported(f'DateStyle "{fmt}"')
     return f"{fmt}, {order}"
 
 
-#: the output settings with a choice of values (planner.textfmt.TextStyle prints each)
+#: the output settings with a choice of values (planner.TextStyle prints each)
 _OUTPUT_CHOICES = {"intervalstyle": ("postgres", "sql_standard", "postgres_verbose", "iso_8601"), "bytea_output": ("hex", "escape")}
 
 
@@ -383,7 +384,7 @@ class Session:
         is reported as such."""
         started, sqlstate = time.monotonic(), None
         waits.CURRENT.set(self.wait)
-        textfmt.DATE_ORDER.set(self.settings["datestyle"].rsplit(",", 1)[-1].strip())  # how numeric date text reads
+        DATE_ORDER.set(self.settings["datestyle"].rsplit(",", 1)[-1].strip())  # how numeric date text reads
         intervals.INTERVAL_STYLE.set(self.settings["intervalstyle"])  # how far an interval's leading minus reaches
         limit = asyncio.timeout(self.timeout)
         try:
@@ -674,10 +675,10 @@ class Session:
     def _dml(self, work: Work, params, cls=Dml, **kwargs):
         return cls(work, self.search_path, params, self.timeout, self.emulation, self.text_style(), self.exec_options(), **kwargs)
 
-    def text_style(self) -> textfmt.TextStyle:
+    def text_style(self) -> TextStyle:
         """How this session prints values (its TimeZone, IntervalStyle, bytea_output and extra_float_digits)."""
         st = self.settings
-        return textfmt.TextStyle.of(st["timezone"], st["intervalstyle"], st["bytea_output"], st["extra_float_digits"])
+        return TextStyle.of(st["timezone"], st["intervalstyle"], st["bytea_output"], st["extra_float_digits"])
 
     def exec_options(self) -> ExecOptions:
         return ExecOptions(

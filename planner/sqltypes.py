@@ -1,5 +1,5 @@
-"""SQL type names: from pglast type nodes to txngate's canonical names, and
-from Arrow result types back to SQL names.
+"""SQL type names: from pglast type nodes to txngate's canonical names (the
+way back, from Arrow result types to SQL names, is ``values.of_arrow``).
 
 Canonical names are what ``storage.persist.codec.field_for`` accepts:
 ``smallint``, ``integer``, ``bigint``, ``real``, ``double precision``,
@@ -29,8 +29,7 @@ from planner.datetimes import ABBREVIATIONS, datetime_input, fraction_micros, tw
 from planner.intervals import IntervalOverflow, IntervalSyntax, interval_input
 from planner.errors import (INVALID_DATETIME_FORMAT, INVALID_PARAMETER_VALUE, INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, SYNTAX_ERROR,
                             UNDEFINED_OBJECT, SqlError, not_supported)
-from planner.textfmt import ArrayLiteralError, DateSyntax, bc_input, date_input, parse_array, timestamp_input
-from storage.persist.codec import sql_type_of
+from values import ArrayLiteralError, DateSyntax, bc_input, date_input, parse_array, timestamp_input
 
 _ALIASES = {
     "int2": "smallint", "smallint": "smallint",
@@ -243,9 +242,9 @@ _INTERVAL_MICROS = (1 << 63) // 1000
 
 def datetime_text(text: str, sql_type: str) -> str:
     """Text of a date, timestamp or timestamptz as text DuckDB reads as
-    PostgreSQL reads ``text`` (BC years, ``textfmt.bc_input``; the free
+    PostgreSQL reads ``text`` (BC years, ``values.bc_input``; the free
     forms, ``planner.datetimes``; DateStyle's field order and two-digit
-    years, ``textfmt.date_input``); ``text`` itself when DuckDB reads it
+    years, ``values.date_input``); ``text`` itself when DuckDB reads it
     alike. The one reader of such text, for constants and parameters."""
     try:
         return bc_input(text, sql_type) or datetime_input(text, sql_type) \
@@ -304,7 +303,7 @@ def typed_literal(node: ast.Node, sql_type: str) -> ast.Node:
     cast from its plain decimal form; one given to a boolean is read with
     PostgreSQL's words; one given to a date, timestamp or interval is cast
     to it, as text DuckDB reads alike (a date in DateStyle's field order,
-    ``textfmt.date_input``; BC years, ``textfmt.bc_input``; the free forms,
+    ``values.date_input``; BC years, ``values.bc_input``; the free forms,
     ``planner.datetimes``; intervals, ``interval_text``); anything else is
     unchanged."""
     if sql_type in INTEGER_RANGES and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
@@ -341,56 +340,6 @@ def typed_literal(node: ast.Node, sql_type: str) -> ast.Node:
         else:
             items.append(ast.A_Const(val=ast.String(sval=v)))
     return ast.TypeCast(arg=ast.A_ArrayExpr(elements=tuple(items)), typeName=type_name(sql_type))
-
-
-def of_arrow(field: pa.Field) -> str:
-    """The SQL type name for a result column."""
-    known = sql_type_of(field)
-    if known:
-        return known
-    t = field.type
-    if pa.types.is_int16(t) or pa.types.is_int8(t):
-        return "smallint"
-    if pa.types.is_uint32(t):
-        return "oid"  # the emulated catalogs' OID columns
-    if pa.types.is_int32(t) or pa.types.is_uint16(t):
-        return "integer"
-    if pa.types.is_integer(t):
-        return "bigint" if not pa.types.is_uint64(t) else "numeric(20,0)"
-    if pa.types.is_float32(t):
-        return "real"
-    if pa.types.is_floating(t):
-        return "double precision"
-    if pa.types.is_decimal(t):
-        if (t.precision, t.scale) == (38, 10):
-            return "numeric"  # how unconstrained numerics are computed and stored
-        return f"numeric({t.precision},{t.scale})"
-    if pa.types.is_boolean(t):
-        return "boolean"
-    if pa.types.is_string(t) or pa.types.is_large_string(t):
-        return "text"
-    if pa.types.is_date(t):
-        return "date"
-    if pa.types.is_timestamp(t):
-        return "timestamptz" if t.tz else "timestamp"
-    if pa.types.is_time(t):
-        return "time"
-    if pa.types.is_interval(t) or pa.types.is_duration(t):
-        return "interval"
-    if isinstance(t, pa.UuidType) or (pa.types.is_fixed_size_binary(t) and t.byte_width == 16):
-        return "uuid"  # how uuid columns are stored and how DuckDB returns them
-    if pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_fixed_size_binary(t):
-        return "bytea"
-    if pa.types.is_list(t) and pa.types.is_int8(t.value_type):
-        return "int2vector"  # how the emulated catalogs keep int2vector columns (txngate has no tinyint)
-    if pa.types.is_list(t) and pa.types.is_uint16(t.value_type):
-        return "oidvector"
-    if pa.types.is_list(t) or pa.types.is_large_list(t):
-        element = of_arrow(pa.field("element", t.value_type))
-        return element if element.endswith("[]") else element + "[]"  # PostgreSQL's arrays of any dimensions: one type
-    if pa.types.is_struct(t):
-        return "record"  # ROW(...) and whole-row references
-    return "text"
 
 
 @dataclass(frozen=True)

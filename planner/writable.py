@@ -25,7 +25,7 @@ from planner.bind import pg_sql, quoted
 from planner.errors import not_supported
 from planner.result import Result
 from planner.sqltypes import type_name
-from planner.textfmt import TextStyle, format_column
+from values import TextStyle, format_column
 
 __all__ = ["DATA_MODIFYING", "Deferred", "returning_query", "shape_query", "with_writes"]
 

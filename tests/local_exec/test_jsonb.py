@@ -99,6 +99,7 @@ _SAMPLES = {
     "txngate_jsonb_exists_all": "'[\"a\"]', '[\"a\", \"b\"]'", "txngate_jsonb_concat": "'[1]', '{\"a\": 2}'", "txngate_jsonb_delete": "'{\"a\": 1}', '\"a\"'",
     "txngate_jsonb_delete_path": "'{\"a\": [1, 2]}', '[\"a\", \"0\"]'", "txngate_jsonb_set": "'{\"a\": 1}', '[\"a\"]', '[2]', true",
     "txngate_jsonb_insert": "'{\"a\": [1]}', '[\"a\", \"0\"]', '2', false",
+    "txngate_jsonb_assign": "'{\"a\": 1}', '[\"b\", 1]', '[2]'",
     "txngate_jsonb_strip_nulls": "'{\"a\": null}'", "txngate_jsonb_pretty": "'[1]'", "txngate_jsonb_typeof": "'1.5'",
     "txngate_jsonb_array_length": "'[1, 2]'", "txngate_jsonb_object_keys": "'{\"b\": 1, \"a\": 2}'", "txngate_jsonb_array_elements": "'[1, {\"a\": 1.50}]'",
     "txngate_jsonb_array_elements_text": "'[\"x\", 2]'", "txngate_jsonb_each": "'{\"a\": [1]}'", "txngate_jsonb_each_text": "'{\"a\": \"s\"}'",

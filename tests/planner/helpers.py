@@ -10,7 +10,7 @@ import pytest
 
 from planner.errors import SqlError
 from planner.sqltypes import type_oid
-from planner.textfmt import format_column
+from values import format_column
 
 
 async def one(session, sql, params=None):

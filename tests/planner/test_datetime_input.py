@@ -17,7 +17,7 @@ import asyncio
 import asyncpg
 
 from planner.errors import SqlError
-from planner.textfmt import format_column
+from values import format_column
 from tests.planner.helpers import beside_postgres
 
 SETUP = [

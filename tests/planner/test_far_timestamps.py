@@ -12,7 +12,7 @@ import asyncpg
 import pytest
 
 from planner.errors import SqlError
-from planner.textfmt import format_column
+from values import format_column
 from tests.planner.helpers import beside_postgres, outcome, pg_outcome
 
 SETUP = [

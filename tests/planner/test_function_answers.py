@@ -13,7 +13,11 @@ every value's text, or the SQLSTATE.
   infinity (infinite years and epochs), date_trunc of decades, centuries
   and millennia (BC too) and of a date (a timestamptz), make_date and
   make_timestamp of a negative (BC) year; time 24:00:00;
-- arrays: the dimensions of multidimensional arrays, string_to_array's
+- arrays: cast to text (DuckDB printed ``[1, 2]`` and ``[true, false]``),
+  array_to_string of booleans, numerics, doubles and multidimensional
+  arrays, casts of multidimensional arrays (they kept one dimension
+  and printed the inner ones as DuckDB text: ``{"[a, bc]"}``);
+  the dimensions of multidimensional arrays, string_to_array's
   empty and NULL delimiters, array_to_string's NULL delimiter and NULL
   stand-in; regexp_split_to_array/_to_table's empty matches;
 - text: casts to character(n) (padded, typed bpchar), encode of a bytea
@@ -254,3 +258,43 @@ ZONED = [
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_timestamptz_in_the_session_zone(db, pg_url):
     await assert_answers_under(db, pg_url, "timezone", ("America/New_York", "Asia/Kolkata", "UTC"), ZONED)
+
+
+#: arrays as text: DuckDB printed its lists (``[1, 2]``, ``[true, false]``, ``[[1, 2], [3, 4]]``), silently
+ARRAY_TEXT = [
+    "CREATE TABLE listed (id integer PRIMARY KEY, a int[], t text[], n numeric[], f float8[], b bool[])",
+    "INSERT INTO listed VALUES (1, ARRAY[1,2], ARRAY['x y', 'z', NULL, '', 'null', 'q\"r'], ARRAY[1.5, 2.25], ARRAY[0.1, 2, 1e20], ARRAY[true, NULL]),"
+    " (2, NULL, ARRAY[]::text[], NULL, ARRAY['-Infinity']::float8[], ARRAY[false])",
+    "SELECT id, a::text, t::text, a::varchar || '!', n::text, f::text, b::text FROM listed ORDER BY id",
+    "SELECT id, 'v' || a::text, array_to_string(t, '-'), array_to_string(n, '-'), array_to_string(f, '-'), array_to_string(b, '-', '*')"
+    " FROM listed ORDER BY id",
+    "SELECT ARRAY[true, false]::text, ARRAY[date '2020-01-01', 'infinity']::text, ARRAY[[1,2],[3,4]]::text, (ARRAY[1,2])[1]::text",
+    "SELECT array_agg(x ORDER BY x)::text, string_to_array('a,b', ',')::text, NULL::int[]::text FROM generate_series(1, 3) x",
+    # multidimensional arrays keep their dimensions through casts
+    "SELECT ARRAY[[1,2],[3,4]]::bigint[], ARRAY[[1.5,2.5],[3,4]]::numeric[], ARRAY[[1,2],[3,4]]::float8[], ARRAY[[1,2],[3,4]]::text[]",
+    "SELECT CAST(ARRAY[[[[[['a','bb','ccc']]]]]] AS text[]), ARRAY[[1,2],[3,4]]::text[]::text",
+    "SELECT array_to_string(ARRAY[[1,2],[3,4]], ','), array_to_string(ARRAY[[1.5,NULL],[3.5,4.5]], ',', 'N'), array_to_string(ARRAY[[true],[false]], '')",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_arrays_as_text_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, ARRAY_TEXT, tables=("listed",))
+
+
+#: character(n) equal to constants: compared padded (the constants padded to n), as PostgreSQL compares them trimmed
+CHAR_EQUALITY = [
+    "CREATE TABLE padded (id integer PRIMARY KEY, c char(5), v varchar(5))",
+    "INSERT INTO padded VALUES (1, 'ab', 'ab'), (2, '', ''), (3, 'abcde', 'ab '), (4, NULL, NULL), (5, 'a b', 'a b ')",
+    "SELECT id FROM padded WHERE c = 'ab' ORDER BY id",
+    "SELECT id FROM padded WHERE c = 'ab   ' OR c = '' ORDER BY id",
+    "SELECT id FROM padded WHERE c <> 'ab' AND 'abcde' <> c ORDER BY id",
+    "SELECT id FROM padded WHERE c IN ('ab', 'a b', 'abcdef') ORDER BY id",
+    "SELECT id FROM padded WHERE c NOT IN ('ab', '') ORDER BY id",
+    "SELECT id FROM padded WHERE c = 'abcdef' OR c = v ORDER BY id",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_character_equality_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, CHAR_EQUALITY, tables=("padded",))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncpg
 
 from planner.errors import SqlError
-from planner.textfmt import format_column
+from values import format_column
 from tests.planner.helpers import beside_postgres
 
 TEXTS = [

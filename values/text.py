@@ -34,6 +34,8 @@ from zoneinfo import ZoneInfo
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from values.types import of_arrow
+
 
 def format_float8(x: float) -> str:
     return _format_float(x, repr(x), 15)
@@ -473,8 +475,6 @@ def _format_records(arr: pa.StructArray, style: TextStyle | None) -> pa.Array:
     """Records as PostgreSQL prints them: ``(1,a,,"b c")``, each field in
     its own type's text, NULL as nothing, quoted when empty or holding
     a double quote, a backslash, a parenthesis, a comma or white space."""
-    from planner.sqltypes import of_arrow  # sqltypes reads array literals with this module
-
     fields = [format_column(child, of_arrow(f), style).to_pylist() for child, f in zip(arr.flatten(), arr.type)]
     valid = arr.is_valid().to_pylist()
     out = []

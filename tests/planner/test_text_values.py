@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from planner.textfmt import format_column, format_value
+from values import format_column, format_value
 
 EXPRESSIONS = [
     "true", "false", "42", "(-7)::smallint", "9223372036854775807::bigint",

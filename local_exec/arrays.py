@@ -1,0 +1,99 @@
+"""PostgreSQL's array text of DuckDB lists, for what DuckDB prints itself.
+
+DuckDB casts a list to text as ``[1, 2]`` and a list of lists as
+``[[1, 2], [3, 4]]``; PostgreSQL prints ``{1,2}`` and ``{{1,2},{3,4}}``,
+elements in their own output format (``t``/``f``, ``1.5`` of a numeric,
+``2`` of a double), quoted where PostgreSQL quotes them. The planner
+rewrites a cast of a list to text to ``txngate_list_text(to_json(a),
+typeof(a))``: the value as DuckDB's JSON (exact decimals, shortest
+doubles) and its DuckDB type name, from which ``array_text`` prints
+PostgreSQL's text with ``values.format_array``, the one array printer.
+``array_to_string`` of a list of lists flattens it first
+(``txngate_list_join``), as PostgreSQL walks a multidimensional array
+in storage order.
+
+Invariant: the text of a one-dimensional list equals what the gateway
+sends for the same value as a result column (tested beside PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import decimal
+import json
+import re
+
+from local_exec import udf
+from values import format_array, format_value
+
+_INTEGER = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT"}
+_DECIMAL = re.compile(r"DECIMAL\((\d+),(\d+)\)")
+
+
+def _element_type(duckdb_type: str) -> str:
+    """The SQL type ``values`` prints an element of a DuckDB list type as
+    (text for the types whose JSON is already PostgreSQL's text)."""
+    element = duckdb_type.replace("[]", "")
+    if element == "BOOLEAN":
+        return "boolean"
+    if element in _INTEGER:
+        return "bigint"
+    if element == "DOUBLE":
+        return "double precision"
+    if element == "FLOAT":
+        return "real"
+    if (m := _DECIMAL.fullmatch(element)) is not None:
+        return "numeric" if (m.group(1), m.group(2)) == ("38", "10") else f"numeric({m.group(1)},{m.group(2)})"
+    return "text"
+
+
+def _load(text: str):
+    return json.loads(text, parse_float=decimal.Decimal, parse_constant=float)
+
+
+def _typed(v, element_type: str):
+    if isinstance(v, list):
+        return [_typed(x, element_type) for x in v]
+    if v is None or element_type in ("boolean", "bigint"):
+        return v
+    if element_type in ("double precision", "real"):
+        return float(v)
+    if element_type.startswith("numeric"):
+        d = v if isinstance(v, decimal.Decimal) else decimal.Decimal(v)
+        scale = element_type[element_type.find(",") + 1:-1] if "," in element_type else None
+        return d.quantize(decimal.Decimal(1).scaleb(-int(scale))) if scale and d.is_finite() else d  # DuckDB's JSON may drop a scale's zeros
+    return v if isinstance(v, str) else json.dumps(v)
+
+
+def array_text(json_text: str, duckdb_type: str) -> str:
+    """PostgreSQL's text of a DuckDB list given as its JSON and type name."""
+    element_type = _element_type(duckdb_type)
+    return format_array(_typed(_load(json_text), element_type), element_type)
+
+
+def _flat(v: list) -> list:
+    return [y for x in v for y in (_flat(x) if isinstance(x, list) else (x,))]
+
+
+def array_flat_text(json_text: str, duckdb_type: str, delimiter: str) -> str:
+    """array_to_string of a list of any depth: the elements' texts in
+    storage order, NULLs left out."""
+    return array_flat_text_or(json_text, duckdb_type, delimiter, None)
+
+
+def array_flat_text_or(json_text: str, duckdb_type: str, delimiter: str, null: str | None) -> str:
+    """array_to_string with a text for NULL elements (left out when None)."""
+    element_type = _element_type(duckdb_type)
+    texts = [format_value(x, element_type) for x in _flat(_typed(_load(json_text), element_type))]
+    return delimiter.join(t if t is not None else null for t in texts if t is not None or null is not None)
+
+
+FUNCTIONS = {
+    "txngate_list_text": (array_text, ["VARCHAR", "VARCHAR"], "VARCHAR"),
+    "txngate_list_join": (array_flat_text, ["VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR"),
+    "txngate_list_join_or": (array_flat_text_or, ["VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR"),
+}
+
+
+def register(con) -> None:
+    """Create the functions above on a DuckDB connection."""
+    udf.register(con, FUNCTIONS)
