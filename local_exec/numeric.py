@@ -232,8 +232,9 @@ def numeric_power(base: str, exponent: str) -> str:
         return _rounded(decimal.Decimal(0), MAX_DISPLAY_SCALE)
     weight *= 0.434294481903252
     scale = _bounded(MIN_SIG_DIGITS - int(weight), _dscale(b), _dscale(e))
+    sign = -1 if b < 0 and integral and int(e) % 2 else 1  # an odd integral exponent beyond int32 keeps a negative base's sign
     with _precise(abs(int(weight)) + scale + abs(e.adjusted()) + abs(b.adjusted()) + 20):
-        return _rounded((e * abs(b).ln()).exp(), scale)
+        return _rounded(sign * (e * abs(b).ln()).exp(), scale)
 
 
 FUNCTIONS = {

@@ -147,8 +147,12 @@ class Binder:
             if isinstance(n, ast.SelectStmt) and n.groupClause and n.fromClause:
                 _group_by_output_names(n)
                 self._group_dependents(n, ctes)  # before its RangeVars are renamed
+            if isinstance(n, ast.SelectStmt) and n.fromClause and n.targetList and any(_merges(f) for f in n.fromClause):
+                self._star_of_merged(n, ctes)  # before its RangeVars are renamed
             if isinstance(n, ast.SelectStmt) and n.sortClause and n.targetList:
                 _check_sort_names(n)  # before its expressions are rewritten
+            if isinstance(n, ast.SelectStmt) and n.valuesLists and len(n.valuesLists) > 1:
+                _type_unknown_values(n)
             if isinstance(n, ast.RangeVar):
                 self._rename(n, ctes)
             elif isinstance(n, ast.FuncCall):
@@ -299,6 +303,12 @@ class Binder:
         name, args = fc.funcname[-1].sval, list(fc.args or ())
         if name in _VARIANCES and len(args) == 1 and _operand_type(args[0], self._columns, floats=True) in ("real", "double precision", None):
             return self._float_variance(fc)
+        if name == "string_agg" and len(args) == 2 and _is_bytea(args[0], self._columns):
+            # of bytea: a bytea (DuckDB's string_agg takes text only), joined as hex; a NULL delimiter joins with nothing
+            inner = copy.copy(fc)
+            inner.args = (ast.FuncCall(funcname=(ast.String(sval="hex"),), args=(args[0],)),
+                          ast.CoalesceExpr(args=(ast.FuncCall(funcname=(ast.String(sval="hex"),), args=(_cast_to(args[1], "bytea"),)), _constant(""))))
+            return ast.FuncCall(funcname=(ast.String(sval="unhex"),), args=(inner,))
         if name == "substring" and len(args) == 2 and _is_text(args[1]):
             # substring(s FROM pattern): the first match, or its first group, as regexp_match gives them
             return expand("(txngate_regexp_match(_arg1, _arg2, ''))[1]", args)
@@ -358,16 +368,33 @@ class Binder:
         0, of one value), and 22003 where finite values overflow (DuckDB's
         is infinite)."""
         def same_rows(agg: str, template: str = "_arg1") -> ast.FuncCall:
-            return ast.FuncCall(funcname=(ast.String(sval=agg),), args=(expand(template, list(fc.args)),), agg_distinct=fc.agg_distinct,
+            return ast.FuncCall(funcname=(ast.String(sval=agg),), args=(expand(template, list(fc.args)),), agg_distinct=fc.agg_distinct and agg != "bool_and",
                                 agg_filter=copy.deepcopy(fc.agg_filter), over=copy.deepcopy(fc.over))
         lone = "WHEN _arg1 = 1 AND NOT isfinite(_arg2) THEN CAST('NaN' AS double precision) " if fc.funcname[-1].sval.endswith("_pop") else ""
+        value = fc if fc.over is not None else self._youngs_cramer(fc, same_rows("list"))
         new = expand(f"CASE {lone}WHEN _arg3 AND NOT isfinite(_arg4) THEN error('[22003] value out of range: overflow') END",
-                     [same_rows("count"), same_rows("max"), same_rows("bool_and", "isfinite(_arg1)"), copy.deepcopy(fc)])
-        new.defresult = fc  # as it is (expand copies what it is given)
+                     [same_rows("count"), same_rows("max"), same_rows("bool_and", "isfinite(_arg1)"), copy.deepcopy(value)])
+        new.defresult = value  # as it is (expand copies what it is given)
         for n in walk(new):
             if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == fc.funcname[-1].sval:
                 self._cast.add(id(n))  # fc and the copy tested: as they are
         return new
+
+    @staticmethod
+    def _youngs_cramer(fc: ast.FuncCall, values: ast.FuncCall) -> ast.Node:
+        """A variance or standard deviation of doubles accumulated as
+        PostgreSQL's float8_accum accumulates it (Youngs and Cramer's
+        update, value by value in the group's order; DuckDB's own loses
+        digits to a large common offset: var_pop of 100000003 ..
+        100000007 gave 2.5000000055879354, not 2.5) over the group's
+        values as a list (``txngate_float8_accum``). A DISTINCT aggregate
+        takes its values sorted, as PostgreSQL does. Not over windows: a
+        list per row would grow with the frame."""
+        if fc.agg_distinct:
+            values.agg_order = (ast.SortBy(node=copy.deepcopy(values.args[0]), sortby_dir=SortByDir.SORTBY_DEFAULT,
+                                           sortby_nulls=SortByNulls.SORTBY_NULLS_DEFAULT),)
+        name = {"variance": "var_samp", "stddev": "stddev_samp"}.get(fc.funcname[-1].sval, fc.funcname[-1].sval)
+        return ast.FuncCall(funcname=(ast.String(sval=f"txngate_float8_{name}"),), args=(values,))
 
     def _date_part(self, name: str, field: str, arg: ast.Node) -> ast.Node | None:
         """``extract(field FROM x)`` as PostgreSQL's numeric (seconds with 6
@@ -673,6 +700,59 @@ class Binder:
         if added:
             select.groupClause = tuple(select.groupClause) + tuple(added)
 
+    def _star_of_merged(self, select: ast.SelectStmt, ctes: set[str]) -> None:
+        """``SELECT *`` over a JOIN ... USING or NATURAL JOIN as PostgreSQL
+        orders its columns: the merged ones first (in USING's order), then
+        the left side's others, then the right side's (DuckDB keeps the
+        left side's order: ``t1(a, b) JOIN t2 USING (b)`` gave a, b, ...).
+        The star becomes the list of columns; left as written when a
+        relation's columns are not known here (a subquery, a CTE, a
+        function) or a merged name would be ambiguous."""
+        stars = [i for i, t in enumerate(select.targetList) if isinstance(t.val, ast.ColumnRef) and len(t.val.fields) == 1
+                 and isinstance(t.val.fields[0], ast.A_Star)]
+        if len(stars) != 1:
+            return
+        columns: list[tuple[str | None, str]] = []
+        for item in select.fromClause:
+            found = self._from_columns(item, ctes)
+            if found is None:
+                return
+            columns += found
+        merged = [name for qualifier, name in columns if qualifier is None]
+        if len(set(merged)) != len(merged) or any(q is not None and name in merged for q, name in columns):
+            return
+        listed = tuple(ast.ResTarget(val=ast.ColumnRef(fields=tuple(ast.String(sval=f) for f in ((name,) if q is None else (q, name)))))
+                       for q, name in columns)
+        i = stars[0]
+        select.targetList = tuple(select.targetList[:i]) + listed + tuple(select.targetList[i + 1:])
+
+    def _from_columns(self, item: ast.Node, ctes: set[str]) -> list[tuple[str | None, str]] | None:
+        """The columns a FROM item gives ``*``, each (qualifier, name), the
+        columns merged by USING unqualified; None when not known here."""
+        if isinstance(item, ast.RangeVar):
+            if item.schemaname is None and item.relname in ctes:
+                return None
+            rel = self.catalog.lookup(item.relname, item.schemaname, self.search_path)
+            if rel is None:
+                return None
+            alias = item.alias.aliasname if item.alias is not None else item.relname
+            renamed = [c.sval for c in (item.alias.colnames or ())] if item.alias is not None else []
+            names = renamed + list(rel.column_names[len(renamed):])
+            return [(alias, name) for name in names]
+        if not isinstance(item, ast.JoinExpr) or item.alias is not None:
+            return None
+        left, right = self._from_columns(item.larg, ctes), self._from_columns(item.rarg, ctes)
+        if left is None or right is None:
+            return None
+        if item.isNatural:
+            names = [name for _q, name in left if name in {n for _q, n in right}]
+        elif item.usingClause:
+            names = [u.sval for u in item.usingClause]
+        else:
+            return left + right
+        rest = [c for c in left if c[1] not in names] + [c for c in right if c[1] not in names]
+        return [(None, name) for name in names] + rest
+
     def _rename(self, rv: ast.RangeVar, ctes: set[str]) -> None:
         if rv.schemaname is None and rv.relname in ctes:
             return
@@ -850,6 +930,38 @@ def _maybe_list(n: ast.Node | None, columns: dict[str, str]) -> bool:
         branches = list(n.args) if isinstance(n, ast.CoalesceExpr) else [w.result for w in n.args] + [n.defresult]
         return any(_maybe_list(b, columns) for b in branches)
     return False
+
+
+def _merges(item: ast.Node) -> bool:
+    """A FROM item holds a JOIN ... USING or a NATURAL JOIN."""
+    return isinstance(item, ast.JoinExpr) and (bool(item.usingClause) or item.isNatural or _merges(item.larg) or _merges(item.rarg))
+
+
+def _is_bytea(n: ast.Node, columns: dict[str, str]) -> bool:
+    """``n`` is plainly a bytea: a bytea column or a cast to bytea."""
+    if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
+        return columns.get(n.fields[-1].sval) == "bytea"
+    return isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval == "bytea"
+
+
+def _type_unknown_values(select: ast.SelectStmt) -> None:
+    """A VALUES column of string constants and numbers: the strings read as
+    the numbers' type (integer, or numeric beside a decimal constant), as
+    PostgreSQL resolves an unknown-typed literal to the type of the
+    column's known values (``VALUES ('1'), (2)`` is integer; DuckDB refused
+    to unify text with an integer)."""
+    rows = list(select.valuesLists)
+    for i in range(min(len(row) for row in rows)):
+        column = [row[i] for row in rows]
+        if not all(isinstance(v, ast.A_Const) for v in column):
+            continue
+        kinds = {type(v.val) for v in column if not v.isnull}
+        if ast.String not in kinds or not kinds - {ast.String} or not kinds <= {ast.String, ast.Integer, ast.Float}:
+            continue
+        target = "numeric" if ast.Float in kinds else "int4"
+        rows = [tuple(ast.TypeCast(arg=v, typeName=ast.TypeName(names=(ast.String(sval=target),), typemod=-1))
+                      if j == i and not v.isnull and isinstance(v.val, ast.String) else v for j, v in enumerate(row)) for row in rows]
+    select.valuesLists = tuple(rows)
 
 
 def _array_depth(n: ast.Node | None) -> int:

@@ -1248,7 +1248,8 @@ def _fill_defaults(select: ast.SelectStmt, rel: Relation, targets: list[str], se
                or t in ("date", "timestamp", "timestamptz", "time", "real", "double precision", "boolean", "interval")]  # text PostgreSQL reads otherwise than DuckDB
     texts = any(isinstance(row[i], ast.A_Const) and isinstance(row[i].val, ast.String)
                 for row in select.valuesLists for i in checked if i < len(row))
-    if not (arrays or texts) and not any(isinstance(v, ast.SetToDefault) for row in select.valuesLists for v in row):
+    several = len(select.valuesLists) > 1  # constants of one column typed by the column, not unified with each other
+    if not (arrays or texts or several) and not any(isinstance(v, ast.SetToDefault) for row in select.valuesLists for v in row):
         return select
     select = copy.deepcopy(select)
     rows = []
@@ -1262,11 +1263,26 @@ def _fill_defaults(select: ast.SelectStmt, rel: Relation, targets: list[str], se
                 else:
                     expr = pglast.parse_sql(f"SELECT {default or 'NULL'}")[0].stmt.targetList[0].val
                 out.append(expr)
+            elif i < len(types):
+                value = typed_literal(v, types[i])
+                out.append(_assigned_constant(value, types[i]) if several else value)
             else:
-                out.append(typed_literal(v, types[i]) if i < len(types) else v)
+                out.append(v)
         rows.append(tuple(out))
     select.valuesLists = tuple(rows)
     return select
+
+
+def _assigned_constant(value: ast.Node, sql_type: str) -> ast.Node:
+    """A constant of a VALUES row cast to its column's type (without the
+    length or scale, which the stored row is checked against): PostgreSQL
+    types each VALUES column of an INSERT by its target column, so
+    ``(1, 'NaN'), (2, 2.5)`` into a double and ``('a'), (3)`` into text are
+    accepted, where DuckDB would unify the constants of a column first."""
+    if not isinstance(value, ast.A_Const) or value.isnull:
+        return value
+    base = "text" if sql_type.startswith(("varchar", "char")) else "numeric" if sql_type.startswith("numeric") else sql_type
+    return ast.TypeCast(arg=value, typeName=type_name(base))
 
 
 def _read_ctes(node):

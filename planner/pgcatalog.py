@@ -1029,6 +1029,15 @@ def macros() -> tuple[str, ...]:
         "CREATE OR REPLACE MACRO txngate_jsonb_subscript_assign(j, keys, v) AS "
         "txngate_jsonb_assign(coalesce(CAST(j AS VARCHAR), ''), '[' || array_to_string(list_transform(keys, lambda k: coalesce(k, 'null')), ',') || ']', "
         "coalesce(CAST(v AS VARCHAR), 'null'))",
+        # variances of doubles as PostgreSQL's float8_accum: (N, Sx, Sxx) by Youngs and Cramer's update (planner.bind._youngs_cramer)
+        "CREATE OR REPLACE MACRO txngate_float8_accum(l) AS list_reduce(list_filter(l, lambda v: v IS NOT NULL), "
+        "lambda acc, v: {'n': acc.n + 1, 'sx': acc.sx + v, 'sxx': CASE WHEN acc.n = 0 THEN CASE WHEN isfinite(v) THEN CAST(0 AS DOUBLE) ELSE CAST('NaN' AS DOUBLE) END "
+        "ELSE acc.sxx + (v * (acc.n + 1) - (acc.sx + v)) * (v * (acc.n + 1) - (acc.sx + v)) / ((acc.n + 1) * acc.n) END}, "
+        "{'n': CAST(0 AS DOUBLE), 'sx': CAST(0 AS DOUBLE), 'sxx': CAST(0 AS DOUBLE)})",
+        "CREATE OR REPLACE MACRO txngate_float8_var_pop(l) AS list_transform([txngate_float8_accum(l)], lambda a: CASE WHEN a.n > 0 THEN a.sxx / a.n END)[1]",
+        "CREATE OR REPLACE MACRO txngate_float8_var_samp(l) AS list_transform([txngate_float8_accum(l)], lambda a: CASE WHEN a.n > 1 THEN a.sxx / (a.n - 1) END)[1]",
+        "CREATE OR REPLACE MACRO txngate_float8_stddev_pop(l) AS sqrt(txngate_float8_var_pop(l))",
+        "CREATE OR REPLACE MACRO txngate_float8_stddev_samp(l) AS sqrt(txngate_float8_var_samp(l))",
         "CREATE OR REPLACE MACRO txngate_array_remove(a, e) AS list_filter(a, lambda x: x IS DISTINCT FROM e)",
         "CREATE OR REPLACE MACRO txngate_array_replace(a, f, t) AS list_transform(a, lambda x: CASE WHEN x IS NOT DISTINCT FROM f THEN t ELSE x END)",
         "CREATE OR REPLACE MACRO txngate_pg_typeof(t) AS " + _pg_typeof_sql(),
@@ -1082,6 +1091,9 @@ def macros() -> tuple[str, ...]:
         "CREATE OR REPLACE MACRO txngate_power(a, b) AS CASE WHEN a = 0 AND b < 0 THEN error('[2201F] zero raised to a negative power is undefined') "
         "WHEN a < 0 AND b <> floor(b) THEN error('[2201F] a negative number raised to a non-integer power yields a complex result') "
         "ELSE pow(a, b) END",
+        # a quotient of doubles that rounds to 1.0 gives count + 1 in PostgreSQL 15's float8 width_bucket; numerics (exact there) never do
+        "CREATE OR REPLACE MACRO txngate_bucket_cap(op, lo, hi, n) AS CASE WHEN typeof(op) IN ('DOUBLE', 'FLOAT') "
+        "OR typeof(lo) IN ('DOUBLE', 'FLOAT') OR typeof(hi) IN ('DOUBLE', 'FLOAT') THEN n ELSE n - 1 END",
         # width_bucket(operand, low, high, count) as PostgreSQL's float8 one: the bucket of count equal ones (0 below, count + 1 above)
         "CREATE OR REPLACE MACRO width_bucket(op, lo, hi, n) AS CASE WHEN op IS NULL OR lo IS NULL OR hi IS NULL OR n IS NULL THEN NULL "
         "WHEN n <= 0 THEN error('[2201G] count must be greater than zero') "
@@ -1090,9 +1102,9 @@ def macros() -> tuple[str, ...]:
         "WHEN NOT isfinite(CAST(lo AS double)) OR NOT isfinite(CAST(hi AS double)) THEN error('[2201G] lower and upper bounds must be finite') "
         "WHEN lo = hi THEN error('[2201G] lower bound cannot equal upper bound') "
         "WHEN lo < hi THEN (CASE WHEN op < lo THEN 0 WHEN op >= hi THEN n + 1 "
-        "ELSE least(CAST(trunc(n * ((CAST(op AS double) - lo) / (CAST(hi AS double) - lo))) AS INTEGER), n - 1) + 1 END) "
+        "ELSE least(CAST(trunc(n * ((CAST(op AS double) - lo) / (CAST(hi AS double) - lo))) AS INTEGER), txngate_bucket_cap(op, lo, hi, n)) + 1 END) "
         "ELSE (CASE WHEN op > lo THEN 0 WHEN op <= hi THEN n + 1 "
-        "ELSE least(CAST(trunc(n * ((CAST(lo AS double) - op) / (CAST(lo AS double) - hi))) AS INTEGER), n - 1) + 1 END) END, "
+        "ELSE least(CAST(trunc(n * ((CAST(lo AS double) - op) / (CAST(lo AS double) - hi))) AS INTEGER), txngate_bucket_cap(op, lo, hi, n)) + 1 END) END, "
         # width_bucket(operand, thresholds): how many of the (ascending) thresholds are at or below it
         "(op, th) AS CAST(len(list_filter(th, lambda x: x <= op)) AS INTEGER)",
         # array_fill(value, dims): a one- or two-dimensional array of value (lower bounds other than 1 are refused)

@@ -78,10 +78,10 @@ async def beside_postgres(db, pg_url: str, setup, tables=()):
         await conn.close()
 
 
-async def text_answer(session, sql):
+async def text_answer(session, sql, *, names: bool = False):
     """(type OIDs, rows as text), the command tag of a statement without
     rows, or the SQLSTATE, as a client sees them (``pg_text_answer``:
-    PostgreSQL's)."""
+    PostgreSQL's); ``names``: the column names first."""
     try:
         result = (await session.execute(sql))[-1]
     except SqlError as e:
@@ -89,23 +89,26 @@ async def text_answer(session, sql):
     if result.table is None:
         return result.command_tag()
     cols = [format_column(result.table.column(i), t, session.text_style()).to_pylist() for i, (_n, t) in enumerate(result.columns)]
-    return [type_oid(t)[0] for _n, t in result.columns], [tuple(r) for r in zip(*cols)]
+    answer = [type_oid(t)[0] for _n, t in result.columns], [tuple(r) for r in zip(*cols)]
+    return ([name for name, _t in result.columns], *answer) if names else answer
 
 
-def pg_text_answer(conn: psycopg.Connection, sql: str):
+def pg_text_answer(conn: psycopg.Connection, sql: str, *, names: bool = False):
     res = conn.pgconn.exec_(sql.encode())
     if res.status == psycopg.pq.ExecStatus.COMMAND_OK:
         return res.command_status.decode()
     if res.status != psycopg.pq.ExecStatus.TUPLES_OK:
         return res.error_field(psycopg.pq.DiagnosticField.SQLSTATE).decode()
     values = [tuple(None if (v := res.get_value(r, c)) is None else v.decode() for c in range(res.nfields)) for r in range(res.ntuples)]
-    return [res.ftype(c) for c in range(res.nfields)], values
+    answer = [res.ftype(c) for c in range(res.nfields)], values
+    return ([res.fname(c).decode() for c in range(res.nfields)], *answer) if names else answer
 
 
 async def assert_answers_as_postgres(session, pg_url: str, statements, *, tables=(), settings=()) -> None:
     """Each of ``statements`` answers on ``session`` as on PostgreSQL
-    (``text_answer``), in order, after dropping ``tables`` there and
-    setting each (name, value) of ``settings`` on both."""
+    (``text_answer``, with the column names), in order, after dropping
+    ``tables`` there and setting each (name, value) of ``settings`` on
+    both."""
     with psycopg.connect(pg_url, autocommit=True) as conn:
         if tables:
             conn.execute(f"DROP TABLE IF EXISTS {', '.join(tables)}")
@@ -113,4 +116,4 @@ async def assert_answers_as_postgres(session, pg_url: str, statements, *, tables
             await session.execute(f"SET {name} = '{value}'")
             conn.execute(f"SET {name} = '{value}'")
         for sql in statements:
-            assert await text_answer(session, sql) == pg_text_answer(conn, sql), (settings, sql)
+            assert await text_answer(session, sql, names=True) == pg_text_answer(conn, sql, names=True), (settings, sql)
