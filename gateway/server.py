@@ -44,7 +44,7 @@ from storage import TxngateError
 from planner import parse as p
 from planner.copy import CopySink, CopySource
 from planner.result import Result, RowStream
-from planner.sqltypes import sql_of_oid
+from values import decode_binary, encode_binary, sql_of_oid, type_oid
 
 from gateway import wire
 from gateway.auth import Authenticator, Users
@@ -696,7 +696,7 @@ class _CopyIn(CopySource):
     @staticmethod
     def decode(data: bytes, sql_type: str):
         """A binary COPY field's value (the wire's binary format)."""
-        return wire.decode_param(data, wire.type_oid(sql_type)[0], True)
+        return decode_binary(data, type_oid(sql_type)[0])
 
     async def __aiter__(self):
         while True:
@@ -725,7 +725,7 @@ class _CopyOut(CopySink):
     @staticmethod
     def encode(value, sql_type: str) -> bytes:
         """A value in binary COPY (the wire's binary format)."""
-        return wire.encode_binary(value, sql_type)
+        return encode_binary(value, sql_type)
 
     async def write(self, rows: list[bytes]) -> None:
         for row in rows:

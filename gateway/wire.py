@@ -1,4 +1,4 @@
-"""PostgreSQL protocol 3.0 messages and value codecs.
+"""PostgreSQL protocol 3.0 messages, and values as the protocol carries them.
 
 Framing: every frontend message after startup is a type byte and an int32
 length (including itself); startup-phase messages have no type byte.
@@ -6,33 +6,30 @@ length (including itself); startup-phase messages have no type byte.
 the server allocate without bound (``ProtocolViolation`` closes the
 connection with a FATAL error).
 
-Values: the SQL types the planner supports, with their type OIDs, in text
-format (``values.text``) and binary format, and text/binary parameter
-decoding by OID.
+Values: DataRows built a column at a time from Arrow (each value in text
+or binary format, by ``values``' codecs: the gateway holds none of its
+own), and parameters decoded by OID (binary by ``values.decode_binary``;
+text checked as PostgreSQL's input functions check it, dates and
+intervals read by the planner's readers).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import decimal
-import math
 import re
 import struct
-import uuid
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from planner.errors import INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, SqlError
-from planner.result import python_values
-from planner.sqltypes import PG_ARRAY_ELEMENT, datetime_text, interval_text, type_length, type_oid
-from values import INFINITIES, TextStyle, format_column, format_value, of_arrow, parse_array, value_type
+from planner.sqltypes import datetime_text, interval_text
+from values import (INFINITIES, PG_ARRAY_ELEMENT, TextStyle, decode_binary, encode_binary, format_column, format_value, of_arrow, parse_array,
+                    python_values, type_length, type_oid)
 
 MAX_MESSAGE = 64 << 20
-PG_EPOCH = dt.datetime(2000, 1, 1)
-PG_EPOCH_TZ = dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc)
-PG_EPOCH_DATE = dt.date(2000, 1, 1)
 
 class ProtocolViolation(Exception):
     """The client broke the protocol; the connection ends with FATAL 08P01."""
@@ -278,10 +275,6 @@ def _encoded_column(col, sql_type: str, fmt: int, style: TextStyle) -> pa.Array:
     return pa.array([None if v is None else encode_binary(v, sql_type) for v in python_values(col)], pa.binary())
 
 
-def _length_prefixed(oid: int, data: bytes) -> bytes:
-    return struct.pack("!Ii", oid, len(data)) + data
-
-
 def _record_binary(col: pa.StructArray, style: TextStyle) -> pa.Array:
     """Records in PostgreSQL's binary format: the field count, then per
     field its type OID and its value (length-prefixed, -1 for NULL)."""
@@ -296,139 +289,14 @@ def _record_binary(col: pa.StructArray, style: TextStyle) -> pa.Array:
         parts = [struct.pack("!i", len(types))]
         for oid, values in zip(oids, fields):
             v = values[r]
-            parts.append(struct.pack("!Ii", oid, -1) if v is None else _length_prefixed(oid, v))
+            parts.append(struct.pack("!Ii", oid, -1 if v is None else len(v)) + (v or b""))
         out.append(b"".join(parts))
     return pa.array(out, pa.binary())
-
-
-def encode_binary(v, sql_type: str) -> bytes:
-    oid, _ = type_oid(sql_type)
-    if sql_type == "record" and isinstance(v, dict):  # a record inside an array: its fields typed by their values
-        fields = [(x, value_type(x)) for x in v.values()]
-        return struct.pack("!i", len(fields)) + b"".join(
-            struct.pack("!Ii", type_oid(t)[0], -1) if x is None else _length_prefixed(type_oid(t)[0], encode_binary(x, t)) for x, t in fields
-        )
-    if sql_type.endswith("[]"):
-        return _array_binary(v, sql_type[:-2], PG_ARRAY_ELEMENT[oid].oid)
-    if sql_type == "int2vector":
-        return _array_binary(v, "smallint", 21)
-    if sql_type == "oidvector":
-        return _array_binary(v, "oid", 26)
-    if sql_type == "oid":
-        return struct.pack("!I", v)
-    if oid == 16:
-        return b"\x01" if v else b"\x00"
-    if oid == 21:
-        return struct.pack("!h", v)
-    if oid == 23:
-        return struct.pack("!i", v)
-    if oid == 20:
-        return struct.pack("!q", v)
-    if oid == 700:
-        return struct.pack("!f", v)
-    if oid == 701:
-        return struct.pack("!d", v)
-    if oid == 17:
-        return bytes(v)
-    if oid == 2950:
-        return bytes(v) if isinstance(v, (bytes, bytearray)) else uuid.UUID(str(v)).bytes
-    if oid == 1082:
-        return struct.pack("!i", (v - PG_EPOCH_DATE).days)
-    if oid == 1114:
-        return struct.pack("!q", (v - PG_EPOCH) // dt.timedelta(microseconds=1))
-    if oid == 1184:
-        return struct.pack("!q", (v - PG_EPOCH_TZ) // dt.timedelta(microseconds=1))
-    if oid == 1083:
-        return struct.pack("!q", ((v.hour * 60 + v.minute) * 60 + v.second) * 1_000_000 + v.microsecond)
-    if oid == 1186:
-        if isinstance(v, dt.timedelta):
-            total = v // dt.timedelta(microseconds=1)
-            days = int(total / 86_400_000_000)
-            return struct.pack("!qii", total - days * 86_400_000_000, days, 0)
-        return struct.pack("!qii", v.nanoseconds // 1000, v.days, v.months)
-    if oid == 1700:
-        return _numeric_binary(decimal.Decimal(v) if isinstance(v, str) else v)  # a computed exact text (local_exec.numeric)
-    if oid == 3802:
-        return b"\x01" + str(v).encode()
-    return str(v).encode()
-
-
-def _array_binary(values: list, element_type: str, element_oid: int) -> bytes:
-    """An array: ndim, has-nulls, element OID, (size, lower bound) per
-    dimension, elements (a nested list is the next dimension, rectangular)."""
-    if not values:
-        return struct.pack("!iii", 0, 0, element_oid)
-    dims, flat = [], values
-    while flat and isinstance(flat[0], list):
-        dims.append(len(flat))
-        flat = [x for inner in flat for x in inner]
-    dims.append(len(flat) // max(1, math.prod(dims)))
-    has_null = any(v is None for v in flat)
-    out = [struct.pack("!iii", len(dims), int(has_null), element_oid)] + [struct.pack("!ii", n, 1) for n in dims]
-    for v in flat:
-        if v is None:
-            out.append(struct.pack("!i", -1))
-        else:
-            b = encode_binary(v, element_type)
-            out.append(struct.pack("!i", len(b)) + b)
-    return b"".join(out)
-
-
-def _array_from_binary(data: bytes, oid: int) -> list:
-    ndim, _flags, element_oid = struct.unpack_from("!iii", data)
-    if ndim == 0:
-        return []
-    if ndim != 1:
-        raise ValueError("only one-dimensional arrays are supported")
-    size, _lower = struct.unpack_from("!ii", data, 12)
-    pos, out = 20, []
-    for _ in range(size):
-        (n,) = struct.unpack_from("!i", data, pos)
-        pos += 4
-        if n < 0:
-            out.append(None)
-            continue
-        out.append(decode_param(data[pos : pos + n], element_oid, True))
-        pos += n
-    return out
 
 
 def _array_from_text(text: str, element_oid: int) -> list:
     """``{a,b,"c d",NULL}`` -> values (one dimension; ValueError if malformed)."""
     return [None if v is None else decode_param(v.encode(), element_oid, False) for v in parse_array(text)]
-
-
-def _numeric_binary(d: decimal.Decimal) -> bytes:
-    if d.is_nan():
-        return struct.pack("!hhHh", 0, 0, 0xC000, 0)
-    sign, digits, exp = d.as_tuple()
-    dscale = max(0, -exp)
-    s = "".join(map(str, digits))
-    # split into base-10000 groups aligned on the decimal point
-    int_part = s[: len(s) + exp] if exp < 0 else s + "0" * exp
-    frac_part = s[len(s) + exp :] if exp < 0 else ""
-    if len(int_part) < 0:
-        int_part = ""
-    frac_part = frac_part.rjust(-exp, "0") if exp < 0 and len(frac_part) < -exp else frac_part
-    int_part = int_part.lstrip("0")
-    ig = []
-    while int_part:
-        ig.insert(0, int(int_part[-4:]))
-        int_part = int_part[:-4]
-    fg = []
-    frac_part = frac_part + "0" * (-len(frac_part) % 4)
-    for i in range(0, len(frac_part), 4):
-        fg.append(int(frac_part[i : i + 4]))
-    groups = ig + fg
-    weight = len(ig) - 1
-    while groups and groups[-1] == 0:
-        groups.pop()
-    while groups and groups[0] == 0:
-        groups.pop(0)
-        weight -= 1
-    if not groups:
-        weight = 0
-    return struct.pack("!hhHh", len(groups), weight, 0x4000 if sign else 0, dscale) + b"".join(struct.pack("!h", g) for g in groups)
 
 
 def decode_param(data: bytes | None, oid: int, binary: bool):
@@ -437,7 +305,7 @@ def decode_param(data: bytes | None, oid: int, binary: bool):
         return None
     if oid in PG_ARRAY_ELEMENT:
         element = PG_ARRAY_ELEMENT[oid].oid
-        return _array_from_binary(data, oid) if binary else _array_from_text(data.decode(), element)
+        return decode_binary(data, oid) if binary else _array_from_text(data.decode(), element)
     if not binary:
         text = data.decode()
         if oid in _TEXT_PARSERS:
@@ -449,38 +317,7 @@ def decode_param(data: bytes | None, oid: int, binary: bool):
         if oid == 1186:
             return interval_text(text)  # PostgreSQL's forms, as text the engine reads alike
         return text
-    if oid == 16:
-        return data != b"\x00"
-    if oid == 21:
-        return struct.unpack("!h", data)[0]
-    if oid == 23:
-        return struct.unpack("!i", data)[0]
-    if oid == 20:
-        return struct.unpack("!q", data)[0]
-    if oid == 26:
-        return struct.unpack("!I", data)[0]
-    if oid == 700:
-        return struct.unpack("!f", data)[0]
-    if oid == 701:
-        return struct.unpack("!d", data)[0]
-    if oid == 17:
-        return data
-    if oid == 2950:
-        return str(uuid.UUID(bytes=data))
-    if oid == 1082:
-        return PG_EPOCH_DATE + dt.timedelta(days=struct.unpack("!i", data)[0])
-    if oid == 1114:
-        return PG_EPOCH + dt.timedelta(microseconds=struct.unpack("!q", data)[0])
-    if oid == 1184:
-        return PG_EPOCH_TZ + dt.timedelta(microseconds=struct.unpack("!q", data)[0])
-    if oid == 1700:
-        return _numeric_from_binary(data)
-    if oid == 3802:
-        # jsonb's binary form is a version byte (1) and the text; a client
-        # that took the column for json sends the text alone (JSON text
-        # never starts with \x01, so the two cannot be confused)
-        return data[1:].decode() if data[:1] == b"\x01" else data.decode()
-    return data.decode()
+    return decode_binary(data, oid)
 
 
 _INTEGER_TEXT = re.compile(r"\s*[+-]?\d+\s*")
@@ -552,15 +389,3 @@ def _datetime_from_text(text: str, oid: int):
         return text if not text.rstrip().endswith("Z") else value.replace(tzinfo=dt.timezone.utc)
     offset = dt.timedelta(hours=int(zh), minutes=int(zm or 0), seconds=int(zs or 0))
     return value.replace(tzinfo=dt.timezone(offset if sign == "+" else -offset))
-
-
-def _numeric_from_binary(data: bytes) -> decimal.Decimal:
-    ndigits, weight, sign, dscale = struct.unpack_from("!hhHh", data)
-    if sign == 0xC000:
-        return decimal.Decimal("NaN")
-    groups = struct.unpack_from(f"!{ndigits}h", data, 8)
-    value = decimal.Decimal(0)
-    for i, g in enumerate(groups):
-        value += decimal.Decimal(g).scaleb(4 * (weight - i))
-    value = value.quantize(decimal.Decimal(1).scaleb(-dscale)) if dscale else value.quantize(decimal.Decimal(1))
-    return -value if sign == 0x4000 else value

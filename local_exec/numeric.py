@@ -12,7 +12,8 @@ returns the quotient's text, which the planner reports as numeric
 stddev_samp of numerics and integers the same way, from exact sums;
 sqrt, exp, ln, log and power of numerics are computed to the scale
 PostgreSQL's numeric.c picks for each (its estimates of the result's
-weight included) and rounded half away from zero.
+weight included) and rounded half away from zero; ``txngate_numeric_add``,
+``_sub`` and ``_mul`` carry such a result through + - * exactly.
 
 Invariant: the text returned is PostgreSQL's output for the same
 operands, digit for digit.
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import decimal
 import math
+import operator
 
 from local_exec import udf
 from local_exec.udf import FunctionError
@@ -65,6 +67,28 @@ def numeric_div(a: str, b: str) -> str:
         ctx.rounding = decimal.ROUND_HALF_UP
         q = (x / y).quantize(decimal.Decimal(1).scaleb(-scale))
     return format(q, "f")
+
+
+def _exactly(op, a: str, b: str) -> str:
+    """``op`` of two numerics' texts, exactly: the scale of a sum or
+    difference is the larger operand scale, of a product their sum, as
+    PostgreSQL's add_var, sub_var and mul_var keep them."""
+    x, y = decimal.Decimal(a), decimal.Decimal(b)
+    with decimal.localcontext() as ctx:
+        ctx.prec = len(x.as_tuple().digits) + len(y.as_tuple().digits) + max(abs(x.adjusted()), abs(y.adjusted())) + 10
+        return format(op(x, y), "f")
+
+
+def numeric_add(a: str, b: str) -> str:
+    return _exactly(operator.add, a, b)
+
+
+def numeric_sub(a: str, b: str) -> str:
+    return _exactly(operator.sub, a, b)
+
+
+def numeric_mul(a: str, b: str) -> str:
+    return _exactly(operator.mul, a, b)
 
 
 def numeric_mod(a: str, b: str) -> str:
@@ -240,6 +264,9 @@ def numeric_power(base: str, exponent: str) -> str:
 FUNCTIONS = {
     "txngate_numeric_div": (numeric_div, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_numeric_mod": (numeric_mod, ["VARCHAR", "VARCHAR"], "VARCHAR"),
+    "txngate_numeric_add": (numeric_add, ["VARCHAR", "VARCHAR"], "VARCHAR"),
+    "txngate_numeric_sub": (numeric_sub, ["VARCHAR", "VARCHAR"], "VARCHAR"),
+    "txngate_numeric_mul": (numeric_mul, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_numeric_trunc_div": (numeric_trunc_div, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_numeric_variance": (numeric_variance, ["VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "INTEGER"], "VARCHAR"),
     "txngate_numeric_sqrt": (numeric_sqrt, ["VARCHAR"], "VARCHAR"),

@@ -6,8 +6,8 @@ otherwise, for the local engine (the planner renames the calls to these):
   as nothing), ``I`` (a quoted identifier; NULL is 22004), ``L`` (a quoted
   literal, NULL as ``NULL``) and ``%%``. The planner rewrites
   ``format(f, a, ...)`` to ``txngate_format(f, [a, ...])`` with each
-  argument as PostgreSQL prints it (``txngate_text``: booleans ``t``/``f``,
-  which concat and concat_ws take too);
+  argument as PostgreSQL prints it (``txngate_text``, local_exec.texts:
+  booleans ``t``/``f``, which concat and concat_ws take too);
 - ``sha224``, ``sha384``, ``sha512`` (DuckDB has only sha256, and the
   transpiler turned the others into it: a wrong digest);
 - ``encode(bytea, format)`` and ``decode(text, format)`` with PostgreSQL's
@@ -174,8 +174,6 @@ FUNCTIONS = {
 }
 
 MACROS = (
-    # an "any" argument as PostgreSQL's output function prints it (where DuckDB's cast differs)
-    "CREATE OR REPLACE MACRO txngate_text(x) AS CASE WHEN typeof(x) = 'BOOLEAN' THEN left(CAST(x AS VARCHAR), 1) ELSE CAST(x AS VARCHAR) END",
     *(f"CREATE OR REPLACE MACRO txngate_{a}(x) AS txngate_digest(CAST(x AS BLOB), '{a}')" for a in ("sha224", "sha384", "sha512")),
     # pgcrypto's digest(data, 'sha256'): text or bytea in, bytea out
     "CREATE OR REPLACE MACRO txngate_pgcrypto_digest(x, a) AS txngate_digest(CAST(x AS BLOB), lower(a))",

@@ -37,8 +37,9 @@ from planner.errors import INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
 from planner.parse import walk
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, replace_children
-from planner.sqltypes import (CATALOG_TYPES, FLOAT_NAMES, INTEGER_NAMES, canonical, fraction_precision, interval_text, special_datetime, time_text,
+from planner.sqltypes import (FLOAT_NAMES, INTEGER_NAMES, canonical, fraction_precision, interval_text, special_datetime, time_text,
                               typed_literal)
+from values import CATALOG_TYPES
 
 #: ``emulation(catalog)`` -> a planner.pgcatalog.PgCatalog for that catalog
 Emulation = Callable[[Catalog], object]
@@ -221,6 +222,11 @@ class Binder:
         if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and len(n.typeName.arrayBounds or ()) == 1 and (depth := _array_depth(n.arg)) > 1:
             # ARRAY[[1,2],[3,4]]::bigint[]: PostgreSQL's array types have any number of dimensions, DuckDB's lists one each
             n.typeName = ast.TypeName(names=n.typeName.names, typmods=n.typeName.typmods, typemod=-1, arrayBounds=n.typeName.arrayBounds * depth)
+        if self.dialect == "duckdb" and isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" \
+                and any(_maybe_interval(x, self._columns) for x in (n.lexpr, n.rexpr)):
+            # text || interval: the interval's text as PostgreSQL prints it (``1 mon``, DuckDB's ``1 month``)
+            n.lexpr, n.rexpr = (ast.FuncCall(funcname=(ast.String(sval="txngate_cast_text"),), args=(x,)) if _maybe_interval(x, self._columns) else x
+                                for x in (n.lexpr, n.rexpr))
         if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and id(n) not in self._cast and (text := _list_text(n, self._columns)):
             self._cast.update(id(m) for m in walk(text) if isinstance(m, ast.TypeCast))  # rewritten already
             return text
@@ -964,6 +970,24 @@ def _type_unknown_values(select: ast.SelectStmt) -> None:
     select.valuesLists = tuple(rows)
 
 
+#: functions whose value is an interval
+_INTERVAL_FUNCTIONS = {"age", "justify_days", "justify_hours", "justify_interval", "make_interval"}
+
+
+def _maybe_interval(n: ast.Node | None, columns: dict[str, str]) -> bool:
+    """Whether ``n`` may be an interval by its form: an interval column or
+    cast, a function giving one, arithmetic with one."""
+    if isinstance(n, ast.TypeCast):
+        return not n.typeName.arrayBounds and n.typeName.names[-1].sval == "interval"
+    if isinstance(n, ast.ColumnRef):
+        return isinstance(n.fields[-1], ast.String) and columns.get(n.fields[-1].sval) == "interval"
+    if isinstance(n, ast.FuncCall):
+        return n.funcname[-1].sval.lower() in _INTERVAL_FUNCTIONS
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-", "*", "/"):
+        return _maybe_interval(n.lexpr, columns) or _maybe_interval(n.rexpr, columns)
+    return False
+
+
 def _array_depth(n: ast.Node | None) -> int:
     """The dimensions of an ARRAY constructor of ARRAY constructors, or of
     a cast of one (1 for anything else)."""
@@ -975,16 +999,15 @@ def _array_depth(n: ast.Node | None) -> int:
 
 
 def _list_text(tc: ast.TypeCast, columns: dict[str, str]) -> ast.Node | None:
-    """A cast of an array to text or varchar: PostgreSQL's array text
-    (``{1,2}``, ``{{1,2},{3,4}}``: ``local_exec.arrays``), where DuckDB
-    prints its list (``[1, 2]``); the DuckDB type decides when the
-    statement is bound, so a value that turns out not to be a list is cast
-    as before."""
+    """A cast of an array or an interval to text or varchar: PostgreSQL's
+    text (``{1,2}``, ``{{1,2},{3,4}}``, ``2 mons``: ``txngate_cast_text``,
+    ``local_exec.texts``), where DuckDB prints its own (``[1, 2]``, ``2
+    months``); the DuckDB type decides when the statement is bound, so a
+    value that turns out to be neither is cast as before."""
     if tc.typeName.arrayBounds or tc.typeName.typmods or tc.typeName.names[-1].sval not in ("text", "varchar") \
-            or not _maybe_list(tc.arg, columns):
+            or not (_maybe_list(tc.arg, columns) or _maybe_interval(tc.arg, columns)):
         return None
-    return expand("CASE WHEN typeof(_arg1) LIKE '%[]' THEN txngate_list_text(to_json(_arg1), typeof(_arg1)) "
-                  "ELSE CAST(_arg1 AS VARCHAR) END", [tc.arg])
+    return ast.FuncCall(funcname=(ast.String(sval="txngate_cast_text"),), args=(tc.arg,))
 
 
 def char_cast_length(n: ast.Node | None) -> int | None:
@@ -1589,12 +1612,19 @@ _VARIANCES = {"var_pop", "var_samp", "variance", "stddev_pop", "stddev_samp", "s
 
 
 def _is_exact_division(v: ast.Node, columns: dict[str, str]) -> bool:
-    """``avg`` of a numeric or an integer, a variance or standard deviation
-    of one (also over a window; not of DISTINCT values: their squares are
-    not the squares' distinct values), ``/`` of numerics (or a numeric and
-    an integer), or sqrt, exp, ln, log, power or ^ of them."""
-    if isinstance(v, ast.FuncCall) and v.funcname[-1].sval == "avg" and len(v.args or ()) == 1 and not v.over and not v.agg_order:
+    """``avg`` of a numeric or an integer (also over a window), a variance
+    or standard deviation of one (also over a window; not of DISTINCT
+    values: their squares are not the squares' distinct values), ``/`` of
+    numerics (or a numeric and an integer), sqrt, exp, ln, log, power or ^
+    of them, or + - * of such a result and a numeric, an integer or
+    another such result."""
+    if isinstance(v, ast.FuncCall) and v.funcname[-1].sval == "avg" and len(v.args or ()) == 1 and not v.agg_order:
         return _operand_type(v.args[0], columns, floats=True) in ("numeric", "smallint", "integer")
+    if isinstance(v, ast.A_Expr) and v.kind == A_Expr_Kind.AEXPR_OP and v.name[-1].sval in _EXACT_ARITHMETIC and v.lexpr is not None:
+        # + - * of such a result and a numeric, an integer or another such result: carried exactly
+        sides = (v.lexpr, v.rexpr)
+        return any(_is_exact_division(x, columns) for x in sides) \
+            and all(_is_exact_division(x, columns) or _operand_type(x, columns, floats=True) in ("numeric", "smallint", "integer") for x in sides)
     if isinstance(v, ast.FuncCall) and v.funcname[-1].sval in _VARIANCES and len(v.args or ()) == 1 and not v.agg_order \
             and not v.agg_distinct and not v.agg_star:
         return _variance_operand(v.args[0], columns) is not None
@@ -1643,12 +1673,21 @@ def _exact_division(v: ast.Node, columns: dict[str, str]) -> ast.Node:
         return ast.FuncCall(funcname=(ast.String(sval=name),), args=tuple(
             text(a) if _is_exact_division(a, columns) or isinstance(a, ast.A_Const) or _declared_scale(a, columns) is not None
             or _operand_type(a, columns) in ("smallint", "integer") else expand(_STRIPPED_TEXT, [a]) for a in args))
-    if isinstance(v, ast.FuncCall):  # avg(x) [FILTER ...]: sum / count of the same rows
-        total = ast.FuncCall(funcname=(ast.String(sval="sum"),), args=v.args, agg_distinct=v.agg_distinct, agg_filter=v.agg_filter)
+    if isinstance(v, ast.FuncCall):  # avg(x) [FILTER ...] [OVER ...]: sum / count of the same rows
+        total = ast.FuncCall(funcname=(ast.String(sval="sum"),), args=v.args, agg_distinct=v.agg_distinct, agg_filter=v.agg_filter,
+                             over=v.over)
         count = ast.FuncCall(funcname=(ast.String(sval="count"),), args=copy.deepcopy(v.args), agg_distinct=v.agg_distinct,
-                             agg_filter=copy.deepcopy(v.agg_filter))
+                             agg_filter=copy.deepcopy(v.agg_filter), over=copy.deepcopy(v.over))
         return ast.FuncCall(funcname=(ast.String(sval="txngate_numeric_div"),), args=(text(total), text(count)))
+    if v.name[-1].sval in _EXACT_ARITHMETIC:
+        return ast.FuncCall(funcname=(ast.String(sval=_EXACT_ARITHMETIC[v.name[-1].sval]),), args=tuple(
+            text(a) if _is_exact_division(a, columns) or isinstance(a, ast.A_Const) or _declared_scale(a, columns) is not None
+            or _operand_type(a, columns) in ("smallint", "integer") else expand(_STRIPPED_TEXT, [a]) for a in (v.lexpr, v.rexpr)))
     return ast.FuncCall(funcname=(ast.String(sval="txngate_numeric_div"),), args=(text(v.lexpr), text(v.rexpr)))
+
+
+#: + - * carried exactly when an operand is computed exactly (local_exec.numeric)
+_EXACT_ARITHMETIC = {"+": "txngate_numeric_add", "-": "txngate_numeric_sub", "*": "txngate_numeric_mul"}
 
 
 #: a numeric's text without the trailing fraction zeros (and point) its stored scale added

@@ -38,9 +38,9 @@ from planner import parse as p
 from planner.bind import transpile
 from planner.dml import check_unique_on, duplicate_key, key_values
 from planner.errors import BAD_COPY_FILE_FORMAT, SqlError, not_supported
-from planner.result import Result, python_values
-from planner.sqltypes import INTEGER_RANGES, array_texts, duckdb_type
-from values import TextStyle, format_column, of_arrow
+from planner.result import Result
+from planner.sqltypes import INTEGER_RANGES, array_texts, duckdb_type, interval_text
+from values import TextStyle, format_column, of_arrow, python_values
 from planner.work import off_loop
 from local_exec import key_tuples, matching
 
@@ -238,6 +238,16 @@ async def _load_block(dml, rel, cols, opts: Options, block: bytes, first: bool, 
     return await _load_table(dml, rel, cols, _parse_block(block, len(cols), opts, skip_header=first and opts.header), guard)
 
 
+def _interval_texts(column) -> pa.Array:
+    """Interval text as PostgreSQL reads it (``-41 mon -12 days +360:00``,
+    which DuckDB refuses) in the form DuckDB reads exactly
+    (``sqltypes.interval_text``), each distinct text read once."""
+    column = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    distinct = pc.unique(column)
+    read = pa.array([None if t is None else interval_text(t) for t in distinct.to_pylist()], pa.string())
+    return pc.take(read, pc.index_in(column, value_set=distinct))
+
+
 async def _load_table(dml, rel, cols, strings: pa.Table, guard: "_KeyGuard") -> int:
     """Rows of ``cols`` (columns ``c0``, ``c1``, ...: text, or values of
     their types) cast, defaulted, checked and written."""
@@ -259,6 +269,9 @@ async def _load_table(dml, rel, cols, strings: pa.Table, guard: "_KeyGuard") -> 
                 expr = f"txngate_boolean_text({src})"
             elif col.type in INTEGER_RANGES and text:
                 expr = f"CAST(txngate_integer_text({src}, '{col.type}') AS {duckdb_type(col.type)})"
+            elif col.type == "interval" and text:
+                strings = strings.set_column(at, f"c{at}", _interval_texts(strings.column(at)))  # PostgreSQL's forms, read alike
+                expr = f"CAST({src} AS INTERVAL)"
             elif col.type in ("date", "timestamp", "timestamptz") and text:
                 expr = f"CAST(txngate_bc_text({src}) AS {duckdb_type(col.type)})"
             else:

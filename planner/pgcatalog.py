@@ -45,7 +45,7 @@ from planner.errors import UNDEFINED_TABLE, SqlError, not_supported
 from planner.result import UNCONSTRAINED
 from planner.sequences import serial_sequence
 from planner.parse import walk
-from planner.sqltypes import PG_ARRAY_ELEMENT, PG_TYPE_BY_OID, PG_TYPES, type_oid
+from values import PG_ARRAY_ELEMENT, PG_TYPE_BY_OID, PG_TYPES, type_oid
 
 DATABASE = "txngate"
 DATABASE_OID = 16384 - 1  # below every user object

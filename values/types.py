@@ -1,4 +1,11 @@
-"""SQL type names of Arrow types: what a result column is called.
+"""PostgreSQL's built-in types as clients see them, and the SQL type names
+of Arrow types.
+
+``PG_TYPES`` is the one type registry: OID, typname, txngate's canonical
+SQL name, display name, length, category and array type of every type a
+result column can have and of the catalog types clients ask about
+(pg_type, RowDescription, parameter OIDs: ``type_oid``, ``type_length``,
+``sql_of_oid``).
 
 ``of_arrow(field)`` names the SQL type of a column DuckDB or a shard hands
 over: the type a shard's field carries in its metadata when it has one
@@ -6,11 +13,14 @@ over: the type a shard's field carries in its metadata when it has one
 for (int32 is integer, decimal128(38, 10) an unconstrained numeric, a list
 of lists an array: PostgreSQL's arrays of any dimensions have one type).
 
-Invariant: a shard's field is named by the SQL type it was made for
-(``field_for(name, t)`` gives ``t`` back), whatever Arrow type stores it.
+Invariants: a shard's field is named by the SQL type it was made for
+(``field_for(name, t)`` gives ``t`` back), whatever Arrow type stores it;
+each OID and each canonical name names one registry entry (asserted below).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import pyarrow as pa
 
@@ -65,3 +75,95 @@ def of_arrow(field: pa.Field) -> str:
     if pa.types.is_struct(t):
         return "record"  # ROW(...) and whole-row references
     return "text"
+
+
+#: catalog types (pg_catalog columns and casts) and how txngate computes them
+CATALOG_TYPES = {"oid": "bigint", "regclass": "bigint", "regtype": "bigint", "regnamespace": "bigint", "regproc": "text", "name": "text"}
+
+
+@dataclass(frozen=True)
+class PgType:
+    """A built-in PostgreSQL type as clients see it (pg_type, RowDescription)."""
+
+    oid: int
+    typname: str
+    sql: str  # txngate's canonical name ("" for types no column can have)
+    display: str  # what format_type and information_schema call it
+    typlen: int
+    category: str
+    array_oid: int
+    collatable: bool = False
+
+
+#: Every type a result column can have, and the catalog types clients ask about.
+PG_TYPES = [
+    PgType(16, "bool", "boolean", "boolean", 1, "B", 1000),
+    PgType(17, "bytea", "bytea", "bytea", -1, "U", 1001),
+    PgType(18, "char", "", '"char"', 1, "Z", 1002),
+    PgType(19, "name", "", "name", 64, "S", 1003, True),
+    PgType(20, "int8", "bigint", "bigint", 8, "N", 1016),
+    PgType(21, "int2", "smallint", "smallint", 2, "N", 1005),
+    PgType(22, "int2vector", "int2vector", "int2vector", -1, "A", 1006),
+    PgType(23, "int4", "integer", "integer", 4, "N", 1007),
+    PgType(24, "regproc", "", "regproc", 4, "N", 1008),
+    PgType(25, "text", "text", "text", -1, "S", 1009, True),
+    PgType(26, "oid", "oid", "oid", 4, "N", 1028),
+    PgType(30, "oidvector", "oidvector", "oidvector", -1, "A", 1013),
+    PgType(114, "json", "json", "json", -1, "U", 199),
+    PgType(700, "float4", "real", "real", 4, "N", 1021),
+    PgType(701, "float8", "double precision", "double precision", 8, "N", 1022),
+    PgType(705, "unknown", "", "unknown", -2, "X", 0),
+    PgType(1042, "bpchar", "char", "character", -1, "S", 1014, True),
+    PgType(1043, "varchar", "varchar", "character varying", -1, "S", 1015, True),
+    PgType(1082, "date", "date", "date", 4, "D", 1182),
+    PgType(1083, "time", "time", "time without time zone", 8, "D", 1183),
+    PgType(1114, "timestamp", "timestamp", "timestamp without time zone", 8, "D", 1115),
+    PgType(1184, "timestamptz", "timestamptz", "timestamp with time zone", 8, "D", 1185),
+    PgType(1186, "interval", "interval", "interval", 16, "T", 1187),
+    PgType(1700, "numeric", "numeric", "numeric", -1, "N", 1231),
+    PgType(2205, "regclass", "", "regclass", 4, "N", 2210),
+    PgType(2206, "regtype", "", "regtype", 4, "N", 2211),
+    PgType(2249, "record", "record", "record", -1, "P", 2287),
+    PgType(2278, "void", "", "void", 4, "P", 0),
+    PgType(2950, "uuid", "uuid", "uuid", 16, "U", 2951),
+    PgType(3802, "jsonb", "jsonb", "jsonb", -1, "U", 3807),
+    PgType(4089, "regnamespace", "", "regnamespace", 4, "N", 4090),
+]
+PG_TYPE_BY_OID = {t.oid: t for t in PG_TYPES}
+PG_TYPE_BY_SQL = {t.sql: t for t in PG_TYPES if t.sql}
+#: array type oid -> element type
+PG_ARRAY_ELEMENT = {t.array_oid: t for t in PG_TYPES if t.array_oid}
+
+
+def type_oid(sql_type: str) -> tuple[int, int]:
+    """(type OID, typmod) of a canonical SQL type (``x[]`` for arrays)."""
+    if sql_type.endswith("[]"):
+        elem, typmod = type_oid(sql_type[:-2])
+        return PG_TYPE_BY_OID[elem].array_oid or 1009, typmod
+    if sql_type.startswith("numeric("):
+        p, s = (int(x) for x in sql_type[8:-1].split(","))
+        return 1700, ((p << 16) | s) + 4
+    if sql_type.startswith("varchar("):
+        return 1043, int(sql_type[8:-1]) + 4
+    if sql_type.startswith("char("):
+        return 1042, int(sql_type[5:-1]) + 4
+    t = PG_TYPE_BY_SQL.get(sql_type)
+    return (t.oid if t else 25), -1
+
+
+def type_length(oid: int) -> int:
+    t = PG_TYPE_BY_OID.get(oid)
+    return t.typlen if t else -1
+
+
+def sql_of_oid(oid: int) -> str:
+    """The canonical SQL type of a parameter type OID (text when unknown)."""
+    if oid in PG_ARRAY_ELEMENT:
+        return sql_of_oid(PG_ARRAY_ELEMENT[oid].oid) + "[]"
+    t = PG_TYPE_BY_OID.get(oid)
+    if t is None or t.oid == 705:
+        return "text"
+    return t.sql or CATALOG_TYPES.get(t.typname) or "text"
+
+
+assert len(PG_TYPE_BY_OID) == len(PG_TYPES) and len(PG_TYPE_BY_SQL) == sum(1 for t in PG_TYPES if t.sql), "one entry per OID and name"

@@ -9,7 +9,7 @@ import psycopg
 import pytest
 
 from planner.errors import SqlError
-from planner.sqltypes import type_oid
+from values import type_oid
 from values import format_column
 
 

@@ -14,7 +14,7 @@ import asyncpg
 import pytest
 
 from planner.errors import SqlError
-from planner.sqltypes import type_oid
+from values import type_oid
 from tests.planner.corpus import ERRORS, KNOWN_DIFFERENCES, MESSAGE_DIFFERENCES, QUERIES, SETUP, TYPED
 
 

@@ -44,9 +44,11 @@ every value's text, or the SQLSTATE.
 
 from __future__ import annotations
 
+import psycopg
 import pytest
 
-from tests.planner.helpers import assert_answers_as_postgres, text_answer
+from planner.copy import BytesSource
+from tests.planner.helpers import assert_answers_as_postgres, pg_text_answer, text_answer
 
 SETUP = [
     "CREATE TABLE nums (f1 float8, i int, n numeric(10,2))",
@@ -270,6 +272,7 @@ ARRAY_TEXT = [
     " FROM listed ORDER BY id",
     "SELECT ARRAY[true, false]::text, ARRAY[date '2020-01-01', 'infinity']::text, ARRAY[[1,2],[3,4]]::text, (ARRAY[1,2])[1]::text",
     "SELECT array_agg(x ORDER BY x)::text, string_to_array('a,b', ',')::text, NULL::int[]::text FROM generate_series(1, 3) x",
+    "SELECT format('%s|%s|%s', ARRAY[true, NULL], interval '2 months', true), concat(ARRAY['a b'], 1, false), true::text",
     # multidimensional arrays keep their dimensions through casts
     "SELECT ARRAY[[1,2],[3,4]]::bigint[], ARRAY[[1.5,2.5],[3,4]]::numeric[], ARRAY[[1,2],[3,4]]::float8[], ARRAY[[1,2],[3,4]]::text[]",
     "SELECT CAST(ARRAY[[[[[['a','bb','ccc']]]]]] AS text[]), ARRAY[[1,2],[3,4]]::text[]::text",
@@ -349,3 +352,51 @@ MERGED_COLUMNS = [
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_merged_join_columns_as_postgres(db, pg_url):
     await assert_answers_as_postgres(db.session(), pg_url, MERGED_COLUMNS, tables=("lefts", "rights"))
+
+
+#: avg over a window, and + - * of an exact quotient, are numerics as PostgreSQL computes them (they were doubles)
+EXACT_ARITHMETIC = [
+    "CREATE TABLE quotients (id integer PRIMARY KEY, n numeric(10,2), u numeric, i integer)",
+    "INSERT INTO quotients VALUES (1, 1.25, 2.5, 3), (2, 7.10, 0.125, 4), (3, NULL, 10, 5)",
+    "SELECT id, avg(i) OVER (), avg(n) OVER (ORDER BY id), avg(u) OVER (PARTITION BY id % 2 ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)"
+    " FROM quotients ORDER BY id",
+    "SELECT n, n / 3 + 1, n / 3 * 2, 2 - n / 3, avg(i) * 2, avg(i) + avg(n), avg(u) * u FROM quotients GROUP BY n, u ORDER BY n",
+    "SELECT sum(n) / count(*) * 100, avg(i) - 1.5 FROM quotients",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_exact_arithmetic_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, EXACT_ARITHMETIC, tables=("quotients",))
+
+
+#: intervals as text: DuckDB printed ``2 months`` and no sign before a positive time after negative fields
+INTERVAL_TEXT = [
+    "CREATE TABLE spans (i interval, t timestamp)",
+    "INSERT INTO spans VALUES ('41 mon 12 days', '2020-01-01 10:00'), ('-1 mon -2 days +03:00', '2019-01-01'), ('0', NULL)",
+    "SELECT i::text, 'a' || i, i || 'b', (i * 2)::text, age(t, '2018-06-01')::text, (t - timestamp '2018-01-01')::text FROM spans ORDER BY 1",
+    "SELECT interval '1 year 2 months 3 days 04:05:06.789'::text, interval '-1 month -2 days +03:00'::text, interval '0'::text,"
+    " 'x' || interval '1 month'",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_intervals_as_text_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, INTERVAL_TEXT, tables=("spans",))
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_copy_reads_intervals_as_postgres(db, pg_url):
+    """COPY's interval text in PostgreSQL's forms (DuckDB refused ``+360:00``
+    after negative fields)."""
+    data = "41 mon 12 days 360:00\n-41 mon -12 days +360:00\n-12 days\n-3 years 482 days 76:54:32.189\n"
+    s = db.session()
+    await s.execute("CREATE TABLE copied_spans (span interval)")
+    await s.execute("COPY copied_spans FROM STDIN", copy_source=BytesSource(data))
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS copied_spans")
+        conn.execute("CREATE TABLE copied_spans (span interval)")
+        with conn.cursor().copy("COPY copied_spans FROM STDIN") as copy:
+            copy.write(data)
+        sql = "SELECT span, span::text FROM copied_spans ORDER BY span"
+        assert await text_answer(s, sql, names=True) == pg_text_answer(conn, sql, names=True)

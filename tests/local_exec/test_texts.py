@@ -1,10 +1,10 @@
-"""local_exec.arrays: PostgreSQL's text of DuckDB lists, from the list's
+"""local_exec.texts: PostgreSQL's text of DuckDB lists, from the list's
 JSON and DuckDB type name, through the engine as the planner calls it."""
 
 from __future__ import annotations
 
 from local_exec import LocalEngine
-from local_exec.arrays import array_flat_text, array_text
+from local_exec.texts import array_flat_text, array_text
 
 
 def test_element_texts_and_quoting():

@@ -1,19 +1,27 @@
-"""PostgreSQL's array text of DuckDB lists, for what DuckDB prints itself.
+"""PostgreSQL's text of values DuckDB prints otherwise: lists and intervals.
 
 DuckDB casts a list to text as ``[1, 2]`` and a list of lists as
 ``[[1, 2], [3, 4]]``; PostgreSQL prints ``{1,2}`` and ``{{1,2},{3,4}}``,
 elements in their own output format (``t``/``f``, ``1.5`` of a numeric,
 ``2`` of a double), quoted where PostgreSQL quotes them. The planner
-rewrites a cast of a list to text to ``txngate_list_text(to_json(a),
-typeof(a))``: the value as DuckDB's JSON (exact decimals, shortest
-doubles) and its DuckDB type name, from which ``array_text`` prints
-PostgreSQL's text with ``values.format_array``, the one array printer.
+rewrites a cast of a list to text to ``txngate_cast_text(a)``, which for
+a list is ``txngate_list_text(to_json(a), typeof(a))``: the value as
+DuckDB's JSON (exact decimals, shortest doubles) and its DuckDB type name,
+from which ``array_text`` prints PostgreSQL's text with
+``values.format_array``, the one array printer (``txngate_text``, the
+"any" arguments of format and concat, prints lists the same way).
 ``array_to_string`` of a list of lists flattens it first
 (``txngate_list_join``), as PostgreSQL walks a multidimensional array
 in storage order.
 
-Invariant: the text of a one-dimensional list equals what the gateway
-sends for the same value as a result column (tested beside PostgreSQL).
+DuckDB prints an interval's months as ``2 months`` and no sign before a
+positive time after negative fields; ``txngate_interval_text`` is
+PostgreSQL's ``postgres`` IntervalStyle (``2 mons``, ``-1 days +03:00:00``),
+by ``values``' interval printer.
+
+Invariant: the text of a one-dimensional list or an interval equals what
+the gateway sends for the same value as a result column in PostgreSQL's
+default styles (tested beside PostgreSQL).
 """
 
 from __future__ import annotations
@@ -22,8 +30,10 @@ import decimal
 import json
 import re
 
+import pyarrow as pa
+
 from local_exec import udf
-from values import format_array, format_value
+from values import format_array, format_interval, format_value
 
 _INTEGER = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT"}
 _DECIMAL = re.compile(r"DECIMAL\((\d+),(\d+)\)")
@@ -87,6 +97,12 @@ def array_flat_text_or(json_text: str, duckdb_type: str, delimiter: str, null: s
     return delimiter.join(t if t is not None else null for t in texts if t is not None or null is not None)
 
 
+def _intervals(column):
+    """txngate_interval_text over a column of DuckDB intervals (Arrow's
+    month_day_nano), a vector at a time."""
+    return pa.array([None if v is None else format_interval(v.months, v.days, v.nanoseconds // 1000) for v in column.to_pylist()], pa.string())
+
+
 FUNCTIONS = {
     "txngate_list_text": (array_text, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_list_join": (array_flat_text, ["VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR"),
@@ -94,6 +110,19 @@ FUNCTIONS = {
 }
 
 
+#: a value cast to text (``txngate_cast_text``: planner.bind._list_text) and an "any" argument of format, concat and
+#: concat_ws (``txngate_text``: PostgreSQL's output function, booleans ``t``/``f``) as PostgreSQL prints them, where
+#: DuckDB's cast differs; the DuckDB type decides when the statement is bound
+MACROS = (
+    "CREATE OR REPLACE MACRO txngate_cast_text(x) AS CASE WHEN typeof(x) LIKE '%[]' THEN txngate_list_text(to_json(x), typeof(x)) "
+    "WHEN typeof(x) = 'INTERVAL' THEN txngate_interval_text(TRY_CAST(x AS INTERVAL)) ELSE CAST(x AS VARCHAR) END",
+    "CREATE OR REPLACE MACRO txngate_text(x) AS CASE WHEN typeof(x) = 'BOOLEAN' THEN left(CAST(x AS VARCHAR), 1) ELSE txngate_cast_text(x) END",
+)
+
+
 def register(con) -> None:
-    """Create the functions above on a DuckDB connection."""
+    """Create the functions and macros above on a DuckDB connection."""
     udf.register(con, FUNCTIONS)
+    con.create_function("txngate_interval_text", _intervals, ["INTERVAL"], "VARCHAR", type="arrow")
+    for sql in MACROS:
+        con.execute(sql)
