@@ -21,6 +21,7 @@ exactly the rows matched, each once.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import copy
 import functools
 import uuid
@@ -55,7 +56,7 @@ from planner.references import References
 from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain, out_of_memory
 from planner.sqltypes import INTEGER_RANGES, canonical, duckdb_type, integer_fits, type_name, typed_literal
-from values import TextStyle, format_column, format_value
+from values import TextStyle, format_column, format_value, zone
 from planner.work import Work, off_loop, with_diff
 from planner.waits import waiting
 from local_exec import jsonb, key_tuples, matching
@@ -80,8 +81,9 @@ class Dml:
     """Runs DML statements in a Work with the session's settings."""
 
     def __init__(self, work: Work, search_path: tuple[str, ...], params: list | None, timeout: float | None, emulation=None, style: TextStyle | None = None,
-                 options: ExecOptions | None = None):
+                 options: ExecOptions | None = None, now: dt.datetime | None = None):
         self.style = style  # how the session prints values (COPY TO)
+        self.now = now  # now() and CURRENT_TIMESTAMP (the transaction's start), for rows computed without an engine
         self.timezone = style.timezone if style is not None else "UTC"  # the engine computes timestamptz in it
         self.router = Router(work, options or ExecOptions(), params, search_path)
         self.work = work
@@ -90,6 +92,13 @@ class Dml:
         self.timeout = timeout
         self.emulation = emulation
         self.references = References(self)
+
+    def _now_in(self, sql_type: str) -> dt.datetime | None:
+        """now() as a value of a timestamptz column, or of a timestamp one
+        (its local time in the session's TimeZone, as PostgreSQL converts)."""
+        if self.now is None or (zone_info := zone(self.timezone)) is None:
+            return None
+        return self.now if sql_type == "timestamptz" else self.now.astimezone(zone_info).replace(tzinfo=None)
 
     @property
     def engine(self):
@@ -326,7 +335,7 @@ class Dml:
         constant = None
         if not node.override:
             rows = len(select.valuesLists or ()) if select is not None else 0
-            constant = await off_loop(rows, _constant_rows, select, rel, targets, self.params)
+            constant = await off_loop(rows, _constant_rows, select, rel, targets, self.params, self._now_in)
         if constant is not None:  # plain values: no engine needed
             return await self.conform(await self.fill_sequences(rel, constant, targets), rel)
         if select is None:  # DEFAULT VALUES
@@ -1141,11 +1150,13 @@ def _fits(value, sql_type: str) -> bool:
     return False
 
 
-def _constant_rows(select, rel: Relation, targets: list[str], params) -> pa.Table | None:
+def _constant_rows(select, rel: Relation, targets: list[str], params, now=None) -> pa.Table | None:
     """The rows of ``INSERT ... VALUES`` whose values are all constants or
-    parameters that need no conversion (``_fits``), as a table of ``rel``'s
-    columns (sequenced ones left NULL for ``fill_sequences``); None when an
-    engine must compute them (expressions, defaults, other types)."""
+    parameters that need no conversion (``_fits``), or now() given to a
+    timestamp column (``now(sql_type)``: pgbench's history rows), as a
+    table of ``rel``'s columns (sequenced ones left NULL for
+    ``fill_sequences``); None when an engine must compute them
+    (expressions, defaults, other types)."""
     if select is None or not select.valuesLists or select.sortClause or select.limitCount is not None:
         return None
     rows = select.valuesLists
@@ -1163,12 +1174,27 @@ def _constant_rows(select, rel: Relation, targets: list[str], params) -> pa.Tabl
             continue
         values = []
         for row in rows:
-            ok, value = _constant_value(row[at[col.name]], params)
+            node = row[at[col.name]]
+            if now is not None and col.type in ("timestamp", "timestamptz") and _is_now(node):
+                value = now(col.type)
+                if value is None:
+                    return None
+                values.append(value)
+                continue
+            ok, value = _constant_value(node, params)
             if not ok or not _fits(value, col.type):
                 return None
             values.append(value)
         arrays.append(pa.array(values, field.type))
     return pa.Table.from_arrays(arrays, names=rel.column_names)
+
+
+def _is_now(node) -> bool:
+    """CURRENT_TIMESTAMP, now() or transaction_timestamp()."""
+    if isinstance(node, ast.SQLValueFunction):
+        return node.op.name == "SVFOP_CURRENT_TIMESTAMP"
+    return isinstance(node, ast.FuncCall) and not node.args and len(node.funcname) == 1 \
+        and node.funcname[0].sval in ("now", "transaction_timestamp")
 
 
 #: Integer types a point UPDATE adds to without an engine.

@@ -825,9 +825,7 @@ class PgCatalog:
         """now(): the start of the session's transaction (an explicit one's
         BEGIN, else its statement's), the same for every statement in it as
         in PostgreSQL (DuckDB's now() is each statement's own)."""
-        s = self.session
-        start = s.xact_start if s.status in ("T", "E") and s.xact_start is not None else s.query_start
-        return _timestamptz(start)
+        return _timestamptz(self.session.transaction_time())
 
     def value(self, op: str) -> ast.Node:
         """``current_user`` and friends (SQLValueFunction ops)."""

@@ -651,6 +651,11 @@ class Session:
             result = await self._with_origins(work, main, to_result(f"SELECT {out.num_rows}", out, p.result_names(main)))
             await deferred.apply()
             return result
+        if stmt.kind == p.WRITE and writable.writes_in_with(node):  # INSERT / UPDATE / DELETE under data-modifying CTEs
+            main, deferred = await writable.with_writes(work, node, lambda w: self._dml(w, params), _run_write)
+            result = await _run_write(self._dml(work, params), main)  # reads from before the sub-statements' writes
+            await deferred.apply()
+            return result
         if stmt.kind == p.WRITE:
             return await _run_write(self._dml(work, params), node)
         if stmt.kind == p.COPY:
@@ -673,7 +678,13 @@ class Session:
         return await handler(node)
 
     def _dml(self, work: Work, params, cls=Dml, **kwargs):
-        return cls(work, self.search_path, params, self.timeout, self.emulation, self.text_style(), self.exec_options(), **kwargs)
+        return cls(work, self.search_path, params, self.timeout, self.emulation, self.text_style(), self.exec_options(),
+                   now=self.transaction_time(), **kwargs)
+
+    def transaction_time(self) -> dt.datetime | None:
+        """now() and CURRENT_TIMESTAMP: the start of the explicit
+        transaction (its BEGIN), else of the statement; None outside one."""
+        return self.xact_start if self.status in ("T", "E") and self.xact_start is not None else self.query_start
 
     def text_style(self) -> TextStyle:
         """How this session prints values (its TimeZone, IntervalStyle, bytea_output and extra_float_digits)."""

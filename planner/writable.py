@@ -1,16 +1,18 @@
 """Data-modifying statements in WITH: ``WITH x AS (INSERT / UPDATE /
 DELETE / MERGE ... RETURNING ...) SELECT ... FROM x`` (PostgREST writes
-every insert, update and delete so).
+every insert, update and delete so), and the same over an INSERT, UPDATE
+or DELETE (``WITH moved AS (DELETE ... RETURNING *) INSERT INTO archive
+SELECT * FROM moved``).
 
 As PostgreSQL runs them: every sub-statement and the main query see the
 table contents from before the statement (one snapshot: a sub-statement
-does not see another's writes, the main query sees them only through
+does not see another's writes, the main statement sees them only through
 the RETURNING rows it reads); each sub-statement runs once, whether or
 not the main query reads it. The sub-statements run first, in order, on
 a ``Deferred`` view of the work that keeps their writes aside; each
 one's RETURNING rows become a CTE of constants for the main query; once
-the main query has its rows, the writes go to the work, in order. An
-error anywhere writes nothing.
+the main statement has read (and written) its rows, their writes go to
+the work, in order. An error anywhere writes nothing.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from planner.result import Result
 from planner.sqltypes import type_name
 from values import TextStyle, format_column
 
-__all__ = ["DATA_MODIFYING", "Deferred", "returning_query", "shape_query", "with_writes"]
+__all__ = ["DATA_MODIFYING", "Deferred", "returning_query", "shape_query", "with_writes", "writes_in_with"]
 
 #: the statements a WITH may hold that write
 DATA_MODIFYING = (ast.InsertStmt, ast.UpdateStmt, ast.DeleteStmt, ast.MergeStmt)
@@ -56,13 +58,20 @@ class Deferred:
             await self._work.write(shard, rows, diff)
 
 
-async def with_writes(work, node: ast.SelectStmt, dml_on, run_write) -> tuple[ast.SelectStmt, Deferred]:
+def writes_in_with(node) -> bool:
+    """``node`` has a WITH holding a data-modifying statement."""
+    w = getattr(node, "withClause", None)
+    return w is not None and any(isinstance(c.ctequery, DATA_MODIFYING) for c in w.ctes)
+
+
+async def with_writes(work, node, dml_on, run_write):
     """Run the data-modifying CTEs of ``node`` in order on a Deferred view
     of ``work`` (``dml_on(work)``: the Dml to run them with,
     ``run_write(dml, statement)``: runs one, its Result): the main query,
     each of them replaced by its RETURNING rows as constants, and the
-    Deferred view, to read the main query on and ``apply`` after it. A
-    sub-statement reads the CTEs before it."""
+    Deferred view, to read the main query on and ``apply`` after it
+    (``node``: a SELECT, INSERT, UPDATE or DELETE). A sub-statement reads
+    the CTEs before it."""
     deferred = Deferred(work)
     dml = dml_on(deferred)
     ctes: list[ast.CommonTableExpr] = []

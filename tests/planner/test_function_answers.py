@@ -400,3 +400,37 @@ async def test_copy_reads_intervals_as_postgres(db, pg_url):
             copy.write(data)
         sql = "SELECT span, span::text FROM copied_spans ORDER BY span"
         assert await text_answer(s, sql, names=True) == pg_text_answer(conn, sql, names=True)
+
+
+#: now() and CURRENT_TIMESTAMP in INSERT ... VALUES (written without an engine, as pgbench's history rows are): the
+#: transaction's start, the same in every statement of it, and a timestamp column gets its local time in the session zone
+NOW_ROWS = [
+    "CREATE TABLE stamped (id integer, t timestamp, tz timestamptz)",
+    "BEGIN",
+    "INSERT INTO stamped VALUES (1, CURRENT_TIMESTAMP, now())",
+    "INSERT INTO stamped VALUES (2, now(), CURRENT_TIMESTAMP), (3, transaction_timestamp(), now())",
+    "SELECT count(DISTINCT t), count(DISTINCT tz), bool_and(t = tz::timestamp), bool_and(tz = now()) FROM stamped",
+    "COMMIT",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_now_in_values_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, NOW_ROWS, tables=("stamped",), settings=(("timezone", "Asia/Kolkata"),))
+
+
+#: justify_days, justify_hours and justify_interval (missing: 42883), signs made to agree as PostgreSQL's
+JUSTIFIED = [
+    "SELECT justify_days(interval '40 days'), justify_days(interval '-40 days'), justify_days(interval '1 mon -40 days'),"
+    " justify_days(interval '-1 mon 40 days')",
+    "SELECT justify_hours(interval '30 hours'), justify_hours(interval '-30 hours'), justify_hours(interval '1 day -30 hours'),"
+    " justify_hours(interval '-1 day 30 hours 5 minutes')",
+    "SELECT justify_interval(interval '1 mon -1 hour'), justify_interval(interval '-1 mon 1 hour'), justify_interval(interval '35 days 27 hours'),"
+    " justify_interval(interval '-35 days -27 hours'), justify_interval(interval '1 mon -31 days 1 hour')",
+    "SELECT justify_days(interval '6 months 3 days')::text, justify_hours(NULL), justify_interval(interval '0')",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_justified_intervals_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, JUSTIFIED)

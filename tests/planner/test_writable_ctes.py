@@ -6,7 +6,7 @@ sub-statement without RETURNING run though unread, RETURNING rows read
 exactly whatever the session's float digits and time zone, a read-only CTE read
 by a sub-statement, a failing sub-statement writing nothing, and
 PostgREST's insert (json_to_record over a json payload, json_agg of the
-inserted rows)."""
+inserted rows); and the same over an INSERT, UPDATE or DELETE."""
 
 from __future__ import annotations
 
@@ -43,3 +43,27 @@ STATEMENTS = [
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_data_modifying_ctes_as_postgres(db, pg_url):
     await assert_answers_as_postgres(db.session(), pg_url, STATEMENTS, tables=("todos", "wf"))
+
+
+#: the same over an INSERT, UPDATE or DELETE: moving rows (DELETE ... RETURNING into an INSERT), a main statement reading
+#: a CTE's RETURNING rows and the tables as they were before the statement, RETURNING on the main statement
+OVER_WRITES = [
+    "CREATE TABLE live (id integer PRIMARY KEY, v text)",
+    "CREATE TABLE archived (id integer, v text)",
+    "INSERT INTO live VALUES (1, 'a'), (2, 'b'), (3, 'c')",
+    "WITH moved AS (DELETE FROM live WHERE id < 3 RETURNING *) INSERT INTO archived SELECT * FROM moved",
+    "SELECT * FROM live ORDER BY id",
+    "SELECT * FROM archived ORDER BY id",
+    "WITH t AS (UPDATE live SET v = 'z' RETURNING id) UPDATE archived SET v = 'seen' WHERE id IN (SELECT id + 0 FROM t) OR id = 1",
+    "SELECT * FROM archived ORDER BY id",
+    "WITH t AS (INSERT INTO live VALUES (10, 'ten') RETURNING id) DELETE FROM archived WHERE id < (SELECT max(id) FROM t) RETURNING *",
+    "WITH t AS (INSERT INTO live VALUES (20, 'x') RETURNING *) INSERT INTO archived SELECT id, (SELECT count(*) FROM live)::text FROM t"
+    " RETURNING *",
+    "WITH t AS (INSERT INTO live VALUES (20, 'again') RETURNING *) INSERT INTO archived SELECT * FROM t",  # 23505: nothing written
+    "SELECT (SELECT count(*) FROM live), (SELECT count(*) FROM archived)",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_data_modifying_ctes_over_writes_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, OVER_WRITES, tables=("live", "archived"))

@@ -1,0 +1,85 @@
+"""PostgreSQL's interval functions DuckDB lacks: ``justify_days``,
+``justify_hours`` and ``justify_interval``, as timestamp.c computes them
+(30-day months, 24-hour days, C's division toward zero, the signs of
+months, days and time made to agree).
+
+Registered on the engine's connection under their PostgreSQL names, over
+Arrow's month_day_nano intervals (DuckDB's INTERVAL), a vector at a time.
+
+Invariant: months, days and microseconds come back as PostgreSQL's
+interval_justify_* leave them (tested beside PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+DAY = 86_400_000_000  # microseconds
+MONTH_DAYS = 30
+
+
+def _tdiv(a: int, b: int) -> int:
+    """a / b as C divides integers: toward zero."""
+    q = abs(a) // b
+    return q if a >= 0 else -q
+
+
+def _hours(months: int, days: int, micros: int) -> tuple[int, int, int]:
+    whole = _tdiv(micros, DAY)
+    micros, days = micros - whole * DAY, days + whole
+    if days > 0 and micros < 0:
+        micros, days = micros + DAY, days - 1
+    elif days < 0 and micros > 0:
+        micros, days = micros - DAY, days + 1
+    return months, days, micros
+
+
+def _days(months: int, days: int, micros: int) -> tuple[int, int, int]:
+    whole = _tdiv(days, MONTH_DAYS)
+    days, months = days - whole * MONTH_DAYS, months + whole
+    if months > 0 and days < 0:
+        days, months = days + MONTH_DAYS, months - 1
+    elif months < 0 and days > 0:
+        days, months = days - MONTH_DAYS, months + 1
+    return months, days, micros
+
+
+def _interval(months: int, days: int, micros: int) -> tuple[int, int, int]:
+    if (days > 0 and micros > 0) or (days < 0 and micros < 0):  # days first, as PostgreSQL does against overflow
+        whole = _tdiv(days, MONTH_DAYS)
+        days, months = days - whole * MONTH_DAYS, months + whole
+    whole = _tdiv(micros, DAY)
+    micros, days = micros - whole * DAY, days + whole
+    whole = _tdiv(days, MONTH_DAYS)
+    days, months = days - whole * MONTH_DAYS, months + whole
+    if months > 0 and (days < 0 or (days == 0 and micros < 0)):
+        days, months = days + MONTH_DAYS, months - 1
+    elif months < 0 and (days > 0 or (days == 0 and micros > 0)):
+        days, months = days - MONTH_DAYS, months + 1
+    if days > 0 and micros < 0:
+        micros, days = micros + DAY, days - 1
+    elif days < 0 and micros > 0:
+        micros, days = micros - DAY, days + 1
+    return months, days, micros
+
+
+def _vectorized(fn):
+    def call(column: pa.Array) -> pa.Array:
+        out = []
+        for v in column.to_pylist():
+            if v is None:
+                out.append(None)
+                continue
+            months, days, micros = fn(v.months, v.days, v.nanoseconds // 1000)
+            out.append((months, days, micros * 1000))
+        return pa.array(out, pa.month_day_nano_interval())
+    return call
+
+
+FUNCTIONS = {"justify_days": _days, "justify_hours": _hours, "justify_interval": _interval}
+
+
+def register(con) -> None:
+    """Create the functions above on a DuckDB connection."""
+    for name, fn in FUNCTIONS.items():
+        con.create_function(name, _vectorized(fn), ["INTERVAL"], "INTERVAL", type="arrow")
