@@ -219,6 +219,10 @@ class Binder:
             kind = canonical(n.typeName)
             return n if precision == 6 else ast.FuncCall(funcname=(ast.String(sval=f"txngate_round_{'time' if kind == 'time' else 'timestamp'}"),),
                                                          args=(n, ast.A_Const(val=ast.Integer(ival=precision))))
+        if self.dialect == "duckdb" and isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "unnest" and len(n.args or ()) == 1 \
+                and _array_depth(n.args[0]) > 1:
+            n.args = (_flattened(n.args[0]),)  # unnest of a multidimensional array: every element
+            return n
         if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and len(n.typeName.arrayBounds or ()) == 1 and (depth := _array_depth(n.arg)) > 1:
             # ARRAY[[1,2],[3,4]]::bigint[]: PostgreSQL's array types have any number of dimensions, DuckDB's lists one each
             n.typeName = ast.TypeName(names=n.typeName.names, typmods=n.typeName.typmods, typemod=-1, arrayBounds=n.typeName.arrayBounds * depth)
@@ -791,21 +795,35 @@ class Binder:
 
 def _zipped_unnest(n: ast.RangeFunction) -> ast.RangeSubselect | None:
     """``unnest(a, b, ...) [WITH ORDINALITY]`` in FROM (arrays side by
-    side, the shorter padded with NULLs, then the position) as DuckDB's
+    side, the shorter padded with NULLs, then the position), or unnest of
+    a multidimensional array (every element, ``_flattened``), as DuckDB's
     SELECT-list unnests, which zip alike, in a LATERAL subquery (its
     arguments may read the FROM items before it, as PostgreSQL allows)."""
     if n.is_rowsfrom or len(n.functions) != 1:
         return None
     fc = n.functions[0][0]
     args = list(fc.args or ()) if isinstance(fc, ast.FuncCall) else []
-    if len(args) < 2 or fc.funcname[-1].sval.lower() != "unnest":  # one array: DuckDB's own (WITH ORDINALITY too)
-        return None
+    if fc.funcname[-1].sval.lower() != "unnest" or not args or (len(args) < 2 and _array_depth(args[0]) == 1):
+        return None  # one array of one dimension: DuckDB's own (WITH ORDINALITY too)
+    args = [_flattened(a) for a in args]
     items = [f"unnest(_arg{i + 1}) AS unnest" for i in range(len(args))]
     if n.ordinality:
         longest = ", ".join(f"coalesce(len(_arg{i + 1}), 0)" for i in range(len(args)))
         items.append(f"unnest(range(1, greatest({longest}, 0) + 1)) AS ordinality")
     query = expand(f"(SELECT {', '.join(items)})", args).subselect
-    return ast.RangeSubselect(lateral=True, subquery=query, alias=n.alias or ast.Alias(aliasname="unnest"))
+    alias = copy.deepcopy(n.alias) if n.alias is not None else ast.Alias(aliasname="unnest")
+    if len(args) == 1 and not alias.colnames:  # one array: the alias names its column, as PostgreSQL's
+        alias.colnames = (ast.String(sval=alias.aliasname),) + ((ast.String(sval="ordinality"),) if n.ordinality else ())
+    return ast.RangeSubselect(lateral=True, subquery=query, alias=alias)
+
+
+def _flattened(arg: ast.Node) -> ast.Node:
+    """A multidimensional array as the list of all its elements, in order
+    (PostgreSQL's unnest takes every element; DuckDB's gives the inner
+    lists)."""
+    for _ in range(_array_depth(arg) - 1):
+        arg = ast.FuncCall(funcname=(ast.String(sval="flatten"),), args=(arg,))
+    return arg
 
 
 def _table_function(n: ast.RangeFunction, columns: dict[str, str]) -> ast.RangeSubselect | None:
@@ -989,12 +1007,15 @@ def _maybe_interval(n: ast.Node | None, columns: dict[str, str]) -> bool:
 
 
 def _array_depth(n: ast.Node | None) -> int:
-    """The dimensions of an ARRAY constructor of ARRAY constructors, or of
-    a cast of one (1 for anything else)."""
+    """The dimensions of an ARRAY constructor of ARRAY constructors, of a
+    cast of one, or of array_agg of arrays (1 for anything else)."""
     if isinstance(n, ast.A_ArrayExpr) and n.elements and all(isinstance(e, ast.A_ArrayExpr) for e in n.elements):
         return 1 + max(_array_depth(e) for e in n.elements)
     if isinstance(n, ast.TypeCast) and n.typeName.arrayBounds:
         return max(len(n.typeName.arrayBounds), _array_depth(n.arg))
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "array_agg" and len(n.args or ()) == 1 \
+            and isinstance(n.args[0], (ast.A_ArrayExpr, ast.TypeCast)) and (isinstance(n.args[0], ast.A_ArrayExpr) or n.args[0].typeName.arrayBounds):
+        return 1 + _array_depth(n.args[0])  # array_agg of arrays: one dimension more
     return 1
 
 

@@ -653,8 +653,12 @@ class Session:
             return result
         if stmt.kind == p.WRITE and writable.writes_in_with(node):  # INSERT / UPDATE / DELETE under data-modifying CTEs
             main, deferred = await writable.with_writes(work, node, lambda w: self._dml(w, params), _run_write)
-            result = await _run_write(self._dml(work, params), main)  # reads from before the sub-statements' writes
-            await deferred.apply()
+            first = writable.inserts_into_written(node)  # its keys checked against the sub-statements' writes
+            if first:
+                await deferred.apply()
+            result = await _run_write(self._dml(work, params), main)  # else reads from before the sub-statements' writes
+            if not first:
+                await deferred.apply()
             return result
         if stmt.kind == p.WRITE:
             return await _run_write(self._dml(work, params), node)

@@ -12,7 +12,9 @@ not the main query reads it. The sub-statements run first, in order, on
 a ``Deferred`` view of the work that keeps their writes aside; each
 one's RETURNING rows become a CTE of constants for the main query; once
 the main statement has read (and written) its rows, their writes go to
-the work, in order. An error anywhere writes nothing.
+the work, in order (before an INSERT into a table they write, whose
+uniqueness checks see them, as PostgreSQL's do). An error anywhere writes
+nothing.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from planner.result import Result
 from planner.sqltypes import type_name
 from values import TextStyle, format_column
 
-__all__ = ["DATA_MODIFYING", "Deferred", "returning_query", "shape_query", "with_writes", "writes_in_with"]
+__all__ = ["DATA_MODIFYING", "Deferred", "inserts_into_written", "returning_query", "shape_query", "with_writes", "writes_in_with"]
 
 #: the statements a WITH may hold that write
 DATA_MODIFYING = (ast.InsertStmt, ast.UpdateStmt, ast.DeleteStmt, ast.MergeStmt)
@@ -62,6 +64,18 @@ def writes_in_with(node) -> bool:
     """``node`` has a WITH holding a data-modifying statement."""
     w = getattr(node, "withClause", None)
     return w is not None and any(isinstance(c.ctequery, DATA_MODIFYING) for c in w.ctes)
+
+
+def inserts_into_written(node) -> bool:
+    """``node`` is an INSERT into a table a data-modifying CTE of it writes
+    (``WITH d AS (DELETE FROM t RETURNING *) INSERT INTO t SELECT * FROM
+    d``): PostgreSQL's uniqueness checks see the sub-statement's writes,
+    so they go to the work before the INSERT runs."""
+    if not isinstance(node, ast.InsertStmt) or not writes_in_with(node):
+        return False
+    target = (node.relation.schemaname, node.relation.relname)
+    return any(isinstance(c.ctequery, DATA_MODIFYING) and (c.ctequery.relation.schemaname, c.ctequery.relation.relname) == target
+               for c in node.withClause.ctes)
 
 
 async def with_writes(work, node, dml_on, run_write):

@@ -16,7 +16,8 @@ every value's text, or the SQLSTATE.
 - arrays: cast to text (DuckDB printed ``[1, 2]`` and ``[true, false]``),
   array_to_string of booleans, numerics, doubles and multidimensional
   arrays, casts of multidimensional arrays (they kept one dimension
-  and printed the inner ones as DuckDB text: ``{"[a, bc]"}``);
+  and printed the inner ones as DuckDB text: ``{"[a, bc]"}``), unnest
+  of one (every element, not the inner arrays);
   the dimensions of multidimensional arrays, string_to_array's
   empty and NULL delimiters, array_to_string's NULL delimiter and NULL
   stand-in; regexp_split_to_array/_to_table's empty matches;
@@ -277,6 +278,11 @@ ARRAY_TEXT = [
     "SELECT ARRAY[[1,2],[3,4]]::bigint[], ARRAY[[1.5,2.5],[3,4]]::numeric[], ARRAY[[1,2],[3,4]]::float8[], ARRAY[[1,2],[3,4]]::text[]",
     "SELECT CAST(ARRAY[[[[[['a','bb','ccc']]]]]] AS text[]), ARRAY[[1,2],[3,4]]::text[]::text",
     "SELECT array_to_string(ARRAY[[1,2],[3,4]], ','), array_to_string(ARRAY[[1.5,NULL],[3.5,4.5]], ',', 'N'), array_to_string(ARRAY[[true],[false]], '')",
+    # unnest of a multidimensional array takes every element (DuckDB's gave the inner lists)
+    "SELECT unnest(ARRAY[[1,2],[3,4]])",
+    "SELECT x FROM unnest(ARRAY[[1,2],[3,4]]) x",
+    "SELECT u.* FROM unnest(ARRAY[['a','b'],['c','d']]) WITH ORDINALITY u",
+    "SELECT unnest(array_agg(ARRAY[x])) FROM generate_series(1, 3) x",
 ]
 
 

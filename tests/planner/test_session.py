@@ -70,7 +70,7 @@ async def test_multi_statement_strings_and_settings(db):
         ("SAVEPOINT s", "25P01"),
         ("PREPARE TRANSACTION 'x'", "0A000"),
         ("SHOW no_such_setting", "42704"),
-        ("WITH d AS (DELETE FROM e RETURNING *) INSERT INTO e SELECT * FROM d", "0A000"),  # data-modifying CTEs under a write
+        ("WITH d AS (DELETE FROM e RETURNING *) SELECT * INTO TEMP x FROM d", "0A000"),  # SELECT INTO under data-modifying CTEs
         ("SET timezone = 'Nowhere/City'", "22023"),
         ("SET TIME ZONE '+02'", "0A000"),  # an offset would be printed as UTC
         ("SET datestyle = 'German'", "0A000"),  # dates are printed in ISO only

@@ -60,6 +60,8 @@ OVER_WRITES = [
     "WITH t AS (INSERT INTO live VALUES (20, 'x') RETURNING *) INSERT INTO archived SELECT id, (SELECT count(*) FROM live)::text FROM t"
     " RETURNING *",
     "WITH t AS (INSERT INTO live VALUES (20, 'again') RETURNING *) INSERT INTO archived SELECT * FROM t",  # 23505: nothing written
+    "WITH d AS (DELETE FROM live RETURNING *) INSERT INTO live SELECT * FROM d",  # the same keys back: no 23505
+    "WITH d AS (UPDATE live SET v = 'x' RETURNING *) INSERT INTO live SELECT id + 100, v FROM d RETURNING *",
     "SELECT (SELECT count(*) FROM live), (SELECT count(*) FROM archived)",
 ]
 
