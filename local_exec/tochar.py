@@ -1,5 +1,7 @@
 """PostgreSQL's ``to_char`` for the local engine: timestamps and dates
-(``txngate_to_char``) and numbers (``txngate_to_char_number``).
+(``txngate_to_char``) and numbers (``txngate_to_char_number``); and
+``to_number`` (``txngate_to_number``), which reads a number's text by the
+same number templates.
 
 DuckDB's strftime knows a fraction of PostgreSQL's template patterns, so
 the templates are read here, as PostgreSQL's formatting.c reads them:
@@ -29,9 +31,10 @@ import re
 from zoneinfo import ZoneInfo
 
 from local_exec import udf
+from local_exec.numeric import numeric_div
 from local_exec.udf import FunctionError
 
-__all__ = ["FUNCTIONS", "register", "to_char_number", "to_char_timestamp", "to_char_zoned"]
+__all__ = ["FUNCTIONS", "register", "to_char_number", "to_char_timestamp", "to_char_zoned", "to_number"]
 
 _EPOCH = dt.datetime(1970, 1, 1)
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
@@ -307,7 +310,38 @@ def _scientific(value: decimal.Decimal, decimals: int, fill: bool) -> str:
     return ("-" if negative and value != 0 else ("" if fill else " ")) + text
 
 
+def to_number(text: str, template: str) -> str:
+    """to_number: the digits of ``text`` read into the template's digit
+    positions as PostgreSQL's formatting.c reads them (C locale): at most
+    as many integer digits as the template has before its point and
+    fraction digits as it has after (the rest left unread), anything else
+    (group separators, currency, letters) skipped, a minus sign or angle
+    brackets making it negative, ``V`` dividing by 10^n; its scale the
+    fraction digits read. Returns the numeric's exact text."""
+    tokens = [t for t in _NUMBER_TOKENS.findall(template) if t != "FM"]
+    if "EEEE" in tokens:
+        raise FunctionError("0A000", '"EEEE" not supported for input')
+    if "RN" in tokens or "rn" in tokens:
+        raise FunctionError("0A000", "to_number with the RN pattern is not supported")
+    shift = tokens.index("V") if "V" in tokens else len(tokens)
+    point = next((k for k, t in enumerate(tokens[:shift]) if t in (".", "D")), None)
+    before = sum(1 for k, t in enumerate(tokens[:shift]) if t in ("9", "0") and (point is None or k < point))
+    after = sum(1 for k, t in enumerate(tokens[:shift]) if t in ("9", "0") and point is not None and k > point)
+    scaled = sum(1 for t in tokens[shift:] if t in ("9", "0"))
+    whole, _dot, fraction = text.partition(".") if point is not None else (text, "", "")
+    whole_digits = "".join(c for c in whole if c.isdigit())[:before + scaled]
+    fraction_digits = "".join(c for c in fraction if c.isdigit())[:after]
+    if not whole_digits and not fraction_digits:
+        raise FunctionError("22P02", 'invalid input syntax for type numeric: " "')
+    negative = "-" in text or ("PR" in tokens and "<" in text)
+    value = decimal.Decimal(("-" if negative else "") + (whole_digits or "0") + ("." + fraction_digits if fraction_digits else ""))
+    if scaled:
+        return numeric_div(str(value), str(10 ** scaled))
+    return format(value, "f")
+
+
 FUNCTIONS = {
+    "txngate_to_number": (to_number, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_to_char": (to_char_timestamp, ["BIGINT", "VARCHAR"], "VARCHAR"),
     "txngate_to_char_zoned": (to_char_zoned, ["BIGINT", "VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_to_char_number": (to_char_number, ["VARCHAR", "VARCHAR"], "VARCHAR"),

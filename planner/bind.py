@@ -319,6 +319,8 @@ class Binder:
             inner.args = (ast.FuncCall(funcname=(ast.String(sval="hex"),), args=(args[0],)),
                           ast.CoalesceExpr(args=(ast.FuncCall(funcname=(ast.String(sval="hex"),), args=(_cast_to(args[1], "bytea"),)), _constant(""))))
             return ast.FuncCall(funcname=(ast.String(sval="unhex"),), args=(inner,))
+        if name == "to_number" and len(args) == 2:  # inside an expression: a numeric of 10 places (an output column: exact)
+            return _cast_to(ast.FuncCall(funcname=(ast.String(sval="txngate_to_number"),), args=tuple(_cast_to(a, "text") for a in args)), "numeric")
         if name == "substring" and len(args) == 2 and _is_text(args[1]):
             # substring(s FROM pattern): the first match, or its first group, as regexp_match gives them
             return expand("(txngate_regexp_match(_arg1, _arg2, ''))[1]", args)
@@ -1653,6 +1655,8 @@ def _is_exact_division(v: ast.Node, columns: dict[str, str]) -> bool:
         types = {_operand_type(v.lexpr, columns, floats=True), _operand_type(v.rexpr, columns, floats=True)}
         return "numeric" in types and types <= {"numeric", "smallint", "integer"}
     call = _numeric_call(v)
+    if call is not None and call[0] == "txngate_to_number":
+        return True  # of text: a numeric, read exactly (local_exec.tochar)
     if call is not None:
         types = {_operand_type(a, columns, floats=True) for a in call[1]}
         return "numeric" in types and types <= {"numeric", "smallint", "integer"}
@@ -1662,7 +1666,7 @@ def _is_exact_division(v: ast.Node, columns: dict[str, str]) -> bool:
 #: the functions of numerics PostgreSQL computes as numerics (DuckDB in doubles), by their arities: local_exec.numeric's
 _NUMERIC_FUNCTIONS = {("sqrt", 1): "txngate_numeric_sqrt", ("exp", 1): "txngate_numeric_exp", ("ln", 1): "txngate_numeric_ln",
                       ("log", 1): "txngate_numeric_log", ("log10", 1): "txngate_numeric_log", ("log", 2): "txngate_numeric_log",
-                      ("power", 2): "txngate_numeric_power", ("pow", 2): "txngate_numeric_power"}
+                      ("power", 2): "txngate_numeric_power", ("pow", 2): "txngate_numeric_power", ("to_number", 2): "txngate_to_number"}
 
 
 def _numeric_call(v: ast.Node) -> tuple[str, list[ast.Node]] | None:
@@ -1691,6 +1695,8 @@ def _exact_division(v: ast.Node, columns: dict[str, str]) -> ast.Node:
     call = _numeric_call(v)
     if call is not None:  # each operand as its text with PostgreSQL's scale: an unconstrained numeric's without the zeros stored
         name, args = call
+        if name == "txngate_to_number":
+            return ast.FuncCall(funcname=(ast.String(sval=name),), args=tuple(_cast_to(a, "text") for a in args))
         return ast.FuncCall(funcname=(ast.String(sval=name),), args=tuple(
             text(a) if _is_exact_division(a, columns) or isinstance(a, ast.A_Const) or _declared_scale(a, columns) is not None
             or _operand_type(a, columns) in ("smallint", "integer") else expand(_STRIPPED_TEXT, [a]) for a in args))

@@ -440,3 +440,19 @@ JUSTIFIED = [
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_justified_intervals_as_postgres(db, pg_url):
     await assert_answers_as_postgres(db.session(), pg_url, JUSTIFIED)
+
+
+#: to_number was DuckDB's cast to a double: 22P02 for '12,454.8-', V ignored, a double where PostgreSQL gives a numeric
+TO_NUMBER = [
+    "SELECT to_number('12,454.8-', '99G999D9S'), to_number('123456', '99999V99'), to_number('-34,338,492', '99G999G999')",
+    "SELECT to_number('$1,234.50', 'L9G999D99'), to_number('<12>', '99PR'), to_number('12345', '999'), to_number('1.2345', '9.99'),"
+    " to_number('12.3', '9999'), to_number('0.00001-', '9.999999S'), to_number('5.01-', 'FM9.999999MI')",
+    "SELECT to_number('12', '99') + 1, to_number('1.5', '9.9') * 2",
+    "SELECT to_number('', '999')",
+    "SELECT to_number('1e3', '9EEEE')",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_to_number_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, TO_NUMBER)
