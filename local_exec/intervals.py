@@ -24,42 +24,41 @@ def _tdiv(a: int, b: int) -> int:
     return q if a >= 0 else -q
 
 
+def _move(big: int, small: int, per: int) -> tuple[int, int]:
+    """Whole units of ``small`` (``per`` of them make one ``big``) moved up."""
+    whole = _tdiv(small, per)
+    return big + whole, small - whole * per
+
+
+def _agree(big: int, small: int, per: int) -> tuple[int, int]:
+    """``small`` given the sign of ``big`` (one unit borrowed or lent)."""
+    if big > 0 and small < 0:
+        return big - 1, small + per
+    if big < 0 and small > 0:
+        return big + 1, small - per
+    return big, small
+
+
 def _hours(months: int, days: int, micros: int) -> tuple[int, int, int]:
-    whole = _tdiv(micros, DAY)
-    micros, days = micros - whole * DAY, days + whole
-    if days > 0 and micros < 0:
-        micros, days = micros + DAY, days - 1
-    elif days < 0 and micros > 0:
-        micros, days = micros - DAY, days + 1
-    return months, days, micros
+    return (months, *_agree(*_move(days, micros, DAY), DAY))
 
 
 def _days(months: int, days: int, micros: int) -> tuple[int, int, int]:
-    whole = _tdiv(days, MONTH_DAYS)
-    days, months = days - whole * MONTH_DAYS, months + whole
-    if months > 0 and days < 0:
-        days, months = days + MONTH_DAYS, months - 1
-    elif months < 0 and days > 0:
-        days, months = days - MONTH_DAYS, months + 1
-    return months, days, micros
+    return (*_agree(*_move(months, days, MONTH_DAYS), MONTH_DAYS), micros)
 
 
 def _interval(months: int, days: int, micros: int) -> tuple[int, int, int]:
     if (days > 0 and micros > 0) or (days < 0 and micros < 0):  # days first, as PostgreSQL does against overflow
-        whole = _tdiv(days, MONTH_DAYS)
-        days, months = days - whole * MONTH_DAYS, months + whole
-    whole = _tdiv(micros, DAY)
-    micros, days = micros - whole * DAY, days + whole
-    whole = _tdiv(days, MONTH_DAYS)
-    days, months = days - whole * MONTH_DAYS, months + whole
-    if months > 0 and (days < 0 or (days == 0 and micros < 0)):
-        days, months = days + MONTH_DAYS, months - 1
-    elif months < 0 and (days > 0 or (days == 0 and micros > 0)):
-        days, months = days - MONTH_DAYS, months + 1
-    if days > 0 and micros < 0:
-        micros, days = micros + DAY, days - 1
-    elif days < 0 and micros > 0:
-        micros, days = micros - DAY, days + 1
+        months, days = _move(months, days, MONTH_DAYS)
+    days, micros = _move(days, micros, DAY)
+    months, days = _move(months, days, MONTH_DAYS)
+    if months > 0 and days == 0 and micros < 0:  # the month's sign reaches the time through a zero day
+        months, days = months - 1, MONTH_DAYS
+    elif months < 0 and days == 0 and micros > 0:
+        months, days = months + 1, -MONTH_DAYS
+    else:
+        months, days = _agree(months, days, MONTH_DAYS)
+    days, micros = _agree(days, micros, DAY)
     return months, days, micros
 
 

@@ -110,7 +110,7 @@ FUNCTIONS = {
 }
 
 
-#: a value cast to text (``txngate_cast_text``: planner.bind._list_text) and an "any" argument of format, concat and
+#: a value cast to text (``txngate_cast_text``: planner.bind._cast_text) and an "any" argument of format, concat and
 #: concat_ws (``txngate_text``: PostgreSQL's output function, booleans ``t``/``f``) as PostgreSQL prints them, where
 #: DuckDB's cast differs; the DuckDB type decides when the statement is bound
 MACROS = (

@@ -231,7 +231,7 @@ class Binder:
             # text || interval: the interval's text as PostgreSQL prints it (``1 mon``, DuckDB's ``1 month``)
             n.lexpr, n.rexpr = (ast.FuncCall(funcname=(ast.String(sval="txngate_cast_text"),), args=(x,)) if _maybe_interval(x, self._columns) else x
                                 for x in (n.lexpr, n.rexpr))
-        if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and id(n) not in self._cast and (text := _list_text(n, self._columns)):
+        if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and id(n) not in self._cast and (text := _cast_text(n, self._columns)):
             self._cast.update(id(m) for m in walk(text) if isinstance(m, ast.TypeCast))  # rewritten already
             return text
         if self.dialect == "duckdb" and (length := char_cast_length(n)) is not None:
@@ -1021,7 +1021,7 @@ def _array_depth(n: ast.Node | None) -> int:
     return 1
 
 
-def _list_text(tc: ast.TypeCast, columns: dict[str, str]) -> ast.Node | None:
+def _cast_text(tc: ast.TypeCast, columns: dict[str, str]) -> ast.Node | None:
     """A cast of an array or an interval to text or varchar: PostgreSQL's
     text (``{1,2}``, ``{{1,2},{3,4}}``, ``2 mons``: ``txngate_cast_text``,
     ``local_exec.texts``), where DuckDB prints its own (``[1, 2]``, ``2
@@ -1690,16 +1690,19 @@ def _exact_division(v: ast.Node, columns: dict[str, str]) -> ast.Node:
             return _exact_division(n, columns)
         return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1))
 
+    def scaled(n):  # an operand as its text with PostgreSQL's scale: an unconstrained numeric's without the zeros stored
+        if _is_exact_division(n, columns) or isinstance(n, ast.A_Const) or _declared_scale(n, columns) is not None \
+                or _operand_type(n, columns) in ("smallint", "integer"):
+            return text(n)
+        return expand(_STRIPPED_TEXT, [n])
+
     if isinstance(v, ast.FuncCall) and v.funcname[-1].sval in _VARIANCES:
         return _exact_variance(v, columns)
     call = _numeric_call(v)
-    if call is not None:  # each operand as its text with PostgreSQL's scale: an unconstrained numeric's without the zeros stored
+    if call is not None:
         name, args = call
-        if name == "txngate_to_number":
-            return ast.FuncCall(funcname=(ast.String(sval=name),), args=tuple(_cast_to(a, "text") for a in args))
-        return ast.FuncCall(funcname=(ast.String(sval=name),), args=tuple(
-            text(a) if _is_exact_division(a, columns) or isinstance(a, ast.A_Const) or _declared_scale(a, columns) is not None
-            or _operand_type(a, columns) in ("smallint", "integer") else expand(_STRIPPED_TEXT, [a]) for a in args))
+        return ast.FuncCall(funcname=(ast.String(sval=name),), args=tuple(_cast_to(a, "text") if name == "txngate_to_number" else scaled(a)
+                                                                          for a in args))
     if isinstance(v, ast.FuncCall):  # avg(x) [FILTER ...] [OVER ...]: sum / count of the same rows
         total = ast.FuncCall(funcname=(ast.String(sval="sum"),), args=v.args, agg_distinct=v.agg_distinct, agg_filter=v.agg_filter,
                              over=v.over)
@@ -1707,9 +1710,7 @@ def _exact_division(v: ast.Node, columns: dict[str, str]) -> ast.Node:
                              agg_filter=copy.deepcopy(v.agg_filter), over=copy.deepcopy(v.over))
         return ast.FuncCall(funcname=(ast.String(sval="txngate_numeric_div"),), args=(text(total), text(count)))
     if v.name[-1].sval in _EXACT_ARITHMETIC:
-        return ast.FuncCall(funcname=(ast.String(sval=_EXACT_ARITHMETIC[v.name[-1].sval]),), args=tuple(
-            text(a) if _is_exact_division(a, columns) or isinstance(a, ast.A_Const) or _declared_scale(a, columns) is not None
-            or _operand_type(a, columns) in ("smallint", "integer") else expand(_STRIPPED_TEXT, [a]) for a in (v.lexpr, v.rexpr)))
+        return ast.FuncCall(funcname=(ast.String(sval=_EXACT_ARITHMETIC[v.name[-1].sval]),), args=(scaled(v.lexpr), scaled(v.rexpr)))
     return ast.FuncCall(funcname=(ast.String(sval="txngate_numeric_div"),), args=(text(v.lexpr), text(v.rexpr)))
 
 

@@ -27,6 +27,10 @@ PG_EPOCH_TZ = dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc)
 PG_EPOCH_DATE = dt.date(2000, 1, 1)
 
 
+#: the numbers of a fixed width, by type OID: smallint, integer, bigint, oid, real, double precision
+_FIXED = {21: "!h", 23: "!i", 20: "!q", 26: "!I", 700: "!f", 701: "!d"}
+
+
 def _length_prefixed(oid: int, data: bytes) -> bytes:
     return struct.pack("!Ii", oid, len(data)) + data
 
@@ -46,20 +50,10 @@ def encode_binary(v, sql_type: str) -> bytes:
         return _array_binary(v, "smallint", 21)
     if sql_type == "oidvector":
         return _array_binary(v, "oid", 26)
-    if sql_type == "oid":
-        return struct.pack("!I", v)
     if oid == 16:
         return b"\x01" if v else b"\x00"
-    if oid == 21:
-        return struct.pack("!h", v)
-    if oid == 23:
-        return struct.pack("!i", v)
-    if oid == 20:
-        return struct.pack("!q", v)
-    if oid == 700:
-        return struct.pack("!f", v)
-    if oid == 701:
-        return struct.pack("!d", v)
+    if oid in _FIXED:
+        return struct.pack(_FIXED[oid], v)
     if oid == 17:
         return bytes(v)
     if oid == 2950:
@@ -140,18 +134,8 @@ def decode_binary(data: bytes, oid: int):
         return _array_from_binary(data)
     if oid == 16:
         return data != b"\x00"
-    if oid == 21:
-        return struct.unpack("!h", data)[0]
-    if oid == 23:
-        return struct.unpack("!i", data)[0]
-    if oid == 20:
-        return struct.unpack("!q", data)[0]
-    if oid == 26:
-        return struct.unpack("!I", data)[0]
-    if oid == 700:
-        return struct.unpack("!f", data)[0]
-    if oid == 701:
-        return struct.unpack("!d", data)[0]
+    if oid in _FIXED:
+        return struct.unpack(_FIXED[oid], data)[0]
     if oid == 17:
         return data
     if oid == 2950:
