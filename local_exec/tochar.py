@@ -194,7 +194,7 @@ def _to_char(micros: int, template: str, zone: tuple[str, str]) -> str | None:
 
 # -- numbers ---------------------------------------------------------------------
 
-_NUMBER_TOKENS = re.compile(r"FM|EEEE|PR|PL|MI|SG|TH|th|RN|rn|[90.DG,SVL]|\"(?:[^\"\\\\]|\\\\.)*\"?|.", re.DOTALL)
+_NUMBER_TOKENS = re.compile(r'FM|EEEE|eeee|PR|PL|MI|SG|TH|th|RN|rn|[90.DG,SVL]|"(?:[^"\\]|\\.)*"?|.', re.DOTALL)
 
 
 def to_char_number(text: str, template: str) -> str:
@@ -206,7 +206,7 @@ def to_char_number(text: str, template: str) -> str:
     if any(t in ("RN", "rn", "L") for t in tokens):
         raise FunctionError("0A000", "to_char with the RN or L pattern is not supported")
     fill = "FM" in tokens
-    tokens = [t for t in tokens if t != "FM"]
+    tokens = ["EEEE" if t == "eeee" else t for t in tokens if t != "FM"]
     if value.is_nan():
         return "NaN"
     point = next((k for k, t in enumerate(tokens) if t in (".", "D")), None)
@@ -254,7 +254,7 @@ def to_char_number(text: str, template: str) -> str:
             digit = "#" if overflow else next(fraction, "0")
             piece, number = ("" if k in dropped else digit), True
         elif t in (".", "D"):
-            piece, number = ".", True
+            piece, number = ("" if fill and not after else "."), True  # FM drops a point no digit follows
         elif t in (",", "G"):
             piece = "," if first is not None else ("" if fill else " ")
         elif t == "S":

@@ -444,6 +444,9 @@ async def test_justified_intervals_as_postgres(db, pg_url):
 
 #: to_number was DuckDB's cast to a double: 22P02 for '12,454.8-', V ignored, a double where PostgreSQL gives a numeric
 TO_NUMBER = [
+    # and to_char's: FM dropping a point no digit follows, lower-case eeee, a quote escaped inside quoted text
+    "SELECT to_char('100'::numeric, 'FM999.'), to_char(12, 'FM99.'), to_char(100, 'FM999.9'), to_char(1234::int8, '9.99eeee'),"
+    " to_char(456, E'9 \"\\\\\"q\\\\\"\" 99')",
     "SELECT to_number('12,454.8-', '99G999D9S'), to_number('123456', '99999V99'), to_number('-34,338,492', '99G999G999')",
     "SELECT to_number('$1,234.50', 'L9G999D99'), to_number('<12>', '99PR'), to_number('12345', '999'), to_number('1.2345', '9.99'),"
     " to_number('12.3', '9999'), to_number('0.00001-', '9.999999S'), to_number('5.01-', 'FM9.999999MI')",
