@@ -65,6 +65,9 @@ _RULES: tuple[Rule, ...] = (
     _rule(r"Overflow in \w+ of INTERVAL", "22008", "interval out of range"),
     _rule(r"interval (?:value|fraction) is out of range", "22015", "interval field value out of range"),
     _rule(r"Cannot subtract infinite timestamps", "22008", "cannot subtract infinite timestamps"),
+    # a number too wide for a decimal (a numeric's 38 digits): PostgreSQL's overflow, not a syntax error
+    _rule(r"Could not convert string ['\"]\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*['\"] to DECIMAL\((\d+), ?(\d+)\)", "22003",
+          lambda m: "numeric field overflow"),
     _rule(r"Could not convert string ['\"](.*?)['\"] to ([A-Z0-9_]+(?: WITH TIME ZONE)?(?:\(\d+, ?\d+\))?)", "22P02",
           lambda m: f'invalid input syntax for type {_pg_type(m.group(2))}: "{m.group(1)}"'),
     _rule(r"invalid (date|timestamp) field format: \"(.*)\", expected", "22007",

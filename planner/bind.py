@@ -223,6 +223,12 @@ class Binder:
                 and _array_depth(n.args[0]) > 1:
             n.args = (_flattened(n.args[0]),)  # unnest of a multidimensional array: every element
             return n
+        if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval == "numeric" and n.typeName.typmods \
+                and isinstance(n.typeName.typmods[0], ast.A_Const) and isinstance(n.typeName.typmods[0].val, ast.Integer) \
+                and n.typeName.typmods[0].val.ival > 38:
+            # numeric(50,2): computed in DuckDB's 38 digits (as stored: storage.persist.codec)
+            n.typeName = ast.TypeName(names=n.typeName.names, typemod=-1, arrayBounds=n.typeName.arrayBounds,
+                                      typmods=(ast.A_Const(val=ast.Integer(ival=38)),) + tuple(n.typeName.typmods[1:]))
         if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and len(n.typeName.arrayBounds or ()) == 1 and (depth := _array_depth(n.arg)) > 1:
             # ARRAY[[1,2],[3,4]]::bigint[]: PostgreSQL's array types have any number of dimensions, DuckDB's lists one each
             n.typeName = ast.TypeName(names=n.typeName.names, typmods=n.typeName.typmods, typemod=-1, arrayBounds=n.typeName.arrayBounds * depth)

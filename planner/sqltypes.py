@@ -71,7 +71,12 @@ def canonical(tn: ast.TypeName, *, array_ok: bool = False) -> str:
     if name == "numeric" or name == "decimal":
         if not mods:
             return "numeric"
-        return f"numeric({mods[0]},{mods[1] if len(mods) > 1 else 0})"
+        precision, scale = mods[0], mods[1] if len(mods) > 1 else 0
+        if not 1 <= precision <= 1000:
+            raise SqlError(INVALID_PARAMETER_VALUE, f"NUMERIC precision {precision} must be between 1 and 1000")
+        if not 0 <= scale <= min(precision, 38):
+            raise not_supported(f"numeric({precision},{scale}): a scale beyond the precision, negative or over 38")
+        return f"numeric({precision},{scale})"
     if name in ("varchar", "character varying"):
         return f"varchar({mods[0]})" if mods else "text"
     if name in ("bpchar", "char", "character"):
@@ -200,8 +205,11 @@ def duckdb_type(sql_type: str) -> str:
         return duckdb_type(sql_type[:-2]) + "[]"
     if sql_type in DUCKDB_TYPES:
         return DUCKDB_TYPES[sql_type]
+    if sql_type.startswith("numeric") and "(" in sql_type:
+        precision, _, scale = sql_type[len("numeric("):-1].partition(",")
+        return f"DECIMAL({min(int(precision), 38)},{scale or 0})"  # a wider numeric is computed in DuckDB's 38 digits
     if sql_type.startswith("numeric"):
-        return "DECIMAL" + sql_type[len("numeric"):] if "(" in sql_type else "DECIMAL(38,10)"
+        return "DECIMAL(38,10)"
     if sql_type.startswith(("varchar", "char")):
         return "VARCHAR"
     raise SqlError(UNDEFINED_OBJECT, f'type "{sql_type}" does not exist')

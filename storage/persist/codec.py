@@ -13,7 +13,7 @@ integer                int32
 bigint                 int64
 real                   float32
 double precision       float64
-numeric(p,s)           decimal128(p, s)  (p <= 38; numeric alone: 38,10)
+numeric(p,s)           decimal128(min(p, 38), s)  (s <= 38; numeric alone: 38,10)
 boolean                bool
 text, varchar(n)       string
 char(n)                string (blank-padded by the SQL layer)
@@ -92,9 +92,9 @@ def arrow_type_for(sql_type: str) -> pa.DataType:
     if m:
         precision = int(m.group(1) or 38)
         scale = int(m.group(2) or (0 if m.group(1) else 10))
-        if not 1 <= precision <= 38 or not 0 <= scale <= precision:
-            raise SchemaError(f"numeric({precision},{scale}) is out of range (precision 1..38, 0 <= scale <= precision)")
-        return pa.decimal128(precision, scale)
+        if not 1 <= precision <= 1000 or not 0 <= scale <= min(precision, 38):
+            raise SchemaError(f"numeric({precision},{scale}) is out of range (precision 1..1000, 0 <= scale <= precision, scale <= 38)")
+        return pa.decimal128(min(precision, 38), scale)  # a wider numeric keeps its name; its values must fit 38 digits
     if _VARCHAR.match(t):
         return pa.string()
     raise SchemaError(f"no storage type for SQL type {sql_type!r}")

@@ -459,3 +459,23 @@ TO_NUMBER = [
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_to_number_as_postgres(db, pg_url):
     await assert_answers_as_postgres(db.session(), pg_url, TO_NUMBER)
+
+
+#: numeric(p, s) wider than DuckDB's 38 digits (PostgreSQL's regression tables are numeric(210,10)): the table is made,
+#: values that fit 38 digits are kept exactly, casts compute in 38 digits; precision past 1000 is PostgreSQL's 22023
+WIDE_NUMERICS = [
+    "CREATE TABLE wide (id integer, val numeric(210,10))",
+    "INSERT INTO wide VALUES (1, '-34338492.215397047'), (2, '7799461.4119'), (3, 0)",
+    "SELECT * FROM wide ORDER BY id",
+    "SELECT a.val * b.val FROM wide a, wide b WHERE a.id = 1 AND b.id = 2",
+    "SELECT 1.5::numeric(50,2), 12345678901234567890.123::numeric(60,3)",
+    "CREATE TABLE wider (v numeric(1001, 2))",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_wide_numerics_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, WIDE_NUMERICS, tables=("wide", "wider"))
+    s = db.session()  # a value past 38 digits: refused as an overflow (PostgreSQL keeps it), nothing written
+    assert await text_answer(s, "INSERT INTO wide VALUES (4, '123456789012345678901234567890.5')") == "22003"
+    assert await text_answer(s, "SELECT count(*) FROM wide") == ([20], [("3",)])
