@@ -457,42 +457,43 @@ def delete_path(doc: str, path_json: str) -> str:
     return dump(v)
 
 
+def _edit(doc: str, path_json: str, new: str, change) -> str:
+    """``doc`` with ``change(container, key, value)`` done where ``path``
+    lands (``_target``); a missing step before the last changes nothing."""
+    v, value, slot = _target(doc, path_json, new)
+    if slot is not None:
+        change(*slot, value)
+    return dump(v)
+
+
 def set_path(doc: str, path_json: str, new: str, create_missing: bool) -> str:
     """jsonb_set: ``new`` at ``path``, added when the last step is missing
     (and ``create_missing``); a missing step before it changes nothing."""
-    v, value, slot = _target(doc, path_json, new)
-    if slot is None:
-        return dump(v)
-    container, key = slot
-    if isinstance(container, dict):
-        if key in container:
+    def change(container, key, value):
+        if isinstance(container, dict):
+            if key in container:
+                container[key] = value
+            elif create_missing:
+                _add_member(container, key, value)
+        elif 0 <= key < len(container):
             container[key] = value
         elif create_missing:
-            _add_member(container, key, value)
-    elif 0 <= key < len(container):
-        container[key] = value
-    elif create_missing and key < 0:
-        container.insert(0, value)
-    elif create_missing:
-        container.append(value)
-    return dump(v)
+            container.insert(0 if key < 0 else len(container), value)
+    return _edit(doc, path_json, new, change)
 
 
 def insert_path(doc: str, path_json: str, new: str, after: bool) -> str:
     """jsonb_insert: ``new`` before (``after``: after) the array element at
     ``path``, or as the object member ``path`` names (22023 when it is
     there); a missing step before the last changes nothing."""
-    v, value, slot = _target(doc, path_json, new)
-    if slot is None:
-        return dump(v)
-    container, key = slot
-    if isinstance(container, dict):
-        if key in container:
-            raise JsonError("22023", "cannot replace existing key")
-        _add_member(container, key, value)
-    else:
-        container.insert(0 if key < 0 else len(container) if key >= len(container) else key + int(after), value)
-    return dump(v)
+    def change(container, key, value):
+        if isinstance(container, dict):
+            if key in container:
+                raise JsonError("22023", "cannot replace existing key")
+            _add_member(container, key, value)
+        else:
+            container.insert(0 if key < 0 else len(container) if key >= len(container) else key + int(after), value)
+    return _edit(doc, path_json, new, change)
 
 
 def _add_member(obj: dict, key: str, value) -> None:
