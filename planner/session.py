@@ -190,7 +190,7 @@ def _datestyle(value: str, current: str) -> str:
     return f"{fmt}, {order}"
 
 
-#: the output settings with a choice of values (planner.TextStyle prints each)
+#: the output settings with a choice of values (values.TextStyle prints each)
 _OUTPUT_CHOICES = {"intervalstyle": ("postgres", "sql_standard", "postgres_verbose", "iso_8601"), "bytea_output": ("hex", "escape")}
 
 
