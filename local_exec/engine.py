@@ -73,7 +73,9 @@ def _as_uuid(arr: pa.Array) -> pa.Array:
 
 def _plain(table: pa.Table) -> pa.Table:
     """Results with extension types other than uuid turned into plain Arrow
-    (DuckDB's lossless export writes booleans as bool8), in lists too."""
+    (DuckDB's lossless export writes booleans as bool8), in lists too, and
+    timestamptz in UTC (DuckDB names the session's zone, which Arrow may not
+    know: ``GMT+02:30``)."""
     for i, f in enumerate(table.schema):
         if _needs_plain(f.type):
             col = table.column(i)
@@ -93,6 +95,8 @@ def _plain_field(f: pa.Field) -> pa.Field:
 
 
 def _needs_plain(t: pa.DataType) -> bool:
+    if pa.types.is_timestamp(t):
+        return t.tz not in (None, "UTC")
     if isinstance(t, pa.BaseExtensionType):
         return not isinstance(t, pa.UuidType)
     if pa.types.is_struct(t):
@@ -101,6 +105,8 @@ def _needs_plain(t: pa.DataType) -> bool:
 
 
 def _plain_type(t: pa.DataType) -> pa.DataType:
+    if pa.types.is_timestamp(t) and t.tz is not None:
+        return pa.timestamp(t.unit, "UTC")
     if pa.types.is_list(t):
         return pa.list_(_plain_type(t.value_type))
     if pa.types.is_struct(t):
@@ -121,6 +127,8 @@ def _plain_array(arr: pa.Array) -> pa.Array:
     if pa.types.is_struct(t):
         return pa.StructArray.from_arrays([_plain_array(c) for c in arr.flatten()], fields=list(_plain_type(t)),
                                           mask=arr.is_null() if arr.null_count else None)
+    if pa.types.is_timestamp(t) and t.tz is not None:
+        return arr.view(_plain_type(t))  # the same instants (counted from UTC's epoch), whatever zone the session named
     if not isinstance(t, pa.BaseExtensionType) or isinstance(t, pa.UuidType):
         return arr
     storage = arr.storage

@@ -135,7 +135,8 @@ def _field(p: str, t: dt.datetime, fill: bool, zone: tuple[str, str] = ("", "+00
     if up in ("TZ", "OF", "TZH", "TZM"):
         name, offset = zone  # the session's zone (a timestamptz's) and the value's offset there, as -05 or +05:30
         if up == "TZ":
-            abbreviation = (ZoneInfo(name).tzname(t) or "") if name else ""
+            # a fixed offset (GMT+hh:mm to the engine, values.zones) has no abbreviation, as PostgreSQL prints it
+            abbreviation = (ZoneInfo(name).tzname(t) or "") if name and not re.fullmatch(r"GMT[+-]\d\d:\d\d", name) else ""
             return (abbreviation if p.isupper() else abbreviation.lower()), None
         return {"OF": offset, "TZH": offset[:3], "TZM": offset[4:6] or "00"}[up], None
     raise AssertionError(p)

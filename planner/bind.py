@@ -1119,6 +1119,14 @@ def _passed_varchar(n: ast.Node, found: dict[str, set[str]]) -> str | None:
     return t if t is not None and t.startswith("varchar") else None
 
 
+_VOID_FUNCTIONS = {"pg_sleep", "pg_sleep_for", "pg_sleep_until"}
+
+
+def _void_call(n: ast.Node) -> str | None:
+    """void, for a call of a function that returns nothing (the engine's NULL)."""
+    return "void" if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _VOID_FUNCTIONS else None
+
+
 def _passed_type(n: ast.Node, found: dict[str, set[str]]) -> str | None:
     """The declared type of a column reference (with one type by that name)."""
     if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
@@ -1155,7 +1163,7 @@ def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
     if not (passed or divided):
         return kinds  # a point SELECT of plain columns: nothing to look up
     found = {name: {t} for name, t in columns().items()}
-    declared = [_passed_char(t.val, found) or _passed_varchar(t.val, found) for t in targets]
+    declared = [_passed_char(t.val, found) or _passed_varchar(t.val, found) or _void_call(t.val) for t in targets]
     for i in exact_divisions(select, columns()) if divided else ():
         declared[i] = "numeric"
     if not any(declared):

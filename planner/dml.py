@@ -56,7 +56,7 @@ from planner.references import References
 from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain, out_of_memory
 from planner.sqltypes import INTEGER_RANGES, canonical, duckdb_type, integer_fits, type_name, typed_literal
-from values import TextStyle, format_column, format_value, zone
+from values import TextStyle, engine_zone, format_column, format_value, zone
 from planner.work import Work, off_loop, with_diff
 from planner.waits import waiting
 from local_exec import jsonb, key_tuples, matching
@@ -84,7 +84,9 @@ class Dml:
                  options: ExecOptions | None = None, now: dt.datetime | None = None):
         self.style = style  # how the session prints values (COPY TO)
         self.now = now  # now() and CURRENT_TIMESTAMP (the transaction's start), for rows computed without an engine
-        self.timezone = style.timezone if style is not None else "UTC"  # the engine computes timestamptz in it
+        setting = style.timezone if style is not None else "UTC"
+        self.zone = zone(setting)  # the session's TimeZone
+        self.timezone = engine_zone(setting)  # its name to the engines, which compute timestamptz in it
         self.router = Router(work, options or ExecOptions(), params, search_path)
         self.work = work
         self.search_path = search_path
@@ -96,9 +98,9 @@ class Dml:
     def _now_in(self, sql_type: str) -> dt.datetime | None:
         """now() as a value of a timestamptz column, or of a timestamp one
         (its local time in the session's TimeZone, as PostgreSQL converts)."""
-        if self.now is None or (zone_info := zone(self.timezone)) is None:
+        if self.now is None or self.zone is None:
             return None
-        return self.now if sql_type == "timestamptz" else self.now.astimezone(zone_info).replace(tzinfo=None)
+        return self.now if sql_type == "timestamptz" else self.now.astimezone(self.zone).replace(tzinfo=None)
 
     @property
     def engine(self):

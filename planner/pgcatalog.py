@@ -1085,6 +1085,9 @@ def macros() -> tuple[str, ...]:
         "THEN CAST('24:00:00' AS TIME) ELSE x + to_microseconds(txngate_round_micros(epoch_us(x), p) - epoch_us(x)) END",
         "CREATE OR REPLACE MACRO txngate_infinity_sign(x) AS CASE WHEN x > CAST('1970-01-01' AS date) THEN CAST('inf' AS double) "
         "ELSE CAST('-inf' AS double) END",
+        # pg_sleep_for(interval) and pg_sleep_until(timestamptz): DuckDB's pg_sleep (it sleeps; a void result, planner.bind)
+        "CREATE OR REPLACE MACRO pg_sleep_for(i) AS pg_sleep(epoch(CAST(i AS INTERVAL)))",
+        "CREATE OR REPLACE MACRO pg_sleep_until(t) AS pg_sleep(greatest(epoch(CAST(t AS TIMESTAMPTZ)) - epoch(get_current_timestamp()), 0))",
         # power(a, b) and a ^ b: PostgreSQL's errors where DuckDB answers inf or NaN
         "CREATE OR REPLACE MACRO txngate_power(a, b) AS CASE WHEN a = 0 AND b < 0 THEN error('[2201F] zero raised to a negative power is undefined') "
         "WHEN a < 0 AND b <> floor(b) THEN error('[2201F] a negative number raised to a non-integer power yields a complex result') "

@@ -50,7 +50,7 @@ from local_exec import EngineError
 from planner import jsonops
 from planner import parse as p
 from planner import intervals, sequences, waits
-from values import DATE_ORDER, TextStyle, zone
+from values import DATE_ORDER, TextStyle, offset_of_hours, setting_of_offset, zone
 from planner.bind import Binder, column_types, pg_sql, result_types
 from planner.catalog import TEMP_SCHEMA_PREFIX
 from planner.copy import CopySink, CopySource, copy_from, copy_to
@@ -62,6 +62,7 @@ from planner import writable
 from planner.errors import (
     ACTIVE_SQL_TRANSACTION,
     IN_FAILED_SQL_TRANSACTION,
+    INVALID_DATETIME_FORMAT,
     INVALID_PARAMETER_VALUE,
     QUERY_CANCELED,
     READ_ONLY_TRANSACTION,
@@ -163,13 +164,38 @@ def _boolean(value: str, setting: str) -> str:
 
 
 def _timezone(value: str) -> str:
-    """A TimeZone txngate can print times in: UTC or a zone name. PostgreSQL's
-    offsets and POSIX zone specs are refused rather than printed as UTC."""
+    """A TimeZone txngate can print times in (values.zones): a number of
+    hours east (stored as PostgreSQL shows it, ``<+10:30>-10:30``), a zone
+    name, or a POSIX offset west (``+02:00``, ``UTC+3``). POSIX zones with
+    daylight rules and offsets of a day or more are refused rather than
+    printed as UTC."""
+    east = offset_of_hours(value)
+    if east is not None:
+        value = setting_of_offset(east)
     if zone(value) is not None:
         return value
     if re.match(r"^\s*[+-]?\d|^<|^\w{3,}[+-]?\d", value):
-        raise not_supported(f'time zone "{value}" (give a zone name such as Etc/GMT-2 or Europe/Oslo)')
+        raise not_supported(f'time zone "{value}" (give a zone name such as Etc/GMT-2 or Europe/Oslo, or an offset under a day in whole minutes)')
     raise SqlError(INVALID_PARAMETER_VALUE, f'invalid value for parameter "TimeZone": "{value}"')
+
+
+def _zone_of_interval(tc: ast.TypeCast) -> str:
+    """``SET TIME ZONE INTERVAL '+02:30' HOUR TO MINUTE``: the offset east,
+    as PostgreSQL stores it (a time of day, no months or days)."""
+    if not (isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String)):
+        raise not_supported("SET TIME ZONE to an expression")
+    text = tc.arg.val.sval
+    mask, *rest = [m.val.ival for m in tc.typeName.typmods or ()] or [None]
+    try:
+        if mask is None:
+            months, days, micros = intervals.interval_input(text)
+        else:
+            months, days, micros = intervals.qualified_interval(text, mask, rest[0] if rest else None)
+    except intervals.IntervalSyntax:
+        raise SqlError(INVALID_DATETIME_FORMAT, f'invalid input syntax for type interval: "{text}"') from None
+    if months or days:
+        raise SqlError(INVALID_PARAMETER_VALUE, f"invalid interval value for time zone: {'month' if months else 'day'} not allowed")
+    return setting_of_offset(dt.timedelta(microseconds=micros))
 
 
 def _datestyle(value: str, current: str) -> str:
@@ -972,6 +998,9 @@ class Session:
         values = []
         for a in node.args or ():
             v = a.val if isinstance(a, ast.A_Const) else None
+            if v is None and name == "timezone" and isinstance(a, ast.TypeCast) and a.typeName.names[-1].sval == "interval":
+                values.append(_zone_of_interval(a))
+                continue
             if v is None:
                 if isinstance(a, ast.TypeCast) and isinstance(a.arg, ast.A_Const):
                     v = a.arg.val

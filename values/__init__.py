@@ -12,12 +12,15 @@ Arrow column in PostgreSQL's text output format under a ``TextStyle``),
 ``format_array`` (array output, any number of dimensions),
 ``format_interval`` (an interval in an IntervalStyle), ``parse_array``
 (array input), ``value_type``, ``split_far_dates`` / ``split_infinities``
-(what Arrow cannot hold), ``zone`` (a TimeZone setting's zone), and the
+(what Arrow cannot hold), and the
 date input helpers (``date_input``, ``timestamp_input``, ``bc_input``,
 ``DATE_ORDER``, ``DateSyntax``, ``ArrayLiteralError``, ``INFINITIES``);
 ``values.binary``: ``encode_binary`` / ``decode_binary`` (PostgreSQL's
 binary format); ``values.columns``: ``python_values`` (an Arrow column as
-the Python values those encoders take).
+the Python values those encoders take); ``values.zones``: ``zone`` (a
+TimeZone setting's zone), ``engine_zone`` (the name the engines compute
+it in), ``offset_of_hours`` / ``setting_of_offset`` (SET TIME ZONE of a
+number or an interval).
 
 Invariant: nothing here imports gateway, planner or the engines;
 the module keeps no state but the ``DATE_ORDER`` context variable.
@@ -26,10 +29,11 @@ the module keeps no state but the ``DATE_ORDER`` context variable.
 from values.binary import decode_binary, encode_binary
 from values.columns import python_values
 from values.text import (DATE_ORDER, INFINITIES, ArrayLiteralError, DateSyntax, TextStyle, bc_input, date_input, format_array, format_column,
-                         format_interval, format_value, parse_array, split_far_dates, split_infinities, timestamp_input, value_type, zone)
+                         format_interval, format_value, parse_array, split_far_dates, split_infinities, timestamp_input, value_type)
+from values.zones import engine_zone, offset_of_hours, setting_of_offset, zone
 from values.types import CATALOG_TYPES, PG_ARRAY_ELEMENT, PG_TYPE_BY_OID, PG_TYPES, PgType, of_arrow, sql_of_oid, type_length, type_oid
 
 __all__ = ["CATALOG_TYPES", "DATE_ORDER", "INFINITIES", "PG_ARRAY_ELEMENT", "PG_TYPES", "PG_TYPE_BY_OID", "ArrayLiteralError", "DateSyntax",
            "PgType", "TextStyle", "bc_input", "date_input", "decode_binary", "encode_binary", "format_array", "format_column", "format_interval",
            "format_value", "of_arrow", "parse_array", "python_values", "split_far_dates", "split_infinities", "sql_of_oid", "timestamp_input",
-           "type_length", "type_oid", "value_type", "zone"]
+           "type_length", "type_oid", "value_type", "zone", "engine_zone", "offset_of_hours", "setting_of_offset"]

@@ -29,12 +29,12 @@ import uuid
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
-from zoneinfo import ZoneInfo
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from values.types import of_arrow
+from values.zones import zone
 
 
 def format_float8(x: float) -> str:
@@ -112,17 +112,6 @@ def format_offset(off: dt.timedelta) -> str:
     if s:
         out += f":{s:02d}"
     return out
-
-
-@lru_cache(maxsize=64)
-def zone(name: str) -> dt.tzinfo | None:
-    """The time zone ``name`` (UTC, GMT, Z, or an IANA name), None when unknown."""
-    if name.upper() in ("UTC", "GMT", "Z"):
-        return dt.timezone.utc
-    try:
-        return ZoneInfo(name)
-    except Exception:  # noqa: BLE001 - ZoneInfo raises several kinds for a bad name
-        return None
 
 
 def _zone(name: str) -> dt.tzinfo:
@@ -387,6 +376,8 @@ def format_column(arr, sql_type: str, style: TextStyle | None = None) -> pa.Arra
         return _format_values(arr, sql_type, style)
     if sql_type == "record" and pa.types.is_struct(t):
         return _format_records(arr, style)
+    if sql_type == "void":  # a function that returns nothing (pg_sleep): PostgreSQL prints an empty value
+        return pa.array([""] * len(arr), pa.string())
     if sql_type in ("text", "json", "jsonb") or sql_type.startswith(("varchar", "char")):
         return arr.cast(pa.string())
     if sql_type == "numeric" and pa.types.is_string(t):  # computed as its exact text (local_exec.numeric)

@@ -124,7 +124,7 @@ PG_TYPES = [
     PgType(2205, "regclass", "", "regclass", 4, "N", 2210),
     PgType(2206, "regtype", "", "regtype", 4, "N", 2211),
     PgType(2249, "record", "record", "record", -1, "P", 2287),
-    PgType(2278, "void", "", "void", 4, "P", 0),
+    PgType(2278, "void", "void", "void", 4, "P", 0),
     PgType(2950, "uuid", "uuid", "uuid", 16, "U", 2951),
     PgType(3802, "jsonb", "jsonb", "jsonb", -1, "U", 3807),
     PgType(4089, "regnamespace", "", "regnamespace", 4, "N", 4090),

@@ -425,6 +425,46 @@ async def test_now_in_values_as_postgres(db, pg_url):
     await assert_answers_as_postgres(db.session(), pg_url, NOW_ROWS, tables=("stamped",), settings=(("timezone", "Asia/Kolkata"),))
 
 
+#: TimeZone as a fixed offset: POSIX strings count west ('+02:00' is UTC-2), numbers and intervals east (shown as
+#: PostgreSQL stores them), and every timestamptz is read, computed and printed at that offset
+ZONE_OFFSETS = [
+    "CREATE TABLE zoned (id integer, tz timestamptz)",
+    "SET timezone = '+02:00'", "SHOW timezone",
+    "SELECT timestamptz '2020-01-01 00:00:00+00' AS t, current_setting('TimeZone') AS z",
+    "INSERT INTO zoned VALUES (1, '2020-01-01 12:00'), (2, '2020-06-30 23:30:00')",
+    "SET TIME ZONE 10.5", "SHOW timezone",
+    "SELECT id, tz, tz::date AS d, tz::timestamp AS ts, date_trunc('day', tz) AS day, extract(hour FROM tz) AS h FROM zoned ORDER BY id",
+    "SET TIME ZONE -7", "SHOW timezone",
+    "SELECT id, tz, to_char(tz, 'YYYY-MM-DD HH24:MI OF TZH:TZM') AS c FROM zoned ORDER BY id",
+    "SET TIME ZONE INTERVAL '+02:30' HOUR TO MINUTE", "SHOW timezone",
+    "SELECT id, tz, tz + interval '1 day' AS next FROM zoned ORDER BY id",
+    "SET TIME ZONE INTERVAL '1 day'",
+    "SET timezone = 'UTC+3'", "SHOW timezone",
+    "SELECT id, tz, tz AT TIME ZONE 'UTC' AS utc FROM zoned ORDER BY id",
+    "SET timezone = '-04:15'",
+    "SELECT id, tz, to_char(tz, 'OF') AS c FROM zoned ORDER BY id",
+    "SET timezone = 'EST5EDT'",
+    "SELECT id, tz FROM zoned ORDER BY id",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_fixed_offset_zones_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, ZONE_OFFSETS, tables=("zoned",))
+
+
+#: pg_sleep and its siblings sleep and return void, which prints as an empty value
+SLEEPS = [
+    "SELECT pg_sleep(0.01)", "SELECT pg_sleep(0.01) AS s, 1 AS x", "SELECT pg_sleep_for('10 milliseconds')",
+    "SELECT pg_sleep_until(now() + interval '10 milliseconds')",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_sleeps_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, SLEEPS)
+
+
 #: justify_days, justify_hours and justify_interval (missing: 42883), signs made to agree as PostgreSQL's
 JUSTIFIED = [
     "SELECT justify_days(interval '40 days'), justify_days(interval '-40 days'), justify_days(interval '1 mon -40 days'),"

@@ -31,7 +31,7 @@ EXPRESSIONS = [
 
 #: the settings that change the text: TimeZone, IntervalStyle, bytea_output, extra_float_digits
 SETTINGS = [
-    ("UTC", "postgres", "hex", "1"), ("Asia/Kolkata", "postgres", "hex", "3"),
+    ("UTC", "postgres", "hex", "1"), ("Asia/Kolkata", "postgres", "hex", "3"), ("-04:30", "postgres", "hex", "1"),
     ("UTC", "sql_standard", "escape", "0"), ("UTC", "iso_8601", "hex", "-3"), ("UTC", "postgres_verbose", "escape", "-15"),
 ]
 #: ... and the values they print differently
