@@ -269,11 +269,21 @@ class Binder:
                 and id(n) not in self._cast and all(isinstance(x, ast.A_Const) and isinstance(x.val, ast.Integer) for x in (n.lexpr, n.rexpr)):
             self._cast.add(id(n))  # 7 / 2: integer, as PostgreSQL's (sqlglot makes it a bigint)
             return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval="int4"),), typemod=-1))
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("/", "%") and self.dialect == "duckdb" \
+                and id(n) not in self._cast and n.lexpr is not None \
+                and sorted(_operand_type(x, self._columns) or "" for x in (n.lexpr, n.rexpr)) == ["integer", "smallint"] \
+                and any(isinstance(x, ast.A_Const) and isinstance(x.val, ast.Integer) for x in (n.lexpr, n.rexpr)):
+            # smallint / 3: integer, as PostgreSQL's (DuckDB fits the literal to smallint, and s + s / 3 overflowed)
+            self._cast.add(id(n))
+            side = n.lexpr if _operand_type(n.lexpr, self._columns) == "smallint" else n.rexpr
+            widened = ast.TypeCast(arg=side, typeName=ast.TypeName(names=(ast.String(sval="int4"),), typemod=-1))
+            n.lexpr, n.rexpr = (widened, n.rexpr) if side is n.lexpr else (n.lexpr, widened)
+            return n
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF and self.dialect == "duckdb" and id(n) not in self._cast:
             # NULLIF(a, b) compares, and answers, in the common type (DuckDB casts b to a's: NULLIF(int, 1e300)
             # overflowed); NULLIF(b, b) is a NULL of b's type, which makes the CASE's type the common one
-            if {_operand_type(n.lexpr, self._columns), _operand_type(n.rexpr, self._columns)} <= {"smallint", "integer"}:
-                null = ast.A_Const(isnull=True)  # integers compare across widths: the result keeps a's type
+            if {_integer_width(n.lexpr, self._columns), _integer_width(n.rexpr, self._columns)} <= {"smallint", "integer", "bigint"}:
+                null = ast.A_Const(isnull=True)  # integers compare across widths (int48eq, ...): the result keeps a's type
             else:
                 null = ast.A_Expr(kind=A_Expr_Kind.AEXPR_NULLIF, name=(ast.String(sval="="),), lexpr=copy.deepcopy(n.rexpr),
                                   rexpr=copy.deepcopy(n.rexpr))
@@ -573,21 +583,22 @@ class Binder:
         """A char(n) operand without its padding: a char(n) column, or a
         COALESCE / CASE whose result may be one (PostgreSQL resolves it to
         character, or to text, which drops the padding too)."""
-        if isinstance(n, (ast.ColumnRef, ast.TypeCast)):
-            char = self._char_operand_shape(n)
-        elif isinstance(n, ast.CoalesceExpr):
-            char = any(self._char_operand_shape(a) for a in n.args)
-        elif isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
-            char = self._char_operand_shape(n.lexpr)
-        elif isinstance(n, ast.CaseExpr):
-            char = any(self._char_operand_shape(r) for r in [w.result for w in n.args] + [n.defresult])
-        else:
-            char = False
-        if not char:
+        if not self._may_be_char(n):
             return None
         trimmed = ast.FuncCall(funcname=(ast.String(sval="rtrim"),), args=(n,))
         self._trimmed.add(id(trimmed))
         return trimmed
+
+    def _may_be_char(self, n: ast.Node | None) -> bool:
+        """``n`` is a char(n) column or cast, or a COALESCE / CASE / NULLIF
+        (nested too) whose result may be one."""
+        if isinstance(n, ast.CoalesceExpr):
+            return any(self._may_be_char(a) for a in n.args)
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
+            return self._may_be_char(n.lexpr)
+        if isinstance(n, ast.CaseExpr):
+            return any(self._may_be_char(r) for r in [w.result for w in n.args] + [n.defresult])
+        return self._char_operand_shape(n)
 
     def _char_peer(self, n: ast.Node) -> ast.Node | None:
         """What a char(n) operand is compared with, as character(n): a
@@ -1122,8 +1133,11 @@ def _passed_varchar(n: ast.Node, found: dict[str, set[str]]) -> str | None:
 _VOID_FUNCTIONS = {"pg_sleep", "pg_sleep_for", "pg_sleep_until"}
 
 
-def _void_call(n: ast.Node) -> str | None:
-    """void, for a call of a function that returns nothing (the engine's NULL)."""
+def _pseudo_call(n: ast.Node) -> str | None:
+    """void, for a call of a function that returns nothing (the engine's
+    NULL); regtype for pg_typeof (the engine's text: the type's name)."""
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "pg_typeof":
+        return "regtype"
     return "void" if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _VOID_FUNCTIONS else None
 
 
@@ -1163,7 +1177,7 @@ def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
     if not (passed or divided):
         return kinds  # a point SELECT of plain columns: nothing to look up
     found = {name: {t} for name, t in columns().items()}
-    declared = [_passed_char(t.val, found) or _passed_varchar(t.val, found) or _void_call(t.val) for t in targets]
+    declared = [_passed_char(t.val, found) or _passed_varchar(t.val, found) or _pseudo_call(t.val) for t in targets]
     for i in exact_divisions(select, columns()) if divided else ():
         declared[i] = "numeric"
     if not any(declared):
@@ -1284,6 +1298,14 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
 
 #: arithmetic's result: the wider operand's type
 _WIDENING = ["smallint", "integer", "numeric", "real", "double precision"]
+
+
+def _integer_width(n: ast.Node, columns: dict[str, str]) -> str | None:
+    """``_operand_type``, or bigint for a bigint column or cast."""
+    if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and columns.get(n.fields[-1].sval) == "bigint" \
+            or isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval.lower() in ("int8", "bigint"):
+        return "bigint"
+    return _operand_type(n, columns)
 
 
 #: PostgreSQL functions DuckDB knows under another name (or not with pg_catalog.)

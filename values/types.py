@@ -131,6 +131,8 @@ PG_TYPES = [
 ]
 PG_TYPE_BY_OID = {t.oid: t for t in PG_TYPES}
 PG_TYPE_BY_SQL = {t.sql: t for t in PG_TYPES if t.sql}
+#: types a result may have but no column or parameter (pg_typeof's regtype: computed as its text)
+_RESULT_ONLY = {t.typname: t for t in PG_TYPES if t.typname in ("regtype",)}
 #: array type oid -> element type
 PG_ARRAY_ELEMENT = {t.array_oid: t for t in PG_TYPES if t.array_oid}
 
@@ -147,7 +149,7 @@ def type_oid(sql_type: str) -> tuple[int, int]:
         return 1043, int(sql_type[8:-1]) + 4
     if sql_type.startswith("char("):
         return 1042, int(sql_type[5:-1]) + 4
-    t = PG_TYPE_BY_SQL.get(sql_type)
+    t = PG_TYPE_BY_SQL.get(sql_type) or _RESULT_ONLY.get(sql_type)
     return (t.oid if t else 25), -1
 
 
