@@ -140,6 +140,8 @@ class Binder:
             jsonops.canonical_outputs(node, columns)
             for i in exact_divisions(node, columns):
                 node.targetList[i].val = _exact_division(node.targetList[i].val, columns)
+        if self.dialect == "duckdb":
+            _decimal_quotients(node, columns)
         for n in walk(node):
             if isinstance(n, ast.A_Expr):
                 _arithmetic_typed_constants(n, columns)
@@ -1271,6 +1273,9 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
         return "integer"  # bigint: an integer for the division's kind
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "avg" and len(n.args or ()) == 1 and floats:
         return "numeric" if _operand_type(n.args[0], columns, floats=True) in ("numeric", "smallint", "integer") else None
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _ROUNDINGS and floats and 1 <= len(n.args or ()) <= 2 and not n.over:
+        # of a numeric, a numeric (of integers and doubles, PostgreSQL's double precision versions)
+        return "numeric" if _operand_type(n.args[0], columns, floats=True) == "numeric" else None
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("abs", "sum", "min", "max") and len(n.args or ()) == 1 and not n.over:
         inner = _operand_type(n.args[0], columns, floats=floats)
         return "numeric" if n.funcname[-1].sval == "sum" and inner == "integer" and floats else inner
@@ -1298,6 +1303,7 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
 
 #: arithmetic's result: the wider operand's type
 _WIDENING = ["smallint", "integer", "numeric", "real", "double precision"]
+_ROUNDINGS = ("round", "trunc", "ceil", "ceiling", "floor")
 
 
 def _integer_width(n: ast.Node, columns: dict[str, str]) -> str | None:
@@ -1748,6 +1754,26 @@ def _exact_division(v: ast.Node, columns: dict[str, str]) -> ast.Node:
     if v.name[-1].sval in _EXACT_ARITHMETIC:
         return ast.FuncCall(funcname=(ast.String(sval=_EXACT_ARITHMETIC[v.name[-1].sval]),), args=(scaled(v.lexpr), scaled(v.rexpr)))
     return ast.FuncCall(funcname=(ast.String(sval="txngate_numeric_div"),), args=(text(v.lexpr), text(v.rexpr)))
+
+
+#: what a numeric quotient inside an expression is computed as (``_decimal_quotients``)
+QUOTIENT_TYPE = "numeric(38,20)"
+
+
+def _decimal_quotients(node: ast.Node, columns: dict[str, str]) -> None:
+    """Every numeric quotient (``_is_exact_division``) that is not an output
+    column computed as text (``exact_divisions``) computed exactly, to 20
+    decimals (``QUOTIENT_TYPE``, at least PostgreSQL's 16 significant
+    digits below 10^18), not in DuckDB's double: round(57 / 200.0, 2) is
+    0.29 as in PostgreSQL (0.285 is 0.28499... as a double), and
+    comparisons, sums, GROUP BY and ORDER BY see exact values too."""
+    def exact(n: ast.Node) -> ast.Node | None:
+        if _is_exact_division(n, columns):
+            return _cast_to(_exact_division(n, columns), QUOTIENT_TYPE)
+        return None
+
+    for n in walk(node):
+        replace_children(n, exact)
 
 
 #: + - * carried exactly when an operand is computed exactly (local_exec.numeric)

@@ -474,6 +474,28 @@ async def test_integer_widths_as_postgres(db, pg_url):
     await assert_answers_as_postgres(db.session(), pg_url, INTEGER_WIDTHS, tables=("widths",))
 
 
+#: numeric quotients inside expressions are exact (they were doubles: round(57 / 200.0, 2) gave 0.28, PostgreSQL 0.29;
+#: trunc(0.57 / 3, 4) 0.1899), and GROUP BY of a quotient works
+QUOTIENTS = [
+    "CREATE TABLE quotients (a integer, b integer, n numeric(10,2))",
+    "INSERT INTO quotients VALUES (57, 200, 0.57), (1, 8, 1.00), (2, 3, 2.00), (1005, 1000, 10.05), (3, 3, 0.30)",
+    "SELECT a, round(a / 200.0, 2), round(100.0 * a / b, 1), round(n / 2, 2), trunc(n / 3, 4), ceil(a / 3.0), round(a * 1.0 / b, 3)"
+    " FROM quotients ORDER BY a",
+    "SELECT round(sum(n) / count(*), 2), round(avg(n), 2), round(sum(a) * 1.0 / sum(b), 4), round(avg(n) * 3, 1) FROM quotients",
+    "SELECT a, round(n / 2, 2) AS r FROM quotients ORDER BY r, a",
+    "SELECT a FROM quotients WHERE n / 3 > 0.1 AND round(a / 200.0, 2) <> 0.29 ORDER BY a",
+    "SELECT count(*) FROM quotients WHERE round(a / 200.0, 2) = 0.29",
+    "SELECT a, rank() OVER (ORDER BY n / 3), round(avg(n) OVER (ORDER BY a), 3) FROM quotients ORDER BY a",
+    "SELECT count(*) FROM (SELECT n / 2 FROM quotients GROUP BY n / 2) g",
+    "SELECT a, round(ceil(n) / 8.0, 3), round(round(n, 1) / 3, 5) FROM quotients ORDER BY a",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_quotients_in_expressions_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, QUOTIENTS, tables=("quotients",))
+
+
 #: pg_sleep and its siblings sleep and return void, which prints as an empty value
 SLEEPS = [
     "SELECT pg_sleep(0.01)", "SELECT pg_sleep(0.01) AS s, 1 AS x", "SELECT pg_sleep_for('10 milliseconds')",
