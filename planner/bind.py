@@ -37,6 +37,7 @@ from planner.errors import INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
 from planner.parse import walk
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, replace_children
+from planner.sqltypes import type_name as sql_type_name
 from planner.sqltypes import (FLOAT_NAMES, INTEGER_NAMES, canonical, fraction_precision, interval_text, special_datetime, time_text,
                               typed_literal)
 from values import CATALOG_TYPES
@@ -141,6 +142,8 @@ class Binder:
             for i in exact_divisions(node, columns):
                 node.targetList[i].val = _exact_division(node.targetList[i].val, columns)
         if self.dialect == "duckdb":
+            for sub in _named_subqueries(node):  # their json outputs are read by name: canonical at the source
+                jsonops.canonical_outputs(sub, columns)
             _decimal_quotients(node, columns)
         for n in walk(node):
             if isinstance(n, ast.A_Expr):
@@ -637,12 +640,24 @@ class Binder:
         if isinstance(n, ast.FuncCall):
             return jsonops.rewrite_function(n)
         if isinstance(n, ast.RangeFunction):
-            return jsonops.rewrite_table_function(n)
+            return jsonops.rewrite_table_function(n, self._row_type)
         if isinstance(n, ast.A_Indirection):
             return jsonops.rewrite_subscript(n, self._columns)
         if isinstance(n, ast.SortBy):
             return jsonops.rewrite_sort(n, self._columns)
         return None
+
+    def _row_type(self, type_name: ast.TypeName) -> list[tuple[str, ast.TypeName]] | None:
+        """The columns (name, type) of the row type of the table or view
+        ``type_name`` names, None when it names none."""
+        if type_name.arrayBounds or len(type_name.names) > 2:
+            return None
+        names = [x.sval for x in type_name.names]
+        rel = self.catalog.lookup(names[-1], names[0] if len(names) == 2 else None, self.search_path)
+        if rel is None:
+            canonical(type_name, array_ok=True)  # 42704 for a type that does not exist
+            return None
+        return [(c.name, sql_type_name(c.type)) for c in rel.columns]
 
     def _emulated(self, n: ast.Node) -> ast.Node | None:
         """A replacement for a node PostgreSQL's catalogs give meaning to."""
@@ -928,9 +943,39 @@ def column_types(node: ast.Node, catalog: Catalog, search_path: tuple[str, ...])
         elif isinstance(n, ast.RangeFunction):
             for name, t in jsonops.table_function_columns(n).items():
                 found.setdefault(name, set()).add(t)
+            row_type = jsonops.populated_type(n)  # json_populate_record(NULL::t, ...): t's columns
+            rel = catalog.lookup(row_type[-1], row_type[0] if len(row_type) == 2 else None, search_path) if row_type else None
+            for col in rel.columns if rel is not None else ():
+                found.setdefault(col.name, set()).add(col.type)
     _char_aliases(node, found)
     _numeric_aliases(node, found)
+    _json_aliases(node, found)
     return {name: types.pop() for name, types in found.items() if len(types) == 1}
+
+
+def _named_subqueries(node: ast.Node) -> list[ast.SelectStmt]:
+    """The plain SELECTs of ``node``'s FROM subqueries and CTEs, whose
+    outputs the statement reads by name."""
+    out = []
+    for n in walk(node):
+        sub = n.subquery if isinstance(n, ast.RangeSubselect) else n.ctequery if isinstance(n, ast.CommonTableExpr) else None
+        if isinstance(sub, ast.SelectStmt) and sub.targetList and (sub.op is None or sub.op.name == "SETOP_NONE"):
+            out.append(sub)
+        elif isinstance(sub, ast.SelectStmt) and sub.op is not None and sub.op.name != "SETOP_NONE":
+            out += decimals.set_operation_leaves(sub) or []  # the first arm names the outputs
+    return out
+
+
+def _json_aliases(node: ast.Node, found: dict[str, set[str]]) -> None:
+    """Output names of the statement's subqueries and CTEs that are
+    computed json or jsonb (``jsonb_build_object(...) AS doc``), so the
+    statement reads them as json (operators, result types)."""
+    for sub in _named_subqueries(node):
+        flat = {name: next(iter(types)) for name, types in found.items() if len(types) == 1}
+        for t in sub.targetList:
+            json_kind = jsonops.kind(t.val, flat) if t.name and not isinstance(t.val, ast.ColumnRef) else None
+            if json_kind is not None:
+                found.setdefault(t.name, set()).add(json_kind)
 
 
 def _numeric_aliases(node: ast.Node, found: dict[str, set[str]]) -> None:

@@ -285,15 +285,19 @@ def _concat(a: ast.Node, b: ast.Node) -> ast.A_Expr:
     return ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval="||"),), lexpr=a, rexpr=b)
 
 
-def rewrite_table_function(rf: ast.RangeFunction) -> ast.Node | None:
+def rewrite_table_function(rf: ast.RangeFunction, row_type: Callable[[ast.Node], list[tuple[str, ast.TypeName]] | None] = lambda n: None) -> ast.Node | None:
     """``FROM jsonb_each(x)`` and the other set-returning json functions as
-    a LATERAL subquery with PostgreSQL's column names (None: not one)."""
+    a LATERAL subquery with PostgreSQL's column names (None: not one).
+    ``row_type(n)``: the columns (name, type) of the row type ``n`` names
+    (``NULL::t`` for json_populate_record's table ``t``), None if none."""
     if len(rf.functions) != 1 or not isinstance(rf.functions[0][0], ast.FuncCall):
         return None
     fc = rf.functions[0][0]
     name = _name(fc)
     if name in _TO_RECORD and len(fc.args or ()) == 1:
         return _to_record(rf, name, fc.args[0])
+    if name in _POPULATE and len(fc.args or ()) == 2:
+        return _populate(rf, name, fc.args, row_type)
     template = _TABLE_FUNCTIONS.get(name)
     if template is None:
         return None
@@ -307,6 +311,38 @@ def rewrite_table_function(rf: ast.RangeFunction) -> ast.Node | None:
 
 
 _TO_RECORD = {f"{p}_to_record{s}" for p in JSON_TYPES for s in ("", "set")}
+_POPULATE = {f"{p}_populate_record{s}" for p in JSON_TYPES for s in ("", "set")}
+
+
+def populated_type(rf: ast.RangeFunction) -> list[str] | None:
+    """The (qualified) name of the row type json[b]_populate_record[set]
+    fills (``NULL::t``), None when ``rf`` is not such a call."""
+    if len(rf.functions) != 1 or not isinstance(fc := rf.functions[0][0], ast.FuncCall) or _name(fc) not in _POPULATE:
+        return None
+    base = (fc.args or (None,))[0]
+    if isinstance(base, ast.TypeCast) and not base.typeName.arrayBounds and len(base.typeName.names) <= 2:
+        return [x.sval for x in base.typeName.names]
+    return None
+
+
+def _populate(rf: ast.RangeFunction, name: str, args, row_type) -> ast.RangeSubselect:
+    """``json[b]_populate_record[set](NULL::t, doc)``: ``_to_record`` with
+    the columns of ``t``'s row type (PostgREST inserts and updates rows
+    this way); a base row other than NULL is refused."""
+    base = args[0]
+    if not (isinstance(base, ast.TypeCast) and isinstance(base.arg, ast.A_Const) and base.arg.isnull):
+        raise not_supported(f"{name} of a base row other than NULL::type")
+    if rf.coldeflist:
+        raise SqlError("42601", "a column definition list is redundant for a function returning a named composite type")
+    columns = row_type(base.typeName)
+    if columns is None:
+        type_text = ".".join(x.sval for x in base.typeName.names)
+        raise SqlError("42804", f"first argument of {name} must be a row type", detail=f"type {type_text} is not composite")
+    typed = copy.copy(rf)
+    typed.coldeflist = tuple(ast.ColumnDef(colname=col, typeName=type_name) for col, type_name in columns)
+    if typed.alias is None:
+        typed.alias = ast.Alias(aliasname=name)
+    return _to_record(typed, name.replace("_populate_record", "_to_record"), args[1])
 
 
 def _to_record(rf: ast.RangeFunction, name: str, doc: ast.Node) -> ast.RangeSubselect:
@@ -350,6 +386,9 @@ def table_function_columns(rf: ast.RangeFunction) -> dict[str, str]:
     if len(rf.functions) != 1 or not isinstance(rf.functions[0][0], ast.FuncCall):
         return {}
     name = _name(rf.functions[0][0])
+    if name in _TO_RECORD and rf.coldeflist:
+        return {c.colname: c.typeName.names[-1].sval for c in rf.coldeflist
+                if c.typeName.names[-1].sval in JSON_TYPES and not c.typeName.arrayBounds}
     position = {"_each": 1, "_array_elements": 0}.get(name[name.index("_"):] if name.startswith(JSON_TYPES) else "")
     if position is None:
         return {}
@@ -373,6 +412,23 @@ def canonical_outputs(select: ast.SelectStmt, columns: dict[str, str]) -> None:
                                       funcformat=CoercionForm.COERCE_EXPLICIT_CALL)
 
 
+def _star_kinds(select: ast.SelectStmt, columns_of: Callable[[], dict[str, str]]) -> list[str | None] | None:
+    """The json kinds of ``SELECT * FROM x`` where x is one subquery, a CTE
+    of the statement, or json[b]_to_record[set] with its column list (a
+    stored table's come from its columns' origins); else None."""
+    source = (select.fromClause or (None,))[0] if len(select.fromClause or ()) == 1 else None
+    if isinstance(source, ast.RangeSubselect):
+        return result_kinds(source.subquery, columns_of, computed_only=False)
+    if isinstance(source, ast.RangeVar) and source.schemaname is None and select.withClause is not None:
+        cte = next((c for c in select.withClause.ctes if c.ctename == source.relname), None)
+        return result_kinds(cte.ctequery, columns_of, computed_only=False) if cte is not None and not cte.aliascolnames else None
+    if isinstance(source, ast.RangeFunction) and len(source.functions) == 1 and isinstance(source.functions[0][0], ast.FuncCall) \
+            and _name(source.functions[0][0]) in _TO_RECORD and source.coldeflist:
+        return [c.typeName.names[-1].sval if c.typeName.names[-1].sval in JSON_TYPES and not c.typeName.arrayBounds else None
+                for c in source.coldeflist]
+    return None
+
+
 def _output_name(n: ast.Node) -> str:
     """The column name PostgreSQL gives an unnamed result expression."""
     if isinstance(n, ast.FuncCall):
@@ -388,11 +444,14 @@ def result_kinds(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
     list has ``*``, or (``computed_only``) no column can be computed json.
     ``columns_of()`` gives the column types ``kind`` needs, only if needed."""
     targets = getattr(select, "targetList", None)
+    if targets and len(targets) == 1 and isinstance(targets[0].val, ast.ColumnRef) and isinstance(targets[0].val.fields[-1], ast.A_Star):
+        return _star_kinds(select, columns_of)
     if not targets or any(isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star) for t in targets):
         return None
     exprs = [t.val for t in targets]
     if computed_only and all(isinstance(e, (ast.ColumnRef, ast.A_Const, ast.ParamRef)) for e in exprs) \
-            and not any(isinstance(f, ast.RangeFunction) for f in getattr(select, "fromClause", None) or ()):
+            and not any(isinstance(f, (ast.RangeFunction, ast.RangeSubselect)) for f in getattr(select, "fromClause", None) or ()) \
+            and getattr(select, "withClause", None) is None:
         return None
     columns = columns_of()
     return [kind(e, columns) for e in exprs]

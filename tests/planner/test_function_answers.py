@@ -496,6 +496,33 @@ async def test_quotients_in_expressions_as_postgres(db, pg_url):
     await assert_answers_as_postgres(db.session(), pg_url, QUOTIENTS, tables=("quotients",))
 
 
+#: json[b]_populate_record[set](NULL::table, doc) in FROM (PostgREST's inserts), and computed json read from a
+#: subquery or CTE: printed as PostgreSQL prints it (jsonb canonical), typed jsonb, compared canonically
+POPULATED = [
+    "CREATE TABLE pop (a int, b text, c timestamp, d numeric(5,2), e int[], g boolean)",
+    "SELECT * FROM json_populate_record(NULL::pop, '{\"a\": 1, \"b\": \"x\", \"c\": \"2020-01-02 03:04:05\", \"d\": 1.5, \"e\": [1,2],"
+    " \"g\": true, \"zz\": 5}')",
+    "SELECT * FROM jsonb_populate_record(NULL::pop, '{\"a\": \"7\", \"b\": 3}') AS q",
+    "SELECT * FROM jsonb_populate_recordset(NULL::pop, '[{\"a\": 1}, {\"b\": \"y\"}, {}]') ORDER BY a NULLS LAST",
+    "INSERT INTO pop SELECT * FROM json_populate_recordset(NULL::public.pop, '[{\"a\": 10, \"b\": \"ten\"}, {\"a\": 11, \"d\": 2.25}]')",
+    "SELECT a, b, d FROM pop ORDER BY a",
+    "SELECT * FROM json_populate_record(NULL::nosuch, '{}')",
+    "SELECT * FROM json_populate_record(NULL::int, '{}')",
+    "SELECT * FROM jsonb_populate_record(NULL::pop, '{\"a\": \"x\"}')",
+    "SELECT f FROM jsonb_to_record('{\"f\": {\"k\": 1}, \"g\": [1]}') AS x(f jsonb, g json)",
+    "SELECT * FROM (SELECT '{\"a\":1}'::jsonb AS j) s",
+    "SELECT s.* FROM (SELECT jsonb_build_object('a', 1) AS j) s",
+    "WITH x AS (SELECT jsonb_build_object('a', 1, 'b', '[1, 2]'::jsonb) AS j, json_build_object('a', 1) AS k) SELECT j, k, j -> 'b', j ->> 'a' FROM x",
+    "SELECT d FROM (SELECT jsonb_agg(g) AS d FROM generate_series(1, 3) g) s",
+    "SELECT count(DISTINCT j) FROM (SELECT '{\"a\":1,  \"b\":2}'::jsonb AS j UNION ALL SELECT '{\"b\":2,\"a\":1}'::jsonb) s",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_populated_records_and_json_of_subqueries_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, POPULATED, tables=("pop",))
+
+
 #: pg_sleep and its siblings sleep and return void, which prints as an empty value
 SLEEPS = [
     "SELECT pg_sleep(0.01)", "SELECT pg_sleep(0.01) AS s, 1 AS x", "SELECT pg_sleep_for('10 milliseconds')",
