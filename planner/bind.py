@@ -142,8 +142,8 @@ class Binder:
             for i in exact_divisions(node, columns):
                 node.targetList[i].val = _exact_division(node.targetList[i].val, columns)
         if self.dialect == "duckdb":
-            for sub in _named_subqueries(node):  # their json outputs are read by name: canonical at the source
-                jsonops.canonical_outputs(sub, columns)
+            for sub in _named_subqueries(node):  # their jsonb outputs are read by name: canonical at the source (json keeps its text)
+                jsonops.canonical_outputs(sub, columns, ("jsonb",))
             _decimal_quotients(node, columns)
         for n in walk(node):
             if isinstance(n, ast.A_Expr):

@@ -396,16 +396,16 @@ def table_function_columns(rf: ast.RangeFunction) -> dict[str, str]:
     return {names[position] if position < len(names) else "value": name.split("_")[0]}
 
 
-def canonical_outputs(select: ast.SelectStmt, columns: dict[str, str]) -> None:
+def canonical_outputs(select: ast.SelectStmt, columns: dict[str, str], kinds: tuple[str, ...] = JSON_TYPES) -> None:
     """Wrap each computed json or jsonb result column of ``select`` so it
     prints as PostgreSQL's (jsonb canonically: jsonb_build_object's keys
     sorted, ``1e2`` as ``100``; both with a double's NaN and infinities as
-    strings, where the engine writes them bare)."""
+    strings, where the engine writes them bare); ``kinds``: of these kinds only."""
     for target in select.targetList or ():
         if not isinstance(target, ast.ResTarget) or isinstance(target.val, ast.ColumnRef):
             continue
         found = kind(target.val, columns)
-        if found in JSON_TYPES and not (found == "json" and isinstance(target.val, ast.TypeCast)):
+        if found in kinds and not (found == "json" and isinstance(target.val, ast.TypeCast)):
             if target.name is None:
                 target.name = _output_name(target.val)
             target.val = ast.FuncCall(funcname=(ast.String(sval=f"txngate_{found}"),), args=(target.val,),
