@@ -148,7 +148,7 @@ class _Member:
 
 #: Seconds the applier waits before applying, so the commits made meanwhile
 #: are applied with it in one append per shard.
-APPLY_DELAY = 0.02
+APPLY_DELAY = 0.1
 
 #: "Whatever is committed": the announcer clamps it to the txns upper.
 _WHATEVER_COMMITTED = 1 << 62

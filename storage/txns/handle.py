@@ -493,7 +493,8 @@ class Txn:
         if self._sealed:
             raise UsageError("transaction already sealed for commit")
         self._buffers.setdefault(shard, []).append((rows, diff))
-        size = self._buffer_bytes.get(shard, 0) + rows.get_total_buffer_size()
+        # nbytes counts a slice's own rows (the total buffer size of a row sliced from a large run is the run's)
+        size = self._buffer_bytes.get(shard, 0) + rows.nbytes
         self._buffer_bytes[shard] = size
         if size >= SPILL_BYTES:
             await self._spill(shard)
