@@ -127,7 +127,8 @@ class SqliteConsensus(Consensus):
         self = cls(path, synchronous=synchronous.upper())
         try:
             await self._run(lambda conn: None)
-        except DeterminateError as e:
+            self._conn()  # the event loop's own connection, for reads (head), made here where waiting is fine
+        except (DeterminateError, sqlite3.Error) as e:
             await self.close()
             raise ConfigError(setting, f"cannot open SQLite database {path}: {e.__cause__ or e}") from e
         return self
@@ -170,7 +171,18 @@ class SqliteConsensus(Consensus):
             ).fetchone()
             return VersionedData(row[0], bytes(row[1])) if row else None
 
-        return await self._run(q)
+        return self._read_now(q)
+
+    def _read_now(self, fn):
+        """A read of one key's newest row, on the event loop itself (WAL:
+        readers never wait for the writer; the hop to a thread and back
+        costs more than the read)."""
+        if self._closed:
+            raise DeterminateError("sqlite consensus is closed")
+        try:
+            return fn(self._conn())
+        except sqlite3.Error as e:
+            raise DeterminateError(f"sqlite consensus: {e}") from e
 
     async def compare_and_set(self, key: str, expected: int | None, data: bytes) -> bool:
         seqno = check_cas_args(key, expected, data)

@@ -154,6 +154,7 @@ class SqliteOracle(Oracle):
         self = cls(path, timeline)
         try:
             await self._run(lambda c: c.execute("INSERT OR IGNORE INTO timestamp_oracle VALUES (?, 0, 0)", (timeline,)))
+            self._read_now(lambda c: None)  # the event loop's own connection, for read_ts, made here where waiting is fine
         except DeterminateError as e:
             raise ConfigError(setting, f"cannot open SQLite database {path}: {e}") from e
         return self
@@ -189,9 +190,15 @@ class SqliteOracle(Oracle):
         )
 
     async def read_ts(self) -> int:
-        return await self._run(
-            lambda c: c.execute("SELECT read_ts FROM timestamp_oracle WHERE timeline = ?", (self.timeline,)).fetchone()[0], mutating=False
-        )
+        # A read of one row by its key in WAL mode (readers never wait for the writer): on the event loop itself,
+        # which costs less than the hop to a thread and back
+        return self._read_now(lambda c: c.execute("SELECT read_ts FROM timestamp_oracle WHERE timeline = ?", (self.timeline,)).fetchone()[0])
+
+    def _read_now(self, fn):
+        try:
+            return fn(self._conn())
+        except sqlite3.Error as e:
+            raise DeterminateError(f"sqlite oracle: {e}") from e
 
     async def apply_write(self, ts: int) -> None:
         await self._run(
