@@ -40,7 +40,7 @@ from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, replace_c
 from planner.sqltypes import type_name as sql_type_name
 from planner.sqltypes import (FLOAT_NAMES, INTEGER_NAMES, canonical, fraction_precision, interval_text, special_datetime, time_text,
                               typed_literal)
-from values import CATALOG_TYPES
+from values import CATALOG_TYPES, ArrayLiteralError, parse_array
 
 #: ``emulation(catalog)`` -> a planner.pgcatalog.PgCatalog for that catalog
 Emulation = Callable[[Catalog], object]
@@ -209,6 +209,14 @@ class Binder:
         return self._pg
 
     def _substitute(self, n: ast.Node) -> ast.Node | None:
+        if isinstance(n, ast.FuncCall) and n.func_variadic:
+            expanded = _variadic(n)
+            return self._substitute(expanded) or expanded
+        if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("num_nulls", "num_nonnulls") and len(n.funcname) == 1 and n.args:
+            # the count of NULL (or non-NULL) arguments, of any types
+            test = "IS NULL" if n.funcname[-1].sval == "num_nulls" else "IS NOT NULL"
+            return expand("CAST((" + " + ".join(f"(CASE WHEN _arg{i + 1} {test} THEN 1 ELSE 0 END)" for i in range(len(n.args))) + ") AS int4)",
+                          list(n.args))
         if isinstance(n, ast.FuncCall) and self.dialect == "duckdb" and (trunc := _date_trunc(n, self._columns)) is not None:
             return trunc
         if self.dialect == "duckdb" and isinstance(n, ast.A_Const) and isinstance(n.val, ast.Float) and id(n) not in self._cast:
@@ -1799,6 +1807,59 @@ def _exact_division(v: ast.Node, columns: dict[str, str]) -> ast.Node:
     if v.name[-1].sval in _EXACT_ARITHMETIC:
         return ast.FuncCall(funcname=(ast.String(sval=_EXACT_ARITHMETIC[v.name[-1].sval]),), args=(scaled(v.lexpr), scaled(v.rexpr)))
     return ast.FuncCall(funcname=(ast.String(sval="txngate_numeric_div"),), args=(text(v.lexpr), text(v.rexpr)))
+
+
+def _variadic(fc: ast.FuncCall) -> ast.Node:
+    """``f(a, VARIADIC array)`` as ``f(a, e1, e2, ...)``: the array's
+    elements as arguments when it is written out (ARRAY[...], a string
+    literal cast to an array type, NULL); concat and concat_ws of any
+    array as array_to_string. A NULL array makes concat, concat_ws and the
+    json builders NULL, format() takes no more arguments, and any other
+    (strict) function NULL."""
+    name = fc.funcname[-1].sval
+    *fixed, array = fc.args
+    elements = _written_elements(array)
+    if elements is None and name in ("concat", "concat_ws") and not isinstance(array, ast.A_Const):
+        sep = fixed[0] if name == "concat_ws" else ast.A_Const(val=ast.String(sval=""))
+        return expand("(CASE WHEN _arg1 IS NULL THEN NULL ELSE array_to_string(_arg1, _arg2) END)", [array, sep])
+    if elements is None and isinstance(array, ast.A_Const):
+        raise SqlError("42804", "VARIADIC argument must be an array")
+    if elements is None:
+        raise not_supported(f"VARIADIC {name} of an array that is not written out")
+    if elements == [] and name in ("concat", "concat_ws"):
+        return ast.A_Const(val=ast.String(sval=""))
+    if elements == "null":
+        if name == "format":
+            return ast.FuncCall(funcname=fc.funcname, args=tuple(fixed), funcformat=fc.funcformat)
+        return ast.A_Const(isnull=True)
+    return ast.FuncCall(funcname=fc.funcname, args=(*fixed, *elements), funcformat=fc.funcformat)
+
+
+def _written_elements(array: ast.Node) -> list[ast.Node] | str | None:
+    """The elements of an array written out in the statement (ARRAY[...],
+    maybe cast; '{...}'::type[]), "null" for NULL or NULL::type[], None
+    for any other array."""
+    cast = None
+    if isinstance(array, ast.TypeCast) and array.typeName.arrayBounds and len(array.typeName.arrayBounds) == 1:
+        cast, array = ast.TypeName(names=array.typeName.names, typmods=array.typeName.typmods, typemod=-1), array.arg
+    if isinstance(array, ast.A_Const) and array.isnull:
+        return "null"
+    textual = cast is not None and cast.names[-1].sval in ("text", "varchar") and not cast.typmods
+
+    def element(e: ast.Node) -> ast.Node:  # a string constant of a text array stays one (the json builders print it as such)
+        return e if cast is None or textual and isinstance(e, ast.A_Const) and (e.isnull or isinstance(e.val, ast.String)) \
+            else ast.TypeCast(arg=e, typeName=copy.deepcopy(cast))
+    if isinstance(array, ast.A_ArrayExpr) and not any(isinstance(e, ast.A_ArrayExpr) for e in array.elements or ()):
+        return [element(e) for e in array.elements or ()]
+    if isinstance(array, ast.A_Const) and isinstance(array.val, ast.String) and cast is not None:
+        try:
+            texts = parse_array(array.val.sval)
+        except ArrayLiteralError:
+            return None  # the cast reports it
+        if any(isinstance(t, list) for t in texts):
+            return None
+        return [element(ast.A_Const(isnull=True) if t is None else ast.A_Const(val=ast.String(sval=t))) for t in texts]
+    return None
 
 
 #: what a numeric quotient inside an expression is computed as (``_decimal_quotients``)

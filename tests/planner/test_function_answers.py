@@ -523,6 +523,46 @@ async def test_populated_records_and_json_of_subqueries_as_postgres(db, pg_url):
     await assert_answers_as_postgres(db.session(), pg_url, POPULATED, tables=("pop",))
 
 
+#: f(..., VARIADIC array): the elements as arguments (concat, concat_ws, format, the json builders, json paths,
+#: num_nulls), a NULL array as PostgreSQL takes it, a scalar refused with 42804
+VARIADIC_CALLS = [
+    'select concat(variadic array[1,2,3])',
+    "select concat_ws(',', variadic array[1,2,3])",
+    "select concat_ws(',', variadic NULL::int[])",
+    'select concat(variadic NULL::int[]) is NULL',
+    "select concat(variadic '{}'::int[]) = ''",
+    "select concat_ws(',', variadic 10)",
+    "select format('%s, %s', variadic array['Hello','World'])",
+    "select format('%s, %s', variadic array[1, 2])",
+    "select format('%s, %s', variadic array[true, false])",
+    "select format('%s, %s', variadic array[true, false]::text[])",
+    "select format('%2$s, %1$s', variadic array['first', 'second'])",
+    "select format('Hello', variadic NULL::int[])",
+    'SELECT jsonb_build_array(VARIADIC NULL::text[])',
+    "SELECT jsonb_build_array(VARIADIC '{}'::text[])",
+    "SELECT jsonb_build_array(VARIADIC '{a,b,c}'::text[])",
+    "SELECT jsonb_build_array(VARIADIC ARRAY['a', NULL]::text[])",
+    "SELECT jsonb_build_array(VARIADIC '{1,2,3,4}'::int[])",
+    "SELECT json_build_array(VARIADIC '{1,2,3,4}'::int[])",
+    'SELECT jsonb_build_object(VARIADIC NULL::text[])',
+    "SELECT jsonb_build_object(VARIADIC '{}'::text[])",
+    "SELECT jsonb_build_object(VARIADIC '{a,b,c}'::text[])",
+    "SELECT jsonb_build_object(VARIADIC ARRAY['a', NULL]::text[])",
+    "SELECT jsonb_build_object(VARIADIC '{1,2,3,4}'::text[])",
+    "SELECT jsonb_build_object(VARIADIC '{1,2,3,4}'::int[])",
+    "SELECT json_build_object(VARIADIC '{a,1,b,2}'::text[])",
+    'SELECT jsonb_extract_path(\'{"a":{"b":1}}\', VARIADIC ARRAY[\'a\',\'b\'])',
+    'SELECT json_extract_path_text(\'{"a":{"b":1}}\', VARIADIC \'{a,b}\'::text[])',
+    "SELECT concat_ws('-', VARIADIC x) FROM (VALUES (ARRAY['p', NULL, 'q'])) v(x)",
+    'SELECT num_nulls(VARIADIC ARRAY[1, NULL, 3]), num_nonnulls(VARIADIC ARRAY[1, NULL, 3])',
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_variadic_calls_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, VARIADIC_CALLS)
+
+
 #: pg_sleep and its siblings sleep and return void, which prints as an empty value
 SLEEPS = [
     "SELECT pg_sleep(0.01)", "SELECT pg_sleep(0.01) AS s, 1 AS x", "SELECT pg_sleep_for('10 milliseconds')",
