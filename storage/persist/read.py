@@ -255,9 +255,13 @@ class ReadHandle(ShardHandle):
             self._unpin(state)
 
     async def fetch_updates(self, lower: int, upper: int, *, timeout: float | None = None) -> pa.Table:
-        """The consolidated updates (user columns, ``_ts``, ``_diff``) at times
-        in ``[lower, upper)``, waiting until the shard's upper reaches ``upper``.
-        Requires ``lower - 1 >= since`` so no time in the range was advanced."""
+        """The updates (user columns, ``_ts``, ``_diff``) at times in
+        ``[lower, upper)``, waiting until the shard's upper reaches
+        ``upper``: consolidated when they hold a retraction; insertions
+        alone come as written (the same collection: equal rows at one time
+        are not summed, which would cost a grouping of every row, seconds
+        after a large COPY). Requires ``lower - 1 >= since`` so no time in
+        the range was advanced."""
         if upper <= lower:
             raise UsageError(f"empty range [{lower}, {upper})")
         await self.machine.wait_for(lambda s: s.upper >= upper, timeout)
@@ -277,14 +281,18 @@ class ReadHandle(ShardHandle):
                     tables.append(t)
             if not tables:
                 return codec.updates_schema(schema).empty_table()
-            return consolidate(pa.concat_tables(tables))
+            updates = pa.concat_tables(tables)
+            if pc.min(updates.column(DIFF)).as_py() > 0:
+                return updates
+            return consolidate(updates)
         finally:
             self._unpin(state)
 
     async def listen(self, as_of: int) -> AsyncIterator[tuple[pa.Table, int]]:
         """Updates at times > ``as_of`` as they become known: yields
-        ``(updates, new_upper)`` where updates holds the consolidated updates
-        (user columns, ``_ts``, ``_diff``) at times in [previous upper, new_upper)."""
+        ``(updates, new_upper)`` where updates holds the updates (user
+        columns, ``_ts``, ``_diff``) at times in [previous upper, new_upper),
+        as ``fetch_updates`` gives them."""
         if as_of < self.since:
             raise UsageError(f"cannot listen to shard {self.shard_id} as of {as_of}: since is {self.since}")
         emitted = as_of + 1
