@@ -112,6 +112,8 @@ class Binder:
         self._names: dict[str, str] = {}  # qualified -> internal
         self.out = Bound("")
         self._binding_views: set[str] = set()
+        #: tables the caller registers with the engine itself, by name (left as they are), with the relation whose columns they have
+        self.given: dict[str, Relation] = {}
 
     def bind(self, node: ast.Node, *, outputs: bool = True) -> Bound:
         """Bind a SELECT (or any node holding one) and rewrite it for DuckDB;
@@ -200,7 +202,12 @@ class Binder:
         return node
 
     def _column_types(self, node: ast.Node) -> dict[str, str]:
-        return column_types(node, self.catalog, self.search_path)
+        found = column_types(node, self.catalog, self.search_path)
+        for rel in self.given.values():
+            for col in rel.columns:
+                if found.setdefault(col.name, col.type) != col.type:
+                    found.pop(col.name)  # two types by one name: none
+        return found
 
     @property
     def pg(self):
@@ -808,7 +815,7 @@ class Binder:
         return [(None, name) for name in names] + rest
 
     def _rename(self, rv: ast.RangeVar, ctes: set[str]) -> None:
-        if rv.schemaname is None and rv.relname in ctes:
+        if rv.schemaname is None and (rv.relname in ctes or rv.relname in self.given):
             return
         if rv.catalogname is not None and rv.catalogname != "txngate":
             raise not_supported("cross-database references")

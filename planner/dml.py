@@ -498,15 +498,19 @@ class Dml:
         excluded = new.take(pa.array([p for p, _e in conflicts], pa.int64()))
         sets = assignment_sql(assignments(clause.targetList, rel), rel)
         cols = ", ".join(
-            f'CAST({transpile(sets[c.name]) if c.name in sets else chr(34) + alias + chr(34) + "." + chr(34) + c.name + chr(34)} AS {duckdb_type(c.type)}) AS "{c.name}"'
+            f'CAST(({sets[c.name]}) AS {_pg_type(c.type)}) AS "{c.name}"' if c.name in sets else f'{quoted(alias)}.{quoted(c.name)}'
             for c in rel.columns
         )
-        where = f" WHERE {transpile(pg_sql(clause.whereClause))}" if clause.whereClause is not None else ""
-        query = (
-            f'SELECT "{alias}"."{ROWID}", {cols} FROM "_old" AS "{alias}" '
-            f'JOIN "_excluded" AS excluded ON "{alias}"."{ROWID}" = excluded."{ROWID}"{where}'
-        )
-        out = await self.run(query, {"_old": old.append_column(ROWID, pos), "_excluded": excluded.append_column(ROWID, pos)})
+        where = f" WHERE {pg_sql(clause.whereClause)}" if clause.whereClause is not None else ""
+        query = pglast.parse_sql(
+            f'SELECT {quoted(alias)}.{ROWID}, {cols} FROM _old AS {quoted(alias)} '
+            f'JOIN _excluded AS excluded ON {quoted(alias)}.{ROWID} = excluded.{ROWID}{where}'
+        )[0].stmt
+        binder = await self.binder()
+        binder.given = {"_old": rel, "_excluded": rel}  # the rows at hand; a subquery's tables are read as in any statement
+        bound = binder.bind(query, outputs=False)
+        given = {"_old": old.append_column(ROWID, pos), "_excluded": excluded.append_column(ROWID, pos)}
+        out = await self.run(bound.sql, await self.inputs(bound, given), bound.views)
         chosen = out.column(ROWID)
         updated = await self.conform(out.drop_columns([ROWID]), rel)
         retracted = old.take(chosen)

@@ -563,6 +563,28 @@ async def test_variadic_calls_as_postgres(db, pg_url):
     await assert_answers_as_postgres(db.session(), pg_url, VARIADIC_CALLS)
 
 
+#: ON CONFLICT DO UPDATE whose SET reads other tables (a subquery: 42P01 before) and computes json and char values
+#: from the existing and the proposed row as an UPDATE would
+UPSERTS = [
+    'CREATE TABLE upsert (key int4 PRIMARY KEY, val text)',
+    'CREATE TABLE up_src (f1 int)',
+    'INSERT INTO up_src VALUES (0), (123456)',
+    "INSERT INTO upsert VALUES (1, 'val') ON CONFLICT (key) DO UPDATE SET val = 'not seen'",
+    "INSERT INTO upsert VALUES (1, 'val') ON CONFLICT (key) DO UPDATE SET val = 'seen with subselect ' || (SELECT f1 FROM up_src WHERE f1 != 0 LIMIT 1)::text",
+    'SELECT * FROM upsert',
+    "INSERT INTO upsert VALUES (1, 'x') ON CONFLICT (key) DO UPDATE SET val = (SELECT max(f1)::text FROM up_src) || excluded.val",
+    'SELECT * FROM upsert',
+    'INSERT INTO upj VALUES (1, \'{"a": 1}\', \'x\')',
+    'INSERT INTO upj VALUES (1, \'{"b": 2}\', \'y\') ON CONFLICT (k) DO UPDATE SET j = upj.j || excluded.j, c = excluded.c || upj.c',
+    'SELECT k, j, c, length(c) FROM upj',
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_upserts_reading_other_tables_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, UPSERTS, tables=("upsert", "up_src", "upj"))
+
+
 #: pg_sleep and its siblings sleep and return void, which prints as an empty value
 SLEEPS = [
     "SELECT pg_sleep(0.01)", "SELECT pg_sleep(0.01) AS s, 1 AS x", "SELECT pg_sleep_for('10 milliseconds')",
