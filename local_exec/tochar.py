@@ -33,6 +33,7 @@ from zoneinfo import ZoneInfo
 from local_exec import udf
 from local_exec.numeric import numeric_div
 from local_exec.udf import FunctionError
+from values import is_engine_offset
 
 __all__ = ["FUNCTIONS", "register", "to_char_number", "to_char_timestamp", "to_char_zoned", "to_number"]
 
@@ -136,7 +137,7 @@ def _field(p: str, t: dt.datetime, fill: bool, zone: tuple[str, str] = ("", "+00
         name, offset = zone  # the session's zone (a timestamptz's) and the value's offset there, as -05 or +05:30
         if up == "TZ":
             # a fixed offset (GMT+hh:mm to the engine, values.zones) has no abbreviation, as PostgreSQL prints it
-            abbreviation = (ZoneInfo(name).tzname(t) or "") if name and not re.fullmatch(r"GMT[+-]\d\d:\d\d", name) else ""
+            abbreviation = (ZoneInfo(name).tzname(t) or "") if name and not is_engine_offset(name) else ""
             return (abbreviation if p.isupper() else abbreviation.lower()), None
         return {"OF": offset, "TZH": offset[:3], "TZM": offset[4:6] or "00"}[up], None
     raise AssertionError(p)

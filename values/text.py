@@ -34,7 +34,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from values.types import of_arrow
-from values.zones import zone
+from values.zones import format_offset, zone
 
 
 def format_float8(x: float) -> str:
@@ -98,20 +98,6 @@ def format_time(v: dt.time | str) -> str:
     if v.microsecond:
         s += f".{v.microsecond:06d}".rstrip("0")
     return s
-
-
-def format_offset(off: dt.timedelta) -> str:
-    total = int(off.total_seconds())
-    sign = "-" if total < 0 else "+"
-    total = abs(total)
-    h, rem = divmod(total, 3600)
-    m, s = divmod(rem, 60)
-    out = f"{sign}{h:02d}"
-    if m or s:
-        out += f":{m:02d}"
-    if s:
-        out += f":{s:02d}"
-    return out
 
 
 def _zone(name: str) -> dt.tzinfo:

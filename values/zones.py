@@ -24,6 +24,7 @@ import re
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
+_ENGINE_OFFSET = re.compile(r"GMT[+-]\d\d:\d\d")
 _POSIX = re.compile(r"(?:<[^<>]*>|[A-Za-z]{3,})?([+-]?)(\d{1,3})(?::(\d{1,2}))?(?::(\d{1,2}))?")
 _HOURS = re.compile(r"\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*")
 
@@ -68,10 +69,11 @@ def offset_of_hours(text: str) -> dt.timedelta | None:
 def setting_of_offset(east: dt.timedelta) -> str:
     """The POSIX setting of a fixed offset east, as PostgreSQL shows it:
     its ISO 8601 name in brackets, then its POSIX offset (west)."""
-    return f"<{_hours_text(east)}>{_hours_text(-east)}"
+    return f"<{format_offset(east)}>{format_offset(-east)}"
 
 
-def _hours_text(offset: dt.timedelta) -> str:
+def format_offset(offset: dt.timedelta) -> str:
+    """An offset as PostgreSQL prints it: ``+05``, ``-04:30``, ``+00:00:30``."""
     total = int(offset.total_seconds())
     sign, total = ("-" if total < 0 else "+"), abs(total)
     h, m, s = total // 3600, total // 60 % 60, total % 60
@@ -87,3 +89,9 @@ def engine_zone(setting: str) -> str:
     total = int(east.total_seconds()) // 60
     sign, total = ("-" if total < 0 else "+"), abs(total)
     return f"GMT{sign}{total // 60:02d}:{total % 60:02d}"
+
+
+def is_engine_offset(name: str) -> bool:
+    """``name`` is a fixed offset as ``engine_zone`` names it (a zone
+    without an abbreviation, as PostgreSQL prints it)."""
+    return _ENGINE_OFFSET.fullmatch(name) is not None
