@@ -34,6 +34,7 @@ from planner.bind import pg_sql, quoted
 from planner.catalog import IDENTITY_ALWAYS, SEQUENCED
 from planner.dml import ROWID, assignment_sql, assignments, identity_always
 from planner.errors import DUPLICATE_COLUMN, SYNTAX_ERROR, SqlError, not_supported
+from planner.parse import walk
 from planner.result import Result
 from planner.sqltypes import type_name, typed_literal
 
@@ -67,7 +68,7 @@ async def merge(dml, node: ast.MergeStmt) -> Result:
         for col, sql in values.items():  # computed for the rows this clause acts on only
             exprs.append(f"CASE WHEN {action} = {i} THEN CAST(({sql}) AS {pg_sql(type_name(rel.column(col).type))}) END "
                          f"AS {quoted(f'__c{i}_{col}')}")
-    current = await dml.work.contents(rel)
+    current = await _candidates(dml, node, rel, alias)
     numbered = current.append_column(ROWID, pa.array(range(current.num_rows), pa.int64()))
     select = pglast.parse_sql(f"SELECT {', '.join(exprs)} FROM {pg_sql(node.sourceRelation)} LEFT JOIN {pg_sql(node.relation)} "
                               f"ON {pg_sql(node.joinCondition)}")[0].stmt
@@ -75,6 +76,59 @@ async def merge(dml, node: ast.MergeStmt) -> Result:
     bound = binder.bind(select, outputs=False)
     out = await dml.run(bound.sql, await dml.inputs(bound, {binder.internal(rel): numbered}), bound.views)
     return await _apply(dml, rel, clauses, writes, current, out)
+
+
+async def _candidates(dml, node: ast.MergeStmt, rel, alias: str) -> pa.Table:
+    """The target rows the join may match: when the join condition equates
+    the columns of one of the target's keys with expressions of the source
+    (``t.id = s.id AND ...``), only the rows with the keys the source holds,
+    found by key lookup (the cost does not grow with the target, and only
+    those keys are read for conflicts); else every row."""
+    pairs = _key_equalities(node.joinCondition, alias)
+    cols = next((list(k) for _n, k in rel.keys if set(k) <= set(pairs)), None)
+    if cols is None:
+        return await dml.work.contents(rel)
+    select = pglast.parse_sql(f"SELECT DISTINCT {', '.join(pg_sql(pairs[c]) + ' AS ' + quoted(c) for c in cols)} "
+                              f"FROM {pg_sql(node.sourceRelation)}")[0].stmt
+    binder = await dml.binder()
+    bound = binder.bind(select, outputs=False)
+    keys = await dml.run(bound.sql, await dml.inputs(bound), bound.views)
+    schema = rel.schema_arrow
+    try:
+        keys = pa.Table.from_arrays([keys.column(c).cast(schema.field(c).type) for c in cols], names=cols)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
+        return await dml.work.contents(rel)  # source values the key's type does not hold exactly: compared by the join itself
+    return await dml.work.lookup(rel, cols, keys)
+
+
+def _key_equalities(condition: ast.Node, alias: str) -> dict[str, ast.Node]:
+    """Target column -> source expression, for each ``alias.col = expr``
+    (either way round) ANDed into ``condition``, ``expr`` not naming the
+    target."""
+    conjuncts = [condition]
+    pairs: dict[str, ast.Node] = {}
+    while conjuncts:
+        c = conjuncts.pop()
+        if isinstance(c, ast.BoolExpr) and c.boolop.name == "AND_EXPR":
+            conjuncts += c.args
+        elif isinstance(c, ast.A_Expr) and c.kind.name == "AEXPR_OP" and c.name[-1].sval == "=":
+            for target, source in ((c.lexpr, c.rexpr), (c.rexpr, c.lexpr)):
+                if _target_column(target, alias) is not None and not _names(source, alias):
+                    pairs[_target_column(target, alias)] = source
+    return pairs
+
+
+def _target_column(n: ast.Node, alias: str) -> str | None:
+    if isinstance(n, ast.ColumnRef) and len(n.fields) == 2 and all(isinstance(f, ast.String) for f in n.fields) and n.fields[0].sval == alias:
+        return n.fields[1].sval
+    return None
+
+
+def _names(n: ast.Node, alias: str) -> bool:
+    """``n`` refers to the target (``alias.x``), or to a column without a
+    table name (which may be the target's)."""
+    return any(isinstance(m, ast.ColumnRef) and (len(m.fields) == 1 or isinstance(m.fields[0], ast.String) and m.fields[0].sval == alias)
+               for m in walk(n))
 
 
 def _action(clauses, alias: str) -> str:
