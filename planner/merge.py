@@ -24,6 +24,8 @@ rows, a division by zero, does not fail the statement).
 
 from __future__ import annotations
 
+import copy
+
 import pglast
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -47,8 +49,8 @@ async def merge(dml, node: ast.MergeStmt) -> Result:
     """Run MERGE ``node`` through ``dml`` (planner.dml.Dml): its writes go
     to the work; returns ``MERGE n``, n the rows inserted, updated and
     deleted."""
-    if node.withClause is not None:
-        raise not_supported("WITH in MERGE")
+    if node.withClause is not None and any(not isinstance(c.ctequery, ast.SelectStmt) for c in node.withClause.ctes):
+        raise not_supported("data-modifying statements in WITH of MERGE")
     if node.returningClause is not None:
         raise SqlError(SYNTAX_ERROR, 'syntax error at or near "RETURNING"')
     rel = await dml.target(node.relation)
@@ -72,6 +74,7 @@ async def merge(dml, node: ast.MergeStmt) -> Result:
     numbered = current.append_column(ROWID, pa.array(range(current.num_rows), pa.int64()))
     select = pglast.parse_sql(f"SELECT {', '.join(exprs)} FROM {pg_sql(node.sourceRelation)} LEFT JOIN {pg_sql(node.relation)} "
                               f"ON {pg_sql(node.joinCondition)}")[0].stmt
+    select.withClause = copy.deepcopy(node.withClause)  # the source may read the statement's CTEs
     binder = await dml.binder()
     bound = binder.bind(select, outputs=False)
     out = await dml.run(bound.sql, await dml.inputs(bound, {binder.internal(rel): numbered}), bound.views)
@@ -86,10 +89,12 @@ async def _candidates(dml, node: ast.MergeStmt, rel, alias: str) -> pa.Table:
     those keys are read for conflicts); else every row."""
     pairs = _key_equalities(node.joinCondition, alias)
     cols = next((list(k) for _n, k in rel.keys if set(k) <= set(pairs)), None)
-    if cols is None:
+    reads_target = any(isinstance(n, ast.RangeVar) and n.relname == rel.name for n in walk((node.sourceRelation, node.withClause)))
+    if cols is None or reads_target:  # a source that reads the target reads all of it (the engine gets one table by that name)
         return await dml.work.contents(rel)
     select = pglast.parse_sql(f"SELECT DISTINCT {', '.join(pg_sql(pairs[c]) + ' AS ' + quoted(c) for c in cols)} "
                               f"FROM {pg_sql(node.sourceRelation)}")[0].stmt
+    select.withClause = copy.deepcopy(node.withClause)
     binder = await dml.binder()
     bound = binder.bind(select, outputs=False)
     keys = await dml.run(bound.sql, await dml.inputs(bound), bound.views)

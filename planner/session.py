@@ -677,14 +677,14 @@ class Session:
             result = await self._with_origins(work, main, to_result(f"SELECT {out.num_rows}", out, p.result_names(main)))
             await deferred.apply()
             return result
-        if stmt.kind == p.WRITE and writable.writes_in_with(node):  # INSERT / UPDATE / DELETE under data-modifying CTEs
+        if stmt.kind == p.WRITE and writable.writes_in_with(node):  # INSERT / UPDATE / DELETE / MERGE under data-modifying CTEs
             main, deferred = await writable.with_writes(work, node, lambda w: self._dml(w, params), _run_write)
-            first = writable.inserts_into_written(node)  # its keys checked against the sub-statements' writes
-            if first:
+            if writable.inserts_into_written(node):  # its keys checked against the sub-statements' writes
                 await deferred.apply()
-            result = await _run_write(self._dml(work, params), main)  # else reads from before the sub-statements' writes
-            if not first:
-                await deferred.apply()
+                return await _run_write(self._dml(work, params), main)
+            # reads from before the sub-statements' writes; its own writes join theirs, checked together
+            result = await _run_write(self._dml(deferred, params), main)
+            await deferred.apply(merge=isinstance(node, ast.MergeStmt))
             return result
         if stmt.kind == p.WRITE:
             return await _run_write(self._dml(work, params), node)

@@ -14,19 +14,22 @@ one's RETURNING rows become a CTE of constants for the main query; once
 the main statement has read (and written) its rows, their writes go to
 the work, in order (before an INSERT into a table they write, whose
 uniqueness checks see them, as PostgreSQL's do). An error anywhere writes
-nothing.
+nothing. A row changed by two of them (or by one and the main statement)
+is refused, 21000 under MERGE as in PostgreSQL: retracting it twice would
+corrupt the table.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 
 import pglast
 import pyarrow as pa
 from pglast import ast, enums
 
 from planner.bind import pg_sql, quoted
-from planner.errors import not_supported
+from planner.errors import CARDINALITY_VIOLATION, SqlError, not_supported
 from planner.result import Result
 from planner.sqltypes import type_name
 from values import TextStyle, format_column
@@ -40,24 +43,55 @@ DATA_MODIFYING = (ast.InsertStmt, ast.UpdateStmt, ast.DeleteStmt, ast.MergeStmt)
 class Deferred:
     """The work as the sub-statements of one statement see it: every read
     at the contents from before the statement; the writes kept in
-    ``writes`` until ``apply``."""
+    ``writes`` until ``apply``, each tagged with the sub-statement that
+    made it (``next_statement``).
+
+    Invariant (``apply``): no row is retracted by two sub-statements (two
+    changes of one row in one statement, which PostgreSQL resolves by
+    skipping the later one, would otherwise retract it twice)."""
 
     def __init__(self, work):
         self._work = work
         self.writes: list[tuple[str, pa.Table, int]] = []
+        self._statements: list[int] = []  # per write, the sub-statement that made it
+        self._statement = 0
 
     def __getattr__(self, name):
         return getattr(self._work, name)
 
+    def next_statement(self) -> None:
+        self._statement += 1
+
     async def write(self, shard: str, rows: pa.Table, diff: int, *, keep: bool = True) -> None:
         self.writes.append((shard, rows, diff))
+        self._statements.append(self._statement)
 
     def write_batches(self, shard: str, batches) -> None:
         raise not_supported("a data-modifying statement in WITH that runs on Spark")
 
-    async def apply(self) -> None:
+    async def apply(self, *, merge: bool = False) -> None:
+        """The writes to the work, once no row is changed twice: 21000 for a
+        MERGE (as PostgreSQL's), else refused (PostgreSQL skips the later
+        change; txngate does not pick one)."""
+        if _changed_twice(self.writes, self._statements):
+            if merge:
+                raise SqlError(CARDINALITY_VIOLATION, "MERGE command cannot affect row a second time")
+            raise not_supported("changing a row in both a data-modifying WITH and another part of the statement")
         for shard, rows, diff in self.writes:
             await self._work.write(shard, rows, diff)
+
+
+def _changed_twice(writes: list[tuple[str, pa.Table, int]], statements: list[int]) -> bool:
+    """Some row is retracted by two different sub-statements."""
+    seen: dict[tuple[str, tuple], int] = {}
+    for (shard, rows, diff), statement in zip(writes, statements):
+        if diff >= 0:
+            continue
+        for row in rows.to_pylist():
+            key = (shard, tuple(json.dumps(v, default=str, sort_keys=True) for v in row.values()))
+            if seen.setdefault(key, statement) != statement:
+                return True
+    return False
 
 
 def writes_in_with(node) -> bool:
@@ -94,6 +128,7 @@ async def with_writes(work, node, dml_on, run_write):
             statement = copy.copy(cte.ctequery)
             before = list(ctes) + list(statement.withClause.ctes if statement.withClause is not None else ())
             statement.withClause = ast.WithClause(ctes=tuple(before), recursive=node.withClause.recursive) if before else None
+            deferred.next_statement()
             result = await run_write(dml, statement)
             if not result.columns:
                 continue  # no RETURNING: nothing to read
@@ -101,6 +136,7 @@ async def with_writes(work, node, dml_on, run_write):
         ctes.append(cte)
     main = copy.copy(node)
     main.withClause = ast.WithClause(ctes=tuple(ctes), recursive=node.withClause.recursive) if ctes else None
+    deferred.next_statement()  # the main statement's writes, if it writes on this view
     return main, deferred
 
 

@@ -39,6 +39,9 @@ STATEMENTS = [
     "SELECT count(*) FROM mt",
     "ROLLBACK",
     "SELECT id, v, n FROM mt ORDER BY id",
+    "MERGE INTO mt USING (SELECT id - 1 AS id, v FROM mt) s ON mt.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v || '<'"
+    " WHEN NOT MATCHED THEN INSERT (id, v) VALUES (s.id, s.v)",  # a source reading the target reads all of it
+    "SELECT id, v, n FROM mt ORDER BY id",
     "DROP TABLE mchild, mt, src",
 ]
 
