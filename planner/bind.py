@@ -1874,19 +1874,77 @@ QUOTIENT_TYPE = "numeric(38,20)"
 
 
 def _decimal_quotients(node: ast.Node, columns: dict[str, str]) -> None:
-    """Every numeric quotient (``_is_exact_division``) that is not an output
-    column computed as text (``exact_divisions``) computed exactly, to 20
+    """Numeric quotients (``_is_exact_division``) that are not output
+    columns computed as text (``exact_divisions``) computed exactly, to 20
     decimals (``QUOTIENT_TYPE``, at least PostgreSQL's 16 significant
     digits below 10^18), not in DuckDB's double: round(57 / 200.0, 2) is
-    0.29 as in PostgreSQL (0.285 is 0.28499... as a double), and
-    comparisons, sums, GROUP BY and ORDER BY see exact values too."""
-    def exact(n: ast.Node) -> ast.Node | None:
-        if _is_exact_division(n, columns):
-            return _cast_to(_exact_division(n, columns), QUOTIENT_TYPE)
+    0.29 as in PostgreSQL (0.285 is 0.28499... as a double). Where they are
+    computed for every row read (a WHERE, a join condition, an aggregate's
+    argument: ``sum(p / q)``) they stay doubles, which cost a fraction of
+    the exact division's per-row function (0.02 s against 5 s a million
+    rows), unless rounded there (round, trunc, ceil, floor); computed once
+    per group (``round(sum(a) / sum(b), 2)``) or per row returned (targets,
+    ORDER BY, GROUP BY) they are exact."""
+    def exact(c, allowed: bool):
+        if isinstance(c, ast.Node) and _is_exact_division(c, columns) and (allowed or not _per_row(c)):
+            return _cast_to(_exact_division(c, columns), QUOTIENT_TYPE)
         return None
 
-    for n in walk(node):
-        replace_children(n, exact)
+    def visit(n, per_row_ok: bool) -> None:
+        if isinstance(n, (list, tuple)):
+            for x in n:
+                visit(x, per_row_ok)
+            return
+        if not isinstance(n, ast.Node):
+            return
+        rounded = isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _ROUNDINGS  # where a double's last digit shows most
+        aggregate = isinstance(n, ast.FuncCall) and _is_aggregate_call(n)
+        for attr in n:
+            if isinstance(n, ast.SelectStmt):
+                ok = attr not in ("whereClause", "fromClause")
+            elif isinstance(n, ast.JoinExpr) and attr == "quals" or aggregate and attr in ("args", "agg_filter", "agg_order"):
+                ok = False
+            else:
+                ok = per_row_ok
+            value = getattr(n, attr)
+            if isinstance(value, tuple):
+                new = tuple(exact(x, ok or rounded) or x for x in value)
+                if any(a is not b for a, b in zip(new, value)):
+                    setattr(n, attr, new)
+                visit(tuple(x for x, old in zip(new, value) if x is old), ok)
+            elif (converted := exact(value, ok or rounded)) is not None:
+                setattr(n, attr, converted)
+            else:
+                visit(value, ok)
+
+    visit(node, True)
+
+
+#: aggregate functions whose arguments are computed for every row they read (``_decimal_quotients``)
+_AGGREGATES = {"sum", "avg", "min", "max", "count", "string_agg", "array_agg", "bool_and", "bool_or", "every", "json_agg", "jsonb_agg",
+               "json_object_agg", "jsonb_object_agg", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp",
+               "bit_and", "bit_or", "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "mode", "percentile_cont",
+               "percentile_disc"}
+
+
+def _is_aggregate_call(fc: ast.FuncCall) -> bool:
+    return fc.funcname[-1].sval in _AGGREGATES or fc.agg_star or fc.agg_filter is not None or bool(fc.agg_order)
+
+
+def _per_row(n: ast.Node) -> bool:
+    """``n`` reads a column outside any aggregate (it is computed for every row)."""
+    stack = [n]
+    while stack:
+        m = stack.pop()
+        if isinstance(m, ast.ColumnRef):
+            return True
+        if isinstance(m, ast.FuncCall) and _is_aggregate_call(m):
+            continue
+        if isinstance(m, ast.Node):
+            stack.extend(getattr(m, attr) for attr in m)
+        elif isinstance(m, (list, tuple)):
+            stack.extend(m)
+    return False
 
 
 #: + - * carried exactly when an operand is computed exactly (local_exec.numeric)

@@ -331,7 +331,8 @@ def _round_of_double(sql: str, got: Outcome, expected: Outcome) -> bool:
 KNOWN = {
     "numeric division as double": (
         "avg() and / of numerics are exact (local_exec.numeric): as text in output columns, as numeric(38,20) inside "
-        "expressions (planner.bind._decimal_quotients); an operand whose type the binder does not work out (a date "
+        "expressions (planner.bind._decimal_quotients), except per-row quotients in WHERE, join conditions and aggregate "
+        "arguments (doubles, for speed, unless rounded there); an operand whose type the binder does not work out (a date "
         "difference, NULLIF of an integer and a numeric) leaves the quotient to DuckDB's double (values equal to 12 digits)",
         _numeric_division_as_float),
     "common type": (
