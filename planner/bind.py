@@ -137,7 +137,7 @@ class Binder:
                 char_casts = True
         columns = self._columns = self._column_types(node)
         arrays = self._arrays = {name: t for name, t in columns.items() if t.endswith("[]")}
-        chars = char_casts or any(is_char(t) for t in columns.values())
+        chars = char_casts or any(is_char(t) for t in columns.values()) or self._reads_char_columns(node)
         self._scales = decimals.Scales(columns, lambda x: _operand_type(x, columns) in ("smallint", "integer"))
         if outputs and self.dialect == "duckdb" and isinstance(node, ast.SelectStmt):
             jsonops.canonical_outputs(node, columns)
@@ -200,6 +200,17 @@ class Binder:
                 n.lockingClause = None  # FOR UPDATE/SHARE: serializable commits need no row locks
             replace_children(n, self._substitute)
         return node
+
+    def _reads_char_columns(self, node: ast.Node) -> bool:
+        """A relation ``node`` reads has a char(n) column (under a name
+        another relation's column of another type shares, it is not among
+        the statement's column types)."""
+        for n in walk(node):
+            if isinstance(n, ast.RangeVar) and n.catalogname is None:
+                rel = self.catalog.lookup(n.relname, n.schemaname, self.search_path)
+                if rel is not None and any(is_char(c.type) for c in rel.columns):
+                    return True
+        return False
 
     def _column_types(self, node: ast.Node) -> dict[str, str]:
         found = column_types(node, self.catalog, self.search_path)
@@ -524,14 +535,24 @@ class Binder:
         leaves = decimals.set_operation_leaves(n)
         if leaves is None:
             return  # a VALUES arm: its types are not at hand
+        # each arm's columns by its own FROM (f1 may be varchar in one arm's table and char(4) in another's)
+        local = [column_types(leaf, self.catalog, self.search_path) if leaf.fromClause else {} for leaf in leaves]
         for i in range(len(leaves[0].targetList)):
             targets = [leaf.targetList[i] for leaf in leaves]
-            first = next((t.val for t in targets if not isinstance(t.val, ast.A_Const)), None)
-            if first is None or self._char_operand_shape(first):
+            first = next(((t.val, types) for t, types in zip(targets, local) if not isinstance(t.val, ast.A_Const)), None)
+            if first is None or _char_in(*first):
                 continue
-            for t in targets:
-                if self._char_operand_shape(t.val):
-                    t.val = self._char_operand(t.val)
+            for t, types in zip(targets, local):
+                if _char_in(t.val, types):
+                    t.val = self._trimmed_call(t.val)
+                elif isinstance(t.val, ast.TypeCast) and t.val.typeName.names[-1].sval in _TEXT_TYPES and char_cast_length(t.val) is None \
+                        and not t.val.typeName.arrayBounds and _char_in(t.val.arg, types):
+                    t.val.arg = self._trimmed_call(t.val.arg)  # CAST(c AS varchar): without the padding
+
+    def _trimmed_call(self, n: ast.Node) -> ast.FuncCall:
+        trimmed = ast.FuncCall(funcname=(ast.String(sval="rtrim"),), args=(n,))
+        self._trimmed.add(id(trimmed))
+        return trimmed
 
     def _trim_char_branches(self, n: ast.Node) -> None:
         """CASE / COALESCE with a char(n) branch and a text one: PostgreSQL's
@@ -605,9 +626,7 @@ class Binder:
         character, or to text, which drops the padding too)."""
         if not self._may_be_char(n):
             return None
-        trimmed = ast.FuncCall(funcname=(ast.String(sval="rtrim"),), args=(n,))
-        self._trimmed.add(id(trimmed))
-        return trimmed
+        return self._trimmed_call(n)
 
     def _may_be_char(self, n: ast.Node | None) -> bool:
         """``n`` is a char(n) column or cast, or a COALESCE / CASE / NULLIF
@@ -1110,6 +1129,12 @@ def _cast_text(tc: ast.TypeCast, columns: dict[str, str]) -> ast.Node | None:
             or not (_maybe_list(tc.arg, columns) or _maybe_interval(tc.arg, columns)):
         return None
     return ast.FuncCall(funcname=(ast.String(sval="txngate_cast_text"),), args=(tc.arg,))
+
+
+def _char_in(n: ast.Node | None, types: dict[str, str]) -> bool:
+    """``n`` is a char(n) column by ``types``, or a cast to char(n)."""
+    return isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and is_char(types.get(n.fields[-1].sval, "")) \
+        or char_cast_length(n) is not None
 
 
 def char_cast_length(n: ast.Node | None) -> int | None:

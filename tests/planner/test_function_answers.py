@@ -585,6 +585,22 @@ async def test_upserts_reading_other_tables_as_postgres(db, pg_url):
     await assert_answers_as_postgres(db.session(), pg_url, UPSERTS, tables=("upsert", "up_src", "upj"))
 
 
+#: set operations of a varchar column and a char(n) column of the same name in another table: the char values lose
+#: their padding (the common type is varchar), by each arm's own columns
+CHAR_ARMS = [
+    "CREATE TABLE vt (f1 varchar(4))", "CREATE TABLE ct (f1 char(4))",
+    "INSERT INTO vt VALUES ('a'), ('ab'), ('abcd')", "INSERT INTO ct VALUES ('a'), ('ab'), ('abcd')",
+    "SELECT f1 || '|' FROM (SELECT f1 FROM vt UNION ALL SELECT f1 FROM ct) s ORDER BY 1",
+    "SELECT count(*) FROM (SELECT f1 FROM vt UNION SELECT CAST(f1 AS varchar) FROM ct) s",
+    "SELECT length(f1) FROM (SELECT f1 FROM vt UNION ALL SELECT f1 FROM ct) s ORDER BY 1",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_char_arms_of_set_operations_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, CHAR_ARMS, tables=("vt", "ct"))
+
+
 #: pg_sleep and its siblings sleep and return void, which prints as an empty value
 SLEEPS = [
     "SELECT pg_sleep(0.01)", "SELECT pg_sleep(0.01) AS s, 1 AS x", "SELECT pg_sleep_for('10 milliseconds')",
