@@ -550,6 +550,7 @@ class Binder:
                     t.val.arg = self._trimmed_call(t.val.arg)  # CAST(c AS varchar): without the padding
 
     def _trimmed_call(self, n: ast.Node) -> ast.FuncCall:
+        """``rtrim(n)``, marked so the walk does not trim it again."""
         trimmed = ast.FuncCall(funcname=(ast.String(sval="rtrim"),), args=(n,))
         self._trimmed.add(id(trimmed))
         return trimmed
@@ -646,15 +647,12 @@ class Binder:
         if isinstance(n, ast.A_Const) and isinstance(n.val, ast.String) and n.val.sval.endswith(" "):
             return ast.A_Const(val=ast.String(sval=n.val.sval.rstrip(" ")))
         if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and self._columns.get(n.fields[-1].sval, "").startswith("varchar"):
-            trimmed = ast.FuncCall(funcname=(ast.String(sval="rtrim"),), args=(n,))
-            self._trimmed.add(id(trimmed))
-            return trimmed
+            return self._trimmed_call(n)
         return None
 
     def _char_operand_shape(self, n: ast.Node | None) -> bool:
         """``n`` is a char(n) column or a cast to char(n)."""
-        return isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and is_char(self._columns.get(n.fields[-1].sval, "")) \
-            or char_cast_length(n) is not None
+        return _char_in(n, self._columns)
 
     def _result_type(self, fc: ast.FuncCall) -> str | None:
         """PostgreSQL's result type for a call whose DuckDB version returns
