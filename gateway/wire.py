@@ -217,7 +217,7 @@ FEW_ROWS = 16  # below this, Arrow's per-call overhead exceeds Python's per-row 
 def _few_data_rows(table: pa.Table, types: list[str], formats: list[int], style: TextStyle) -> bytes:
     columns = []
     for col, t, fmt in zip(table.columns, types, formats):
-        if pa.types.is_struct(col.type):  # a record's fields are formatted by their types
+        if pa.types.is_struct(col.type) or t == "void":  # a record's fields are formatted by their types; void is empty
             columns.append(_encoded_column(col, t, fmt, style).to_pylist())
             continue
         values = python_values(col)
@@ -251,6 +251,8 @@ def _encoded_column(col, sql_type: str, fmt: int, style: TextStyle) -> pa.Array:
     (NULLs kept)."""
     if isinstance(col, pa.ChunkedArray):
         col = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
+    if sql_type == "void":  # pg_sleep's: empty, not NULL, in either format
+        return pa.array([b""] * len(col), pa.binary())
     if fmt == 0:
         return format_column(col, sql_type, style).cast(pa.binary())
     if sql_type == "record" and pa.types.is_struct(col.type):

@@ -28,7 +28,7 @@ from typing import Callable
 import pglast
 import sqlglot
 from pglast import ast
-from pglast.enums import A_Expr_Kind, BoolExprType, CoercionForm, NullTestType, SortByDir, SortByNulls, SubLinkType
+from pglast.enums import A_Expr_Kind, BoolExprType, CoercionForm, NullTestType, SortByDir, SortByNulls, SQLValueFunctionOp, SubLinkType
 from pglast.stream import RawStream
 
 from planner import decimals, intervals, jsonops, tochar
@@ -40,7 +40,7 @@ from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, replace_c
 from planner.sqltypes import type_name as sql_type_name
 from planner.sqltypes import (FLOAT_NAMES, INTEGER_NAMES, canonical, fraction_precision, interval_text, special_datetime, time_text,
                               typed_literal)
-from values import CATALOG_TYPES, ArrayLiteralError, parse_array
+from values import CATALOG_TYPES, ArrayLiteralError, abbreviation, abbreviation_steps, engine_offset, parse_array
 
 #: ``emulation(catalog)`` -> a planner.pgcatalog.PgCatalog for that catalog
 Emulation = Callable[[Catalog], object]
@@ -404,6 +404,8 @@ class Binder:
         if name == "encode" and len(args) == 2 and isinstance(args[0], ast.A_Const) and isinstance(args[0].val, ast.String):
             # encode(bytea, format): PostgreSQL reads a string constant as bytea ('\x12' is one byte)
             return ast.FuncCall(funcname=fc.funcname, args=(_cast_to(args[0], "bytea"), args[1]))
+        if (zoned := _abbreviated_zone(name, args, self._columns)) is not None:
+            return zoned
         if name in ("make_date", "make_timestamp", "make_timestamptz") and len(args) >= 3:
             # a negative year is BC (-44 is 44 BC, astronomically -43): DuckDB counts astronomically
             return ast.FuncCall(funcname=fc.funcname, args=(expand("txngate_pg_year_in(_arg1)", args[:1]), *args[1:]))
@@ -1637,6 +1639,66 @@ def _is_date(n: ast.Node, columns: dict[str, str]) -> bool:
     if isinstance(n, ast.CoalesceExpr):
         return all(_is_date(a, columns) for a in n.args)
     return False
+
+
+#: the calls that take a zone: their number of arguments, the zone's position
+_ZONE_ARGUMENT = {"timezone": (2, 0), "make_timestamptz": (7, 6), "date_trunc": (3, 2)}
+
+
+def _abbreviated_zone(name: str, args: list[ast.Node], columns: dict[str, str]) -> ast.Node | None:
+    """A call given its zone as a time zone abbreviation, which PostgreSQL
+    reads before zone names (values.zones) and the engines read as zones
+    or not at all (DuckDB's ICU takes PST for Los Angeles, an hour off in
+    summer): a fixed one as its offset, a dynamic one (MSK) as the step
+    function of its offsets (AT TIME ZONE; make_timestamptz as AT TIME ZONE
+    of its local time) or as its zone (date_trunc, as PostgreSQL does);
+    None when the call is not one of those."""
+    arity, at = _ZONE_ARGUMENT.get(name, (None, None))
+    if len(args) != arity or not _is_text(args[at]) or not isinstance(args[at], ast.A_Const):
+        return None
+    meaning = abbreviation(args[at].val.sval)
+    if meaning is None:
+        return None
+    steps = abbreviation_steps(args[at].val.sval)
+    if isinstance(meaning, str) and len(steps) == 1:
+        meaning = steps[0][1]  # one offset all along
+    if not isinstance(meaning, str) or name == "date_trunc" or not steps:  # the zone's own offsets when it never used the name
+        zone = _cast_to(_constant(engine_offset(meaning) if not isinstance(meaning, str) else meaning), "text")
+        return ast.FuncCall(funcname=(ast.String(sval=name),), args=(*args[:at], zone, *args[at + 1:]))
+    if name == "make_timestamptz":
+        local = ast.FuncCall(funcname=(ast.String(sval="make_timestamp"),), args=tuple(args[:6]))
+        return _dynamic_zone(steps, meaning, local, "timestamp")
+    return _dynamic_zone(steps, meaning, args[1], _time_type(args[1], columns))
+
+
+def _dynamic_zone(steps: tuple, zone: str, x: ast.Node, x_type: str | None) -> ast.Node | None:
+    """``x AT TIME ZONE`` a dynamic abbreviation of ``zone`` with these
+    ``steps`` (values.zones.abbreviation_steps): at each instant the offset
+    the name meant then; a timestamp's instant is its local time in the
+    zone, as PostgreSQL probes it."""
+    if x_type not in ("timestamp", "timestamptz"):
+        return None
+    probe = "_arg1" if x_type == "timestamptz" else f"timezone('{zone}', _arg1)"
+    arms = [f"WHEN {probe} < CAST('{start.isoformat(sep=' ')}+00' AS timestamptz) THEN timezone('{engine_offset(offset)}', _arg1)"
+            for (_, offset), (start, _) in zip(steps, steps[1:])]
+    return expand(f"CASE {' '.join(arms)} ELSE timezone('{engine_offset(steps[-1][1])}', _arg1) END", [x])
+
+
+def _time_type(n: ast.Node, columns: dict[str, str]) -> str | None:
+    """timestamp or timestamptz when ``n`` is plainly one (a cast, a column,
+    the current time), else None."""
+    names = {"timestamp": "timestamp", "timestamptz": "timestamptz"}
+    if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
+        return names.get(n.typeName.names[-1].sval)
+    if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
+        return names.get(columns.get(n.fields[-1].sval, ""))
+    if isinstance(n, ast.SQLValueFunction):
+        op = SQLValueFunctionOp
+        return {op.SVFOP_CURRENT_TIMESTAMP: "timestamptz", op.SVFOP_CURRENT_TIMESTAMP_N: "timestamptz",
+                op.SVFOP_LOCALTIMESTAMP: "timestamp", op.SVFOP_LOCALTIMESTAMP_N: "timestamp"}.get(n.op)
+    if isinstance(n, ast.FuncCall) and len(n.funcname) == 1:
+        return {"now": "timestamptz", "make_timestamp": "timestamp", "make_timestamptz": "timestamptz"}.get(n.funcname[0].sval)
+    return None
 
 
 def _is_interval(n: ast.Node, columns: dict[str, str]) -> bool:

@@ -4,8 +4,8 @@ reads otherwise or not at all.
 PostgreSQL reads dates and timestamps written with month names
 (``Feb 10 17:32:01 1997``, ``Mon Feb 10 17:32:01.5 1997 PST``,
 ``Feb-10-1997``, ``10 February 1997``, ``97FEB10``), ``AM``/``PM``,
-``BC``, compact ``19970210 173201``, a year's day (``1997.041``), and time zones given by abbreviation (``PST`` is
-always -08, ``PDT`` -07), by offset (``-0800``, ``-08:00``) or by name
+``BC``, compact ``19970210 173201``, a year's day (``1997.041``), and time zones given by abbreviation (values.zones: ``PST`` is
+always -08, ``PDT`` -07, ``MSK`` what Moscow used then), by offset (``-0800``, ``-08:00``) or by name
 (``America/New_York``). DuckDB refuses most of these; worse, its ICU reads
 ``PST`` as the zone of Los Angeles, an hour off PostgreSQL in summer.
 
@@ -27,25 +27,13 @@ import datetime as dt
 import re
 from decimal import ROUND_HALF_EVEN, Decimal
 
-from values import DATE_ORDER, DateSyntax, date_input, zone
+from values import DATE_ORDER, DateSyntax, abbreviation, abbreviation_offset, date_input, local_offset, zone
 
 MONTHS = {m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"))}
 _MONTH_NAMES = {**MONTHS, "january": 1, "february": 2, "march": 3, "april": 4, "june": 6, "july": 7, "august": 8,
                 "september": 9, "sept": 9, "october": 10, "november": 11, "december": 12}
 _WEEKDAYS = {"mon", "tue", "tues", "wed", "wednes", "thu", "thur", "thurs", "fri", "sat", "sun",
              "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
-
-#: Time zone abbreviations of PostgreSQL's default set with a fixed offset
-#: (hours east of UTC); those whose offset changed over the years (MSK)
-#: are not here, and a text using them is left to DuckDB.
-ABBREVIATIONS = {
-    "utc": 0, "ut": 0, "gmt": 0, "z": 0, "zulu": 0, "wet": 0,
-    "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7,
-    "akst": -9, "akdt": -8, "hst": -10, "ast": -4, "adt": -3, "nst": -3.5, "ndt": -2.5,
-    "bst": 1, "cet": 1, "cest": 2, "met": 1, "mest": 2, "eet": 2, "eest": 3, "west": 1,
-    "ist": 2, "jst": 9, "kst": 9, "hkt": 8, "sgt": 8, "awst": 8, "acst": 9.5, "acdt": 10.5,
-    "aest": 10, "aedt": 11, "nzst": 12, "nzdt": 13,
-}
 
 _TIME = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(am|pm)?(?:([+-])(\d{1,2})(?::?(\d{2}))?|(z))?")
 _OFFSET = re.compile(r"([+-])(\d{1,2})(?::?(\d{2}))?")
@@ -66,6 +54,7 @@ class _Fields:
         self.bc = False
         self.offset: int | None = None  # seconds east of UTC
         self.zone_name: str | None = None
+        self.abbreviation: str | None = None  # a dynamic one (MSK): its offset depends on the time
         self.numbers: list[str] = []  # day and year, in the order written
         self.free_form = False  # a month name, AM/PM, a zone abbreviation or a compact date: ours to read
 
@@ -109,10 +98,14 @@ def _token(f: _Fields, token: str) -> bool:
     if token in ("bc", "ad"):
         f.bc = token == "bc"
         return True
-    if token in ABBREVIATIONS and f.offset is None and f.zone_name is None:
-        f.offset, f.free_form = int(ABBREVIATIONS[token] * 3600), True
+    if (meaning := abbreviation(token)) is not None and f.offset is None and f.zone_name is None and f.abbreviation is None:
+        if isinstance(meaning, dt.timedelta):
+            f.offset = int(meaning.total_seconds())
+        else:
+            f.abbreviation = token
+        f.free_form = True
         return True
-    if "/" in token and token[0].isalpha() and f.offset is None and f.zone_name is None:
+    if "/" in token and token[0].isalpha() and f.offset is None and f.zone_name is None and f.abbreviation is None:
         f.zone_name = token  # America/New_York (lower case here: found again from the text)
         return True
     if (m := _TIME.fullmatch(token)) and f.time is None:
@@ -129,7 +122,7 @@ def _token(f: _Fields, token: str) -> bool:
         sign, oh, om = m.groups()  # "17:32:01 -08:00": DuckDB reads the offset as a zone name
         f.offset, f.free_form = (1 if sign == "+" else -1) * (int(oh) * 3600 + int(om or 0) * 60), True
         return True
-    if (m := _POSIX.fullmatch(token)) and m.group(1) in ABBREVIATIONS and f.offset is None and f.zone_name is None:
+    if (m := _POSIX.fullmatch(token)) and abbreviation(m.group(1)) is not None and f.offset is None and f.zone_name is None:
         _name, sign, oh, om = m.groups()  # POSIX: GMT+8 is 8 hours west (the name is decoration)
         f.offset, f.free_form = (-1 if sign == "+" else 1) * (int(oh) * 3600 + int(om or 0) * 60), True
         return True
@@ -251,9 +244,11 @@ def _iso(f: _Fields, text: str, sql_type: str, order: str) -> str | None:
     if sql_type != "timestamptz":
         return out
     offset = f.offset
+    local = dt.datetime(max(year, 1), f.month, f.day, hour, minute, second, micro)
     if tz is not None:
-        local = dt.datetime(max(year, 1), f.month, f.day, hour, minute, second, micro)
-        offset = int(tz.utcoffset(local).total_seconds())
+        offset = int(local_offset(tz, local).total_seconds())
+    elif f.abbreviation is not None:
+        offset = int(abbreviation_offset(f.abbreviation, local=local).total_seconds())
     if offset is None:
         return out  # the session's TimeZone, as DuckDB applies it
     sign = "+" if offset >= 0 else "-"

@@ -16,6 +16,7 @@ DuckDB cannot cast; ``typed_literal`` rewrites one into
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import re
 from functools import lru_cache
 
@@ -24,11 +25,11 @@ import pyarrow as pa
 from pglast import ast
 
 from local_exec import BOOLEAN_WORDS
-from planner.datetimes import ABBREVIATIONS, datetime_input, fraction_micros, twelve_hour
+from planner.datetimes import datetime_input, fraction_micros, twelve_hour
 from planner.intervals import IntervalOverflow, IntervalSyntax, interval_input
 from planner.errors import (INVALID_DATETIME_FORMAT, INVALID_PARAMETER_VALUE, INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, SYNTAX_ERROR,
                             UNDEFINED_OBJECT, SqlError, not_supported)
-from values import CATALOG_TYPES, ArrayLiteralError, DateSyntax, bc_input, date_input, parse_array, timestamp_input
+from values import CATALOG_TYPES, ArrayLiteralError, DateSyntax, abbreviation, bc_input, date_input, parse_array, timestamp_input
 
 _ALIASES = {
     "int2": "smallint", "smallint": "smallint",
@@ -152,10 +153,10 @@ def special_datetime(text: str, sql_type: str) -> ast.Node | None:
     the statement's time); None for other text."""
     words = text.lower().split()
     word = _SPECIAL_TIMES.get(words[0]) if words else None
-    if word is None or sql_type not in _DATETIMES or len(words) > 2 or len(words) == 2 and (words[1] not in ABBREVIATIONS or words[0] == "now"):
+    if word is None or sql_type not in _DATETIMES or len(words) > 2 or len(words) == 2 and (not isinstance(abbreviation(words[1]), dt.timedelta) or words[0] == "now"):
         return None
     if len(words) == 2 and sql_type == "timestamptz":  # 'tomorrow EST': that day's midnight in EST
-        offset = int(ABBREVIATIONS[words[1]] * 60)
+        offset = int(abbreviation(words[1]).total_seconds()) // 60
         zone_text = f"{'+' if offset >= 0 else '-'}{abs(offset) // 60:02d}:{abs(offset) % 60:02d}"
         word = f"CAST(CAST({word} AS text) || ' 00:00:00{zone_text}' AS timestamptz)"
     return pglast.parse_sql(f"SELECT CAST({word} AS {sql_type})")[0].stmt.targetList[0].val  # a zone leaves a timestamp's as it is
@@ -270,7 +271,7 @@ def time_text(text: str) -> str:
     t = text.strip()
     if re.search(r"[A-Za-z_]+/[A-Za-z_]", t):  # a zone name: its offset depends on a date a time lacks
         raise SqlError(INVALID_DATETIME_FORMAT, f'invalid input syntax for type time: "{text}"')
-    if (m := _ZONED_TIME.fullmatch(t)) and (m.group(2).lower() in ABBREVIATIONS or m.group(2)[0] in "+-"):
+    if (m := _ZONED_TIME.fullmatch(t)) and (abbreviation(m.group(2)) is not None or m.group(2)[0] in "+-"):
         t = m.group(1)
     if (m := _TWELVE_HOUR.fullmatch(t)) and 1 <= int(m.group(1)) <= 12:
         t = f"{twelve_hour(int(m.group(1)), m.group(3)):02d}{m.group(2)}"

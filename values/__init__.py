@@ -19,9 +19,11 @@ date input helpers (``date_input``, ``timestamp_input``, ``bc_input``,
 binary format); ``values.columns``: ``python_values`` (an Arrow column as
 the Python values those encoders take); ``values.zones``: ``zone`` (a
 TimeZone setting's zone), ``engine_zone`` (the name the engines compute
-it in; ``is_engine_offset``: one of its fixed offsets),
+it in; ``engine_offset``: the name of a fixed offset; ``is_engine_offset``: one of those),
 ``offset_of_hours`` / ``setting_of_offset`` (SET TIME ZONE of a number or
-an interval).
+an interval), ``local_offset`` (the offset a zone's local time is read
+at), ``abbreviation`` / ``abbreviation_offset`` / ``abbreviation_steps``
+(time zone abbreviations, fixed and dynamic).
 
 Invariant: nothing here imports gateway, planner or the engines;
 the module keeps no state but the ``DATE_ORDER`` context variable.
@@ -31,10 +33,12 @@ from values.binary import decode_binary, encode_binary
 from values.columns import python_values
 from values.text import (DATE_ORDER, INFINITIES, ArrayLiteralError, DateSyntax, TextStyle, bc_input, date_input, format_array, format_column,
                          format_interval, format_value, parse_array, split_far_dates, split_infinities, timestamp_input, value_type)
-from values.zones import engine_zone, is_engine_offset, offset_of_hours, setting_of_offset, zone
+from values.zones import (abbreviation, abbreviation_offset, abbreviation_steps, engine_offset, engine_zone, is_engine_offset, local_offset, offset_of_hours,
+                          setting_of_offset, zone)
 from values.types import CATALOG_TYPES, PG_ARRAY_ELEMENT, PG_TYPE_BY_OID, PG_TYPES, PgType, of_arrow, sql_of_oid, type_length, type_oid
 
 __all__ = ["CATALOG_TYPES", "DATE_ORDER", "INFINITIES", "PG_ARRAY_ELEMENT", "PG_TYPES", "PG_TYPE_BY_OID", "ArrayLiteralError", "DateSyntax",
            "PgType", "TextStyle", "bc_input", "date_input", "decode_binary", "encode_binary", "format_array", "format_column", "format_interval",
            "format_value", "of_arrow", "parse_array", "python_values", "split_far_dates", "split_infinities", "sql_of_oid", "timestamp_input",
-           "type_length", "type_oid", "value_type", "zone", "engine_zone", "is_engine_offset", "offset_of_hours", "setting_of_offset"]
+           "type_length", "type_oid", "value_type", "zone", "engine_zone", "is_engine_offset", "offset_of_hours", "setting_of_offset",
+           "abbreviation", "abbreviation_offset", "abbreviation_steps", "local_offset", "engine_offset"]

@@ -76,6 +76,8 @@ SEQUENCES = [
     Seq("insert_returning", Q("CREATE TABLE pd_ret (a int, b text)", "INSERT INTO pd_ret VALUES (1, 'x') RETURNING b, a")),
     Seq("types_text", Q(TYPES)),
     Seq("nulls", Q("SELECT NULL::int AS a, NULL::text AS b, 1 AS c")),
+    Seq("void_result", Q("SELECT pg_sleep(0) AS v, 1 AS n")),  # an empty value, not NULL
+    Seq("void_result_binary", ext("SELECT pg_sleep(0) AS v, 1 AS n", rformats=(1,)) + [m.sync()]),
     Seq("unicode", Q("SELECT 'héllo wörld ✓' AS s, length('✓') AS n")),
     Seq("nul_byte_in_query", [m.raw(b"Q", b"SELECT 1\x00trailing\x00")]),
     Seq("nul_escape_in_literal", Q("SELECT E'a\\000b'")),
