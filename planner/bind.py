@@ -343,7 +343,7 @@ class Binder:
             result = self._result_type(n)
             if result is not None:
                 self._cast.add(id(n))
-                return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval=result),), typemod=-1))
+                return _cast_to(n, result)
         if self.emulation is None:
             return None
         new = self._emulated(n)
@@ -663,6 +663,14 @@ class Binder:
         name = FUNCTION_NAMES.get(fc.funcname[-1].sval, fc.funcname[-1].sval)
         if name in INTEGER_RESULTS:
             return "int4"
+        if name in _ROUNDINGS and self.dialect == "duckdb" and not fc.over and 1 <= len(fc.args or ()) <= 2 \
+                and _operand_type(fc.args[0], self._columns, floats=True) == "numeric":
+            # DuckDB's rounding of a decimal(38, s) is a decimal(38, places): beside any decimal with places, its
+            # 38 integer digits would win the common type and cut the other's places (a decimal(12,3) IN a
+            # subquery of round(x) compared 0.333 as 0); 28 integer digits, as an unconstrained numeric holds
+            places = fc.args[1].val.ival if len(fc.args) == 2 and isinstance(fc.args[1], ast.A_Const) \
+                and isinstance(fc.args[1].val, ast.Integer) else 0 if len(fc.args) == 1 else None
+            return f"numeric({28 + places},{places})" if places is not None and 0 <= places <= 10 else None
         if name == "sum" and self.dialect == "duckdb" and len(fc.args or ()) == 1:
             return SUM_RESULTS.get(_operand_type(fc.args[0], self._columns))
         return None
