@@ -87,6 +87,7 @@ _RULES: tuple[Rule, ...] = (
     _rule(r"Referenced column \"(.*?)\" not found", "42703", lambda m: f'column "{m.group(1)}" does not exist'),
     _rule(r"\"(.*?)\" does not have a column named \"(.*?)\"", "42703", lambda m: f"column {m.group(1)}.{m.group(2)} does not exist"),
     _rule(r"Referenced table \"(.*?)\" not found", "42P01", lambda m: f'missing FROM-clause entry for table "{m.group(1)}"'),
+    _rule(r"Circular reference to CTE \"(.*?)\"", "42P01", lambda m: f'relation "{m.group(1)}" does not exist'),  # read in its own WITH
     _rule(r"(ORDER|GROUP) BY term out of range|ORDER term out of range", "42P10"),
     _rule(r"\"(\w+)\" units \"(\w+)\" not recognized", "0A000",
           lambda m: f'unit "{m.group(2).lower()}" not supported for type {_pg_type(m.group(1).upper())}'),

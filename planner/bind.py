@@ -29,13 +29,12 @@ import pglast
 import sqlglot
 from pglast import ast
 from pglast.enums import A_Expr_Kind, BoolExprType, CoercionForm, NullTestType, SortByDir, SortByNulls, SQLValueFunctionOp, SubLinkType
-from pglast.stream import RawStream
 
-from planner import decimals, intervals, jsonops, tochar
+from planner import decimals, intervals, jsonops, recursive, tochar
 from planner.catalog import Catalog, Relation
 from planner.errors import INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
-from planner.parse import walk
+from planner.parse import pg_sql, walk
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, replace_children
 from planner.sqltypes import type_name as sql_type_name
 from planner.sqltypes import (FLOAT_NAMES, INTEGER_NAMES, canonical, fraction_precision, interval_text, special_datetime, time_text,
@@ -68,19 +67,6 @@ class Bound:
 def quoted(name: str) -> str:
     """``name`` as a quoted SQL identifier (any name, as written)."""
     return '"' + name.replace('"', '""') + '"'
-
-
-def pg_sql(node: ast.Node) -> str:
-    """``node`` as PostgreSQL SQL text. Printing leaves each node an
-    ``ancestors`` chain up to the root, which a later deep copy of one
-    node would follow through the whole tree: it is taken off again."""
-    text = RawStream()(node)
-    for n in walk(node):
-        try:
-            del n.ancestors
-        except AttributeError:
-            pass
-    return text
 
 
 #: sqlglot warns that EXTRACT from a timestamptz may differ between dialects;
@@ -129,12 +115,14 @@ class Binder:
         """A copy of ``node`` rewritten; ``outputs``: it is the statement
         whose result the client gets (computed jsonb is printed canonically)."""
         node = copy.deepcopy(node)
+        recursive.prepare(node)
         ctes, char_casts = set(), False  # one walk for both
         for n in walk(node):
             if isinstance(n, ast.CommonTableExpr):
                 ctes.add(n.ctename)
             elif isinstance(n, ast.TypeCast) and char_cast_length(n) is not None:
                 char_casts = True
+
         columns = self._columns = self._column_types(node)
         arrays = self._arrays = {name: t for name, t in columns.items() if t.endswith("[]")}
         chars = char_casts or any(is_char(t) for t in columns.values()) or self._reads_char_columns(node)
@@ -1991,7 +1979,7 @@ def _decimal_quotients(node: ast.Node, columns: dict[str, str]) -> None:
         if not isinstance(n, ast.Node):
             return
         rounded = isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _ROUNDINGS  # where a double's last digit shows most
-        aggregate = isinstance(n, ast.FuncCall) and _is_aggregate_call(n)
+        aggregate = isinstance(n, ast.FuncCall) and p.is_aggregate_call(n)
         for attr in n:
             if isinstance(n, ast.SelectStmt):
                 ok = attr not in ("whereClause", "fromClause")
@@ -2013,17 +2001,6 @@ def _decimal_quotients(node: ast.Node, columns: dict[str, str]) -> None:
     visit(node, True)
 
 
-#: aggregate functions whose arguments are computed for every row they read (``_decimal_quotients``)
-_AGGREGATES = {"sum", "avg", "min", "max", "count", "string_agg", "array_agg", "bool_and", "bool_or", "every", "json_agg", "jsonb_agg",
-               "json_object_agg", "jsonb_object_agg", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp",
-               "bit_and", "bit_or", "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "mode", "percentile_cont",
-               "percentile_disc"}
-
-
-def _is_aggregate_call(fc: ast.FuncCall) -> bool:
-    return fc.funcname[-1].sval in _AGGREGATES or fc.agg_star or fc.agg_filter is not None or bool(fc.agg_order)
-
-
 def _per_row(n: ast.Node) -> bool:
     """``n`` reads a column outside any aggregate (it is computed for every row)."""
     stack = [n]
@@ -2031,7 +2008,7 @@ def _per_row(n: ast.Node) -> bool:
         m = stack.pop()
         if isinstance(m, ast.ColumnRef):
             return True
-        if isinstance(m, ast.FuncCall) and _is_aggregate_call(m):
+        if isinstance(m, ast.FuncCall) and p.is_aggregate_call(m):
             continue
         if isinstance(m, ast.Node):
             stack.extend(getattr(m, attr) for attr in m)

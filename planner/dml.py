@@ -33,6 +33,7 @@ import pglast
 import pyarrow as pa
 import pyarrow.compute as pc
 from pglast import ast
+from pglast.enums import SetOperation
 
 from planner import parse as p
 from planner.bind import Binder, pg_sql, quoted, transpile
@@ -1321,8 +1322,9 @@ def _read_ctes(node):
     """``node`` (INSERT, UPDATE or DELETE) without its WITH clause, the
     same statement: an INSERT's WITH moves to its SELECT; an UPDATE's or
     DELETE's CTEs are written where they are read, as subqueries (one
-    snapshot: a CTE read twice gives the same rows twice). Recursive and
-    data-modifying CTEs are refused."""
+    snapshot: a CTE read twice gives the same rows twice), a recursive
+    WITH's each as the whole WITH reading it. Data-modifying CTEs are
+    refused."""
     w = node.withClause
     if w is None:
         return node
@@ -1335,16 +1337,23 @@ def _read_ctes(node):
         node.selectStmt = copy.copy(select)
         node.selectStmt.withClause = w
         return node
-    if w.recursive:
-        raise not_supported("WITH RECURSIVE in UPDATE, DELETE or INSERT ... VALUES")
     ctes: dict[str, ast.CommonTableExpr] = {}
-    for cte in w.ctes:  # a CTE reads the ones before it
-        ctes[cte.ctename] = ast.CommonTableExpr(ctename=cte.ctename, aliascolnames=cte.aliascolnames, ctequery=_inlined(cte.ctequery, ctes))
+    for cte in w.ctes:  # a CTE reads the ones before it; a recursive WITH's read each other: each is read through the whole WITH
+        query = _read_through(w, cte.ctename) if w.recursive else _inlined(cte.ctequery, ctes)
+        ctes[cte.ctename] = ast.CommonTableExpr(ctename=cte.ctename, aliascolnames=cte.aliascolnames, ctequery=query)
     target = node.relation
     node.relation = None  # the table written is never a CTE
     node = _inlined(node, ctes)
     node.relation = target
     return node
+
+
+def _read_through(w: ast.WithClause, name: str) -> ast.SelectStmt:
+    """``WITH RECURSIVE ... SELECT * FROM name``: the CTE ``name`` of the
+    recursive ``w`` as a query of its own."""
+    star = ast.ResTarget(val=ast.ColumnRef(fields=(ast.A_Star(),)))
+    return ast.SelectStmt(withClause=copy.deepcopy(w), targetList=(star,), fromClause=(ast.RangeVar(relname=name, inh=True),),
+                          op=SetOperation.SETOP_NONE)
 
 
 def _inlined(node, ctes: dict):
@@ -1361,7 +1370,7 @@ def _inlined(node, ctes: dict):
         return ast.RangeSubselect(lateral=False, subquery=copy.deepcopy(cte.ctequery), alias=alias)
 
     if ctes:
-        for n in p.walk(node):
+        for n in list(p.walk(node)):  # the queries put in are not read again (a recursive one reads its own name)
             if isinstance(n, ast.Node):
                 replace_children(n, subquery)
     return node

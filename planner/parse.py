@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import pglast
 from pglast import ast
 from pglast.parser import ParseError
+from pglast.stream import RawStream
 
 from planner.errors import SYNTAX_ERROR, SqlError, not_supported
 from planner.textscan import HUGE_LITERAL, LIST_RELATION, huge_literals, relation_lists
@@ -191,6 +192,19 @@ def walk(node):
             stack.extend(reversed(n))
 
 
+def pg_sql(node: ast.Node) -> str:
+    """``node`` as PostgreSQL SQL text. Printing leaves each node an
+    ``ancestors`` chain up to the root, which a later deep copy of one
+    node would follow through the whole tree: it is taken off again."""
+    text = RawStream()(node)
+    for n in walk(node):
+        try:
+            del n.ancestors
+        except AttributeError:
+            pass
+    return text
+
+
 def table_refs(node: ast.Node) -> list[str]:
     """Names of the tables a statement reads (RangeVar nodes), CTE names excluded."""
     nodes = list(walk(node))
@@ -268,3 +282,15 @@ def _figure_name(expr) -> tuple[str, int]:
     if isinstance(expr, ast.SQLValueFunction):
         return expr.op.name.removeprefix("SVFOP_").lower(), 2
     return "?column?", 0
+
+
+#: aggregate functions by name (a call with *, FILTER or ORDER BY is one whatever its name)
+AGGREGATES = {"sum", "avg", "min", "max", "count", "string_agg", "array_agg", "bool_and", "bool_or", "every", "json_agg", "jsonb_agg",
+              "json_object_agg", "jsonb_object_agg", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp",
+              "bit_and", "bit_or", "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "mode", "percentile_cont",
+              "percentile_disc"}
+
+
+def is_aggregate_call(fc: ast.FuncCall) -> bool:
+    """``fc`` calls an aggregate (as a window function too)."""
+    return fc.funcname[-1].sval in AGGREGATES or fc.agg_star or fc.agg_filter is not None or bool(fc.agg_order)
