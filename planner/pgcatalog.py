@@ -108,7 +108,7 @@ SPECS: dict[tuple[str, str], str] = {
         "reloptions text[], relpartbound text"
     ),
     ("pg_catalog", "pg_attribute"): (
-        "attrelid oid, attname text, atttypid oid, attlen int2, attnum int2, attcacheoff int4, atttypmod int4, attndims int2, "
+        "attrelid oid, attname text, atttypid oid, attlen int2, attnum int2, attcacheoff int4, atttypmod int4, attndims int4, "
         "attbyval bool, attalign text, attstorage text, attcompression text, attnotnull bool, atthasdef bool, "
         "atthasmissing bool, attidentity text, attgenerated text, attisdropped bool, attislocal bool, attinhcount int2, "
         "attstattarget int2, attcollation oid, attacl text[], attoptions text[], attfdwoptions text[], attmissingval text"

@@ -63,8 +63,8 @@ def canonical(tn: ast.TypeName, *, array_ok: bool = False) -> str:
     if tn.arrayBounds:
         if not array_ok:
             raise not_supported("arrays here")
-        if len(tn.arrayBounds) > 1:
-            raise not_supported("multidimensional arrays")
+        # int[][] is int[], as in PostgreSQL, whose arrays of a type are one type whatever their dimensions
+        # (declared ones are not enforced); a value of more than one is refused where it is read (_array_elements)
         return canonical(ast.TypeName(names=tn.names, typmods=tn.typmods, typemod=-1)) + "[]"
     if name in CATALOG_TYPES:
         return "oid" if name == "oid" else CATALOG_TYPES[name]
