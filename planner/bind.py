@@ -30,7 +30,7 @@ import sqlglot
 from pglast import ast
 from pglast.enums import A_Expr_Kind, BoolExprType, CoercionForm, NullTestType, SortByDir, SortByNulls, SQLValueFunctionOp, SubLinkType
 
-from planner import decimals, intervals, jsonops, recursive, tochar
+from planner import decimals, intervals, jsonops, recursive, scopes, tochar
 from planner.catalog import Catalog, Relation
 from planner.errors import INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
@@ -116,6 +116,8 @@ class Binder:
         whose result the client gets (computed jsonb is printed canonically)."""
         node = copy.deepcopy(node)
         recursive.prepare(node)
+        scopes.check(node)
+        _select_something(node)
         ctes, char_casts = set(), False  # one walk for both
         for n in walk(node):
             if isinstance(n, ast.CommonTableExpr):
@@ -298,6 +300,9 @@ class Binder:
             widened = ast.TypeCast(arg=side, typeName=ast.TypeName(names=(ast.String(sval="int4"),), typemod=-1))
             n.lexpr, n.rexpr = (widened, n.rexpr) if side is n.lexpr else (n.lexpr, widened)
             return n
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _ARITHMETIC and n.lexpr is not None \
+                and (typed := _typed_literal(n, self._columns)) is not None:
+            return typed
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF and self.dialect == "duckdb" and id(n) not in self._cast:
             # NULLIF(a, b) compares, and answers, in the common type (DuckDB casts b to a's: NULLIF(int, 1e300)
             # overflowed); NULLIF(b, b) is a NULL of b's type, which makes the CASE's type the common one
@@ -1694,6 +1699,57 @@ def _time_type(n: ast.Node, columns: dict[str, str]) -> str | None:
                 op.SVFOP_LOCALTIMESTAMP: "timestamp", op.SVFOP_LOCALTIMESTAMP_N: "timestamp"}.get(n.op)
     if isinstance(n, ast.FuncCall) and len(n.funcname) == 1:
         return {"now": "timestamptz", "make_timestamp": "timestamp", "make_timestamptz": "timestamptz"}.get(n.funcname[0].sval)
+    return None
+
+
+#: the column a SELECT of no columns computes for the engines (which need one): never shown (planner.session drops it)
+NOTHING = "txngate_nothing"
+
+
+def _select_something(node: ast.Node) -> None:
+    """Give every SELECT of no columns (``EXISTS (SELECT FROM t ...)``,
+    ``SELECT UNION SELECT``) one constant column, the same for every arm
+    of a set operation, which PostgreSQL refuses to mix with arms of
+    columns (42601)."""
+    for n in walk(node):
+        if not isinstance(n, ast.SelectStmt) or n.targetList or n.valuesLists:
+            continue
+        if n.op is None or n.op.name == "SETOP_NONE":
+            n.targetList = (ast.ResTarget(name=NOTHING, val=ast.A_Const(val=ast.Boolean(boolval=True))),)
+        elif p.selects_nothing(n.larg) != p.selects_nothing(n.rarg):
+            raise SqlError("42601", f"each {n.op.name[6:]} query must have the same number of columns")
+
+
+_ARITHMETIC = ("+", "-", "*", "/", "%")
+#: number types an untyped string constant beside them takes, as PostgreSQL resolves ``x + '2'``
+_NUMBER_TYPES = {"smallint": "int2", "integer": "int4", "bigint": "int8", "real": "float4", "double precision": "float8", "numeric": "numeric"}
+
+
+def _typed_literal(n: ast.A_Expr, columns: dict[str, str]) -> ast.A_Expr | None:
+    """``n`` (arithmetic) with its untyped string constant operand cast to
+    the number type of the other operand, as PostgreSQL reads ``x + '2'``
+    (DuckDB read the text as a double beside a numeric: 0.1::numeric +
+    '0.2' was not exact); None when neither side is such."""
+    for const, other in ((n.lexpr, n.rexpr), (n.rexpr, n.lexpr)):
+        if isinstance(const, ast.A_Const) and isinstance(const.val, ast.String) and not isinstance(other, ast.A_Const):
+            declared = _declared_number(other, columns)
+            if declared is not None:
+                typed = _cast_to(const, declared)
+                if declared == "numeric" and re.fullmatch(r"\s*[+-]?(\d+\.?\d*|\.\d+)\s*", const.val.sval):
+                    typed = ast.A_Const(val=ast.Float(fval=const.val.sval.strip()))  # its own digits, as a constant's
+                return ast.A_Expr(kind=n.kind, name=n.name, lexpr=typed if const is n.lexpr else n.lexpr,
+                                  rexpr=typed if const is n.rexpr else n.rexpr)
+    return None
+
+
+def _declared_number(n: ast.Node, columns: dict[str, str]) -> str | None:
+    """The number type (without modifiers) of a column or cast, else None."""
+    if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
+        name = n.typeName.names[-1].sval
+        return name if name in _NUMBER_TYPES.values() else {"int": "int4", "float": "float8", "decimal": "numeric"}.get(name)
+    if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
+        declared = columns.get(n.fields[-1].sval, "")
+        return _NUMBER_TYPES.get("numeric" if declared.startswith("numeric(") else declared)
     return None
 
 

@@ -36,6 +36,7 @@ from pglast import ast
 from pglast.enums import SetOperation
 
 from planner import parse as p
+from planner import scopes
 from planner.bind import Binder, pg_sql, quoted, transpile
 from planner.catalog import IDENTITY_ALWAYS, SEQUENCED, Relation
 from planner.errors import (
@@ -520,6 +521,7 @@ class Dml:
     # -- UPDATE / DELETE ------------------------------------------------------
 
     async def update(self, node: ast.UpdateStmt) -> Result:
+        scopes.check(node)
         node = _read_ctes(node)
         rel = await self.target(node.relation)
         sets = assignments(node.targetList, rel)
@@ -563,6 +565,7 @@ class Dml:
         return await self._returning(node, rel, new, f"UPDATE {new.num_rows}")
 
     async def delete(self, node: ast.DeleteStmt) -> Result:
+        scopes.check(node)
         node = _read_ctes(node)
         rel = await self.target(node.relation)
         alias = node.relation.alias.aliasname if node.relation.alias is not None else rel.name

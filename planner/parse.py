@@ -217,13 +217,24 @@ def param_count(statements: list[Statement]) -> int:
     return max((n.number for s in statements for n in walk(s.node) if isinstance(n, ast.ParamRef)), default=0)
 
 
+def selects_nothing(node: ast.Node) -> bool:
+    """``node`` is a SELECT of no columns (``SELECT FROM t``, ``SELECT
+    UNION SELECT``): PostgreSQL answers rows of zero columns."""
+    while isinstance(node, ast.SelectStmt) and node.op is not None and node.op.name != "SETOP_NONE":
+        node = node.larg
+    return isinstance(node, ast.SelectStmt) and not node.targetList and not node.valuesLists
+
+
 def result_names(node: ast.Node) -> list[str] | None:
-    """The column names PostgreSQL gives a SELECT's result, or None when
-    they come from the tables (``*``) and the engine's names are right."""
+    """The column names PostgreSQL gives a SELECT's result (none for a
+    SELECT of no columns), or None when they come from the tables (``*``)
+    and the engine's names are right."""
     while isinstance(node, ast.SelectStmt) and node.op is not None and node.op.name != "SETOP_NONE":
         node = node.larg  # set operations take the first arm's names
     if isinstance(node, ast.SelectStmt) and node.valuesLists:
         return [f"column{i + 1}" for i in range(len(node.valuesLists[0]))]
+    if selects_nothing(node):
+        return []
     if not isinstance(node, ast.SelectStmt) or not node.targetList:
         return None
     names = []

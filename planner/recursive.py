@@ -172,7 +172,31 @@ SYNTAX_ERROR, DUPLICATE_COLUMN = "42601", "42701"
 
 
 def _written_out(cte: ast.CommonTableExpr, recursive: bool) -> list[ast.CommonTableExpr]:
+    """The recursive CTE with helper columns (``<name>_txngate``) and the
+    CTE itself, its columns and the clauses' (see the module docstring)."""
     stmt, name = cte.ctequery, cte.ctename
+    _check_shape(stmt, name, recursive)
+    columns = _columns(cte)
+    search, cycle = cte.search_clause, cte.cycle_clause
+    extra = _checked_names(columns, search, cycle)
+    breadth = search is not None and search.search_breadth_first
+    helpers = [h for h in ("seq", "depth", "mark", "path") if h in extra or (h == "depth" and breadth)]
+    hidden, stored = f"{name}_txngate", [extra.get(h, f"_txngate_{h}") for h in helpers]
+    first, after = _helper_values(search, cycle)
+    names = ", ".join(_quoted(c) for c in columns)
+    left = f"SELECT _t.*, {', '.join(first[h] for h in helpers)} FROM ({pg_sql(stmt.larg)}) AS _t({names})"
+    inner = _recursive_term(stmt.rarg, name, hidden, columns, stored, cycle and (extra["mark"], pg_sql(cycle.cycle_mark_value)))
+    right = f"SELECT {', '.join('_r.' + _quoted(c) for c in columns)}, {', '.join(after[h] for h in helpers)}" \
+            f" FROM ({inner}) AS _r({names}, {', '.join(f'_txngate_{h}' for h in helpers)})"
+    query = pglast.parse_sql(f"{left} {'UNION ALL' if stmt.all else 'UNION'} {right}")[0].stmt
+    shown = ", ".join(_quoted(c) for c in columns + [extra[h] for h in helpers if h in extra])
+    return [ast.CommonTableExpr(ctename=hidden, aliascolnames=tuple(ast.String(sval=c) for c in columns + stored), ctequery=query,
+                                ctematerialized=cte.ctematerialized),
+            ast.CommonTableExpr(ctename=name, ctequery=pglast.parse_sql(f"SELECT {shown} FROM {_quoted(hidden)}")[0].stmt)]
+
+
+def _check_shape(stmt: ast.Node, name: str, recursive: bool) -> None:
+    """Refuse a CTE whose shape SEARCH and CYCLE cannot apply to."""
     if not recursive or not isinstance(stmt, ast.SelectStmt) or not _reads(stmt, name):
         raise SqlError(SYNTAX_ERROR, "WITH query is not recursive")
     if stmt.op != SetOperation.SETOP_UNION:
@@ -180,34 +204,23 @@ def _written_out(cte: ast.CommonTableExpr, recursive: bool) -> list[ast.CommonTa
     for side, term in (("left", stmt.larg), ("right", stmt.rarg)):
         if term.op != SetOperation.SETOP_NONE:
             raise SqlError(SYNTAX_ERROR, f"with a SEARCH or CYCLE clause, the {side} side of the UNION must be a SELECT")
-    columns = _columns(cte)
-    search, cycle = cte.search_clause, cte.cycle_clause
-    extra = _checked_names(columns, search, cycle)
-    hidden = f"{name}_txngate"
-    breadth = search is not None and search.search_breadth_first
-    helpers = [c for c in ("seq", "depth", "mark", "path") if c in extra or (c == "depth" and breadth)]
-    carried = [f"_txngate_{c}" for c in helpers]
-    first = {"seq": _row_list(search, "_t") if search and not breadth else _row(search, "_t", "0") if search else None,
-             "depth": "0", "mark": cycle and pg_sql(cycle.cycle_mark_default), "path": cycle and _row_list(cycle, "_t")}
-    nxt = {"seq": f"_r._txngate_seq || {_row_list(search, '_r')}" if search and not breadth
-           else _row(search, "_r", "_r._txngate_depth + 1") if search else None,
-           "depth": "_r._txngate_depth + 1",
-           "mark": cycle and f"CASE WHEN array_position(_r._txngate_path, {_row(cycle, '_r')}) IS NOT NULL THEN {pg_sql(cycle.cycle_mark_value)}"
-                             f" ELSE {pg_sql(cycle.cycle_mark_default)} END",
-           "path": cycle and f"_r._txngate_path || {_row_list(cycle, '_r')}"}
-    names = ", ".join(_quoted(c) for c in columns)
-    left = f"SELECT _t.*, {', '.join(first[h] for h in helpers)} FROM ({pg_sql(stmt.larg)}) AS _t({names})"
-    inner = _recursive_term(stmt.rarg, name, hidden, columns, [extra.get(h, f"_txngate_{h}") for h in helpers],
-                            cycle and (extra["mark"], pg_sql(cycle.cycle_mark_value)))
-    right = f"SELECT {', '.join('_r.' + _quoted(c) for c in columns)}, {', '.join(nxt[h] for h in helpers)}" \
-            f" FROM ({inner}) AS _r({names}, {', '.join(carried)})"
-    union = "UNION ALL" if stmt.all else "UNION"
-    query = pglast.parse_sql(f"SELECT 1 FROM ({left} {union} {right}) AS x")[0].stmt.fromClause[0].subquery
-    shown = [extra[h] for h in helpers if h in extra]
-    return [ast.CommonTableExpr(ctename=hidden, aliascolnames=tuple(ast.String(sval=c) for c in columns + [extra.get(h, f"_txngate_{h}") for h in helpers]),
-                                ctequery=query, ctematerialized=cte.ctematerialized),
-            ast.CommonTableExpr(ctename=name, ctequery=pglast.parse_sql(
-                f"SELECT {', '.join(_quoted(c) for c in columns + shown)} FROM {_quoted(hidden)}")[0].stmt)]
+
+
+def _helper_values(search: ast.CTESearchClause | None, cycle: ast.CTECycleClause | None) -> tuple[dict, dict]:
+    """Each helper column's value in the non-recursive term (of its row
+    ``_t``) and in the recursive one (of its row ``_r`` and the parent's
+    helpers, ``_r._txngate_<helper>``)."""
+    first, after = {"depth": "0"}, {"depth": "_r._txngate_depth + 1"}
+    if search is not None and search.search_breadth_first:
+        first["seq"], after["seq"] = _row(search, "_t", "0"), _row(search, "_r", "_r._txngate_depth + 1")
+    elif search is not None:
+        first["seq"], after["seq"] = _row_list(search, "_t"), f"_r._txngate_seq || {_row_list(search, '_r')}"
+    if cycle is not None:
+        mark, default = pg_sql(cycle.cycle_mark_value), pg_sql(cycle.cycle_mark_default)
+        first["mark"] = default
+        after["mark"] = f"CASE WHEN array_position(_r._txngate_path, {_row(cycle, '_r')}) IS NOT NULL THEN {mark} ELSE {default} END"
+        first["path"], after["path"] = _row_list(cycle, "_t"), f"_r._txngate_path || {_row_list(cycle, '_r')}"
+    return first, after
 
 
 def _columns(cte: ast.CommonTableExpr) -> list[str]:

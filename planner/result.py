@@ -153,6 +153,8 @@ class RowStream:
 def to_result(tag: str, out: pa.Table, names: list[str] | None = None) -> Result:
     """A row-returning Result from an Arrow table, with PostgreSQL's column
     names when known (``names``)."""
+    if names == []:  # a SELECT of no columns: the engine's one (planner.bind.NOTHING) is not shown
+        out = out.drop_columns(out.column_names)
     if names is not None and len(names) == out.num_columns:
         out = out.rename_columns(names)
     return Result(tag, result_columns(out.schema), out)

@@ -616,6 +616,9 @@ class Session:
         return to_result(f"SELECT {table.num_rows}", table, table.column_names)
 
     async def _select_stream(self, work: Work, stmt: p.Statement, params) -> Result:
+        if p.selects_nothing(stmt.node):  # its rows, of no columns (the engine computed one, planner.bind.NOTHING)
+            out = await self._dml(work, params).select(stmt.node)
+            return to_result(f"SELECT {out.num_rows}", out, [])
         out = await self._dml(work, params).select_stream(stmt.node)
         names = p.result_names(stmt.node)
         if isinstance(out, pa.Table):

@@ -76,6 +76,7 @@ SEQUENCES = [
     Seq("insert_returning", Q("CREATE TABLE pd_ret (a int, b text)", "INSERT INTO pd_ret VALUES (1, 'x') RETURNING b, a")),
     Seq("types_text", Q(TYPES)),
     Seq("nulls", Q("SELECT NULL::int AS a, NULL::text AS b, 1 AS c")),
+    Seq("no_columns", Q("SELECT FROM generate_series(1, 3)", "SELECT UNION SELECT")),  # rows of zero columns
     Seq("void_result", Q("SELECT pg_sleep(0) AS v, 1 AS n")),  # an empty value, not NULL
     Seq("void_result_binary", ext("SELECT pg_sleep(0) AS v, 1 AS n", rformats=(1,)) + [m.sync()]),
     Seq("unicode", Q("SELECT 'héllo wörld ✓' AS s, length('✓') AS n")),

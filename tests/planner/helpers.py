@@ -89,7 +89,7 @@ async def text_answer(session, sql, *, names: bool = False):
     if result.table is None:
         return result.command_tag()
     cols = [format_column(result.table.column(i), t, session.text_style()).to_pylist() for i, (_n, t) in enumerate(result.columns)]
-    answer = [type_oid(t)[0] for _n, t in result.columns], [tuple(r) for r in zip(*cols)]
+    answer = [type_oid(t)[0] for _n, t in result.columns], [tuple(r) for r in zip(*cols)] if cols else [()] * result.table.num_rows
     return ([name for name, _t in result.columns], *answer) if names else answer
 
 
