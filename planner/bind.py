@@ -656,6 +656,9 @@ class Binder:
         name = FUNCTION_NAMES.get(fc.funcname[-1].sval, fc.funcname[-1].sval)
         if name in INTEGER_RESULTS:
             return "int4"
+        if name in ("gcd", "lcm") and len(fc.args or ()) == 2 \
+                and all(_operand_type(a, self._columns) in ("smallint", "integer") for a in fc.args):
+            return "int4"  # of integers, an integer (DuckDB's bigint: gcd(-2147483648, 0) did not overflow)
         if name in _ROUNDINGS and self.dialect == "duckdb" and not fc.over and 1 <= len(fc.args or ()) <= 2 \
                 and _operand_type(fc.args[0], self._columns, floats=True) == "numeric":
             # DuckDB's rounding of a decimal(38, s) is a decimal(38, places): beside any decimal with places, its

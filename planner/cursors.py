@@ -82,7 +82,7 @@ class Cursor:
         if self.scroll or self.buffer.nbytes <= KEEP_BYTES or self.position <= self.base + 1:
             return
         drop = min(self.position - 1, self.pulled) - self.base
-        self.buffer, self.base = self.buffer.slice(drop), self.base + drop
+        self.buffer, self.base = self.buffer.slice(drop, self.buffer.num_rows - drop), self.base + drop
 
     def close(self) -> None:
         if self.stream is not None:

@@ -294,8 +294,9 @@ def qualified_interval(text: str, mask: int, precision: int | None = None) -> tu
     """``interval 'text' <fields>`` (``interval '90' day``, ``'1-2' year to
     month``, ``'3 4:05' day to minute``) as (months, days, microseconds), by
     PostgreSQL's DecodeInterval and AdjustIntervalForTypmod: a number
-    without a unit counts in the qualifier's last field (the one before it
-    in the next field up), ``y-m`` is years and months, ``h:m[:s]`` a time
+    without a unit counts in the qualifier's last field (one before hours
+    in days, one before another field in that field: refused, as every
+    field given twice), ``y-m`` is years and months, ``h:m[:s]`` a time
     (``m:s`` under MINUTE TO SECOND), fractions carry down (a month is 30
     days), and fields below the qualifier's last are cut off.
     IntervalSyntax for anything else."""
@@ -309,6 +310,7 @@ def qualified_interval(text: str, mask: int, precision: int | None = None) -> tu
     if tokens and tokens[0] == "@":
         tokens = tokens[1:]
     default = fields[0]  # the field a bare number counts in, right to left
+    seen: set[str] = set()  # each field once (1 day 2 days, '1 2' DAY are refused)
     i = len(tokens) - 1
     if i < 0:
         raise IntervalSyntax(text)
@@ -334,6 +336,9 @@ def qualified_interval(text: str, mask: int, precision: int | None = None) -> tu
             field, value, i = default, float(token), i - 1
         else:
             raise IntervalSyntax(text)
+        if field in seen:
+            raise IntervalSyntax(text)
+        seen.add(field)
         if field in ("year", "month"):
             whole = value * 12 if field == "year" else value
             months += int(whole)
@@ -345,8 +350,7 @@ def qualified_interval(text: str, mask: int, precision: int | None = None) -> tu
             micros += round((value - int(value)) * 86_400_000_000)
         else:
             micros += round(value * {"millisecond": 1000, "microsecond": 1}.get(field, _MICROS.get(field, 1)))
-        up = _FIELD_ORDER.index(field if field in _FIELD_ORDER else "second") + 1
-        default = _FIELD_ORDER[min(up, len(_FIELD_ORDER) - 1)]
+        default = "day" if field == "hour" else field  # a bare number before hours is days; before others, the same field
     sign = -1 if negate else 1
     return _cut(sign * int(months), sign * int(days), sign * int(micros), fields[0], precision)
 

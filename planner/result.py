@@ -137,7 +137,7 @@ class RowStream:
             self._pending = pa.Table.from_batches([batch]) if batch.num_rows else None
         rows = self._pending
         n = rows.num_rows if limit is None else min(limit, rows.num_rows)
-        out, rest = rows.slice(0, n), rows.slice(n)
+        out, rest = rows.slice(0, n), rows.slice(n, rows.num_rows - n)  # a length always: Arrow's slice(n) of no columns keeps every row
         self._pending = rest if rest.num_rows else None
         self.sent += n
         return out

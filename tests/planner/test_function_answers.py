@@ -580,12 +580,45 @@ TYPED_LITERALS = [
     "SELECT 7::numeric + '2', 7::int % '2', 0.1::numeric + '0.2', '0'::numeric % '0'",
     "SELECT 7::int + 'x'",
     "SELECT n + 'x' FROM lit",
+    "SELECT gcd(12, 18), lcm(4, 6::int2), gcd(12::int8, 18::int8), lcm(0, 5), gcd(i, 21) FROM lit",  # of integers, an integer
+    "SELECT gcd((-2147483648)::int4, 0::int4)",
+    "SELECT lcm(2147483647::int4, 2147483646::int4)",
 ]
 
 
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_typed_literals_as_postgres(db, pg_url):
     await assert_answers_as_postgres(db.session(), pg_url, TYPED_LITERALS, tables=("lit",))
+
+
+#: a bare number in a qualified interval counts in the qualifier's last field, one before hours in days, and a field
+#: given twice is refused (interval '1 2' DAY TO MINUTE was read as 01:02:00; PostgreSQL refuses it)
+INTERVAL_QUALIFIERS = [
+    "select interval '1 day 2 days'",
+    "select interval '1 2' day to minute",
+    "select interval '1 day 2' day to minute",
+    "select interval '1 2 hours' day to minute",
+    "select interval '5 1:02' day to minute",
+    "select interval '1 2:03:04' day to second",
+    "select interval '2' hour to minute",
+    "select interval '1 2' year to month",
+    "select interval '1 hour 2' day to minute",
+    "select interval '1 2' hour",
+    "select interval '1 day 2' day",
+    "select interval '123 11' day",
+    "select interval '1 2.345' day to second(2)",
+    "select interval '1-2' year to month",
+    "select interval '90' day",
+    "select interval '1 2' minute to second",
+    "select interval '3 4:05' day to minute",
+    "select interval '1.5' year",
+    "select interval '2 1' day to hour",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_interval_qualifiers_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, INTERVAL_QUALIFIERS)
 
 
 #: integer widths as PostgreSQL's: smallint / 3 is integer (s + s / 3 does not overflow smallint), NULLIF(int, bigint)
