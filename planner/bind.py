@@ -622,7 +622,27 @@ class Binder:
         character, or to text, which drops the padding too)."""
         if not self._may_be_char(n):
             return None
+        if self._resolves_to_text(n):  # only its char(n) arms lose their padding: a text arm keeps its spaces
+            n = copy.copy(n)
+            if isinstance(n, ast.CoalesceExpr):
+                n.args = tuple(self._char_operand(a) or a for a in n.args)
+            else:
+                n.args = tuple(ast.CaseWhen(expr=w.expr, result=self._char_operand(w.result) or w.result) for w in n.args)
+                n.defresult = self._char_operand(n.defresult) or n.defresult
+            return n
         return self._trimmed_call(n)
+
+    def _resolves_to_text(self, n: ast.Node) -> bool:
+        """``n`` is a COALESCE or CASE with a char(n) arm beside an arm of
+        another string type (left(c, 2), a text column): PostgreSQL
+        resolves it to text, converting the char(n) arms alone."""
+        if isinstance(n, ast.CoalesceExpr):
+            arms = list(n.args)
+        elif isinstance(n, ast.CaseExpr):
+            arms = [w.result for w in n.args] + [n.defresult]
+        else:
+            return False
+        return any(a is not None and not isinstance(a, ast.A_Const) and not self._may_be_char(a) for a in arms)
 
     def _may_be_char(self, n: ast.Node | None) -> bool:
         """``n`` is a char(n) column or cast, or a COALESCE / CASE / NULLIF
@@ -656,6 +676,13 @@ class Binder:
         name = FUNCTION_NAMES.get(fc.funcname[-1].sval, fc.funcname[-1].sval)
         if name in INTEGER_RESULTS:
             return "int4"
+        if name == "regr_count":
+            return "int8"  # DuckDB's is unsigned
+        if name == "sign" and len(fc.args or ()) == 1 and (kind := _operand_type(fc.args[0], self._columns, floats=True)) is not None:
+            return "numeric" if kind == "numeric" else "float8"  # sign(numeric) or sign(double precision); DuckDB's is tinyint
+        if name == "percentile_cont" and fc.agg_within_group and fc.agg_order \
+                and _operand_type(fc.agg_order[0].node, self._columns, floats=True) in ("real", "smallint", "integer"):
+            return "float8"  # of double precision (DuckDB keeps a real)
         if name in ("gcd", "lcm") and len(fc.args or ()) == 2 \
                 and all(_operand_type(a, self._columns) in ("smallint", "integer") for a in fc.args):
             return "int4"  # of integers, an integer (DuckDB's bigint: gcd(-2147483648, 0) did not overflow)
