@@ -76,7 +76,8 @@ logging.getLogger("sqlglot").setLevel(logging.ERROR)
 
 def transpile(pg: str) -> str:
     try:
-        return _AFTER_TRANSPILE.sub(r"\1(", sqlglot.transpile(pg, read="postgres", write="duckdb")[0])
+        duck = _AFTER_TRANSPILE.sub(r"\1(", sqlglot.transpile(pg, read="postgres", write="duckdb")[0])
+        return _STAR_EXCLUDING.sub(r"* EXCLUDE (\1)", duck)
     except sqlglot.errors.SqlglotError as e:
         raise not_supported(f"query construct ({str(e).splitlines()[0]})") from None
 
@@ -118,6 +119,8 @@ class Binder:
         recursive.prepare(node)
         scopes.check(node)
         _select_something(node)
+        if self.dialect == "duckdb":
+            _join_columns_first(node)
         ctes, char_casts = set(), False  # one walk for both
         for n in walk(node):
             if isinstance(n, ast.CommonTableExpr):
@@ -1454,6 +1457,8 @@ FUNCTION_NAMES = {
 #: ... and for the Spark rewrite (the grammar gives ``position(b IN a)`` as ``position(a, b)``)
 SPARK_FUNCTION_NAMES = {"position": "strpos"}
 _AFTER_TRANSPILE = re.compile(r"\btxngate_fn_(\w+)\(", re.IGNORECASE)
+#: ``*`` but the named columns (_join_columns_first), which PostgreSQL's grammar cannot write
+_STAR_EXCLUDING = re.compile(r"\btxngate_star_excluding\(([^()]*)\)", re.IGNORECASE)
 
 
 def _rename_function(fc: ast.FuncCall, dialect: str) -> None:
@@ -1730,6 +1735,44 @@ def _time_type(n: ast.Node, columns: dict[str, str]) -> str | None:
     if isinstance(n, ast.FuncCall) and len(n.funcname) == 1:
         return {"now": "timestamptz", "make_timestamp": "timestamp", "make_timestamptz": "timestamptz"}.get(n.funcname[0].sval)
     return None
+
+
+def _join_columns_first(node: ast.Node) -> None:
+    """``SELECT *`` over a join USING columns lists those columns first, as
+    PostgreSQL does (then the left side's other columns, then the right
+    side's); DuckDB keeps them where the left side has them, so a client
+    reading by position read other columns. Written as the join columns,
+    then ``* EXCLUDE`` them, where the FROM list starts with a chain of
+    joins whose USING joins are all on its left spine (else as it was)."""
+    for n in walk(node):
+        if not isinstance(n, ast.SelectStmt) or not n.fromClause or not n.targetList \
+                or not any(_is_bare_star(t) for t in n.targetList):
+            continue
+        columns = _using_spine(n.fromClause[0])
+        if columns:
+            names = [ast.ColumnRef(fields=(ast.String(sval=c),)) for c in columns]
+            rest = ast.FuncCall(funcname=(ast.String(sval="txngate_star_excluding"),), args=tuple(names))
+            n.targetList = tuple(x for t in n.targetList
+                                 for x in ([ast.ResTarget(val=copy.deepcopy(c)) for c in names] + [ast.ResTarget(val=rest)]
+                                           if _is_bare_star(t) else [t]))
+
+
+def _is_bare_star(t: ast.ResTarget) -> bool:
+    return isinstance(t.val, ast.ColumnRef) and len(t.val.fields) == 1 and isinstance(t.val.fields[0], ast.A_Star)
+
+
+def _using_spine(item: ast.Node) -> list[str]:
+    """The USING columns of a chain of joins, outermost first, when every
+    join with USING is on the chain's left spine and none is NATURAL; []
+    otherwise."""
+    columns = []
+    while isinstance(item, ast.JoinExpr):
+        if item.isNatural or any(isinstance(j, ast.JoinExpr) and (j.usingClause or j.isNatural) for j in walk(item.rarg)) \
+                or item.join_using_alias is not None:
+            return []
+        columns += [c.sval for c in item.usingClause or () if c.sval not in columns]
+        item = item.larg
+    return columns
 
 
 #: the column a SELECT of no columns computes for the engines (which need one): never shown (planner.session drops it)

@@ -624,6 +624,34 @@ async def test_interval_qualifiers_as_postgres(db, pg_url):
     await assert_answers_as_postgres(db.session(), pg_url, INTERVAL_QUALIFIERS)
 
 
+#: SELECT * over a join USING columns lists them first, then each side's other columns (DuckDB kept them where the
+#: left table has them: a client reading by position read another column)
+USING_COLUMNS = [
+    "create table ua(f1 int, x int, y int)",
+    "create table ub(q1 int, x int)",
+    "create table uc(y int, z int)",
+    "insert into ua values (1,2,7),(5,6,8)",
+    "insert into ub values (3,2),(4,9)",
+    "insert into uc values (7, 70)",
+    "select * from ua full join ub using (x) order by 1",
+    "select * from ua join ub using (x) join uc using (y)",
+    "select * from ua join ub using (x) left join uc using (y)",
+    "select *, 1 as one from ua join ub using (x)",
+    "select ua.*, ub.* from ua join ub using (x)",
+    "select * from ua natural join uc",
+    "select * from uc, ua join ub using (x)",
+    "select * from ua join ub using (x), uc",
+    "select * from (select * from ua join ub using (x)) s join uc using (y)",
+    "select count(*) from (select * from ua join ub using (x)) s",
+    "select * from ua join (ub join ua a2 using (x)) using (x)",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_using_columns_first_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, USING_COLUMNS, tables=("ua", "ub", "uc"))
+
+
 #: integer widths as PostgreSQL's: smallint / 3 is integer (s + s / 3 does not overflow smallint), NULLIF(int, bigint)
 #: keeps the integer (+ 2147483647 overflows), found by the random differential tester (seed 13)
 INTEGER_WIDTHS = [
