@@ -109,6 +109,91 @@ class Binder:
         self.out.sql = self._finish(pg_sql(self.rewrite(node, outputs=outputs)))
         return self.out
 
+    def _shape(self, node: ast.Node) -> None:
+        """PostgreSQL's checks and rewrites of a statement's shape, each run
+        only when one walk finds what it applies to: WITH (recursive
+        queries), FROM subqueries (their scope), SELECTs of no columns and
+        ``*`` (over joins USING columns)."""
+        withs = subqueries = nothing = star = False
+        for n in walk(node):
+            if isinstance(n, ast.WithClause):
+                withs = True
+            elif isinstance(n, ast.RangeSubselect):
+                subqueries = True
+            elif isinstance(n, ast.SelectStmt) and not n.targetList and not n.valuesLists and (n.op is None or n.op.name == "SETOP_NONE"):
+                nothing = True
+            elif isinstance(n, ast.A_Star):
+                star = True
+        if withs:
+            recursive.prepare(node)
+        if subqueries:
+            scopes.check(node)
+        if nothing:
+            _select_something(node)
+        if star and self.dialect == "duckdb":
+            self._join_columns_first(node)
+
+    def _join_columns_first(self, node: ast.Node) -> None:
+        """``SELECT *`` over joins USING columns lists those columns first,
+        as PostgreSQL does (then the left side's other columns, then the
+        right side's); DuckDB keeps them where the left table has them, so
+        a client reading by position read other columns. Written as the
+        join columns, then ``* EXCLUDE`` them, where the joins are the
+        whole FROM list, their USING joins on its left spine, and every
+        column they read is known to appear once in the result (else as it
+        was: EXCLUDE drops every column of the name)."""
+        ctes = {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}
+        for n in walk(node):
+            if not isinstance(n, ast.SelectStmt) or not n.fromClause or len(n.fromClause) != 1 or not n.targetList \
+                    or not any(_is_bare_star(t) for t in n.targetList):
+                continue
+            columns = self._using_first(n.fromClause[0], ctes)
+            if columns:
+                names = [ast.ColumnRef(fields=(ast.String(sval=c),)) for c in columns]
+                rest = ast.FuncCall(funcname=(ast.String(sval="txngate_star_excluding"),), args=tuple(names))
+                n.targetList = tuple(x for t in n.targetList
+                                     for x in ([ast.ResTarget(val=copy.deepcopy(c)) for c in names] + [ast.ResTarget(val=rest)]
+                                               if _is_bare_star(t) else [t]))
+
+    def _using_first(self, item: ast.Node, ctes: set[str]) -> list[str]:
+        """The USING columns of a chain of joins, outermost first, when the
+        chain qualifies (see _join_columns_first); [] otherwise."""
+        columns, spine = [], item
+        while isinstance(spine, ast.JoinExpr):
+            if spine.isNatural or spine.join_using_alias is not None \
+                    or any(isinstance(j, ast.JoinExpr) and (j.usingClause or j.isNatural) for j in walk(spine.rarg)):
+                return []
+            columns += [c.sval for c in spine.usingClause or () if c.sval not in columns]
+            spine = spine.larg
+        out = self._output_names(item, ctes)
+        return columns if out is not None and all(out.count(c) == 1 for c in columns) else []
+
+    def _output_names(self, item: ast.Node, ctes: set[str]) -> list[str] | None:
+        """PostgreSQL's column names of a FROM item (a join's USING columns
+        first), None when a table of it is not a known one."""
+        if isinstance(item, ast.JoinExpr):
+            left, right = self._output_names(item.larg, ctes), self._output_names(item.rarg, ctes)
+            if left is None or right is None:
+                return None
+            using = [c.sval for c in item.usingClause or ()]
+            return using + [c for c in left + right if c not in using]
+        if isinstance(item, ast.RangeSubselect) and isinstance(item.subquery, ast.SelectStmt):
+            sub = item.subquery
+            names = p.result_names(sub)
+            if names is None and sub.fromClause and len(sub.fromClause) == 1 and len(sub.targetList or ()) == 1 \
+                    and _is_bare_star(sub.targetList[0]):
+                names = self._output_names(sub.fromClause[0], ctes)  # SELECT * of one FROM item
+            given = [c.sval for c in (item.alias.colnames or ())] if item.alias is not None else []
+            return None if names is None else given + names[len(given):]
+        if not isinstance(item, ast.RangeVar) or (item.schemaname is None and item.relname in ctes):
+            return None
+        rel = self.catalog.lookup(item.relname, item.schemaname, self.search_path)
+        if rel is None:
+            return None
+        names = [c.name for c in rel.columns]
+        given = [c.sval for c in (item.alias.colnames or ())] if item.alias is not None else []
+        return given + names[len(given):]
+
     def _finish(self, pg: str) -> str:
         return transpile(pg) if self.dialect == "duckdb" else pg
 
@@ -116,11 +201,7 @@ class Binder:
         """A copy of ``node`` rewritten; ``outputs``: it is the statement
         whose result the client gets (computed jsonb is printed canonically)."""
         node = copy.deepcopy(node)
-        recursive.prepare(node)
-        scopes.check(node)
-        _select_something(node)
-        if self.dialect == "duckdb":
-            _join_columns_first(node)
+        self._shape(node)
         ctes, char_casts = set(), False  # one walk for both
         for n in walk(node):
             if isinstance(n, ast.CommonTableExpr):
@@ -1737,42 +1818,8 @@ def _time_type(n: ast.Node, columns: dict[str, str]) -> str | None:
     return None
 
 
-def _join_columns_first(node: ast.Node) -> None:
-    """``SELECT *`` over a join USING columns lists those columns first, as
-    PostgreSQL does (then the left side's other columns, then the right
-    side's); DuckDB keeps them where the left side has them, so a client
-    reading by position read other columns. Written as the join columns,
-    then ``* EXCLUDE`` them, where the FROM list starts with a chain of
-    joins whose USING joins are all on its left spine (else as it was)."""
-    for n in walk(node):
-        if not isinstance(n, ast.SelectStmt) or not n.fromClause or not n.targetList \
-                or not any(_is_bare_star(t) for t in n.targetList):
-            continue
-        columns = _using_spine(n.fromClause[0])
-        if columns:
-            names = [ast.ColumnRef(fields=(ast.String(sval=c),)) for c in columns]
-            rest = ast.FuncCall(funcname=(ast.String(sval="txngate_star_excluding"),), args=tuple(names))
-            n.targetList = tuple(x for t in n.targetList
-                                 for x in ([ast.ResTarget(val=copy.deepcopy(c)) for c in names] + [ast.ResTarget(val=rest)]
-                                           if _is_bare_star(t) else [t]))
-
-
 def _is_bare_star(t: ast.ResTarget) -> bool:
     return isinstance(t.val, ast.ColumnRef) and len(t.val.fields) == 1 and isinstance(t.val.fields[0], ast.A_Star)
-
-
-def _using_spine(item: ast.Node) -> list[str]:
-    """The USING columns of a chain of joins, outermost first, when every
-    join with USING is on the chain's left spine and none is NATURAL; []
-    otherwise."""
-    columns = []
-    while isinstance(item, ast.JoinExpr):
-        if item.isNatural or any(isinstance(j, ast.JoinExpr) and (j.usingClause or j.isNatural) for j in walk(item.rarg)) \
-                or item.join_using_alias is not None:
-            return []
-        columns += [c.sval for c in item.usingClause or () if c.sval not in columns]
-        item = item.larg
-    return columns
 
 
 #: the column a SELECT of no columns computes for the engines (which need one): never shown (planner.session drops it)
