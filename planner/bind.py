@@ -616,9 +616,13 @@ class Binder:
             return  # a VALUES arm: its types are not at hand
         # each arm's columns by its own FROM (f1 may be varchar in one arm's table and char(4) in another's)
         local = [column_types(leaf, self.catalog, self.search_path) if leaf.fromClause else {} for leaf in leaves]
+        compares = any(isinstance(s, ast.SelectStmt) and s.op is not None and s.op.name != "SETOP_NONE"
+                       and (not s.all or s.op.name != "SETOP_UNION") for s in walk(n))
         for i in range(len(leaves[0].targetList)):
             targets = [leaf.targetList[i] for leaf in leaves]
             first = next(((t.val, types) for t, types in zip(targets, local) if not isinstance(t.val, ast.A_Const)), None)
+            if first is not None and _char_in(*first) and compares:
+                self._pad_text_arms(targets, local, _char_length(*first))
             if first is None or _char_in(*first):
                 continue
             for t, types in zip(targets, local):
@@ -627,6 +631,23 @@ class Binder:
                 elif isinstance(t.val, ast.TypeCast) and t.val.typeName.names[-1].sval in _TEXT_TYPES and char_cast_length(t.val) is None \
                         and not t.val.typeName.arrayBounds and _char_in(t.val.arg, types):
                     t.val.arg = self._trimmed_call(t.val.arg)  # CAST(c AS varchar): without the padding
+
+    def _pad_text_arms(self, targets: list[ast.ResTarget], local: list[dict[str, str]], length: int | None) -> None:
+        """The arms of a set operation that compares rows, typed character
+        by its first arm: the others are read as character too, whose
+        trailing spaces do not count (PostgreSQL's bpchar equality): padded
+        to the first arm's length, as its stored values are."""
+        if length is None:
+            return
+        for t, types in zip(targets, local):
+            if isinstance(t.val, ast.A_Const) and isinstance(t.val.val, ast.String):
+                t.val = ast.A_Const(val=ast.String(sval=t.val.val.sval.rstrip(" ").ljust(length)))
+                continue
+            if _char_in(t.val, types) or isinstance(t.val, ast.A_Const) or id(t.val) in self._trimmed:
+                continue
+            padded = expand(f"CASE WHEN length(rtrim(_arg1)) < {length} THEN rpad(rtrim(_arg1), {length}) ELSE rtrim(_arg1) END", [t.val])
+            self._trimmed.add(id(padded))
+            t.val = padded
 
     def _trimmed_call(self, n: ast.Node) -> ast.FuncCall:
         """``rtrim(n)``, marked so the walk does not trim it again."""
@@ -717,16 +738,18 @@ class Binder:
         return self._trimmed_call(n)
 
     def _resolves_to_text(self, n: ast.Node) -> bool:
-        """``n`` is a COALESCE or CASE with a char(n) arm beside an arm of
-        another string type (left(c, 2), a text column): PostgreSQL
-        resolves it to text, converting the char(n) arms alone."""
+        """``n`` is a COALESCE or CASE whose first arm of a known type (a
+        CASE's ELSE first, as PostgreSQL resolves it) is not char(n)
+        (left(c, 2), a text column): PostgreSQL resolves it to that type,
+        converting the char(n) arms alone."""
         if isinstance(n, ast.CoalesceExpr):
             arms = list(n.args)
         elif isinstance(n, ast.CaseExpr):
-            arms = [w.result for w in n.args] + [n.defresult]
+            arms = [n.defresult] + [w.result for w in n.args]
         else:
             return False
-        return any(a is not None and not isinstance(a, ast.A_Const) and not self._may_be_char(a) for a in arms)
+        first = next((a for a in arms if a is not None and not isinstance(a, ast.A_Const)), None)
+        return first is not None and not self._may_be_char(first)
 
     def _may_be_char(self, n: ast.Node | None) -> bool:
         """``n`` is a char(n) column or cast, or a COALESCE / CASE / NULLIF
@@ -1250,6 +1273,14 @@ def _char_in(n: ast.Node | None, types: dict[str, str]) -> bool:
     """``n`` is a char(n) column by ``types``, or a cast to char(n)."""
     return isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and is_char(types.get(n.fields[-1].sval, "")) \
         or char_cast_length(n) is not None
+
+
+def _char_length(n: ast.Node, types: dict[str, str]) -> int | None:
+    """n of a char(n) column by ``types`` or of a cast to char(n)."""
+    if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and is_char(declared := types.get(n.fields[-1].sval, "")):
+        m = re.fullmatch(r"char\((\d+)\)", declared)
+        return int(m.group(1)) if m else None
+    return char_cast_length(n)
 
 
 def char_cast_length(n: ast.Node | None) -> int | None:

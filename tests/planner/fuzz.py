@@ -286,7 +286,8 @@ def _common_type_only(sql: str, got: Outcome, expected: Outcome) -> bool:
 def _char_set_operation(sql: str, got: Outcome, expected: Outcome) -> bool:
     """A set operation, NULLIF or grouped CASE with a character(n) arm and a text one: PostgreSQL resolves
     the common type (character, or text) and compares and groups without trailing spaces; txngate
-    compares the padded values."""
+    compares the padded values (a set operation typed character by its first arm pads the other arms
+    to compare: a short text value PostgreSQL prints as it is prints padded)."""
     resolving = any(w in sql for w in ("UNION", "INTERSECT", "EXCEPT", "NULLIF(")) or ("GROUP BY" in sql and "CASE" in sql)
     mixed = resolving and " c" in sql.replace("(", " ").replace(".", " ")
     return mixed and got.sqlstate is None and expected.sqlstate is None and not _equal_values(got, expected)
@@ -354,7 +355,7 @@ REPRODUCTIONS = {
     "numeric division as double": "SELECT id, (d - date '2000-01-01') / 8.0 FROM fz ORDER BY id",
     "common type": "SELECT id, COALESCE(v, 'x') FROM fz ORDER BY id",
     "decimal overflow": "SELECT id, (n * n) FROM fz ORDER BY id",
-    "char set operation": "SELECT c AS x FROM fz EXCEPT SELECT left(reverse(left(t, 2)), 2) FROM fz ORDER BY 1 NULLS FIRST",
+    "char set operation": "SELECT c AS x FROM fz UNION SELECT t FROM fz ORDER BY 1 NULLS FIRST",
     "eager filter": "SELECT sum(b * 2) FILTER (WHERE id < 5) FROM fz",
     "folded overflow": "SELECT id, ((b * -1) * -1) FROM fz ORDER BY id",
     "round of double": "SELECT round(ceil(i), 2) FROM fz",

@@ -792,12 +792,18 @@ CHAR_ARMS = [
     # trimmed: length(COALESCE(left(c, 2), c)) of 'a b' gave 1; found by the random tester, seed 15)
     "SELECT f1, length(COALESCE(left(f1, 2), COALESCE(f1, f1))), COALESCE(left(f1, 2), f1) || '|',"
     " CASE WHEN f1 = 'a' THEN f1 ELSE f1::text || ' ' END || '|', length(COALESCE(f1, f1)) FROM ct ORDER BY 1",
+    "SELECT f1, length(COALESCE(f1, left(f1::text || '  ', 3))), length(CASE WHEN f1 = 'a' THEN f1::text || ' ' ELSE f1 END) FROM ct ORDER BY 1",
+    # a set operation typed character by its first arm compares the others as character: trailing spaces do not count
+    "CREATE TABLE pad (p char(4))", "INSERT INTO pad VALUES ('a'), ('ab'), ('abcd'), ('a b')",
+    "SELECT p FROM pad EXCEPT SELECT f1 || ' ' FROM vt ORDER BY 1",
+    "SELECT p FROM pad INTERSECT SELECT rtrim(f1) FROM vt ORDER BY 1",
+    "SELECT count(*) FROM (SELECT p FROM pad UNION SELECT f1::text FROM vt) s",
 ]
 
 
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_char_arms_of_set_operations_as_postgres(db, pg_url):
-    await assert_answers_as_postgres(db.session(), pg_url, CHAR_ARMS, tables=("vt", "ct"))
+    await assert_answers_as_postgres(db.session(), pg_url, CHAR_ARMS, tables=("vt", "ct", "pad"))
 
 
 #: pg_sleep and its siblings sleep and return void, which prints as an empty value
