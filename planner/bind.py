@@ -77,7 +77,7 @@ logging.getLogger("sqlglot").setLevel(logging.ERROR)
 def transpile(pg: str) -> str:
     try:
         duck = _AFTER_TRANSPILE.sub(r"\1(", sqlglot.transpile(pg, read="postgres", write="duckdb")[0])
-        return _STAR_EXCLUDING.sub(r"* EXCLUDE (\1)", duck)
+        return _STAR_EXCLUDING.sub(r"* EXCLUDE (\1)", duck)  # scopes.join_columns_first's
     except sqlglot.errors.SqlglotError as e:
         raise not_supported(f"query construct ({str(e).splitlines()[0]})") from None
 
@@ -131,68 +131,13 @@ class Binder:
         if nothing:
             _select_something(node)
         if star and self.dialect == "duckdb":
-            self._join_columns_first(node)
+            scopes.join_columns_first(node, self._columns_of)
 
-    def _join_columns_first(self, node: ast.Node) -> None:
-        """``SELECT *`` over joins USING columns lists those columns first,
-        as PostgreSQL does (then the left side's other columns, then the
-        right side's); DuckDB keeps them where the left table has them, so
-        a client reading by position read other columns. Written as the
-        join columns, then ``* EXCLUDE`` them, where the joins are the
-        whole FROM list, their USING joins on its left spine, and every
-        column they read is known to appear once in the result (else as it
-        was: EXCLUDE drops every column of the name)."""
-        ctes = {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}
-        for n in walk(node):
-            if not isinstance(n, ast.SelectStmt) or not n.fromClause or len(n.fromClause) != 1 or not n.targetList \
-                    or not any(_is_bare_star(t) for t in n.targetList):
-                continue
-            columns = self._using_first(n.fromClause[0], ctes)
-            if columns:
-                names = [ast.ColumnRef(fields=(ast.String(sval=c),)) for c in columns]
-                rest = ast.FuncCall(funcname=(ast.String(sval="txngate_star_excluding"),), args=tuple(names))
-                n.targetList = tuple(x for t in n.targetList
-                                     for x in ([ast.ResTarget(val=copy.deepcopy(c)) for c in names] + [ast.ResTarget(val=rest)]
-                                               if _is_bare_star(t) else [t]))
-
-    def _using_first(self, item: ast.Node, ctes: set[str]) -> list[str]:
-        """The USING columns of a chain of joins, outermost first, when the
-        chain qualifies (see _join_columns_first); [] otherwise."""
-        columns, spine = [], item
-        while isinstance(spine, ast.JoinExpr):
-            if spine.isNatural or spine.join_using_alias is not None \
-                    or any(isinstance(j, ast.JoinExpr) and (j.usingClause or j.isNatural) for j in walk(spine.rarg)):
-                return []
-            columns += [c.sval for c in spine.usingClause or () if c.sval not in columns]
-            spine = spine.larg
-        out = self._output_names(item, ctes)
-        return columns if out is not None and all(out.count(c) == 1 for c in columns) else []
-
-    def _output_names(self, item: ast.Node, ctes: set[str]) -> list[str] | None:
-        """PostgreSQL's column names of a FROM item (a join's USING columns
-        first), None when a table of it is not a known one."""
-        if isinstance(item, ast.JoinExpr):
-            left, right = self._output_names(item.larg, ctes), self._output_names(item.rarg, ctes)
-            if left is None or right is None:
-                return None
-            using = [c.sval for c in item.usingClause or ()]
-            return using + [c for c in left + right if c not in using]
-        if isinstance(item, ast.RangeSubselect) and isinstance(item.subquery, ast.SelectStmt):
-            sub = item.subquery
-            names = p.result_names(sub)
-            if names is None and sub.fromClause and len(sub.fromClause) == 1 and len(sub.targetList or ()) == 1 \
-                    and _is_bare_star(sub.targetList[0]):
-                names = self._output_names(sub.fromClause[0], ctes)  # SELECT * of one FROM item
-            given = [c.sval for c in (item.alias.colnames or ())] if item.alias is not None else []
-            return None if names is None else given + names[len(given):]
-        if not isinstance(item, ast.RangeVar) or (item.schemaname is None and item.relname in ctes):
-            return None
-        rel = self.catalog.lookup(item.relname, item.schemaname, self.search_path)
-        if rel is None:
-            return None
-        names = [c.name for c in rel.columns]
-        given = [c.sval for c in (item.alias.colnames or ())] if item.alias is not None else []
-        return given + names[len(given):]
+    def _columns_of(self, rv: ast.RangeVar) -> list[str] | None:
+        """The column names of the table or view ``rv`` names, None when it
+        names none."""
+        rel = self.catalog.lookup(rv.relname, rv.schemaname, self.search_path)
+        return None if rel is None else [c.name for c in rel.columns]
 
     def _finish(self, pg: str) -> str:
         return transpile(pg) if self.dialect == "duckdb" else pg
@@ -208,7 +153,6 @@ class Binder:
                 ctes.add(n.ctename)
             elif isinstance(n, ast.TypeCast) and char_cast_length(n) is not None:
                 char_casts = True
-
         columns = self._columns = self._column_types(node)
         arrays = self._arrays = {name: t for name, t in columns.items() if t.endswith("[]")}
         chars = char_casts or any(is_char(t) for t in columns.values()) or self._reads_char_columns(node)
@@ -1569,8 +1513,8 @@ FUNCTION_NAMES = {
 #: ... and for the Spark rewrite (the grammar gives ``position(b IN a)`` as ``position(a, b)``)
 SPARK_FUNCTION_NAMES = {"position": "strpos"}
 _AFTER_TRANSPILE = re.compile(r"\btxngate_fn_(\w+)\(", re.IGNORECASE)
-#: ``*`` but the named columns (_join_columns_first), which PostgreSQL's grammar cannot write
-_STAR_EXCLUDING = re.compile(r"\btxngate_star_excluding\(([^()]*)\)", re.IGNORECASE)
+#: ``*`` but the named columns (scopes.STAR_EXCLUDING), which PostgreSQL's grammar cannot write
+_STAR_EXCLUDING = re.compile(rf"\b{scopes.STAR_EXCLUDING}\(([^()]*)\)", re.IGNORECASE)
 
 
 def _rename_function(fc: ast.FuncCall, dialect: str) -> None:
@@ -1847,10 +1791,6 @@ def _time_type(n: ast.Node, columns: dict[str, str]) -> str | None:
     if isinstance(n, ast.FuncCall) and len(n.funcname) == 1:
         return {"now": "timestamptz", "make_timestamp": "timestamp", "make_timestamptz": "timestamptz"}.get(n.funcname[0].sval)
     return None
-
-
-def _is_bare_star(t: ast.ResTarget) -> bool:
-    return isinstance(t.val, ast.ColumnRef) and len(t.val.fields) == 1 and isinstance(t.val.fields[0], ast.A_Star)
 
 
 #: the column a SELECT of no columns computes for the engines (which need one): never shown (planner.session drops it)

@@ -1,4 +1,5 @@
-"""What a subquery in FROM may read: PostgreSQL's scoping of FROM items.
+"""FROM items as PostgreSQL scopes them: what a subquery in FROM may read,
+and the columns ``*`` shows of a join USING columns.
 
 A subquery in FROM without LATERAL sees the query levels around its
 statement but not the other items of its own FROM list; DuckDB lets it
@@ -12,17 +13,33 @@ not visible to its FROM / USING subqueries even with LATERAL (42P10).
 statement runs. Unqualified names are the engine's to resolve (a name a
 subquery cannot resolve inside is left to DuckDB).
 
-Invariant: only references whose qualifier is the name of another item of
+``join_columns_first(node, columns_of)`` lists a join's USING columns
+first where ``SELECT *`` reads it, as PostgreSQL does (then the left
+side's other columns, then the right side's); DuckDB keeps them where the
+left table has them, so a client reading by position read other columns.
+The star becomes the join columns, then ``STAR_EXCLUDING(columns)``, which
+the binder writes as DuckDB's ``* EXCLUDE (columns)``.
+
+Invariants: only references whose qualifier is the name of another item of
 the same FROM list, and of no FROM item or CTE inside the subquery, are
-refused; everything else is untouched.
+refused; a star is rewritten only where the joins are the whole FROM list,
+their USING joins on its left spine, and every column they read is known
+(tables, ``SELECT *`` subqueries) to appear once in the result (EXCLUDE
+drops every column of a name); everything else is untouched.
 """
 
 from __future__ import annotations
 
+import copy
+from typing import Callable
+
 from pglast import ast
 
 from planner.errors import SqlError
-from planner.parse import walk
+from planner.parse import result_names, walk
+
+#: the call a star over a join USING columns leaves for the rest of its columns (DuckDB's * EXCLUDE)
+STAR_EXCLUDING = "txngate_star_excluding"
 
 
 def check(node: ast.Node) -> None:
@@ -83,3 +100,61 @@ def _names_inside(query: ast.Node) -> set[str]:
         elif isinstance(n, ast.CommonTableExpr):
             names.add(n.ctename)
     return names
+
+
+def join_columns_first(node: ast.Node, columns_of: Callable[[ast.RangeVar], list[str] | None]) -> None:
+    """Rewrite ``SELECT *`` over joins USING columns (see the module
+    docstring); ``columns_of`` names a table's columns, None for no table."""
+    ctes = {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}
+    for n in walk(node):
+        if not isinstance(n, ast.SelectStmt) or not n.fromClause or len(n.fromClause) != 1 or not n.targetList \
+                or not any(_is_bare_star(t) for t in n.targetList):
+            continue
+        columns = _using_first(n.fromClause[0], lambda item: _output_names(item, ctes, columns_of))
+        if columns:
+            names = [ast.ColumnRef(fields=(ast.String(sval=c),)) for c in columns]
+            rest = ast.FuncCall(funcname=(ast.String(sval=STAR_EXCLUDING),), args=tuple(names))
+            n.targetList = tuple(x for t in n.targetList
+                                 for x in ([ast.ResTarget(val=copy.deepcopy(c)) for c in names] + [ast.ResTarget(val=rest)]
+                                           if _is_bare_star(t) else [t]))
+
+
+def _is_bare_star(t: ast.ResTarget) -> bool:
+    return isinstance(t.val, ast.ColumnRef) and len(t.val.fields) == 1 and isinstance(t.val.fields[0], ast.A_Star)
+
+
+def _using_first(item: ast.Node, output_names) -> list[str]:
+    """The USING columns of a chain of joins, outermost first, when the
+    chain qualifies (see the module docstring); [] otherwise."""
+    columns, spine = [], item
+    while isinstance(spine, ast.JoinExpr):
+        if spine.isNatural or spine.join_using_alias is not None \
+                or any(isinstance(j, ast.JoinExpr) and (j.usingClause or j.isNatural) for j in walk(spine.rarg)):
+            return []
+        columns += [c.sval for c in spine.usingClause or () if c.sval not in columns]
+        spine = spine.larg
+    out = output_names(item)
+    return columns if out is not None and all(out.count(c) == 1 for c in columns) else []
+
+
+def _output_names(item: ast.Node, ctes: set[str], columns_of) -> list[str] | None:
+    """PostgreSQL's column names of a FROM item (a join's USING columns
+    first), None when a table of it is not a known one."""
+    if isinstance(item, ast.JoinExpr):
+        left, right = _output_names(item.larg, ctes, columns_of), _output_names(item.rarg, ctes, columns_of)
+        if left is None or right is None:
+            return None
+        using = [c.sval for c in item.usingClause or ()]
+        return using + [c for c in left + right if c not in using]
+    if isinstance(item, ast.RangeSubselect) and isinstance(item.subquery, ast.SelectStmt):
+        sub = item.subquery
+        names = result_names(sub)
+        if names is None and sub.fromClause and len(sub.fromClause) == 1 and len(sub.targetList or ()) == 1 \
+                and _is_bare_star(sub.targetList[0]):
+            names = _output_names(sub.fromClause[0], ctes, columns_of)  # SELECT * of one FROM item
+    elif isinstance(item, ast.RangeVar) and not (item.schemaname is None and item.relname in ctes):
+        names = columns_of(item)
+    else:
+        return None
+    given = [c.sval for c in (item.alias.colnames or ())] if item.alias is not None else []
+    return None if names is None else given + names[len(given):]
