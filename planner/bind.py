@@ -1482,10 +1482,17 @@ _ROUNDINGS = ("round", "trunc", "ceil", "ceiling", "floor")
 
 
 def _integer_width(n: ast.Node, columns: dict[str, str]) -> str | None:
-    """``_operand_type``, or bigint for a bigint column or cast."""
+    """``_operand_type``, or bigint for a bigint column or cast, or for
+    arithmetic with one (-1::bigint)."""
     if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and columns.get(n.fields[-1].sval) == "bigint" \
             or isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval.lower() in ("int8", "bigint"):
         return "bigint"
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _ARITHMETIC:
+        widths = [_integer_width(x, columns) for x in (n.lexpr, n.rexpr) if x is not None]
+        if "bigint" in widths and all(w in ("smallint", "integer", "bigint") for w in widths):
+            return "bigint"
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
+        return _integer_width(n.lexpr, columns)
     return _operand_type(n, columns)
 
 

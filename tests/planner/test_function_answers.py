@@ -661,6 +661,10 @@ INTEGER_WIDTHS = [
     "SELECT id, NULLIF(i, b), NULLIF(b, i), NULLIF(s, b) FROM widths ORDER BY id",
     "SELECT NULLIF(i, b) + 2147483647 FROM widths WHERE id = 1",
     "SELECT NULLIF(i, b) + 1 FROM widths",
+    # nested, and beside arithmetic of a bigint (found by the random tester, seed 16)
+    "SELECT id, pg_typeof(NULLIF(NULLIF(i, b), -1::bigint)), NULLIF(NULLIF(i, b), -1::bigint) + s FROM widths WHERE id = 2",
+    "SELECT NULLIF(NULLIF(i, b), -1::bigint) + s FROM widths",
+    "SELECT id, COALESCE(-1::bigint + (2 % -2), NULLIF(s, b * 2)) FROM widths ORDER BY id",
 ]
 
 
