@@ -9,7 +9,8 @@ and PostgreSQL's wording for the cases clients meet: bad input (22P02,
 42P20), unknown and ambiguous names (42703, 42702, 42P01, 42883), and
 scalar subqueries with several rows (21000). An error our own functions
 raise inside DuckDB (``local_exec.udf.FunctionError``, or a macro's ``error()``)
-carries its SQLSTATE in its text, as ``[XXXXX] message``, and keeps it.
+carries its SQLSTATE in its text, as ``[XXXXX] message``, and keeps it
+(also when raised as a failing cast of that text, which is not volatile).
 
 Invariant: every DuckDB error becomes an ``EngineError`` whose SQLSTATE is
 five characters of PostgreSQL's alphabet; nothing escapes untranslated.
@@ -60,6 +61,7 @@ def _rule(pattern: str, sqlstate: str, message: Callable[[re.Match], str] | str 
 _RULES: tuple[Rule, ...] = (
     # an error raised by our own code inside DuckDB: its SQLSTATE is in the text
     _rule(r"(?:^|\w+Error: )\[([0-9A-Z]{5})\] (.*)", "", lambda m: m.group(2)),
+    _rule(r"Could not convert string '\[([0-9A-Z]{5})\] (.*?)' to DOUBLE", "", lambda m: m.group(2)),  # planner.pgcatalog.raised
     _rule(r"Could not convert string ['\"](.*?)['\"] to (INTERVAL|DATE|TIME|TIMESTAMP(?: WITH TIME ZONE)?)\b", "22007",
           lambda m: f'invalid input syntax for type {_pg_type(m.group(2))}: "{m.group(1)}"'),  # invalid_datetime_format, as PostgreSQL's
     _rule(r"Overflow in \w+ of INTERVAL", "22008", "interval out of range"),

@@ -35,7 +35,7 @@ from planner.catalog import Catalog, Relation
 from planner.errors import INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
 from planner.parse import pg_sql, walk
-from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, replace_children
+from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, raised, replace_children
 from planner.sqltypes import type_name as sql_type_name
 from planner.sqltypes import (FLOAT_NAMES, INTEGER_NAMES, canonical, fraction_precision, interval_text, special_datetime, time_text,
                               typed_literal)
@@ -399,10 +399,10 @@ class Binder:
                 return new
             cut = "substring(_arg1, greatest(_arg2, 1), greatest(0, _arg2 + _arg3 - greatest(_arg2, 1)))"
             if isinstance(args[2], ast.A_Const) and isinstance(args[2].val, ast.Integer) and args[2].val.ival >= 0:
-                new = expand(cut, args)  # no error() to guard: it is volatile, which PARTITION BY refuses
+                new = expand(cut, args)  # nothing to guard
                 self._cast.add(id(new))
                 return new
-            new = expand(f"CASE WHEN _arg3 < 0 THEN error('[22011] negative substring length not allowed') ELSE {cut} END", args)
+            new = expand(f"CASE WHEN _arg3 < 0 THEN {raised('22011', 'negative substring length not allowed', 'text')} ELSE {cut} END", args)
             self._cast.add(id(new.defresult))
             return new
         if name == "to_char" and len(args) == 2 and isinstance(args[1], ast.A_Const) and isinstance(args[1].val, ast.String):

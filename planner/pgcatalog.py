@@ -982,6 +982,15 @@ def session_activity(sessions, asking=None) -> list[dict]:
     return rows
 
 
+def raised(sqlstate: str, message: str, sql_type: str = "DOUBLE") -> str:
+    """An expression that fails with ``sqlstate`` and ``message`` when
+    evaluated (a cast of their text to double precision, which
+    local_exec.errors reads back), typed ``sql_type``, without error()'s
+    volatility: a CASE with it may stand in PARTITION BY."""
+    failing = f"CAST('[{sqlstate}] {message}' AS DOUBLE)"
+    return failing if sql_type == "DOUBLE" else f"CAST({failing} AS {sql_type})"  # of the CASE's type
+
+
 def macros() -> tuple[str, ...]:
     """The DuckDB macros the rewritten functions call."""
     return (
@@ -1039,15 +1048,17 @@ def macros() -> tuple[str, ...]:
         "CREATE OR REPLACE MACRO txngate_array_remove(a, e) AS list_filter(a, lambda x: x IS DISTINCT FROM e)",
         "CREATE OR REPLACE MACRO txngate_array_replace(a, f, t) AS list_transform(a, lambda x: CASE WHEN x IS NOT DISTINCT FROM f THEN t ELSE x END)",
         "CREATE OR REPLACE MACRO txngate_pg_typeof(t) AS " + _pg_typeof_sql(),
-        # PostgreSQL refuses what DuckDB answers with NaN or -inf (errors carry their SQLSTATE: local_exec.errors)
-        "CREATE OR REPLACE MACRO txngate_sqrt(x) AS CASE WHEN x < 0 THEN error('[2201F] cannot take square root of a negative number') ELSE sqrt(x) END",
-        "CREATE OR REPLACE MACRO txngate_ln(x) AS CASE WHEN x = 0 THEN error('[2201E] cannot take logarithm of zero') "
-        "WHEN x < 0 THEN error('[2201E] cannot take logarithm of a negative number') ELSE ln(x) END",
-        "CREATE OR REPLACE MACRO txngate_log(x) AS CASE WHEN x = 0 THEN error('[2201E] cannot take logarithm of zero') "
-        "WHEN x < 0 THEN error('[2201E] cannot take logarithm of a negative number') ELSE log10(x) END, "
-        "(b, x) AS CASE WHEN b = 0 OR x = 0 THEN error('[2201E] cannot take logarithm of zero') "
-        "WHEN b < 0 OR x < 0 THEN error('[2201E] cannot take logarithm of a negative number') "
-        "WHEN b = 1 THEN error('[22012] division by zero') ELSE log(b, x) END",
+        # PostgreSQL refuses what DuckDB answers with NaN or -inf (errors carry their SQLSTATE: local_exec.errors),
+        # raised by a failing cast, not error(), which is volatile: PARTITION BY sqrt(x) would be refused
+        "CREATE OR REPLACE MACRO txngate_sqrt(x) AS CASE WHEN x < 0 THEN " + raised("2201F", "cannot take square root of a negative number")
+        + " ELSE sqrt(x) END",
+        "CREATE OR REPLACE MACRO txngate_ln(x) AS CASE WHEN x = 0 THEN " + raised("2201E", "cannot take logarithm of zero")
+        + " WHEN x < 0 THEN " + raised("2201E", "cannot take logarithm of a negative number") + " ELSE ln(x) END",
+        "CREATE OR REPLACE MACRO txngate_log(x) AS CASE WHEN x = 0 THEN " + raised("2201E", "cannot take logarithm of zero")
+        + " WHEN x < 0 THEN " + raised("2201E", "cannot take logarithm of a negative number") + " ELSE log10(x) END, "
+        "(b, x) AS CASE WHEN b = 0 OR x = 0 THEN " + raised("2201E", "cannot take logarithm of zero")
+        + " WHEN b < 0 OR x < 0 THEN " + raised("2201E", "cannot take logarithm of a negative number")
+        + " WHEN b = 1 THEN " + raised("22012", "division by zero") + " ELSE log(b, x) END",
         # a value as json text, as PostgreSQL's json constructors write it (planner.jsonops._built): json as it is,
         # timestamps in ISO 8601 (with T, and the offset's minutes); a NULL is null (the engine's own JSON otherwise)
         "CREATE OR REPLACE MACRO txngate_json_value(v) AS CASE WHEN v IS NULL THEN 'null' "

@@ -312,12 +312,6 @@ def _float_overflow(sql: str, got: Outcome, expected: Outcome) -> bool:
     return expected.sqlstate == "22003" and got.sqlstate is None and any(w in sql for w in ("f)", "* f", "round(f", "(f *"))
 
 
-def _volatile_partition(sql: str, got: Outcome, expected: Outcome) -> bool:
-    """sqrt(), ln() and substring() with a computed length check their argument with DuckDB's error(), which
-    is volatile, and DuckDB refuses volatile PARTITION BY expressions."""
-    return got.sqlstate == "42804" and expected.sqlstate is None and "PARTITION BY" in sql and "sqrt(" in sql
-
-
 def _folded_overflow(sql: str, got: Outcome, expected: Outcome) -> bool:
     """DuckDB's optimizer folds x * -1 * -1 to x, so an overflow PostgreSQL reports never happens."""
     return expected.sqlstate == "22003" and got.sqlstate is None and "* -1) * -1" in sql
@@ -345,7 +339,6 @@ KNOWN = {
     "folded overflow": (_folded_overflow.__doc__, _folded_overflow),
     "round of double": (_round_of_double.__doc__, _round_of_double),
     "float overflow": (_float_overflow.__doc__, _float_overflow),
-    "volatile partition": (_volatile_partition.__doc__, _volatile_partition),
 }
 
 
@@ -360,7 +353,6 @@ REPRODUCTIONS = {
     "folded overflow": "SELECT id, ((b * -1) * -1) FROM fz ORDER BY id",
     "round of double": "SELECT round(ceil(i), 2) FROM fz",
     "float overflow": "SELECT id, (f * i) FROM fz ORDER BY id",
-    "volatile partition": "SELECT id, row_number() OVER (PARTITION BY (sqrt(abs(n::float8)) < 1) ORDER BY id) FROM fz ORDER BY id",
 }
 
 
