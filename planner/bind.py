@@ -332,10 +332,17 @@ class Binder:
                 and (typed := _typed_literal(n, self._columns)) is not None:
             return typed
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF and self.dialect == "duckdb" and id(n) not in self._cast:
-            # NULLIF(a, b) compares, and answers, in the common type (DuckDB casts b to a's: NULLIF(int, 1e300)
-            # overflowed); NULLIF(b, b) is a NULL of b's type, which makes the CASE's type the common one
-            if {_integer_width(n.lexpr, self._columns), _integer_width(n.rexpr, self._columns)} <= {"smallint", "integer", "bigint"}:
+            # NULLIF(a, b) compares in the common type (DuckDB casts b to a's: NULLIF(int, 1e300) overflowed) and
+            # answers a's value in it: NULLIF(b, b) is a NULL of b's type, which makes the CASE's type the common
+            # one, where a is an integer of b (NULLIF(int, 0.001) is numeric) or a string constant; else a's type
+            # (a NULL of no type): DuckDB's common type of numerics may cut a's places (NULLIF(0.001, CASE ...
+            # 100.0 ... END) gave 0.00), where PostgreSQL's numeric keeps them all
+            a_width, b_width = _integer_width(n.lexpr, self._columns), _integer_width(n.rexpr, self._columns)
+            common = isinstance(n.lexpr, ast.A_Const) and isinstance(n.lexpr.val, ast.String) or a_width is not None and b_width is None
+            if not common:
                 null = ast.A_Const(isnull=True)  # integers compare across widths (int48eq, ...): the result keeps a's type
+            elif a_width is not None and _operand_type(n.rexpr, self._columns, floats=True) == "numeric":
+                null = _cast_to(ast.A_Const(isnull=True), "numeric(28,0)")  # an integer as a numeric: no places
             else:
                 null = ast.A_Expr(kind=A_Expr_Kind.AEXPR_NULLIF, name=(ast.String(sval="="),), lexpr=copy.deepcopy(n.rexpr),
                                   rexpr=copy.deepcopy(n.rexpr))

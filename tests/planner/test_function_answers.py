@@ -682,6 +682,11 @@ INTEGER_WIDTHS = [
     "SELECT id, pg_typeof(NULLIF(NULLIF(i, b), -1::bigint)), NULLIF(NULLIF(i, b), -1::bigint) + s FROM widths WHERE id = 2",
     "SELECT NULLIF(NULLIF(i, b), -1::bigint) + s FROM widths",
     "SELECT id, COALESCE(-1::bigint + (2 % -2), NULLIF(s, b * 2)) FROM widths ORDER BY id",
+    # NULLIF answers its first argument's value: a numeric keeps its places beside a wider one (0.001 gave 0.00; seed 17)
+    "SELECT id, NULLIF(0.001, CASE WHEN id > 1 THEN 100.0 ELSE abs(-2.50) END) FROM widths ORDER BY id",
+    "SELECT NULLIF(CASE WHEN id > 1 THEN i::numeric ELSE 1.5 END, trunc(s::numeric) * 2) AS x FROM widths"
+    " INTERSECT SELECT trunc(round(2::numeric, 0)) FROM widths",
+    "SELECT id, abs(NULLIF(i, 0.001)), NULLIF(1, 2.2), NULLIF('a', 'b') FROM widths ORDER BY id",
 ]
 
 
