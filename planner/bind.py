@@ -342,7 +342,7 @@ class Binder:
             if not common:
                 null = ast.A_Const(isnull=True)  # integers compare across widths (int48eq, ...): the result keeps a's type
             elif a_width is not None and _operand_type(n.rexpr, self._columns, floats=True) == "numeric":
-                null = _cast_to(ast.A_Const(isnull=True), "numeric(28,0)")  # an integer as a numeric: no places
+                null = _cast_to(ast.A_Const(isnull=True), decimals.computed_type(0))  # an integer as a numeric: no places
             else:
                 null = ast.A_Expr(kind=A_Expr_Kind.AEXPR_NULLIF, name=(ast.String(sval="="),), lexpr=copy.deepcopy(n.rexpr),
                                   rexpr=copy.deepcopy(n.rexpr))
@@ -446,7 +446,7 @@ class Binder:
         if name == "round" and len(args) == 2 and _operand_type(args[0], self._columns) in ("smallint", "integer") \
                 and isinstance(args[1], ast.A_Const) and isinstance(args[1].val, ast.Integer):
             scale = max(0, args[1].val.ival)  # round(numeric, int): PostgreSQL's only two-argument round
-            return ast.FuncCall(funcname=fc.funcname, args=(_cast_to(args[0], f"numeric(38,{scale})"), args[1]))
+            return ast.FuncCall(funcname=fc.funcname, args=(_cast_to(args[0], decimals.computed_type(scale)), args[1]))
         if name == "round" and len(args) == 1 and _operand_type(args[0], self._columns, floats=True) in ("real", "double precision"):
             return ast.FuncCall(funcname=(ast.String(sval="round_even"),), args=(args[0], ast.A_Const(val=ast.Integer(ival=0))))
         return None
@@ -501,15 +501,15 @@ class Binder:
             f"txngate_pg_year({_astronomical('isoyear', kind)})" if kind and field == "isoyear" else f"date_part('{field}', _arg1)"
         if name == "extract":
             template = {
-                "second": "(CAST(date_part('microseconds', _arg1) AS numeric(38,0)) * CAST(0.000001 AS numeric(38,6)))",
-                "milliseconds": "(CAST(date_part('microseconds', _arg1) AS numeric(38,0)) * CAST(0.001 AS numeric(38,3)))",
-                "epoch": "CAST(epoch(_arg1) AS numeric(38,0))" if date else
-                         "(CAST(CAST(round(epoch(_arg1) * 1000000) AS bigint) AS numeric(38,0)) * CAST(0.000001 AS numeric(38,6)))",
+                "second": "(CAST(date_part('microseconds', _arg1) AS numeric(28,0)) * CAST(0.000001 AS numeric(38,6)))",
+                "milliseconds": "(CAST(date_part('microseconds', _arg1) AS numeric(28,0)) * CAST(0.001 AS numeric(38,3)))",
+                "epoch": "CAST(epoch(_arg1) AS numeric(28,0))" if date else
+                         "(CAST(CAST(round(epoch(_arg1) * 1000000) AS bigint) AS numeric(28,0)) * CAST(0.000001 AS numeric(38,6)))",
                 # the day's number plus the fraction of the day gone, divided as numerics (kept to 20 places)
-                "julian": "CAST(julian(_arg1) AS numeric(38,0))" if date else
+                "julian": "CAST(julian(_arg1) AS numeric(28,0))" if date else
                           "(CAST(CAST(julian(CAST(_arg1 AS date)) AS bigint) AS numeric(30,20)) + CAST(txngate_numeric_div(CAST((epoch_us(CAST(_arg1 AS timestamp)) "
                           "% 86400000000 + 86400000000) % 86400000000 AS text), '86400000000') AS numeric(30,20)))",
-            }.get(field, f"CAST({part} AS numeric(38,0))")
+            }.get(field, f"CAST({part} AS numeric(28,0))")
             if kind and field in _MONOTONIC_FIELDS:  # numeric cannot hold infinity here: refused, not NULL
                 template = f"CASE WHEN isinf(_arg1) THEN error('[0A000] numeric infinity (extract of an infinite {kind}) is not supported') " \
                            f"ELSE {template} END"
@@ -748,10 +748,10 @@ class Binder:
                 and _operand_type(fc.args[0], self._columns, floats=True) == "numeric":
             # DuckDB's rounding of a decimal(38, s) is a decimal(38, places): beside any decimal with places, its
             # 38 integer digits would win the common type and cut the other's places (a decimal(12,3) IN a
-            # subquery of round(x) compared 0.333 as 0); 28 integer digits, as an unconstrained numeric holds
+            # subquery of round(x) compared 0.333 as 0)
             places = fc.args[1].val.ival if len(fc.args) == 2 and isinstance(fc.args[1], ast.A_Const) \
                 and isinstance(fc.args[1].val, ast.Integer) else 0 if len(fc.args) == 1 else None
-            return f"numeric({28 + places},{places})" if places is not None and 0 <= places <= 10 else None
+            return decimals.computed_type(places) if places is not None and 0 <= places <= 10 else None
         if name == "sum" and self.dialect == "duckdb" and len(fc.args or ()) == 1:
             return SUM_RESULTS.get(_operand_type(fc.args[0], self._columns))
         return None

@@ -6,7 +6,7 @@ operations) its common type keeps the integer digits and cuts the scale
 when both need more than 38 digits, rounding values silently; its %, mod
 and div of decimals run in double precision. PostgreSQL's numeric keeps
 every digit. ``Scales.unify`` casts the arms of such a meeting to
-38 digits with the largest scale when every arm's scale is known
+the largest scale with 28 integer digits (``computed_type``) when every arm's scale is known
 (``Scales.scale``: columns, casts, constants, round/trunc, sum/min/max,
 + - *); ``Scales.exact_remainder`` sends %, mod and div of numerics to
 local_exec.numeric's exact functions.
@@ -23,7 +23,10 @@ from typing import Callable
 from pglast import ast
 from pglast.enums import A_Expr_Kind
 
-__all__ = ["Scales", "set_operation_leaves"]
+__all__ = ["INTEGER_DIGITS", "Scales", "computed_type", "set_operation_leaves"]
+
+#: the integer digits of a computed numeric: an unconstrained numeric's (decimal(38, 10) holds 28)
+INTEGER_DIGITS = 28
 
 
 class Scales:
@@ -88,7 +91,7 @@ class Scales:
     def unify(self, n: ast.Node) -> None:
         """CASE, COALESCE, GREATEST/LEAST, IN (SELECT ...) and set operations
         over numerics of different scales: when every numeric arm's scale is
-        known, each is cast to 38 digits with the largest scale."""
+        known, each is cast to the largest scale (``computed_type``)."""
         if isinstance(n, ast.CaseExpr):
             self._unify([(w, "result") for w in n.args] + [(n, "defresult")])
         elif isinstance(n, (ast.CoalesceExpr, ast.MinMaxExpr)):
@@ -158,7 +161,16 @@ def _declared_scale(sql_type: str) -> int | None:
     return int(m.group(2)) if m else None
 
 
+def computed_type(scale: int) -> str:
+    """The decimal type txngate computes a numeric of ``scale`` places in:
+    INTEGER_DIGITS before the point (38 digits at most). Beside another
+    decimal DuckDB's common type keeps the larger integer part and cuts
+    the places when both need more than 38 digits; within 28 integer
+    digits a numeric keeps up to 10 places beside any other."""
+    return f"numeric({min(38, INTEGER_DIGITS + scale)},{scale})"
+
+
 def _numeric(scale: int) -> ast.TypeName:
-    """numeric(38, scale): DuckDB's widest decimal."""
-    return ast.TypeName(names=(ast.String(sval="numeric"),), typmods=(ast.A_Const(val=ast.Integer(ival=38)),
+    """``computed_type(scale)`` as a TypeName."""
+    return ast.TypeName(names=(ast.String(sval="numeric"),), typmods=(ast.A_Const(val=ast.Integer(ival=min(38, INTEGER_DIGITS + scale))),
                                                                     ast.A_Const(val=ast.Integer(ival=scale))), typemod=-1)

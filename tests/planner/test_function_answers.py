@@ -495,6 +495,10 @@ ROUNDED_NUMERICS = [
     "SELECT id FROM rq WHERE u = ANY (SELECT round(n, 1) FROM rq) ORDER BY id",
     "SELECT a.id, b.id FROM rq a JOIN rq b ON a.n = round(b.u) ORDER BY 1, 2",
     "SELECT round(sum(n) / count(*), 2), round(avg(u)), ceil(sum(u)) FROM rq",
+    # extract() and round(int, places) beside another numeric keep its places (1.5 became 2)
+    "SELECT count(*) FROM (SELECT extract(year FROM date '2020-05-01') AS x UNION ALL SELECT 1.5) s WHERE x = 1.5",
+    "SELECT count(*) FROM (SELECT round(7, 2) AS x UNION ALL SELECT 0.001) s WHERE x = 0.001",
+    "SELECT count(*) FROM rq WHERE u IN (SELECT extract(day FROM date '2020-01-01') + 0.12345)",
 ]
 
 
