@@ -1103,14 +1103,19 @@ def _json_aliases(node: ast.Node, found: dict[str, set[str]]) -> None:
 
 def _numeric_aliases(node: ast.Node, found: dict[str, set[str]]) -> None:
     """Output names of the statement's subqueries and CTEs that are numeric
-    expressions (``l_extendedprice * (1 - l_discount) AS volume``), so a
-    division of them is PostgreSQL's numeric division."""
+    or integer expressions (``l_extendedprice * (1 - l_discount) AS
+    volume``, ``i + 1 AS x``), so a division of them is PostgreSQL's numeric
+    division and their avg and sum are PostgreSQL's (exact, of its type)."""
     for n in walk(node):
         if isinstance(n, ast.SelectStmt) and n.targetList:
             flat = {name: next(iter(types)) for name, types in found.items() if len(types) == 1}
             for t in n.targetList:
-                if t.name and t.name not in found and _operand_type(t.val, flat, floats=True) == "numeric":
+                if not t.name or t.name in found:
+                    continue
+                if _operand_type(t.val, flat, floats=True) == "numeric":
                     found[t.name] = {"numeric"}
+                elif (width := _integer_width(t.val, flat)) in ("smallint", "integer", "bigint"):
+                    found[t.name] = {width}
 
 
 def is_char(t: str) -> bool:
@@ -1986,7 +1991,8 @@ def _is_exact_division(v: ast.Node, columns: dict[str, str]) -> bool:
     of them, or + - * of such a result and a numeric, an integer or
     another such result."""
     if isinstance(v, ast.FuncCall) and v.funcname[-1].sval == "avg" and len(v.args or ()) == 1 and not v.agg_order:
-        return _operand_type(v.args[0], columns, floats=True) in ("numeric", "smallint", "integer")
+        return _operand_type(v.args[0], columns, floats=True) in ("numeric", "smallint", "integer") \
+            or _integer_width(v.args[0], columns) == "bigint"
     if isinstance(v, ast.A_Expr) and v.kind == A_Expr_Kind.AEXPR_OP and v.name[-1].sval in _EXACT_ARITHMETIC and v.lexpr is not None:
         # + - * of such a result and a numeric, an integer or another such result: carried exactly
         sides = (v.lexpr, v.rexpr)
