@@ -278,6 +278,10 @@ class Binder:
             # numeric(50,2): computed in DuckDB's 38 digits (as stored: storage.persist.codec)
             n.typeName = ast.TypeName(names=n.typeName.names, typemod=-1, arrayBounds=n.typeName.arrayBounds,
                                       typmods=(ast.A_Const(val=ast.Integer(ival=38)),) + tuple(n.typeName.typmods[1:]))
+        if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval in ("numeric", "decimal") \
+                and not n.typeName.typmods and not n.typeName.arrayBounds and _integer_width(n.arg, self._columns) is not None:
+            # an integer as a numeric has no places (DuckDB's numeric has 10: i::numeric * 1.5 printed 4.50000000000)
+            n.typeName = _cast_to(n.arg, decimals.computed_type(0)).typeName
         if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and len(n.typeName.arrayBounds or ()) == 1 and (depth := _array_depth(n.arg)) > 1:
             # ARRAY[[1,2],[3,4]]::bigint[]: PostgreSQL's array types have any number of dimensions, DuckDB's lists one each
             n.typeName = ast.TypeName(names=n.typeName.names, typmods=n.typeName.typmods, typemod=-1, arrayBounds=n.typeName.arrayBounds * depth)

@@ -689,6 +689,21 @@ async def test_averages_as_postgres(db, pg_url):
     await assert_answers_as_postgres(db.session(), pg_url, AVERAGES, tables=("av",))
 
 
+#: an integer cast to numeric has no places (it had DuckDB's 10: i::numeric * 1.5 printed 4.50000000000)
+INTEGER_NUMERICS = [
+    "CREATE TABLE inum (i int, u numeric, b bigint)",
+    "INSERT INTO inum VALUES (3, 1.5, 10)",
+    "SELECT i::numeric, i::numeric * 1.5, 7::numeric, count(*)::numeric * 100, b::decimal / 4, sum(i)::numeric, (i::numeric)::text FROM inum GROUP BY i, b",
+    "SELECT i::numeric / 7 FROM inum",
+    "SELECT 2147483647::numeric * 2147483647::numeric",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_integer_numerics_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, INTEGER_NUMERICS, tables=("inum",))
+
+
 #: integer widths as PostgreSQL's: smallint / 3 is integer (s + s / 3 does not overflow smallint), NULLIF(int, bigint)
 #: keeps the integer (+ 2147483647 overflows), found by the random differential tester (seed 13)
 INTEGER_WIDTHS = [
