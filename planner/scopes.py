@@ -1,5 +1,5 @@
 """FROM items as PostgreSQL scopes them: what a subquery in FROM may read,
-and the columns ``*`` shows of a join USING columns.
+and the columns ``*`` shows of a join USING columns (or NATURAL).
 
 A subquery in FROM without LATERAL sees the query levels around its
 statement but not the other items of its own FROM list; DuckDB lets it
@@ -124,17 +124,30 @@ def _is_bare_star(t: ast.ResTarget) -> bool:
 
 
 def _using_first(item: ast.Node, output_names) -> list[str]:
-    """The USING columns of a chain of joins, outermost first, when the
-    chain qualifies (see the module docstring); [] otherwise."""
+    """The USING (or NATURAL) columns of a chain of joins, outermost first,
+    when the chain qualifies (see the module docstring); [] otherwise."""
     columns, spine = [], item
     while isinstance(spine, ast.JoinExpr):
-        if spine.isNatural or spine.join_using_alias is not None \
+        if spine.join_using_alias is not None \
                 or any(isinstance(j, ast.JoinExpr) and (j.usingClause or j.isNatural) for j in walk(spine.rarg)):
             return []
-        columns += [c.sval for c in spine.usingClause or () if c.sval not in columns]
+        joined = _joined_on(spine, output_names)
+        if joined is None:
+            return []
+        columns += [c for c in joined if c not in columns]
         spine = spine.larg
     out = output_names(item)
     return columns if out is not None and all(out.count(c) == 1 for c in columns) else []
+
+
+def _joined_on(join: ast.JoinExpr, output_names) -> list[str] | None:
+    """The columns a join merges: its USING list, or for NATURAL the names
+    both sides have, in the left side's order (None when a side's names are
+    not known)."""
+    if not join.isNatural:
+        return [c.sval for c in join.usingClause or ()]
+    left, right = output_names(join.larg), output_names(join.rarg)
+    return None if left is None or right is None else [c for c in left if c in right]
 
 
 def _output_names(item: ast.Node, ctes: set[str], columns_of) -> list[str] | None:
@@ -144,7 +157,7 @@ def _output_names(item: ast.Node, ctes: set[str], columns_of) -> list[str] | Non
         left, right = _output_names(item.larg, ctes, columns_of), _output_names(item.rarg, ctes, columns_of)
         if left is None or right is None:
             return None
-        using = [c.sval for c in item.usingClause or ()]
+        using = [c for c in left if c in right] if item.isNatural else [c.sval for c in item.usingClause or ()]
         return using + [c for c in left + right if c not in using]
     if isinstance(item, ast.RangeSubselect) and isinstance(item.subquery, ast.SelectStmt):
         sub = item.subquery

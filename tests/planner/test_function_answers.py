@@ -648,12 +648,23 @@ USING_COLUMNS = [
     "select * from (select * from ua join ub using (x)) s join uc using (y)",
     "select count(*) from (select * from ua join ub using (x)) s",
     "select * from ua join (ub join ua a2 using (x)) using (x)",
+    # NATURAL joins too
+    "create table na(f1 int, x int, y int)",
+    "create table nb(q1 int, x int)",
+    "create table nc(y int, z int)",
+    "insert into na values (1,2,7),(5,6,8)",
+    "insert into nb values (3,2),(4,9)",
+    "insert into nc values (7, 70)",
+    "select * from na natural join nb",
+    "select * from na natural left join nb order by 1",
+    "select * from na natural join nc",
+    "select * from na natural full join nb order by 1",
 ]
 
 
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_using_columns_first_as_postgres(db, pg_url):
-    await assert_answers_as_postgres(db.session(), pg_url, USING_COLUMNS, tables=("ua", "ub", "uc"))
+    await assert_answers_as_postgres(db.session(), pg_url, USING_COLUMNS, tables=("ua", "ub", "uc", "na", "nb", "nc"))
 
 
 #: sqrt, ln, log and substring refuse bad arguments without DuckDB's volatile error(): they may stand in PARTITION BY
