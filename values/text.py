@@ -647,8 +647,8 @@ def timestamp_input(text: str, order: str | None = None) -> str | None:
 def date_input(text: str, order: str | None = None) -> str | None:
     """A date written as three numbers whose first has at most two digits
     (``01/02/03``, ``99-01-08``, ``1/8/1999``) read as PostgreSQL reads it:
-    the fields in DateStyle's order (a field of three or more digits is the
-    year wherever it stands), a year of one or two digits in 1970..2069;
+    the fields in DateStyle's order, a year of one or two digits in
+    1970..2069;
     ISO ``YYYY-MM-DD`` text; DateSyntax (22008) when the fields make no
     date. None for any other text (DuckDB reads it as PostgreSQL does, or
     refuses it)."""
@@ -657,7 +657,7 @@ def date_input(text: str, order: str | None = None) -> str | None:
         return None
     first, second, third = m.group(1), m.group(3), m.group(4)
     order = order or DATE_ORDER.get()
-    if len(third) > 2 or order != "YMD":
+    if order != "YMD":  # YMD reads the fields in that order whatever their digits (1/8/1999: day 1999, refused)
         year = third
         month, day = (second, first) if order == "DMY" else (first, second)
     else:

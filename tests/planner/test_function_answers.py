@@ -715,6 +715,19 @@ async def test_integer_numerics_as_postgres(db, pg_url):
     await assert_answers_as_postgres(db.session(), pg_url, INTEGER_NUMERICS, tables=("inum",))
 
 
+#: DateStyle YMD reads a date's three fields in that order whatever their digits ('1/8/1999' is refused: day 1999; it
+#: was read as January 8, 1999)
+DATE_ORDERS = [statement for order in ("ymd", "mdy", "dmy") for statement in
+               [f"SET datestyle TO {order}"] + [f"SELECT date '{text}'" for text in
+                                                ("1/8/1999", "1/18/1999", "08-01-1999", "01 08 1999", "99-01-08", "1999-01-08", "08-01-99",
+                                                 "1/8/99", "18/1/1999")]]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_date_orders_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, DATE_ORDERS + ["SET datestyle TO 'ISO, MDY'"])
+
+
 #: integer widths as PostgreSQL's: smallint / 3 is integer (s + s / 3 does not overflow smallint), NULLIF(int, bigint)
 #: keeps the integer (+ 2147483647 overflows), found by the random differential tester (seed 13)
 INTEGER_WIDTHS = [
