@@ -335,6 +335,12 @@ class Binder:
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _ARITHMETIC and n.lexpr is not None \
                 and (typed := _typed_literal(n, self._columns)) is not None:
             return typed
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "-" and n.lexpr is None \
+                and self.dialect == "duckdb" and id(n) not in self._cast \
+                and (width := _integer_width(n.rexpr, self._columns)) in ("smallint", "integer", "bigint"):
+            # -x of an integer is of x's type: DuckDB folds -(-9223372036854775808::int8) into a wider integer
+            self._cast.add(id(n))
+            return _cast_to(n, {"smallint": "int2", "integer": "int4", "bigint": "int8"}[width])
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF and self.dialect == "duckdb" and id(n) not in self._cast:
             # NULLIF(a, b) compares in the common type (DuckDB casts b to a's: NULLIF(int, 1e300) overflowed) and
             # answers a's value in it: NULLIF(b, b) is a NULL of b's type, which makes the CASE's type the common

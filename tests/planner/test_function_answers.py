@@ -746,6 +746,9 @@ INTEGER_WIDTHS = [
     "SELECT NULLIF(CASE WHEN id > 1 THEN i::numeric ELSE 1.5 END, trunc(s::numeric) * 2) AS x FROM widths"
     " INTERSECT SELECT trunc(round(2::numeric, 0)) FROM widths",
     "SELECT id, abs(NULLIF(i, 0.001)), NULLIF(1, 2.2), NULLIF('a', 'b') FROM widths ORDER BY id",
+    # -x of an integer is of x's type (-(-9223372036854775808::int8) answered a numeric)
+    "SELECT -('-9223372036854775808'::int8)", "SELECT -(b) FROM (SELECT '-9223372036854775808'::int8 AS b) s",
+    "SELECT -5, -(5::int8), pg_typeof(-(5::int2)), -(-5), -b, -s FROM widths ORDER BY id",
 ]
 
 
