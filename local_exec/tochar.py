@@ -58,14 +58,19 @@ def _ordinal(n: int, upper: bool) -> str:
     return suffix.upper() if upper else suffix
 
 
-def _field(p: str, t: dt.datetime, fill: bool, zone: tuple[str, str] = ("", "+00")) -> tuple[str, int | None]:
-    """A pattern's text for ``t`` and, for numbers, the value (for TH)."""
+def _field(p: str, t: dt.datetime, fill: bool, zone: tuple[str, str] = ("", "+00"), cycles: int = 0) -> tuple[str, int | None]:
+    """A pattern's text for ``t`` and, for numbers, the value (for TH);
+    ``t`` stands ``cycles`` 400-year cycles (146097 days, whole weeks) after
+    the moment, which may be BC (see _moment)."""
     up = p.upper()
 
     def num(v: int, width: int) -> tuple[str, int]:
         return (str(v) if fill else str(v).zfill(width)), v
 
     iso_year, iso_week, iso_dow = t.isocalendar()
+    astronomical, iso_astronomical = t.year - 400 * cycles, iso_year - 400 * cycles
+    bc = astronomical <= 0
+    year, iso_year = (1 - astronomical if bc else astronomical), (1 - iso_astronomical if iso_astronomical <= 0 else iso_astronomical)
     if up in ("HH", "HH12"):
         return num(t.hour % 12 or 12, 2)
     if up == "HH24":
@@ -87,18 +92,18 @@ def _field(p: str, t: dt.datetime, fill: bool, zone: tuple[str, str] = ("", "+00
         text = ("AM" if t.hour < 12 else "PM") if "." not in up else ("A.M." if t.hour < 12 else "P.M.")
         return (text if p[0].isupper() else text.lower()), None
     if up in ("AD", "BC", "A.D.", "B.C."):
-        text = "AD" if "." not in up else "A.D."
+        text = ("BC" if bc else "AD") if "." not in up else ("B.C." if bc else "A.D.")
         return (text if p[0].isupper() else text.lower()), None
     if up == "Y,YYY":
-        return f"{t.year // 1000},{t.year % 1000:03d}", t.year
+        return f"{year // 1000},{year % 1000:03d}", year
     if up in ("YYYY", "IYYY"):
-        return num(t.year if up == "YYYY" else iso_year, 4)
+        return num(year if up == "YYYY" else iso_year, 4)
     if up in ("YYY", "YY", "Y", "IYY", "IY", "I"):
         width = {"YYY": 3, "YY": 2, "Y": 1, "IYY": 3, "IY": 2, "I": 1}[up]
-        year = iso_year if up.startswith("I") else t.year
-        return num(year % 10 ** width, width)
+        return num((iso_year if up.startswith("I") else year) % 10 ** width, width)
     if up == "CC":
-        return num((t.year + 99) // 100, 2)
+        century = (year + 99) // 100
+        return ("-" + num(century, 2)[0], -century) if bc else num(century, 2)
     if up in ("MONTH", "MON"):
         name = _MONTHS[t.month - 1] if up == "MONTH" else _MONTHS[t.month - 1][:3]
         text = name.upper() if p.isupper() else name.lower() if p.islower() else name
@@ -130,7 +135,7 @@ def _field(p: str, t: dt.datetime, fill: bool, zone: tuple[str, str] = ("", "+00
     if up == "IW":
         return num(iso_week, 2)
     if up == "J":
-        return num(t.toordinal() + 1721425, 0)
+        return num(t.toordinal() + 1721425 - 146097 * cycles, 0)
     if up == "Q":
         return num((t.month - 1) // 3 + 1, 1)
     if up in ("TZ", "OF", "TZH", "TZM"):
@@ -154,9 +159,21 @@ def to_char_timestamp(micros: int, template: str) -> str | None:
     return _to_char(micros, template, ("", "+00"))
 
 
+#: the Gregorian calendar repeats every 400 years, in whole weeks
+_CYCLE = dt.timedelta(days=146097)
+
+
+def _moment(micros: int) -> tuple[dt.datetime, int]:
+    """The datetime of ``micros`` since the epoch, moved forward by whole
+    400-year cycles into Python's years (from 1): (it, the cycles)."""
+    delta = dt.timedelta(microseconds=micros)
+    cycles = max(0, -((delta - (dt.datetime.min - _EPOCH)) // _CYCLE))
+    return _EPOCH + (delta + cycles * _CYCLE), cycles
+
+
 def _to_char(micros: int, template: str, zone: tuple[str, str]) -> str | None:
     try:
-        t = _EPOCH + dt.timedelta(microseconds=micros)
+        t, cycles = _moment(micros)
     except OverflowError:
         raise FunctionError("22008", "timestamp out of range") from None
     out, i, n = [], 0, len(template)
@@ -185,7 +202,7 @@ def _to_char(micros: int, template: str, zone: tuple[str, str]) -> str | None:
             out.append(template[i])
             i += 1
             continue
-        text, value = _field(p, t, fill, zone)
+        text, value = _field(p, t, fill, zone, cycles)
         i += len(p)
         if value is not None and template.startswith(("TH", "th"), i):
             text += _ordinal(value, template[i] == "T")

@@ -728,6 +728,23 @@ async def test_date_orders_as_postgres(db, pg_url):
     await assert_answers_as_postgres(db.session(), pg_url, DATE_ORDERS + ["SET datestyle TO 'ISO, MDY'"])
 
 
+#: to_char of a BC timestamp (Python's years start at 1: it was "timestamp out of range"), by 400-year cycles
+BC_TO_CHAR = [
+    "SELECT to_char(timestamp '0097-02-16 17:32:01 BC', 'YYYY CC Y,YYY YYY IYYY BC AD J DDD D Day Mon WW IW')",
+    "SELECT to_char(timestamp '0001-12-31 BC', 'YYYY CC BC J')",
+    "SELECT to_char(timestamp '0101-01-01 BC', 'CC YYYY')",
+    "SELECT to_char(timestamp '0100-01-01 BC', 'CC YYYY')",
+    "SELECT to_char(timestamp '4713-11-24 00:00:00 BC', 'YYYY J')",
+    "SELECT to_char(date '0001-01-01' - 1, 'YYYY DD')",
+    "SELECT to_char(timestamp '2020-05-01 13:00', 'YYYY CC BC J Day FMDDth')",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_bc_to_char_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, BC_TO_CHAR)
+
+
 #: integer widths as PostgreSQL's: smallint / 3 is integer (s + s / 3 does not overflow smallint), NULLIF(int, bigint)
 #: keeps the integer (+ 2147483647 overflows), found by the random differential tester (seed 13)
 INTEGER_WIDTHS = [
