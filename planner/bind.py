@@ -444,6 +444,8 @@ class Binder:
             return ast.FuncCall(funcname=fc.funcname, args=(_cast_to(args[0], "bytea"), args[1]))
         if (zoned := _abbreviated_zone(name, args, self._columns)) is not None:
             return zoned
+        if name == "isfinite" and len(args) == 1 and _maybe_interval(args[0], self._columns):
+            return expand("CASE WHEN _arg1 IS NULL THEN NULL ELSE true END", args)  # an interval is finite (DuckDB has no isfinite of one)
         if name in ("make_date", "make_timestamp", "make_timestamptz") and len(args) >= 3:
             # a negative year is BC (-44 is 44 BC, astronomically -43): DuckDB counts astronomically
             return ast.FuncCall(funcname=fc.funcname, args=(expand("txngate_pg_year_in(_arg1)", args[:1]), *args[1:]))

@@ -601,6 +601,7 @@ async def test_typed_literals_as_postgres(db, pg_url):
 #: a bare number in a qualified interval counts in the qualifier's last field, one before hours in days, and a field
 #: given twice is refused (interval '1 2' DAY TO MINUTE was read as 01:02:00; PostgreSQL refuses it)
 INTERVAL_QUALIFIERS = [
+    "SELECT isfinite(interval '1 day'), isfinite(NULL::interval), isfinite(date 'infinity'), isfinite(timestamp '2020-01-01')",
     "select interval '1 day 2 days'",
     "select interval '1 2' day to minute",
     "select interval '1 day 2' day to minute",
