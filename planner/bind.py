@@ -308,6 +308,10 @@ class Binder:
                 return zipped
         if isinstance(n, ast.A_Expr) and isinstance(n.rexpr, ast.FuncCall) and n.rexpr.funcname[-1].sval == "like_escape" and self.dialect == "duckdb":
             return _like_escape(n)
+        if isinstance(n, ast.A_Expr) and n.kind in (A_Expr_Kind.AEXPR_OP_ANY, A_Expr_Kind.AEXPR_OP_ALL) \
+                and isinstance(n.rexpr, ast.A_Const) and isinstance(n.rexpr.val, ast.String) \
+                and (element := self._known_type(n.lexpr)) is not None:
+            n.rexpr = _cast_to(n.rexpr, element + "[]")  # x = ANY ('{1,2,3}'): an array of x's type, as PostgreSQL reads it
         if isinstance(n, ast.A_Expr) and n.kind in (A_Expr_Kind.AEXPR_OP_ANY, A_Expr_Kind.AEXPR_OP_ALL) and id(n) not in self._cast \
                 and not isinstance(n.rexpr.arg if isinstance(n.rexpr, ast.TypeCast) else n.rexpr, ast.A_ArrayExpr):
             self._cast.add(id(n))  # x op ANY/ALL (NULL) is NULL in PostgreSQL, a boolean in DuckDB
@@ -733,6 +737,19 @@ class Binder:
             return ast.A_Const(val=ast.String(sval=n.val.sval.rstrip(" ")))
         if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and self._columns.get(n.fields[-1].sval, "").startswith("varchar"):
             return self._trimmed_call(n)
+        return None
+
+    def _known_type(self, n: ast.Node) -> str | None:
+        """The SQL type of a column, a cast (not to an array) or a number
+        constant, None for anything else."""
+        if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
+            return self._columns.get(n.fields[-1].sval)
+        if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
+            return pg_sql(n.typeName)
+        if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
+            return "integer"
+        if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Float):
+            return "numeric"
         return None
 
     def _char_operand_shape(self, n: ast.Node | None) -> bool:

@@ -588,6 +588,16 @@ TYPED_LITERALS = [
     "SELECT sign(5), sign(5.5), sign(-5::float4), sign(0::float8), sign(n), regr_count(i, f) FROM lit GROUP BY n",
     "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x::float4), percentile_cont(0.5) WITHIN GROUP (ORDER BY x),"
     " percentile_disc(0.5) WITHIN GROUP (ORDER BY x::float4) FROM generate_series(1, 4) x",
+    # x op ANY/ALL of a string constant: an array of x's type (DuckDB unnested the text: 42804)
+    "select 33 = any ('{1,2,3}')",
+    "select 33 = any ('{1,2,33}')",
+    "select 33 = all ('{1,2,33}')",
+    "select 33 >= all ('{1,2,33}')",
+    "select null::int >= all ('{1,2,33}')",
+    "select 'b'::text = any ('{a,b}'), 1.5 = any ('{1.5,2}'), date '2020-01-01' = any ('{2020-01-01}')",
+    "CREATE TABLE anyt (i int, t varchar(5))",
+    "INSERT INTO anyt VALUES (1, 'x'), (2, 'y')",
+    "SELECT i FROM anyt WHERE i = ANY ('{2,3}') AND t <> ALL ('{x,z}')",
     "SELECT gcd((-2147483648)::int4, 0::int4)",
     "SELECT lcm(2147483647::int4, 2147483646::int4)",
 ]
@@ -595,7 +605,7 @@ TYPED_LITERALS = [
 
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_typed_literals_as_postgres(db, pg_url):
-    await assert_answers_as_postgres(db.session(), pg_url, TYPED_LITERALS, tables=("lit",))
+    await assert_answers_as_postgres(db.session(), pg_url, TYPED_LITERALS, tables=("lit", "anyt"))
 
 
 #: a bare number in a qualified interval counts in the qualifier's last field, one before hours in days, and a field
