@@ -12,9 +12,9 @@ EXCEPT (42P19); the recursive term has no aggregates (42P19). DuckDB
 would run most of these until the statement timeout (a recursive term
 that counts its own rows never ends).
 
-It then rewrites each CTE with a SEARCH or CYCLE clause
-into the plain recursive query PostgreSQL's rewriter makes of it
-(rewriteSearchCycle.c), so the engines never see the clauses:
+It then rewrites each CTE with a SEARCH or CYCLE clause into the plain
+recursive query PostgreSQL's rewriter makes of it (rewriteSearchCycle.c),
+so the engines never see the clauses:
 
 - ``SEARCH DEPTH FIRST BY a, b SET seq``: seq is the array of ROW(a, b)
   of the path to the row (``ARRAY[ROW(a, b)]`` in the non-recursive term,
@@ -44,7 +44,7 @@ from pglast.enums import BoolExprType, JoinType, SetOperation
 from planner.errors import SqlError, not_supported
 from planner.parse import is_aggregate_call, pg_sql, walk
 
-INVALID_RECURSION = "42P19"
+INVALID_RECURSION, SYNTAX_ERROR, DUPLICATE_COLUMN = "42P19", "42601", "42701"
 
 #: where a recursive reference sits, as PostgreSQL's RecursionContext names it
 _OK, _NON_RECURSIVE, _SUBLINK, _OUTER_JOIN, _INTERSECT, _EXCEPT = range(6)
@@ -167,8 +167,6 @@ def _aggregates(s: ast.SelectStmt) -> bool:
             stack.extend(getattr(n, f) for f in n)
     return False
 
-
-SYNTAX_ERROR, DUPLICATE_COLUMN = "42601", "42701"
 
 
 def _written_out(cte: ast.CommonTableExpr, recursive: bool) -> list[ast.CommonTableExpr]:
