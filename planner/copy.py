@@ -39,7 +39,7 @@ from planner.bind import transpile
 from planner.dml import check_unique_on, duplicate_key, key_values
 from planner.errors import BAD_COPY_FILE_FORMAT, SqlError, not_supported
 from planner.result import Result
-from planner.sqltypes import INTEGER_RANGES, array_texts, duckdb_type, interval_text
+from planner.sqltypes import INTEGER_RANGES, array_texts, duckdb_type, interval_text, stored_cast
 from values import TextStyle, format_column, of_arrow, python_values
 from planner.work import off_loop
 from local_exec import key_tuples, matching
@@ -275,9 +275,9 @@ async def _load_table(dml, rel, cols, strings: pa.Table, guard: "_KeyGuard") -> 
             elif col.type in ("date", "timestamp", "timestamptz") and text:
                 expr = f"CAST(txngate_bc_text({src}) AS {duckdb_type(col.type)})"
             else:
-                expr = f"CAST({src} AS {duckdb_type(col.type)})"
+                expr = stored_cast(src, col.type)
         elif col.default is not None and not col.sequenced:
-            expr = f"CAST({transpile(col.default)} AS {duckdb_type(col.type)})"
+            expr = stored_cast(transpile(col.default), col.type)
         else:  # (a sequenced column is filled below)
             expr = f"CAST(NULL AS {duckdb_type(col.type)})"
         exprs.append(f'{expr} AS "{col.name}"')

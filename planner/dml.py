@@ -57,7 +57,7 @@ from planner.pgcatalog import column_origins, replace_children
 from planner.references import References
 from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain, out_of_memory
-from planner.sqltypes import INTEGER_RANGES, canonical, duckdb_type, integer_fits, type_name, typed_literal
+from planner.sqltypes import INTEGER_RANGES, canonical, duckdb_type, integer_fits, type_name, stored_cast, typed_literal, LOST_PLACES, TOO_MANY_PLACES
 from values import TextStyle, engine_zone, format_column, format_value, zone
 from planner.work import Work, off_loop, with_diff
 from planner.waits import waiting
@@ -274,10 +274,7 @@ class Dml:
                 expr = f'src."c{i}"'
             else:
                 expr = col.default if col.default is not None else "NULL"
-            if col.type in ("bytea", "uuid"):
-                exprs.append(f'{expr} AS "{col.name}"')  # text input is decoded by conform()
-            else:
-                exprs.append(f'CAST({expr} AS {_cast_type(col.type)}) AS "{col.name}"')
+            exprs.append(f'{_spark_cast(expr, col.type)} AS "{col.name}"')
         names = ", ".join(f'"c{i}"' for i in range(len(targets)))
         query = pglast.parse_sql(f"SELECT {', '.join(exprs)} FROM ({pg_sql(select)}) AS src({names})")[0].stmt
         return await self.spark_write(query, rel)
@@ -378,7 +375,7 @@ class Dml:
             if col.type == "bytea":
                 exprs.append(f'{expr} AS "{col.name}"')  # text input is decoded by conform()
             else:
-                exprs.append(f'CAST({expr} AS {duckdb_type(col.type)}) AS "{col.name}"')
+                exprs.append(f'{stored_cast(expr, col.type)} AS "{col.name}"')
         names = ", ".join(f'"c{i}"' for i in range(len(targets))) if targets else "__one"
         query = f"SELECT {', '.join(exprs)} FROM ({src_sql}) AS src({names})"
         out = await self.run(query, bound_tables, views)
@@ -500,7 +497,7 @@ class Dml:
         excluded = new.take(pa.array([p for p, _e in conflicts], pa.int64()))
         sets = assignment_sql(assignments(clause.targetList, rel), rel)
         cols = ", ".join(
-            f'CAST(({sets[c.name]}) AS {_pg_type(c.type)}) AS "{c.name}"' if c.name in sets else f'{quoted(alias)}.{quoted(c.name)}'
+            f'{_assigned(sets[c.name], c.type)} AS "{c.name}"' if c.name in sets else f'{quoted(alias)}.{quoted(c.name)}'
             for c in rel.columns
         )
         where = f" WHERE {pg_sql(clause.whereClause)}" if clause.whereClause is not None else ""
@@ -526,16 +523,15 @@ class Dml:
         rel = await self.target(node.relation)
         sets = assignments(node.targetList, rel)
         alias = node.relation.alias.aliasname if node.relation.alias is not None else rel.name
-        if _spark_rewritable(node, rel, self.work, keyed_ok=False):
+        if _spark_rewritable(node, rel, self.work, keyed_ok=False) and not any(rel.column(c).type == "numeric" for c in sets):
             # old rows retracted and new rows added by one Spark job
             sets = assignment_sql(sets, rel)
             where = f" WHERE {pg_sql(node.whereClause)}" if node.whereClause is not None else ""
             source = f"{_qualified(rel)} AS {quoted(alias)}"
             new = ", ".join(
-                (f"({sets[c.name]}) AS {quoted(c.name)}" if c.type in ("bytea", "uuid")  # conform() decodes text
-                 else f"CAST(({sets[c.name]}) AS {_cast_type(c.type)}) AS {quoted(c.name)}") if c.name in sets else f"{quoted(alias)}.{quoted(c.name)}"
+                f"{_spark_cast(sets[c.name], c.type)} AS {quoted(c.name)}" if c.name in sets else f"{quoted(alias)}.{quoted(c.name)}"
                 for c in rel.columns
-            )
+            )  # (no unconstrained numeric is set: its new values would change the old ones' type in the UNION)
             query = pglast.parse_sql(
                 f"SELECT {quoted(alias)}.*, -1 AS _diff FROM {source}{where} UNION ALL SELECT {new}, 1 AS _diff FROM {source}{where}"
             )[0].stmt
@@ -549,7 +545,7 @@ class Dml:
         else:
             sets = assignment_sql(sets, rel)
             exprs = [f'{quoted(alias)}.{ROWID} AS {ROWID}'] + [
-                f'CAST(({sets[c.name]}) AS {_pg_type(c.type)}) AS {quoted("__new_" + c.name)}' for c in rel.columns if c.name in sets
+                f'{_assigned(sets[c.name], c.type)} AS {quoted("__new_" + c.name)}' for c in rel.columns if c.name in sets
             ]
             current, rowids, out = await self._matching(node, rel, exprs, node.fromClause)
             old = current.take(rowids)
@@ -792,12 +788,15 @@ def _checked(query: ast.SelectStmt, rel: Relation, *, diff: bool) -> ast.SelectS
     ``_diff`` always last, and what ``conform`` does done in SQL, for Spark's own Parquet writer: each
     column cast to its stored type, NOT NULL (23502), varchar(n) and
     char(n) lengths (22001), char(n) padding. Errors are raised with
-    ``raise_error`` carrying the SQLSTATE (see spark_exec.runtime)."""
+    ``raise_error`` carrying the SQLSTATE (see spark_exec.runtime); an
+    unconstrained numeric refuses digits past the ones it keeps (22003)."""
     names = rel.column_names + ([DIFF] if diff else [])
     exprs = []
     for col in rel.columns:
         ref = f"__w.{quoted(col.name)}"
         value = f"CAST({ref} AS {_cast_type(col.type)})"
+        if col.type == "numeric":
+            value = _spark_numeric(ref)
         if col.type.startswith(("varchar(", "char(")):
             limit = int(col.type[col.type.index("(") + 1 : -1])
             kind = "character varying" if col.type.startswith("varchar") else "character"
@@ -814,6 +813,23 @@ def _checked(query: ast.SelectStmt, rel: Relation, *, diff: bool) -> ast.SelectS
     exprs.append(f"CAST({'__w.' + DIFF if diff else 1} AS bigint) AS {DIFF}")
     aliases = ", ".join(quoted(n) for n in names)
     return pglast.parse_sql(f"SELECT {', '.join(exprs)} FROM ({pg_sql(query)}) AS __w({aliases})")[0].stmt
+
+
+def _spark_cast(expr: str, sql_type: str) -> str:
+    """PostgreSQL SQL for Spark casting ``expr`` to a ``sql_type`` column's
+    type: bytea and uuid text is decoded, an unconstrained numeric checked
+    and cast, by conform() or ``_checked``."""
+    if sql_type in ("bytea", "uuid", "numeric"):
+        return f"({expr})"
+    return f"CAST(({expr}) AS {_cast_type(sql_type)})"
+
+
+def _spark_numeric(expr: str) -> str:
+    """``expr`` cast to an unconstrained numeric on Spark, refusing (22003)
+    what the cast would round (as ``stored_cast`` does locally)."""
+    cast = f"CAST(({expr}) AS numeric)"  # (Spark compares a decimal with the cast's scale, so its text and double)
+    lost = f"CAST(({expr}) AS text) ~ '{LOST_PLACES}' OR CAST({cast} AS double precision) <> CAST(({expr}) AS double precision)"
+    return f"CASE WHEN {lost} THEN CAST({_raise(NUMERIC_VALUE_OUT_OF_RANGE, TOO_MANY_PLACES)} AS numeric) ELSE {cast} END"
 
 
 def _raise(state: str, message: str) -> str:
@@ -877,8 +893,10 @@ def conform(out: pa.Table, rel: Relation) -> pa.Table:
             )
         cols.append(_conform_values(c, col.type, f.type))
     try:
-        stored = [c.cast(f.type) for c, f in zip(cols, rel.schema_arrow)]
+        stored = [c.cast(f.type) for c, f in zip(cols, rel.schema_arrow)]  # (a safe cast: decimals lose no digit)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
+        if "Rescaling Decimal" in str(e):
+            raise SqlError(NUMERIC_VALUE_OUT_OF_RANGE, TOO_MANY_PLACES) from None
         raise SqlError("22P02", str(e)) from None
     stored = [c if col.precision is None else _rounded_fraction(c, col.precision) for c, col in zip(stored, rel.columns)]
     return pa.Table.from_arrays(stored, schema=rel.schema_arrow)
@@ -1381,6 +1399,14 @@ def _inlined(node, ctes: dict):
 
 def _first_dup(names: list[str]) -> str:
     return next(n for n in names if names.count(n) > 1)
+
+
+def _assigned(expr: str, sql_type: str) -> str:
+    """PostgreSQL SQL of ``expr`` assigned to a ``sql_type`` column (an
+    unconstrained numeric refusing digits it would lose: ``stored_cast``)."""
+    if sql_type == "numeric":
+        return f"txngate_stored_numeric(({expr}))"
+    return f"CAST(({expr}) AS {_pg_type(sql_type)})"
 
 
 def _pg_type(sql_type: str) -> str:

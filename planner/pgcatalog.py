@@ -41,10 +41,11 @@ from pglast import ast
 from pglast.keywords import COL_NAME_KEYWORDS, RESERVED_KEYWORDS, TYPE_FUNC_NAME_KEYWORDS, UNRESERVED_KEYWORDS
 
 from planner.catalog import FIRST_USER_OID, IDENTITY, IDENTITY_ALWAYS, SERIAL, Catalog, Relation
-from planner.errors import UNDEFINED_TABLE, SqlError, not_supported
+from planner.errors import NUMERIC_VALUE_OUT_OF_RANGE, UNDEFINED_TABLE, SqlError, not_supported
 from planner.result import UNCONSTRAINED
 from planner.sequences import serial_sequence
 from planner.parse import walk
+from planner.sqltypes import LOST_PLACES, TOO_MANY_PLACES, duckdb_type
 from values import PG_ARRAY_ELEMENT, PG_TYPE_BY_OID, PG_TYPES, type_oid
 
 DATABASE = "txngate"
@@ -991,6 +992,19 @@ def raised(sqlstate: str, message: str, sql_type: str = "DOUBLE") -> str:
     return failing if sql_type == "DOUBLE" else f"CAST({failing} AS {sql_type})"  # of the CASE's type
 
 
+def _stored_numeric_sql() -> str:
+    """``txngate_stored_numeric(x)``: ``x`` (any type) as an unconstrained
+    numeric column stores it, or 22003 when that would lose digits after
+    the point: the cast must equal ``x`` (a decimal, an integer, a double
+    compared as a double) and ``x``'s text (text given for a number
+    compares as the cast) must not have a non-zero digit past them."""
+    stored = duckdb_type("numeric")
+    lost = f"'{LOST_PLACES}'"
+    return (f"CREATE OR REPLACE MACRO txngate_stored_numeric(x) AS CASE WHEN x IS NULL OR (CAST(x AS {stored}) = x "
+            f"AND NOT regexp_matches(CAST(x AS VARCHAR), {lost})) THEN CAST(x AS {stored}) "
+            f"ELSE {raised(NUMERIC_VALUE_OUT_OF_RANGE, TOO_MANY_PLACES, stored)} END")
+
+
 def macros() -> tuple[str, ...]:
     """The DuckDB macros the rewritten functions call."""
     return (
@@ -1048,6 +1062,7 @@ def macros() -> tuple[str, ...]:
         "CREATE OR REPLACE MACRO txngate_array_remove(a, e) AS list_filter(a, lambda x: x IS DISTINCT FROM e)",
         "CREATE OR REPLACE MACRO txngate_array_replace(a, f, t) AS list_transform(a, lambda x: CASE WHEN x IS NOT DISTINCT FROM f THEN t ELSE x END)",
         "CREATE OR REPLACE MACRO txngate_pg_typeof(t) AS " + _pg_typeof_sql(),
+        _stored_numeric_sql(),
         # PostgreSQL refuses what DuckDB answers with NaN or -inf (errors carry their SQLSTATE: local_exec.errors),
         # raised by a failing cast, not error(), which is volatile: PARTITION BY sqrt(x) would be refused
         "CREATE OR REPLACE MACRO txngate_sqrt(x) AS CASE WHEN x < 0 THEN " + raised("2201F", "cannot take square root of a negative number")

@@ -200,6 +200,28 @@ DUCKDB_TYPES = {
 SERIALS = {"serial": "integer", "serial4": "integer", "bigserial": "bigint", "serial8": "bigint", "smallserial": "smallint", "serial2": "smallint"}
 
 
+#: an unconstrained numeric is stored with this many digits after the point (DuckDB's DECIMAL(38,10))
+STORED_PLACES = 10
+
+#: what a value with more digits after the point than a column without a declared scale keeps is refused with
+#: (PostgreSQL would keep them all; rounding them away would be a silent wrong answer)
+TOO_MANY_PLACES = (f"numeric value has more than {STORED_PLACES} digits after the decimal point, "
+                   "the most txngate keeps in a numeric column without a declared scale")
+
+
+#: a number's text with a non-zero digit past the ones stored (a regular expression)
+LOST_PLACES = f"[.][0-9]{{{STORED_PLACES}}}0*[1-9]"
+
+
+def stored_cast(expr: str, sql_type: str) -> str:
+    """DuckDB SQL casting ``expr`` to the type a ``sql_type`` column stores,
+    refusing (22003) a value an unconstrained numeric would keep rounded
+    (``txngate_stored_numeric``, a macro of planner.pgcatalog)."""
+    if sql_type == "numeric":
+        return f"txngate_stored_numeric({expr})"
+    return f"CAST({expr} AS {duckdb_type(sql_type)})"
+
+
 def duckdb_type(sql_type: str) -> str:
     """The DuckDB type a canonical SQL type is computed in."""
     if sql_type.endswith("[]"):
@@ -210,7 +232,7 @@ def duckdb_type(sql_type: str) -> str:
         precision, _, scale = sql_type[len("numeric("):-1].partition(",")
         return f"DECIMAL({min(int(precision), 38)},{scale or 0})"  # a wider numeric is computed in DuckDB's 38 digits
     if sql_type.startswith("numeric"):
-        return "DECIMAL(38,10)"
+        return f"DECIMAL(38,{STORED_PLACES})"
     if sql_type.startswith(("varchar", "char")):
         return "VARCHAR"
     raise SqlError(UNDEFINED_OBJECT, f'type "{sql_type}" does not exist')

@@ -7,6 +7,7 @@ visible and no part behind."""
 from __future__ import annotations
 
 import asyncio
+from decimal import Decimal
 
 import pytest
 
@@ -151,6 +152,24 @@ async def test_failed_task_leaves_nothing(sdb, failing, state, extra):
     await s.execute(f"INSERT INTO {table} (id, v) SELECT id, v FROM src WHERE id <= 10")
     await s.execute("SET txngate.engine = local")
     assert (await rows(s, f"SELECT count(*) FROM {table}"))[0][0] == 10
+
+
+async def test_unconstrained_numeric_refuses_lost_digits_on_spark(sdb):
+    """Spark's writer refuses, as the local one does (22003), a value an
+    unconstrained numeric column would keep rounded; exact ones are kept."""
+    s = sdb.session()
+    await _setup(s)
+    await s.execute("CREATE TABLE exact (id bigint, n numeric)")
+    await s.execute("SET txngate.engine = spark")
+    with pytest.raises(SqlError) as info:
+        await s.execute("INSERT INTO exact SELECT id, CASE WHEN id = 19990 THEN 0.123456789012 ELSE id END FROM src")
+    assert info.value.sqlstate == "22003"
+    await s.execute("INSERT INTO exact SELECT id, CASE WHEN id = 3 THEN 0.1234567890 ELSE id * 0.25 END FROM src WHERE id <= 4")
+    with pytest.raises(SqlError) as info:
+        await s.execute("UPDATE exact SET n = n / 7")  # (run locally: Spark's UPDATE would change the old rows' type)
+    assert info.value.sqlstate == "22003"
+    await s.execute("SET txngate.engine = local")
+    assert await rows(s, "SELECT n FROM exact ORDER BY id") == [(Decimal("0.25"),), (Decimal("0.5"),), (Decimal("0.123456789"),), (Decimal(1),)]
 
 
 async def test_ctas_and_refresh_on_spark(sdb):
