@@ -57,7 +57,7 @@ from planner.pgcatalog import column_origins, replace_children
 from planner.references import References
 from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain, out_of_memory
-from planner.sqltypes import INTEGER_RANGES, canonical, duckdb_type, integer_fits, type_name, stored_cast, typed_literal, LOST_PLACES, TOO_MANY_PLACES
+from planner.sqltypes import INTEGER_RANGES, LOST_PLACES, TOO_MANY_PLACES, canonical, integer_fits, stored_cast, type_name, typed_literal
 from values import TextStyle, engine_zone, format_column, format_value, zone
 from planner.work import Work, off_loop, with_diff
 from planner.waits import waiting
