@@ -339,6 +339,8 @@ class Binder:
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _ARITHMETIC and n.lexpr is not None \
                 and (typed := _typed_literal(n, self._columns)) is not None:
             return typed
+        if self.dialect == "duckdb" and (checked := self._float8_checked(n)) is not None:
+            return checked
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "-" and n.lexpr is None \
                 and self.dialect == "duckdb" and id(n) not in self._cast \
                 and (width := _integer_width(n.rexpr, self._columns)) in ("smallint", "integer", "bigint"):
@@ -465,6 +467,18 @@ class Binder:
             return ast.FuncCall(funcname=fc.funcname, args=(_cast_to(args[0], decimals.computed_type(scale)), args[1]))
         if name == "round" and len(args) == 1 and _operand_type(args[0], self._columns, floats=True) in ("real", "double precision"):
             return ast.FuncCall(funcname=(ast.String(sval="round_even"),), args=(args[0], ast.A_Const(val=ast.Integer(ival=0))))
+        return None
+
+    def _float8_checked(self, n: ast.Node) -> ast.FuncCall | None:
+        """``a op b`` of doubles or reals (+, -, *, /) or exp() of a double
+        as a macro raising PostgreSQL's overflow and underflow (pgcatalog's
+        ``txngate_float8_*``, ``txngate_float4_*``); None for anything else."""
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _FLOAT_OPERATORS and n.lexpr is not None \
+                and id(n) not in self._cast and (width := _FLOAT_WIDTHS.get(_operand_type(n, self._columns, floats=True))):
+            return ast.FuncCall(funcname=(ast.String(sval=f"txngate_{width}_{_FLOAT_OPERATORS[n.name[-1].sval]}"),), args=(n.lexpr, n.rexpr))
+        if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "exp" and len(n.args or ()) == 1 and not n.over \
+                and _operand_type(n.args[0], self._columns, floats=True) == "double precision":
+            return ast.FuncCall(funcname=(ast.String(sval="txngate_exp"),), args=n.args)
         return None
 
     def _float_variance(self, fc: ast.FuncCall) -> ast.Node:
@@ -644,13 +658,16 @@ class Binder:
             n.args = tuple(trim(a) for a in n.args)
 
     def _texty(self, n: ast.Node | None) -> bool:
-        """``n`` is of type text: a text column, a cast to text, or a text function's result."""
+        """``n`` is of type text: a text column, a cast to text, a text
+        function's result, or a concatenation with a text or char(n)."""
         if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
             return self._columns.get(n.fields[-1].sval) == "text"
         if isinstance(n, ast.TypeCast):
             return n.typeName.names[-1].sval == "text" and not n.typeName.arrayBounds
         if isinstance(n, ast.CoalesceExpr):
             return any(self._texty(a) for a in n.args)
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||":
+            return any(self._texty(x) or self._char_operand_shape(x) for x in (n.lexpr, n.rexpr))  # (a string's concatenation)
         return isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _TEXT_FUNCTIONS
 
     def _trim_sublink(self, n: ast.SubLink) -> None:
@@ -1497,6 +1514,8 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
         return "numeric" if n.funcname[-1].sval == "sum" and inner == "integer" and floats else inner
     if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
         return known.get(n.typeName.names[-1].sval.lower())
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval.startswith(("txngate_float8_", "txngate_float4_", "txngate_exp")):
+        return known.get("float8" if n.funcname[-1].sval.startswith(("txngate_float8_", "txngate_exp")) else "float4")
     if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
         return "integer"
     if isinstance(n, ast.FuncCall) and FUNCTION_NAMES.get(n.funcname[-1].sval, n.funcname[-1].sval) in INTEGER_RESULTS:
@@ -1516,6 +1535,11 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
         return max(known_types, key=_WIDENING.index)
     return None
 
+
+#: the macros computing float arithmetic with PostgreSQL's overflow checks (``Binder._float8_checked``):
+#: txngate_{width}_{operation}
+_FLOAT_OPERATORS = {"+": "add", "-": "sub", "*": "mul", "/": "div"}
+_FLOAT_WIDTHS = {"double precision": "float8", "real": "float4"}
 
 #: arithmetic's result: the wider operand's type
 _WIDENING = ["smallint", "integer", "numeric", "real", "double precision"]

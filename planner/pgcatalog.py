@@ -992,6 +992,30 @@ def raised(sqlstate: str, message: str, sql_type: str = "DOUBLE") -> str:
     return failing if sql_type == "DOUBLE" else f"CAST({failing} AS {sql_type})"  # of the CASE's type
 
 
+_OVERFLOW = raised(NUMERIC_VALUE_OUT_OF_RANGE, "value out of range: overflow")
+_UNDERFLOW = raised(NUMERIC_VALUE_OUT_OF_RANGE, "value out of range: underflow")
+
+
+def _float_checks() -> tuple[str, ...]:
+    """``txngate_float8_{add,sub,mul,div}(a, b)`` (double precision),
+    ``txngate_float4_...`` (real) and ``txngate_exp(x)``: the result, or
+    22003 as PostgreSQL's float operators raise it."""
+    def checked(name: str, value: str, overflow: str, underflow: str | None = None) -> str:
+        under = f"WHEN {value} = 0 AND {underflow} THEN {_UNDERFLOW} " if underflow else ""
+        return f"CREATE OR REPLACE MACRO {name} AS CASE WHEN isinf({value}) AND {overflow} THEN {_OVERFLOW} {under}ELSE {value} END"
+    macros = []
+    for width, t in (("float8", "DOUBLE"), ("float4", "FLOAT")):
+        a, b = f"CAST(a AS {t})", f"CAST(b AS {t})"
+        finite = f"NOT isinf({a}) AND NOT isinf({b})"
+        macros += [
+            checked(f"txngate_{width}_add(a, b)", f"{a} + {b}", finite),
+            checked(f"txngate_{width}_sub(a, b)", f"{a} - {b}", finite),
+            checked(f"txngate_{width}_mul(a, b)", f"{a} * {b}", finite, "a <> 0 AND b <> 0"),
+            checked(f"txngate_{width}_div(a, b)", f"{a} / {b}", f"NOT isinf({a})", f"a <> 0 AND NOT isinf({b})"),
+        ]
+    return (*macros, checked("txngate_exp(x)", "exp(x)", "NOT isinf(CAST(x AS DOUBLE))", "NOT isinf(CAST(x AS DOUBLE))"))
+
+
 def _stored_numeric_sql() -> str:
     """``txngate_stored_numeric(x)``: ``x`` (any type) as an unconstrained
     numeric column stores it, or 22003 when that would lose digits after
@@ -1114,6 +1138,9 @@ def macros() -> tuple[str, ...]:
         # pg_sleep_for(interval) and pg_sleep_until(timestamptz): DuckDB's pg_sleep (it sleeps; a void result, planner.bind)
         "CREATE OR REPLACE MACRO pg_sleep_for(i) AS pg_sleep(epoch(CAST(i AS INTERVAL)))",
         "CREATE OR REPLACE MACRO pg_sleep_until(t) AS pg_sleep(greatest(epoch(CAST(t AS TIMESTAMPTZ)) - epoch(get_current_timestamp()), 0))",
+        # arithmetic of doubles and exp(): PostgreSQL's 22003 where finite operands give an infinity (or a zero
+        # where none is, for * and /), as its check_float8_val; DuckDB answers the infinity or zero
+        *_float_checks(),
         # power(a, b) and a ^ b: PostgreSQL's errors where DuckDB answers inf or NaN
         "CREATE OR REPLACE MACRO txngate_power(a, b) AS CASE WHEN a = 0 AND b < 0 THEN error('[2201F] zero raised to a negative power is undefined') "
         "WHEN a < 0 AND b <> floor(b) THEN error('[2201F] a negative number raised to a non-integer power yields a complex result') "

@@ -789,6 +789,8 @@ CHAR_ARMS = [
     "SELECT p FROM pad EXCEPT SELECT f1 || ' ' FROM vt ORDER BY 1",
     "SELECT p FROM pad INTERSECT SELECT rtrim(f1) FROM vt ORDER BY 1",
     "SELECT count(*) FROM (SELECT p FROM pad UNION SELECT f1::text FROM vt) s",
+    # ... and a CASE whose ELSE is a concatenation (text) prints its char(n) arms without the padding (seed 19)
+    "SELECT f1, CASE WHEN f1 = 'a' THEN f1 ELSE 'A b' || f1 END, CASE WHEN f1 <> 'a' THEN f1 ELSE f1 || 'x' END FROM ct ORDER BY 1",
 ]
 
 
@@ -845,6 +847,28 @@ async def test_wide_numerics_as_postgres(db, pg_url):
     assert await text_answer(s, "SELECT count(*) FROM wide") == ([20], [("3",)])
 
 
+#: float arithmetic past the type's range: PostgreSQL's 22003 (overflow, or underflow where no operand is
+#: zero), where DuckDB answers an infinity or a zero; infinities given stay answers
+FLOAT_RANGES = [
+    "CREATE TABLE fl (id integer, d double precision, r real)",
+    "INSERT INTO fl VALUES (1, 1e300, 1e30), (2, 2, 2), (3, 'inf', 'inf'), (4, 0, 0), (5, 'nan', 'nan'), (6, 1e-300, 1e-30)",
+    "SELECT id, d * 2, d + 1, d - 1, d / 4, r * 2, r + 1 FROM fl ORDER BY id",
+    "SELECT d * d FROM fl WHERE id = 1",
+    "SELECT d * d FROM fl WHERE id = 6",
+    "SELECT d / 1e-300::float8 FROM fl WHERE id = 1",
+    "SELECT d / 1e300::float8 FROM fl WHERE id = 6",
+    "SELECT r * r FROM fl WHERE id = 1",
+    "SELECT id, d * 1e300::float8, d / 'inf'::float8 FROM fl WHERE id IN (2, 3, 4, 5) ORDER BY id",
+    "SELECT 1e308::float8 + 1e308::float8",
+    "SELECT -1e308::float8 - 1e308::float8",
+    "SELECT id, exp(d) FROM fl WHERE id IN (2, 4) ORDER BY id",
+    "SELECT exp(1000::float8)",
+    "SELECT exp(-1000::float8)",
+    "SELECT exp('-inf'::float8), exp(1), exp(2.5)",
+    "SELECT (2::float8 * 3) * 4 + 1, pg_typeof(2::float8 * 3), pg_typeof(2::float4 * 3), 2::float4 * 3::float8",
+]
+
+
 #: the lists above whose statements answer as on PostgreSQL, each with the tables it creates (dropped first there)
 DIFFERENTIAL = {
     "array_text": (ARRAY_TEXT, ("listed",)),
@@ -876,6 +900,7 @@ DIFFERENTIAL = {
     "integer_numerics": (INTEGER_NUMERICS, ("inum",)),
     "bc_to_char": (BC_TO_CHAR, ()),
     "date_orders": (DATE_ORDERS, ()),
+    "float_ranges": (FLOAT_RANGES, ("fl",)),
 }
 
 
