@@ -23,7 +23,7 @@ import decimal
 import logging
 import re
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterator
 
 import pglast
 import sqlglot
@@ -470,16 +470,45 @@ class Binder:
         return None
 
     def _float8_checked(self, n: ast.Node) -> ast.FuncCall | None:
-        """``a op b`` of doubles or reals (+, -, *, /) or exp() of a double
-        as a macro raising PostgreSQL's overflow and underflow (pgcatalog's
-        ``txngate_float8_*``, ``txngate_float4_*``); None for anything else."""
-        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _FLOAT_OPERATORS and n.lexpr is not None \
-                and id(n) not in self._cast and (width := _FLOAT_WIDTHS.get(_operand_type(n, self._columns, floats=True))):
-            return ast.FuncCall(funcname=(ast.String(sval=f"txngate_{width}_{_FLOAT_OPERATORS[n.name[-1].sval]}"),), args=(n.lexpr, n.rexpr))
-        if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "exp" and len(n.args or ()) == 1 and not n.over \
-                and _operand_type(n.args[0], self._columns, floats=True) == "double precision":
-            return ast.FuncCall(funcname=(ast.String(sval="txngate_exp"),), args=n.args)
-        return None
+        """A tree of arithmetic (+, -, *, /) of doubles or reals, or exp()
+        of a double, wrapped in pgcatalog's ``txngate_float_checked``:
+        PostgreSQL's overflow where its operands (the tree's leaves) are
+        finite, and underflow where one * or / of two leaves gives zero
+        from non-zero ones (``a * b``; ``a / b`` of a finite b). The
+        tree's inner operators are left as they are (checked as the
+        whole: an infinity carries through to its result); a tree with
+        another inside its leaves (``exp(a * b)``) is not checked, the
+        inner one is. None for anything else."""
+        if not self._float_checkable(n):
+            return None
+        leaves = list(n.args) if isinstance(n, ast.FuncCall) else [m for m in _arithmetic_tree(n) if not _is_arithmetic(m)]
+        if any(self._float_checkable(m) for leaf in leaves for m in walk(leaf)):
+            return None  # (one nested in another stays unchecked: each check repeats its operands, nested ones grew exponentially)
+        if isinstance(n, ast.FuncCall):
+            self._cast.add(id(n))
+            finite = expand("NOT isinf(CAST(_arg1 AS DOUBLE))", leaves)
+            return ast.FuncCall(funcname=(ast.String(sval="txngate_float_checked"),), args=(n, finite, copy.deepcopy(finite)))
+        self._cast.update(id(m) for m in _arithmetic_tree(n) if _is_arithmetic(m))  # checked as the whole
+        leaves = [m for m in leaves if not isinstance(m, ast.A_Const)]
+        finite = expand(" AND ".join(f"NOT isinf(CAST(_arg{i + 1} AS DOUBLE))" for i in range(len(leaves))) or "true", leaves)
+        op, operands = n.name[-1].sval, [x for x in (n.lexpr, n.rexpr) if x is not None]
+        if op == "*" and len(operands) == 2 and not any(_is_arithmetic(x) for x in operands):
+            nonzero = expand("_arg1 <> 0 AND _arg2 <> 0", operands)
+        elif op == "/" and len(operands) == 2 and not any(_is_arithmetic(x) for x in operands):
+            nonzero = expand("_arg1 <> 0 AND NOT isinf(CAST(_arg2 AS DOUBLE))", operands)
+        else:
+            nonzero = ast.A_Const(val=ast.Boolean(boolval=False))
+        return ast.FuncCall(funcname=(ast.String(sval="txngate_float_checked"),), args=(n, finite, nonzero))
+
+    def _float_checkable(self, n: ast.Node) -> bool:
+        """``n`` is what ``_float8_checked`` wraps: arithmetic of doubles or
+        reals, or exp() of a double, not checked already."""
+        if id(n) in self._cast:
+            return False
+        if isinstance(n, ast.FuncCall):
+            return n.funcname[-1].sval == "exp" and len(n.args or ()) == 1 and not n.over \
+                and _operand_type(n.args[0], self._columns, floats=True) == "double precision"
+        return _is_arithmetic(n) and n.lexpr is not None and _operand_type(n, self._columns, floats=True) in ("double precision", "real")
 
     def _float_variance(self, fc: ast.FuncCall) -> ast.Node:
         """A variance or standard deviation of doubles as PostgreSQL's
@@ -1514,8 +1543,8 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
         return "numeric" if n.funcname[-1].sval == "sum" and inner == "integer" and floats else inner
     if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
         return known.get(n.typeName.names[-1].sval.lower())
-    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval.startswith(("txngate_float8_", "txngate_float4_", "txngate_exp")):
-        return known.get("float8" if n.funcname[-1].sval.startswith(("txngate_float8_", "txngate_exp")) else "float4")
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "txngate_float_checked":
+        return _operand_type(n.args[0], columns, floats=floats)
     if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
         return "integer"
     if isinstance(n, ast.FuncCall) and FUNCTION_NAMES.get(n.funcname[-1].sval, n.funcname[-1].sval) in INTEGER_RESULTS:
@@ -1536,10 +1565,22 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
     return None
 
 
-#: the macros computing float arithmetic with PostgreSQL's overflow checks (``Binder._float8_checked``):
-#: txngate_{width}_{operation}
-_FLOAT_OPERATORS = {"+": "add", "-": "sub", "*": "mul", "/": "div"}
-_FLOAT_WIDTHS = {"double precision": "float8", "real": "float4"}
+#: the operators whose double precision and real results are checked for overflow (``Binder._float8_checked``)
+_FLOAT_OPERATORS = ("+", "-", "*", "/")
+
+
+def _is_arithmetic(n: ast.Node | None) -> bool:
+    return isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _FLOAT_OPERATORS
+
+
+def _arithmetic_tree(n: ast.Node) -> Iterator[ast.Node]:
+    """The operators of the tree of arithmetic at ``n`` and its leaves
+    (what is not such an operator)."""
+    yield n
+    if _is_arithmetic(n):
+        for x in (n.lexpr, n.rexpr):
+            if x is not None:
+                yield from _arithmetic_tree(x)
 
 #: arithmetic's result: the wider operand's type
 _WIDENING = ["smallint", "integer", "numeric", "real", "double precision"]

@@ -996,24 +996,15 @@ _OVERFLOW = raised(NUMERIC_VALUE_OUT_OF_RANGE, "value out of range: overflow")
 _UNDERFLOW = raised(NUMERIC_VALUE_OUT_OF_RANGE, "value out of range: underflow")
 
 
-def _float_checks() -> tuple[str, ...]:
-    """``txngate_float8_{add,sub,mul,div}(a, b)`` (double precision),
-    ``txngate_float4_...`` (real) and ``txngate_exp(x)``: the result, or
-    22003 as PostgreSQL's float operators raise it."""
-    def checked(name: str, value: str, overflow: str, underflow: str | None = None) -> str:
-        under = f"WHEN {value} = 0 AND {underflow} THEN {_UNDERFLOW} " if underflow else ""
-        return f"CREATE OR REPLACE MACRO {name} AS CASE WHEN isinf({value}) AND {overflow} THEN {_OVERFLOW} {under}ELSE {value} END"
-    macros = []
-    for width, t in (("float8", "DOUBLE"), ("float4", "FLOAT")):
-        a, b = f"CAST(a AS {t})", f"CAST(b AS {t})"
-        finite = f"NOT isinf({a}) AND NOT isinf({b})"
-        macros += [
-            checked(f"txngate_{width}_add(a, b)", f"{a} + {b}", finite),
-            checked(f"txngate_{width}_sub(a, b)", f"{a} - {b}", finite),
-            checked(f"txngate_{width}_mul(a, b)", f"{a} * {b}", finite, "a <> 0 AND b <> 0"),
-            checked(f"txngate_{width}_div(a, b)", f"{a} / {b}", f"NOT isinf({a})", f"a <> 0 AND NOT isinf({b})"),
-        ]
-    return (*macros, checked("txngate_exp(x)", "exp(x)", "NOT isinf(CAST(x AS DOUBLE))", "NOT isinf(CAST(x AS DOUBLE))"))
+def _float_checked_sql() -> str:
+    """``txngate_float_checked(r, finite, nonzero)``: ``r`` (a double or
+    real result), or 22003 as PostgreSQL's check_float8_val raises it: an
+    infinity from finite operands (``finite``), a zero from non-zero ones
+    (``nonzero``). Its argument appears here once per use: the binder
+    wraps a whole tree of arithmetic in one call (a macro per operator
+    would repeat its operands, and nested ones grew exponentially)."""
+    return (f"CREATE OR REPLACE MACRO txngate_float_checked(r, finite, nonzero) AS CASE WHEN isinf(r) AND finite THEN {_OVERFLOW} "
+            f"WHEN r = 0 AND nonzero THEN {_UNDERFLOW} ELSE r END")
 
 
 def _stored_numeric_sql() -> str:
@@ -1140,7 +1131,7 @@ def macros() -> tuple[str, ...]:
         "CREATE OR REPLACE MACRO pg_sleep_until(t) AS pg_sleep(greatest(epoch(CAST(t AS TIMESTAMPTZ)) - epoch(get_current_timestamp()), 0))",
         # arithmetic of doubles and exp(): PostgreSQL's 22003 where finite operands give an infinity (or a zero
         # where none is, for * and /), as its check_float8_val; DuckDB answers the infinity or zero
-        *_float_checks(),
+        _float_checked_sql(),
         # power(a, b) and a ^ b: PostgreSQL's errors where DuckDB answers inf or NaN
         "CREATE OR REPLACE MACRO txngate_power(a, b) AS CASE WHEN a = 0 AND b < 0 THEN error('[2201F] zero raised to a negative power is undefined') "
         "WHEN a < 0 AND b <> floor(b) THEN error('[2201F] a negative number raised to a non-integer power yields a complex result') "
