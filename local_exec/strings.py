@@ -21,6 +21,11 @@ otherwise, for the local engine (the planner renames the calls to these):
   PostgreSQL's input function checks it (22P02 for ``34.5``);
 - ``txngate_boolean_text``: COPY's text for a boolean column, read as
   PostgreSQL reads it (``on``, ``of``, prefixes of true/false/yes/no);
+- ``txngate_zone_text``: text cast to timestamptz as the statement runs,
+  its trailing time zone abbreviation read as PostgreSQL's fixed offset
+  (DuckDB's ICU reads ``PST`` as Los Angeles, an hour off in summer, and
+  knows no ``EDT``), a date alone at midnight; ``txngate_zone_dropped``:
+  the same for timestamp, which ignores the abbreviation;
 - ``txngate_bc_text``: COPY's text for a date or timestamp column with
   PostgreSQL's ``BC`` suffix, as the astronomical year DuckDB reads
   (its timestamp cast reads ``0097-02-16 17:32:01 BC`` as AD; the planner's
@@ -40,6 +45,7 @@ import re
 from pglast.keywords import COL_NAME_KEYWORDS, RESERVED_KEYWORDS, TYPE_FUNC_NAME_KEYWORDS
 
 from local_exec import udf
+from values import ZONE_ABBREVIATIONS
 from local_exec.udf import FunctionError
 
 #: PostgreSQL's boolean input words: any prefix of true/false/yes/no, on,
@@ -51,6 +57,12 @@ BOOLEAN_WORDS = {
 }
 
 #: ISO date or timestamp text with PostgreSQL's BC suffix: (year, the rest)
+#: text ending in a time zone abbreviation after a digit: (what comes before it, the abbreviation)
+_ZONED = r"^(.*[0-9])\s*([A-Za-z]{2,5})\s*$"
+#: PostgreSQL's fixed-offset abbreviations as DuckDB reads an offset (a MAP literal)
+_FIXED_ZONES = "MAP {" + ", ".join(
+    f"'{name}': '{'-' if seconds < 0 else '+'}{abs(seconds) // 3600:02d}:{abs(seconds) % 3600 // 60:02d}'"
+    for name, seconds in sorted(ZONE_ABBREVIATIONS.items()) if isinstance(seconds, int)) + "}"
 _BC = r"\s*(\d+)(-\d{1,2}-\d{1,2}(?:[ T]\S.*?)?)\s+[Bb][Cc]\s*"
 
 __all__ = ["BOOLEAN_WORDS", "FUNCTIONS", "MACROS", "decode", "encode", "pg_format", "quote_ident", "quote_literal", "register"]
@@ -188,6 +200,13 @@ MACROS = (
     "WHEN lower(trim(s, ' \t\n\r\v\f')) IN (" + ", ".join(f"'{w}'" for w, v in BOOLEAN_WORDS.items() if v) + ") THEN true "
     "WHEN lower(trim(s, ' \t\n\r\v\f')) IN (" + ", ".join(f"'{w}'" for w, v in BOOLEAN_WORDS.items() if not v) + ") THEN false "
     "ELSE error('[22P02] invalid input syntax for type boolean: \"' || s || '\"') END",
+    "CREATE OR REPLACE MACRO txngate_zone_text(s) AS CASE WHEN regexp_matches(s, '" + _ZONED + "') AND "
+    "(" + _FIXED_ZONES + ")[lower(regexp_extract(s, '" + _ZONED + "', 2))] IS NOT NULL THEN regexp_extract(s, '" + _ZONED + "', 1) "
+    "|| CASE WHEN strpos(regexp_extract(s, '" + _ZONED + "', 1), ':') = 0 THEN ' 00:00' ELSE '' END "
+    "|| (" + _FIXED_ZONES + ")[lower(regexp_extract(s, '" + _ZONED + "', 2))] ELSE s END",
+    "CREATE OR REPLACE MACRO txngate_zone_dropped(s) AS CASE WHEN regexp_matches(s, '" + _ZONED + "') AND "
+    "lower(regexp_extract(s, '" + _ZONED + "', 2)) IN (" + ", ".join(f"'{a}'" for a in sorted(ZONE_ABBREVIATIONS)) + ") "
+    "THEN regexp_extract(s, '" + _ZONED + "', 1) ELSE s END",
     "CREATE OR REPLACE MACRO txngate_bc_text(s) AS CASE WHEN s IS NULL OR NOT regexp_full_match(s, '" + _BC + "') THEN s "
     "WHEN TRY_CAST(regexp_extract(s, '" + _BC + "', 1) AS HUGEINT) = 0 THEN error('[22008] date/time field value out of range: \"' || s || '\"') "
     "ELSE (CASE WHEN TRY_CAST(regexp_extract(s, '" + _BC + "', 1) AS HUGEINT) = 1 THEN '0000' "

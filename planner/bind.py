@@ -128,6 +128,7 @@ class Binder:
             recursive.prepare(node)
         if subqueries:
             scopes.check(node)
+            scopes.check_unqualified(node, self._columns_of)
         if nothing:
             _select_something(node)
         if star and self.dialect == "duckdb":
@@ -2448,7 +2449,9 @@ def _text_read_at_run_time(tc: ast.TypeCast, columns: dict[str, str]) -> None:
     suffix read as BC by ``txngate_bc_text`` (DuckDB's cast reads it as
     AD); cast to an integer type: refused unless it is an integer's text
     (``txngate_integer_text``: DuckDB's cast rounds '1.5' and reads '1e3');
-    constants are read when bound (``_pg_casts``)."""
+    to timestamptz: a trailing zone abbreviation read as PostgreSQL's
+    (``txngate_zone_text``), a concatenation's too; constants are read
+    when bound (``_pg_casts``)."""
     target = tc.typeName.names[-1].sval.lower()
     if target not in ("date", "timestamp", "timestamptz", "bytea") and target not in INTEGER_NAMES or tc.typeName.arrayBounds:
         return
@@ -2456,7 +2459,7 @@ def _text_read_at_run_time(tc: ast.TypeCast, columns: dict[str, str]) -> None:
     column = isinstance(arg, ast.ColumnRef) and isinstance(arg.fields[-1], ast.String) \
         and (columns.get(arg.fields[-1].sval) == "text" or columns.get(arg.fields[-1].sval, "").startswith("varchar"))
     cast = isinstance(arg, ast.TypeCast) and arg.typeName.names[-1].sval.lower() in ("text", "varchar") and not arg.typeName.arrayBounds
-    joined = isinstance(arg, ast.A_Expr) and arg.kind == A_Expr_Kind.AEXPR_OP and arg.name[-1].sval == "||" and target == "bytea"
+    joined = isinstance(arg, ast.A_Expr) and arg.kind == A_Expr_Kind.AEXPR_OP and arg.name[-1].sval == "||" and target in ("bytea", "timestamptz")
     if not (column or cast or joined):
         return
     if target == "bytea":  # '\x...' is hex (DuckDB's cast reads only escapes)
@@ -2464,6 +2467,9 @@ def _text_read_at_run_time(tc: ast.TypeCast, columns: dict[str, str]) -> None:
     elif target in INTEGER_NAMES:
         tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_integer_text"),), args=(arg, _constant(INTEGER_NAMES[target])))
     else:
+        if target in ("timestamptz", "timestamp"):  # PST as PostgreSQL's -08, or ignored (local_exec.strings)
+            zoned = "txngate_zone_text" if target == "timestamptz" else "txngate_zone_dropped"
+            arg = ast.FuncCall(funcname=(ast.String(sval=zoned),), args=(arg,))
         tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_bc_text"),), args=(arg,))
 
 

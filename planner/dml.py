@@ -640,7 +640,7 @@ class Dml:
         binder = await self.binder()
         bound = binder.bind(select)
         out = await self.run(bound.sql, await self.inputs(bound, {binder.internal(rel): rows}), bound.views)
-        result = to_result(tag, out, p.result_names(select))
+        result = to_result(tag, out, p.output_names(select))
         result.set_origins(column_origins(clause.exprs, [node.relation], await self.work.catalog(), self.search_path))
         return result
 

@@ -248,6 +248,21 @@ def result_names(node: ast.Node) -> list[str] | None:
     return names
 
 
+def output_names(node: ast.Node) -> list[str | None] | None:
+    """``result_names``, and for a SELECT with one star among other
+    targets (``SELECT *, (SELECT ...)``) the others' names with None where
+    the star's columns stand (their names are the engine's)."""
+    names = result_names(node)
+    while isinstance(node, ast.SelectStmt) and node.op is not None and node.op.name != "SETOP_NONE":
+        node = node.larg
+    if names is not None or not isinstance(node, ast.SelectStmt) or not node.targetList or len(node.targetList) < 2:
+        return names
+    stars = [t for t in node.targetList if isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star)]
+    if len(stars) != 1:
+        return None
+    return [None if t is stars[0] else t.name or _figure_name(t.val)[0] for t in node.targetList]
+
+
 def _figure_name(expr) -> tuple[str, int]:
     """PostgreSQL's FigureColname: (name, strength); strength 2 for names
     from columns and functions, 1 for type names and keywords, 0 for none."""

@@ -155,16 +155,27 @@ def to_result(tag: str, out: pa.Table, names: list[str] | None = None) -> Result
     names when known (``names``)."""
     if names == []:  # a SELECT of no columns: the engine's one (planner.bind.NOTHING) is not shown
         out = out.drop_columns(out.column_names)
+    names = _with_star(names, out.column_names)
     if names is not None and len(names) == out.num_columns:
         out = out.rename_columns(names)
     return Result(tag, result_columns(out.schema), out)
 
 
-def result_columns(schema: pa.Schema, names: list[str] | None = None) -> list[tuple[str, str]]:
+def result_columns(schema: pa.Schema, names: list[str | None] | None = None) -> list[tuple[str, str]]:
     """(name, SQL type) of each column of a result of ``schema`` (named
     ``names`` when known)."""
+    names = _with_star(names, schema.names)
     if names is None or len(names) != len(schema):
         names = schema.names
     return [(name, of_arrow(f)) for name, f in zip(names, schema)]
+
+
+def _with_star(names: list[str | None] | None, engine: list[str]) -> list[str] | None:
+    """``names`` (planner.parse.output_names) with the engine's names of a
+    star's columns where its None stands."""
+    if names is None or None not in names:
+        return names
+    at, width = names.index(None), len(engine) - len(names) + 1
+    return names[:at] + engine[at:at + width] + names[at + 1:] if width >= 0 else None
 
 

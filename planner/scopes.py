@@ -10,8 +10,13 @@ reference to FROM-clause entry"). The table an UPDATE or DELETE writes is
 not visible to its FROM / USING subqueries even with LATERAL (42P10).
 
 ``check(node)`` refuses such a qualified reference (``a.x``) before the
-statement runs. Unqualified names are the engine's to resolve (a name a
-subquery cannot resolve inside is left to DuckDB).
+statement runs. ``check_unqualified(node, columns_of)`` resolves an
+unqualified name such a subquery cannot resolve inside but a sibling
+item has as a column, as PostgreSQL does: to the query levels around
+the FROM list (written qualified, so DuckDB reads it there too), or
+42703 where none has it (``FROM t, (SELECT x AS z) s`` answered with
+t.x; ``(SELECT q2 AS r) y`` beside ``(SELECT q1 AS q2) x`` read x's q2
+where PostgreSQL reads the outer query's).
 
 ``join_columns_first(node, columns_of)`` lists a join's USING columns
 first where ``SELECT *`` reads it, as PostgreSQL does (then the left
@@ -22,7 +27,8 @@ the binder writes as DuckDB's ``* EXCLUDE (columns)``.
 
 Invariants: only references whose qualifier is the name of another item of
 the same FROM list, and of no FROM item or CTE inside the subquery, are
-refused; a star is rewritten only where the joins are the whole FROM list,
+refused; an unqualified name is touched only where every FROM item inside
+the subquery and on every level around it has known columns; a star is rewritten only where the joins are the whole FROM list,
 their USING joins on its left spine, and every column they read is known
 (tables, ``SELECT *`` subqueries) to appear once in the result (EXCLUDE
 drops every column of a name); everything else is untouched.
@@ -89,6 +95,140 @@ def _check_items(items: list[ast.Node], target: ast.RangeVar | None) -> None:
                 if name in siblings and name not in inside:
                     raise SqlError("42P10" if sub.lateral else "42P01", f'invalid reference to FROM-clause entry for table "{name}"',
                                    hint=f'There is an entry for table "{name}", but it cannot be referenced from this part of the query.')
+
+
+def check_unqualified(node: ast.Node, columns_of: Callable[[ast.RangeVar], list[str] | None]) -> None:
+    """Resolve (or refuse, 42703) the unqualified names FROM subqueries
+    would read from their siblings (see the module docstring);
+    ``columns_of`` names a table's columns, None for no table."""
+    ctes = {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}
+    names = lambda item: _output_names(item, ctes, columns_of)  # noqa: E731
+    if isinstance(node, ast.SelectStmt):
+        _visit(node, [], names)
+    else:  # the columns an INSERT, UPDATE or DELETE lets its subqueries read are not modelled here
+        for sub, _sees in _nested_selects(node):
+            _visit(sub, [None], names)
+
+
+def _visit(select: ast.SelectStmt, enclosing: list[dict | None], names) -> None:
+    """Check the FROM subqueries of ``select`` and of the queries in it;
+    ``enclosing``: the columns of each query level around it, innermost
+    last (column -> the FROM item's name, None for a column two have),
+    None for a level whose columns are not all known."""
+    level = _level_columns(select, names)
+    items = _leaves(select.fromClause)
+    for item in items:
+        if isinstance(item, ast.RangeSubselect) and not item.lateral:
+            at = items.index(item)
+            _check_subquery(item.subquery, items[:at], items[at + 1:], enclosing, names)
+    for sub, sees in _nested_selects(select):
+        _visit(sub, enclosing + [level] if sees else enclosing, names)
+
+
+def _level_columns(select: ast.SelectStmt, names) -> dict | None:
+    columns: dict[str, str | None] = {}
+    for item in _leaves(select.fromClause):
+        item_names = names(item)
+        if item_names is None:
+            return None
+        for c in item_names:
+            columns[c] = None if c in columns else _name(item)
+    return columns
+
+
+def _nested_selects(node: ast.Node):
+    """The queries directly in ``node`` (a statement or expression), each
+    with whether it sees ``node``'s FROM items: a subquery of an
+    expression or a LATERAL one does; a FROM subquery, a CTE or a set
+    operation's arm does not."""
+    if isinstance(node, ast.SelectStmt):
+        for arm in (node.larg, node.rarg):
+            if arm is not None:
+                yield arm, False
+        for cte in getattr(node.withClause, "ctes", None) or ():
+            yield cte.ctequery, False
+        for item in node.fromClause or ():
+            yield from _from_selects(item)
+        skip = ("larg", "rarg", "withClause", "fromClause")
+    else:
+        skip = ()
+    for attr in node:
+        if attr in skip:
+            continue
+        yield from ((q, True) for q in _queries_in(getattr(node, attr)))
+
+
+def _from_selects(item: ast.Node):
+    if isinstance(item, ast.RangeSubselect):
+        yield item.subquery, bool(item.lateral)
+    elif isinstance(item, ast.JoinExpr):
+        yield from _from_selects(item.larg)
+        yield from _from_selects(item.rarg)
+        yield from ((q, True) for q in _queries_in(item.quals))
+    else:
+        yield from ((q, True) for q in _queries_in(item))
+
+
+def _queries_in(value):
+    """The SELECTs in an expression (not those inside them)."""
+    if isinstance(value, ast.SelectStmt):
+        yield value
+    elif isinstance(value, ast.Node):
+        for attr in value:
+            yield from _queries_in(getattr(value, attr))
+    elif isinstance(value, tuple):
+        for v in value:
+            yield from _queries_in(v)
+
+
+def _check_subquery(sub: ast.Node, before: list[ast.Node], after: list[ast.Node], enclosing: list[dict | None], names) -> None:
+    """Resolve or refuse the names ``sub`` would read from the items
+    ``before`` and ``after`` it in its FROM list."""
+    siblings = before + after
+    sibling_columns = {c for item in siblings for c in (names(item) or ())}
+    if not sibling_columns:
+        return
+    inside = _columns_inside(sub, names)
+    if inside is None:
+        return
+    qualifiers = {_name(i) for i in siblings} | _names_inside(sub)
+    for n in walk(sub):
+        if not (isinstance(n, ast.ColumnRef) and len(n.fields) == 1 and isinstance(n.fields[0], ast.String)):
+            continue
+        name = n.fields[0].sval
+        if name in inside or name not in sibling_columns:
+            continue
+        for level in reversed(enclosing):
+            if level is None:
+                break  # not known: left to the engine
+            if name in level:
+                if level[name] is not None and level[name] not in qualifiers:
+                    n.fields = (ast.String(sval=level[name]), n.fields[0])  # read where PostgreSQL reads it
+                break
+        else:
+            table = next((_name(i) for i in before if name in (names(i) or ())), None)  # (one LATERAL could read)
+            raise SqlError("42703", f'column "{name}" does not exist',
+                           hint=None if table is None else
+                           f'There is a column named "{name}" in table "{table}", but it cannot be referenced from this part of the query.',
+                           position=n.location + 1 if n.location is not None and n.location >= 0 else None)
+
+
+def _columns_inside(sub: ast.Node, names) -> set[str] | None:
+    """Every name a reference inside ``sub`` may resolve to there: the
+    columns of its FROM items (at any depth) and its output names; None
+    when a FROM item's columns are not known."""
+    found: set[str] = set()
+    for n in walk(sub):
+        if isinstance(n, ast.SelectStmt):
+            for item in _leaves(n.fromClause):
+                item_names = names(item)
+                if item_names is None:
+                    return None
+                found.update(item_names)
+            found.update(t.name for t in n.targetList or () if t.name)
+        elif isinstance(n, ast.CommonTableExpr):
+            return None
+    return found
 
 
 def _names_inside(query: ast.Node) -> set[str]:

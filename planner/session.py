@@ -484,7 +484,7 @@ class Session:
             async with self._shaping() as work:
                 out = await self._dml(work, [None] * len(param_types)).select(probe)
                 # the types Execute's results will have (declared types of table columns)
-                return await self._with_origins(work, query, to_result("SELECT 0", out, p.result_names(query)))
+                return await self._with_origins(work, query, to_result("SELECT 0", out, p.output_names(query)))
         except EngineError as e:
             raise SqlError(e.sqlstate, e.message) from None
 
@@ -620,7 +620,7 @@ class Session:
             out = await self._dml(work, params).select(stmt.node)
             return to_result(f"SELECT {out.num_rows}", out, [])
         out = await self._dml(work, params).select_stream(stmt.node)
-        names = p.result_names(stmt.node)
+        names = p.output_names(stmt.node)
         if isinstance(out, pa.Table):
             return await self._with_origins(work, stmt.node, to_result(f"SELECT {out.num_rows}", out, names))
 
@@ -668,7 +668,7 @@ class Session:
         node = stmt.node
         if stmt.kind == p.READ:
             out = await self._dml(work, params).select(node)
-            return await self._with_origins(work, node, to_result(f"SELECT {out.num_rows}", out, p.result_names(node)))
+            return await self._with_origins(work, node, to_result(f"SELECT {out.num_rows}", out, p.output_names(node)))
         if stmt.kind == p.EXPLAIN:
             return await self._explain(work, node, params)
         if work.read_only and stmt.kind in (p.WRITE, p.DDL, p.COPY) and not (stmt.kind == p.COPY and not node.is_from):
@@ -677,7 +677,7 @@ class Session:
         if stmt.kind == p.WRITE and isinstance(node, ast.SelectStmt):  # data-modifying statements in WITH
             main, deferred = await writable.with_writes(work, node, lambda w: self._dml(w, params), _run_write)
             out = await self._dml(deferred, params).select(main)
-            result = await self._with_origins(work, main, to_result(f"SELECT {out.num_rows}", out, p.result_names(main)))
+            result = await self._with_origins(work, main, to_result(f"SELECT {out.num_rows}", out, p.output_names(main)))
             await deferred.apply()
             return result
         if stmt.kind == p.WRITE and writable.writes_in_with(node):  # INSERT / UPDATE / DELETE / MERGE under data-modifying CTEs

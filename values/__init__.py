@@ -33,6 +33,7 @@ from values.binary import decode_binary, encode_binary
 from values.columns import python_values
 from values.text import (DATE_ORDER, INFINITIES, ArrayLiteralError, DateSyntax, TextStyle, bc_input, date_input, format_array, format_column,
                          format_interval, format_value, parse_array, split_far_dates, split_infinities, timestamp_input, value_type)
+from values.zones import ABBREVIATIONS as ZONE_ABBREVIATIONS
 from values.zones import (abbreviation, abbreviation_offset, abbreviation_steps, engine_offset, engine_zone, is_engine_offset, local_offset, offset_of_hours,
                           setting_of_offset, zone)
 from values.types import CATALOG_TYPES, PG_ARRAY_ELEMENT, PG_TYPE_BY_OID, PG_TYPES, PgType, of_arrow, sql_of_oid, type_length, type_oid
@@ -41,4 +42,4 @@ __all__ = ["CATALOG_TYPES", "DATE_ORDER", "INFINITIES", "PG_ARRAY_ELEMENT", "PG_
            "PgType", "TextStyle", "bc_input", "date_input", "decode_binary", "encode_binary", "format_array", "format_column", "format_interval",
            "format_value", "of_arrow", "parse_array", "python_values", "split_far_dates", "split_infinities", "sql_of_oid", "timestamp_input",
            "type_length", "type_oid", "value_type", "zone", "engine_zone", "is_engine_offset", "offset_of_hours", "setting_of_offset",
-           "abbreviation", "abbreviation_offset", "abbreviation_steps", "local_offset", "engine_offset"]
+           "abbreviation", "abbreviation_offset", "abbreviation_steps", "local_offset", "engine_offset", "ZONE_ABBREVIATIONS"]

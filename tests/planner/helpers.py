@@ -116,4 +116,5 @@ async def assert_answers_as_postgres(session, pg_url: str, statements, *, tables
             await session.execute(f"SET {name} = '{value}'")
             conn.execute(f"SET {name} = '{value}'")
         for sql in statements:
-            assert await text_answer(session, sql, names=True) == pg_text_answer(conn, sql, names=True), (settings, sql)
+            mine, theirs = await text_answer(session, sql, names=True), pg_text_answer(conn, sql, names=True)
+            assert mine == theirs, (settings, sql, mine, theirs)
