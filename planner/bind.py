@@ -339,7 +339,7 @@ class Binder:
             return n
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _ARITHMETIC and n.lexpr is not None \
                 and (typed := _typed_literal(n, self._columns)) is not None:
-            return typed
+            return (self._float8_checked(typed) if self.dialect == "duckdb" else None) or typed
         if self.dialect == "duckdb" and (checked := self._float8_checked(n)) is not None:
             return checked
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "-" and n.lexpr is None \

@@ -875,6 +875,7 @@ FLOAT_RANGES = [
     "SELECT exp(-1000::float8)",
     "SELECT exp('-inf'::float8), exp(1), exp(2.5)",
     "SELECT (2::float8 * 3) * 4 + 1, pg_typeof(2::float8 * 3), pg_typeof(2::float4 * 3), 2::float4 * 3::float8",
+    "SELECT d * '1e200' FROM fl WHERE id = 1",
 ]
 
 
