@@ -128,13 +128,13 @@ class Binder:
             recursive.prepare(node)
         if subqueries:
             scopes.check(node)
-            scopes.check_unqualified(node, self._columns_of)
+            scopes.check_unqualified(node, self.columns_of)
         if nothing:
             _select_something(node)
         if star and self.dialect == "duckdb":
-            scopes.join_columns_first(node, self._columns_of)
+            scopes.join_columns_first(node, self.columns_of)
 
-    def _columns_of(self, rv: ast.RangeVar) -> list[str] | None:
+    def columns_of(self, rv: ast.RangeVar) -> list[str] | None:
         """The column names of the table or view ``rv`` names, None when it
         names none."""
         rel = self.catalog.lookup(rv.relname, rv.schemaname, self.search_path)
@@ -466,8 +466,9 @@ class Binder:
                 and isinstance(args[1], ast.A_Const) and isinstance(args[1].val, ast.Integer):
             scale = max(0, args[1].val.ival)  # round(numeric, int): PostgreSQL's only two-argument round
             return ast.FuncCall(funcname=fc.funcname, args=(_cast_to(args[0], decimals.computed_type(scale)), args[1]))
-        if name == "round" and len(args) == 1 and _operand_type(args[0], self._columns, floats=True) in ("real", "double precision"):
-            return ast.FuncCall(funcname=(ast.String(sval="round_even"),), args=(args[0], ast.A_Const(val=ast.Integer(ival=0))))
+        if name == "round" and len(args) == 1 and (kind := _operand_type(args[0], self._columns, floats=True)) in ("real", "double precision"):
+            rounded = ast.FuncCall(funcname=(ast.String(sval="round_even"),), args=(args[0], ast.A_Const(val=ast.Integer(ival=0))))
+            return _cast_to(rounded, "float8") if kind == "real" else rounded  # (PostgreSQL's round of double precision)
         return None
 
     def _float8_checked(self, n: ast.Node) -> ast.FuncCall | None:
@@ -671,15 +672,15 @@ class Binder:
         common type is text, which drops the padding."""
         case = isinstance(n, ast.CaseExpr)
         branches = [w.result for w in n.args] + [n.defresult] if case else list(n.args)
-        if not any(self._char_operand_shape(b) for b in branches) or not any(self._texty(b) for b in branches):
+        if not any(self._may_be_char(b) for b in branches) or not any(self._texty(b) for b in branches):
             return
         # PostgreSQL's candidate type is the first branch's of a known type (a CASE's ELSE first): character
         # stays character (text converts to it as readily), anything else makes the padding go
         order = ([n.defresult] + branches[:-1]) if case else branches
         first = next((b for b in order if b is not None and not isinstance(b, ast.A_Const)), None)
-        if first is not None and self._char_operand_shape(first):
+        if first is not None and self._char_typed(first):
             return
-        trim = lambda b: self._char_operand(b) if self._char_operand_shape(b) else b  # noqa: E731
+        trim = lambda b: (self._char_operand(b) or b) if self._may_be_char(b) else b  # noqa: E731
         if case:
             for w in n.args:
                 w.result = trim(w.result)
@@ -765,6 +766,13 @@ class Binder:
         first = next((a for a in arms if a is not None and not isinstance(a, ast.A_Const)), None)
         return first is not None and not self._may_be_char(first)
 
+    def _char_typed(self, n: ast.Node | None) -> bool:
+        """``n`` is of type character: a char(n) column or cast, or a
+        COALESCE / CASE PostgreSQL resolves to it (its first known arm's)."""
+        if isinstance(n, (ast.CoalesceExpr, ast.CaseExpr)):
+            return self._may_be_char(n) and not self._resolves_to_text(n)
+        return self._may_be_char(n)
+
     def _may_be_char(self, n: ast.Node | None) -> bool:
         """``n`` is a char(n) column or cast, or a COALESCE / CASE / NULLIF
         (nested too) whose result may be one."""
@@ -828,6 +836,10 @@ class Binder:
             places = fc.args[1].val.ival if len(fc.args) == 2 and isinstance(fc.args[1], ast.A_Const) \
                 and isinstance(fc.args[1].val, ast.Integer) else 0 if len(fc.args) == 1 else None
             return decimals.computed_type(places) if places is not None and 0 <= places <= 10 else None
+        if name in _ROUNDINGS and len(fc.args or ()) == 1 and not fc.over \
+                and (_integer_width(fc.args[0], self._columns) in ("smallint", "integer", "bigint")
+                     or _operand_type(fc.args[0], self._columns) == "real"):
+            return "float8"  # round(int) and round(real) are PostgreSQL's of double precision (DuckDB keeps the type)
         if name == "sum" and self.dialect == "duckdb" and len(fc.args or ()) == 1:
             return SUM_RESULTS.get(_operand_type(fc.args[0], self._columns))
         return None
@@ -1537,8 +1549,9 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "avg" and len(n.args or ()) == 1 and floats:
         return "numeric" if _operand_type(n.args[0], columns, floats=True) in ("numeric", "smallint", "integer") else None
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _ROUNDINGS and floats and 1 <= len(n.args or ()) <= 2 and not n.over:
-        # of a numeric, a numeric (of integers and doubles, PostgreSQL's double precision versions)
-        return "numeric" if _operand_type(n.args[0], columns, floats=True) == "numeric" else None
+        # of a numeric, a numeric; of a double or real, PostgreSQL's double precision versions
+        inner = _operand_type(n.args[0], columns, floats=True)
+        return "numeric" if inner == "numeric" else "double precision" if inner in ("double precision", "real") else None
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("abs", "sum", "min", "max") and len(n.args or ()) == 1 and not n.over:
         inner = _operand_type(n.args[0], columns, floats=floats)
         return "numeric" if n.funcname[-1].sval == "sum" and inner == "integer" and floats else inner
@@ -1618,9 +1631,11 @@ FUNCTION_NAMES = {
     "json_build_object": "txngate_fn_json_object", "jsonb_build_object": "txngate_fn_json_object",
     "json_build_array": "txngate_fn_json_array", "jsonb_build_array": "txngate_fn_json_array",
     "every": "bool_and", "json_agg": "json_group_array", "jsonb_agg": "json_group_array", "to_jsonb": "to_json",
-    # PostgreSQL's errors (2201E, 2201F) where DuckDB returns NaN or -inf (pgcatalog.macros())
+    # PostgreSQL's errors (2201E, 2201F, 22003) where DuckDB returns NaN or -inf (pgcatalog.macros())
     "sqrt": "txngate_sqrt", "ln": "txngate_ln", "log": "txngate_log", "log10": "txngate_log", "power": "txngate_power",
     "pow": "txngate_power",
+    "asin": "txngate_asin", "acos": "txngate_acos", "acosh": "txngate_acosh", "atanh": "txngate_atanh",
+    "sin": "txngate_sin", "cos": "txngate_cos", "tan": "txngate_tan", "cot": "txngate_cot",
     # uuid-ossp's and pgcrypto's (planner.grants: built in)
     "uuid_generate_v4": "gen_random_uuid", "digest": "txngate_pgcrypto_digest",
 }

@@ -519,6 +519,7 @@ class Dml:
 
     async def update(self, node: ast.UpdateStmt) -> Result:
         scopes.check(node)
+        scopes.check_unqualified(node, (await self.binder()).columns_of)  # (raises only: no level around it to qualify to)
         node = _read_ctes(node)
         rel = await self.target(node.relation)
         sets = assignments(node.targetList, rel)
@@ -562,6 +563,7 @@ class Dml:
 
     async def delete(self, node: ast.DeleteStmt) -> Result:
         scopes.check(node)
+        scopes.check_unqualified(node, (await self.binder()).columns_of)  # (raises only: no level around it to qualify to)
         node = _read_ctes(node)
         rel = await self.target(node.relation)
         alias = node.relation.alias.aliasname if node.relation.alias is not None else rel.name

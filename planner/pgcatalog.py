@@ -1007,6 +1007,18 @@ def _float_checked_sql() -> str:
             f"WHEN r = 0 AND nonzero THEN {_UNDERFLOW} ELSE r END")
 
 
+def _trigonometry_sql() -> tuple[str, ...]:
+    """asin, acos, acosh, atanh outside their domain and sin, cos, tan, cot
+    of an infinity: PostgreSQL's 22003 "input is out of range" (DuckDB
+    answers NaN); NaN stays NaN."""
+    out_of_range = raised(NUMERIC_VALUE_OUT_OF_RANGE, "input is out of range")
+    outside = "NOT isnan(x) AND (x < -1 OR x > 1)"  # (DuckDB's NaN compares greater than any number)
+    domains = {"asin": outside, "acos": outside, "acosh": "NOT isnan(x) AND x < 1", "atanh": outside,
+               "sin": "isinf(x)", "cos": "isinf(x)", "tan": "isinf(x)", "cot": "isinf(x)"}
+    return tuple(f"CREATE OR REPLACE MACRO txngate_{f}(x) AS CASE WHEN {outside} THEN {out_of_range} ELSE {f}(x) END"
+                 for f, outside in ((f, d.replace("x", "CAST(x AS DOUBLE)")) for f, d in domains.items()))
+
+
 def _stored_numeric_sql() -> str:
     """``txngate_stored_numeric(x)``: ``x`` (any type) as an unconstrained
     numeric column stores it, or 22003 when that would lose digits after
@@ -1132,6 +1144,7 @@ def macros() -> tuple[str, ...]:
         # arithmetic of doubles and exp(): PostgreSQL's 22003 where finite operands give an infinity (or a zero
         # where none is, for * and /), as its check_float8_val; DuckDB answers the infinity or zero
         _float_checked_sql(),
+        *_trigonometry_sql(),
         # power(a, b) and a ^ b: PostgreSQL's errors where DuckDB answers inf or NaN
         "CREATE OR REPLACE MACRO txngate_power(a, b) AS CASE WHEN a = 0 AND b < 0 THEN error('[2201F] zero raised to a negative power is undefined') "
         "WHEN a < 0 AND b <> floor(b) THEN error('[2201F] a negative number raised to a non-integer power yields a complex result') "

@@ -105,9 +105,15 @@ def check_unqualified(node: ast.Node, columns_of: Callable[[ast.RangeVar], list[
     names = lambda item: _output_names(item, ctes, columns_of)  # noqa: E731
     if isinstance(node, ast.SelectStmt):
         _visit(node, [], names)
-    else:  # the columns an INSERT, UPDATE or DELETE lets its subqueries read are not modelled here
-        for sub, _sees in _nested_selects(node):
-            _visit(sub, [None], names)
+        return
+    if isinstance(node, (ast.UpdateStmt, ast.DeleteStmt)):  # the table written is no FROM / USING subquery's, even LATERAL
+        items = [node.relation, *_leaves(node.fromClause if isinstance(node, ast.UpdateStmt) else node.usingClause)]
+        for at, item in enumerate(items):
+            if isinstance(item, ast.RangeSubselect):
+                before, after = ([node.relation], []) if item.lateral else (items[:at], items[at + 1:])
+                _check_subquery(item.subquery, before, after, [], names, lateral=bool(item.lateral))
+    for sub, _sees in _nested_selects(node):  # (the other columns an INSERT, UPDATE or DELETE lets its subqueries read: not modelled)
+        _visit(sub, [None], names)
 
 
 def _visit(select: ast.SelectStmt, enclosing: list[dict | None], names) -> None:
@@ -181,9 +187,11 @@ def _queries_in(value):
             yield from _queries_in(v)
 
 
-def _check_subquery(sub: ast.Node, before: list[ast.Node], after: list[ast.Node], enclosing: list[dict | None], names) -> None:
+def _check_subquery(sub: ast.Node, before: list[ast.Node], after: list[ast.Node], enclosing: list[dict | None], names, *,
+                    lateral: bool = False) -> None:
     """Resolve or refuse the names ``sub`` would read from the items
-    ``before`` and ``after`` it in its FROM list."""
+    ``before`` and ``after`` it in its FROM list (``lateral``: the table
+    an UPDATE or DELETE writes, which a LATERAL one may not read)."""
     siblings = before + after
     sibling_columns = {c for item in siblings for c in (names(item) or ())}
     if not sibling_columns:
@@ -207,6 +215,10 @@ def _check_subquery(sub: ast.Node, before: list[ast.Node], after: list[ast.Node]
                 break
         else:
             table = next((_name(i) for i in before if name in (names(i) or ())), None)  # (one LATERAL could read)
+            if lateral:
+                raise SqlError("42P10", f'invalid reference to FROM-clause entry for table "{table}"',
+                               hint=f'There is an entry for table "{table}", but it cannot be referenced from this part of the query.',
+                               position=n.location + 1 if n.location is not None and n.location >= 0 else None)
             raise SqlError("42703", f'column "{name}" does not exist',
                            hint=None if table is None else
                            f'There is a column named "{name}" in table "{table}", but it cannot be referenced from this part of the query.',

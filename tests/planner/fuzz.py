@@ -295,10 +295,10 @@ def _char_set_operation(sql: str, got: Outcome, expected: Outcome) -> bool:
 
 def _eager_filter(sql: str, got: Outcome, expected: Outcome) -> bool:
     """Evaluation order: DuckDB evaluates an aggregate's argument for every row before its FILTER (or a CASE
-    branch, or both sides of AND) excludes some, and either engine may evaluate a join condition or a
+    branch, or both sides of AND and OR) excludes some, and either engine may evaluate a join condition or a
     conjunct the other skips: an overflow only one of them meets."""
     one_side = {got.sqlstate, expected.sqlstate} == {"22003", None}
-    return one_side and any(w in sql for w in ("FILTER", "CASE", "BETWEEN", " AND "))
+    return one_side and any(w in sql for w in ("FILTER", "CASE", "BETWEEN", " AND ", " OR "))
 
 
 def _decimal_overflow(sql: str, got: Outcome, expected: Outcome) -> bool:

@@ -521,6 +521,13 @@ FROM_SCOPES = [
     "select * from xx1 a, (select f1 from i4 where f1 > 0) s order by 1, 3",
     "select * from xx1 a, (select f1 as x1 from i4 order by x1 limit 1) s order by 1",
     "select x1, (select count(*) from (select x1 from i4) q) from xx1 order by 1",
+    # ... nor the table an UPDATE or DELETE writes, even LATERAL (DuckDB updated and deleted rows by it)
+    "update xx1 set x2 = f1 from (select * from i4 where f1 = x1) ss",
+    "update xx1 set x2 = f1 from lateral (select * from i4 where f1 = x1) ss",
+    "delete from xx1 using (select * from i4 where f1 = x1) ss",
+    "delete from xx1 using lateral (select * from i4 where f1 = x1) ss",
+    "update xx1 set x2 = f1 from i4 a, (select * from i4 where f1 = x1) ss",
+    "select * from xx1 order by 1",
 ]
 
 
@@ -800,6 +807,8 @@ CHAR_ARMS = [
     "SELECT count(*) FROM (SELECT p FROM pad UNION SELECT f1::text FROM vt) s",
     # ... and a CASE whose ELSE is a concatenation (text) prints its char(n) arms without the padding (seed 19)
     "SELECT f1, CASE WHEN f1 = 'a' THEN f1 ELSE 'A b' || f1 END, CASE WHEN f1 <> 'a' THEN f1 ELSE f1 || 'x' END FROM ct ORDER BY 1",
+    # ... a COALESCE of char(n) as the arm too (its LIKE matched the padded value: a row missing, seed 20)
+    "SELECT f1 FROM ct WHERE CASE WHEN f1 <> 'ab' THEN COALESCE(f1, f1) ELSE lpad('ü', 4, '*') END LIKE '_' ORDER BY 1",
 ]
 
 
@@ -876,6 +885,15 @@ FLOAT_RANGES = [
     "SELECT exp('-inf'::float8), exp(1), exp(2.5)",
     "SELECT (2::float8 * 3) * 4 + 1, pg_typeof(2::float8 * 3), pg_typeof(2::float4 * 3), 2::float4 * 3::float8",
     "SELECT d * '1e200' FROM fl WHERE id = 1",
+    "SELECT COALESCE(d, -2.50) * round(d) FROM fl WHERE id = 1",  # (seed 20)
+    # round, trunc, ceil and floor of an integer or a real are PostgreSQL's of double precision
+    "SELECT round(1), round(2::real), trunc(5), ceil(3), floor(4::smallint), round(7::bigint), round(2.5::real), round(1, 1), trunc(2::real)",
+    "SELECT id, round(r), trunc(id), ceil(r) FROM fl WHERE id IN (2, 4) ORDER BY id",
+    # inverse and hyperbolic functions outside their domain, circular ones of an infinity: 22003 (DuckDB's NaN)
+    "SELECT asin(2::float8)", "SELECT acos(-2::float8)", "SELECT acosh(0.5::float8)", "SELECT atanh(1.5::float8)",
+    "SELECT sin('inf'::float8)", "SELECT cos('-inf'::float8)", "SELECT tan('inf'::float8)", "SELECT cot('inf'::float8)",
+    "SELECT asin(0.5::float8), acos(1::float8), acosh(1::float8), atanh(1::float8), atanh(-1::float8), sin('nan'::float8), cot(0::float8)",
+    "SELECT id, asin(d) FROM fl WHERE id IN (4, 5) ORDER BY id",
 ]
 
 
