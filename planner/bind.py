@@ -697,6 +697,9 @@ class Binder:
             return n.typeName.names[-1].sval == "text" and not n.typeName.arrayBounds
         if isinstance(n, ast.CoalesceExpr):
             return any(self._texty(a) for a in n.args)
+        if isinstance(n, ast.CaseExpr):  # of string constants (unknown: text) and text arms
+            arms = [a for a in [w.result for w in n.args] + [n.defresult] if a is not None and not (isinstance(a, ast.A_Const) and a.isnull)]
+            return bool(arms) and all(isinstance(a, ast.A_Const) and isinstance(a.val, ast.String) or self._texty(a) for a in arms)
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||":
             return any(self._texty(x) or self._char_operand_shape(x) for x in (n.lexpr, n.rexpr))  # (a string's concatenation)
         return isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _TEXT_FUNCTIONS

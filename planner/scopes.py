@@ -28,10 +28,11 @@ the binder writes as DuckDB's ``* EXCLUDE (columns)``.
 Invariants: only references whose qualifier is the name of another item of
 the same FROM list, and of no FROM item or CTE inside the subquery, are
 refused; an unqualified name is touched only where every FROM item inside
-the subquery and on every level around it has known columns; a star is rewritten only where the joins are the whole FROM list,
-their USING joins on its left spine, and every column they read is known
-(tables, ``SELECT *`` subqueries) to appear once in the result (EXCLUDE
-drops every column of a name); everything else is untouched.
+the subquery and on every level around it has known columns; a star is
+rewritten only where the joins are the whole FROM list, their USING joins
+on its left spine, and every column they read is known (tables, ``SELECT
+*`` subqueries) to appear once in the result (EXCLUDE drops every column
+of a name); everything else is untouched.
 """
 
 from __future__ import annotations

@@ -809,6 +809,8 @@ CHAR_ARMS = [
     "SELECT f1, CASE WHEN f1 = 'a' THEN f1 ELSE 'A b' || f1 END, CASE WHEN f1 <> 'a' THEN f1 ELSE f1 || 'x' END FROM ct ORDER BY 1",
     # ... a COALESCE of char(n) as the arm too (its LIKE matched the padded value: a row missing, seed 20)
     "SELECT f1 FROM ct WHERE CASE WHEN f1 <> 'ab' THEN COALESCE(f1, f1) ELSE lpad('ü', 4, '*') END LIKE '_' ORDER BY 1",
+    # ... a CASE of string constants as the other arm is text too (seed 21)
+    "SELECT f1, COALESCE(CASE WHEN f1 <> 'ab' THEN f1 ELSE CASE WHEN f1 = 'a' THEN '' ELSE '' END END, f1) || '|' FROM ct ORDER BY 1",
 ]
 
 
