@@ -45,8 +45,8 @@ import re
 from pglast.keywords import COL_NAME_KEYWORDS, RESERVED_KEYWORDS, TYPE_FUNC_NAME_KEYWORDS
 
 from local_exec import udf
-from values import ZONE_ABBREVIATIONS
 from local_exec.udf import FunctionError
+from values import ZONE_ABBREVIATIONS
 
 #: PostgreSQL's boolean input words: any prefix of true/false/yes/no, on,
 #: off (two letters at least), 1 and 0 (the planner reads constants with them)
@@ -56,13 +56,13 @@ BOOLEAN_WORDS = {
     "on": True, "of": False, "off": False, "1": True, "0": False,
 }
 
-#: ISO date or timestamp text with PostgreSQL's BC suffix: (year, the rest)
-#: text ending in a time zone abbreviation after a digit: (what comes before it, the abbreviation)
-_ZONED = r"^(.*[0-9])\s*([A-Za-z]{2,5})\s*$"
+#: text ending in a time zone abbreviation after a digit and a space: (what comes before it, the abbreviation)
+_ZONED = r"^(.*[0-9])\s+([A-Za-z]{2,5})\s*$"
 #: PostgreSQL's fixed-offset abbreviations as DuckDB reads an offset (a MAP literal)
 _FIXED_ZONES = "MAP {" + ", ".join(
     f"'{name}': '{'-' if seconds < 0 else '+'}{abs(seconds) // 3600:02d}:{abs(seconds) % 3600 // 60:02d}'"
     for name, seconds in sorted(ZONE_ABBREVIATIONS.items()) if isinstance(seconds, int)) + "}"
+#: ISO date or timestamp text with PostgreSQL's BC suffix: (year, the rest)
 _BC = r"\s*(\d+)(-\d{1,2}-\d{1,2}(?:[ T]\S.*?)?)\s+[Bb][Cc]\s*"
 
 __all__ = ["BOOLEAN_WORDS", "FUNCTIONS", "MACROS", "decode", "encode", "pg_format", "quote_ident", "quote_literal", "register"]

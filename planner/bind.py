@@ -339,8 +339,8 @@ class Binder:
             return n
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _ARITHMETIC and n.lexpr is not None \
                 and (typed := _typed_literal(n, self._columns)) is not None:
-            return (self._float8_checked(typed) if self.dialect == "duckdb" else None) or typed
-        if self.dialect == "duckdb" and (checked := self._float8_checked(n)) is not None:
+            return (self._float_checked(typed) if self.dialect == "duckdb" else None) or typed
+        if self.dialect == "duckdb" and (checked := self._float_checked(n)) is not None:
             return checked
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "-" and n.lexpr is None \
                 and self.dialect == "duckdb" and id(n) not in self._cast \
@@ -471,7 +471,7 @@ class Binder:
             return _cast_to(rounded, "float8") if kind == "real" else rounded  # (PostgreSQL's round of double precision)
         return None
 
-    def _float8_checked(self, n: ast.Node) -> ast.FuncCall | None:
+    def _float_checked(self, n: ast.Node) -> ast.FuncCall | None:
         """A tree of arithmetic (+, -, *, /) of doubles or reals, or exp()
         of a double, wrapped in pgcatalog's ``txngate_float_checked``:
         PostgreSQL's overflow where its operands (the tree's leaves) are
@@ -503,7 +503,7 @@ class Binder:
         return ast.FuncCall(funcname=(ast.String(sval="txngate_float_checked"),), args=(n, finite, nonzero))
 
     def _float_checkable(self, n: ast.Node) -> bool:
-        """``n`` is what ``_float8_checked`` wraps: arithmetic of doubles or
+        """``n`` is what ``_float_checked`` wraps: arithmetic of doubles or
         reals, or exp() of a double, not checked already."""
         if id(n) in self._cast:
             return False
@@ -1582,7 +1582,7 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
     return None
 
 
-#: the operators whose double precision and real results are checked for overflow (``Binder._float8_checked``)
+#: the operators whose double precision and real results are checked for overflow (``Binder._float_checked``)
 _FLOAT_OPERATORS = ("+", "-", "*", "/")
 
 
@@ -1598,6 +1598,7 @@ def _arithmetic_tree(n: ast.Node) -> Iterator[ast.Node]:
         for x in (n.lexpr, n.rexpr):
             if x is not None:
                 yield from _arithmetic_tree(x)
+
 
 #: arithmetic's result: the wider operand's type
 _WIDENING = ["smallint", "integer", "numeric", "real", "double precision"]
@@ -2468,8 +2469,9 @@ def _text_read_at_run_time(tc: ast.TypeCast, columns: dict[str, str]) -> None:
     AD); cast to an integer type: refused unless it is an integer's text
     (``txngate_integer_text``: DuckDB's cast rounds '1.5' and reads '1e3');
     to timestamptz: a trailing zone abbreviation read as PostgreSQL's
-    (``txngate_zone_text``), a concatenation's too; constants are read
-    when bound (``_pg_casts``)."""
+    (``txngate_zone_text``), a concatenation's too, and to timestamp
+    ignored (``txngate_zone_dropped``); constants are read when bound
+    (``_pg_casts``)."""
     target = tc.typeName.names[-1].sval.lower()
     if target not in ("date", "timestamp", "timestamptz", "bytea") and target not in INTEGER_NAMES or tc.typeName.arrayBounds:
         return

@@ -1015,8 +1015,8 @@ def _trigonometry_sql() -> tuple[str, ...]:
     outside = "NOT isnan(x) AND (x < -1 OR x > 1)"  # (DuckDB's NaN compares greater than any number)
     domains = {"asin": outside, "acos": outside, "acosh": "NOT isnan(x) AND x < 1", "atanh": outside,
                "sin": "isinf(x)", "cos": "isinf(x)", "tan": "isinf(x)", "cot": "isinf(x)"}
-    return tuple(f"CREATE OR REPLACE MACRO txngate_{f}(x) AS CASE WHEN {outside} THEN {out_of_range} ELSE {f}(x) END"
-                 for f, outside in ((f, d.replace("x", "CAST(x AS DOUBLE)")) for f, d in domains.items()))
+    return tuple(f"CREATE OR REPLACE MACRO txngate_{f}(x) AS CASE WHEN {domain.replace('x', 'CAST(x AS DOUBLE)')} "
+                 f"THEN {out_of_range} ELSE {f}(x) END" for f, domain in domains.items())
 
 
 def _stored_numeric_sql() -> str:

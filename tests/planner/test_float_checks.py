@@ -1,6 +1,6 @@
 """Float arithmetic is checked for PostgreSQL's overflow and underflow
 (22003) by one ``txngate_float_checked`` call per tree of arithmetic
-(planner.bind ``_float8_checked``; the answers themselves are compared with
+(planner.bind ``_float_checked``; the answers themselves are compared with
 PostgreSQL's in test_function_answers ``FLOAT_RANGES``). Each check
 repeats its operands, so one nested inside another's operands is left
 unchecked: the SQL DuckDB gets grows with the statement, never

@@ -914,7 +914,8 @@ ZONE_TEXTS = [
     "SET timezone = 'UTC'",
     "CREATE TABLE zt (id int, s text)",
     "INSERT INTO zt VALUES (1, '2020-06-01 12:00 PST'), (2, '2020-01-01 00:00 EDT'), (3, '2020-06-01 PST'), "
-    "(4, '2020-06-01 12:00:00.5 nst'), (5, '2020-06-01 12:00+02'), (6, '2020-06-01 12:00 UTC'), (7, NULL), (8, '2020-06-01 12:00 Europe/Paris')",
+    "(4, '2020-06-01 12:00:00.5 nst'), (5, '2020-06-01 12:00+02'), (6, '2020-06-01 12:00 UTC'), (7, NULL), (8, '2020-06-01 12:00 Europe/Paris'), "
+    "(9, '1999-01-08 04:05:06 PST8PDT')",
     "SELECT id, s::timestamptz FROM zt ORDER BY id",
     "SELECT ('2020-06-01 12:00 ' || 'PST')::timestamptz",
     "SELECT id, s::timestamp FROM zt WHERE id IN (1, 2, 3) ORDER BY id",
