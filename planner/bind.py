@@ -1555,6 +1555,9 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
         # of a numeric, a numeric; of a double or real, PostgreSQL's double precision versions
         inner = _operand_type(n.args[0], columns, floats=True)
         return "numeric" if inner == "numeric" else "double precision" if inner in ("double precision", "real") else None
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _DOUBLE_FUNCTIONS and len(n.args or ()) == 1 and floats \
+            and _operand_type(n.args[0], columns, floats=True) in ("double precision", "real"):
+        return "double precision"  # sqrt(x) of a double or real: PostgreSQL's of double precision
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("abs", "sum", "min", "max") and len(n.args or ()) == 1 and not n.over:
         inner = _operand_type(n.args[0], columns, floats=floats)
         return "numeric" if n.funcname[-1].sval == "sum" and inner == "integer" and floats else inner
@@ -1599,6 +1602,9 @@ def _arithmetic_tree(n: ast.Node) -> Iterator[ast.Node]:
             if x is not None:
                 yield from _arithmetic_tree(x)
 
+
+#: functions of one double precision argument that answer one (a real is taken as a double)
+_DOUBLE_FUNCTIONS = ("sqrt", "cbrt", "exp", "ln", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh")
 
 #: arithmetic's result: the wider operand's type
 _WIDENING = ["smallint", "integer", "numeric", "real", "double precision"]

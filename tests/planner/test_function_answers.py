@@ -888,6 +888,7 @@ FLOAT_RANGES = [
     "SELECT (2::float8 * 3) * 4 + 1, pg_typeof(2::float8 * 3), pg_typeof(2::float4 * 3), 2::float4 * 3::float8",
     "SELECT d * '1e200' FROM fl WHERE id = 1",
     "SELECT COALESCE(d, -2.50) * round(d) FROM fl WHERE id = 1",  # (seed 20)
+    "SELECT id FROM fl WHERE sqrt(abs(d)) <= sqrt(abs(d)) * d ORDER BY id",  # (seed 22)
     # round, trunc, ceil and floor of an integer or a real are PostgreSQL's of double precision
     "SELECT round(1), round(2::real), trunc(5), ceil(3), floor(4::smallint), round(7::bigint), round(2.5::real), round(1, 1), trunc(2::real)",
     "SELECT id, round(r), trunc(id), ceil(r) FROM fl WHERE id IN (2, 4) ORDER BY id",
