@@ -108,6 +108,14 @@ class Dml:
     def engine(self):
         return self.work.db.engine
 
+    async def _check_scopes(self, node: ast.UpdateStmt | ast.DeleteStmt) -> None:
+        """What FROM / USING subqueries of an UPDATE or DELETE may read
+        (planner.scopes; it only raises here: no level around to qualify
+        to). A statement without such a subquery (a point write) skips it."""
+        if any(isinstance(n, ast.RangeSubselect) for n in p.walk(node)):
+            scopes.check(node)
+            scopes.check_unqualified(node, (await self.binder()).columns_of)
+
     async def binder(self) -> Binder:
         return Binder(await self.work.catalog(), self.search_path, self.emulation)
 
@@ -518,8 +526,7 @@ class Dml:
     # -- UPDATE / DELETE ------------------------------------------------------
 
     async def update(self, node: ast.UpdateStmt) -> Result:
-        scopes.check(node)
-        scopes.check_unqualified(node, (await self.binder()).columns_of)  # (raises only: no level around it to qualify to)
+        await self._check_scopes(node)
         node = _read_ctes(node)
         rel = await self.target(node.relation)
         sets = assignments(node.targetList, rel)
@@ -562,8 +569,7 @@ class Dml:
         return await self._returning(node, rel, new, f"UPDATE {new.num_rows}")
 
     async def delete(self, node: ast.DeleteStmt) -> Result:
-        scopes.check(node)
-        scopes.check_unqualified(node, (await self.binder()).columns_of)  # (raises only: no level around it to qualify to)
+        await self._check_scopes(node)
         node = _read_ctes(node)
         rel = await self.target(node.relation)
         alias = node.relation.alias.aliasname if node.relation.alias is not None else rel.name
