@@ -124,6 +124,8 @@ class Binder:
                 nothing = True
             elif isinstance(n, ast.A_Star):
                 star = True
+            elif isinstance(n, ast.FuncCall):
+                jsonops.check_call(n)
         if withs:
             recursive.prepare(node)
         if subqueries:
@@ -160,6 +162,8 @@ class Binder:
         self._scales = decimals.Scales(columns, lambda x: _operand_type(x, columns) in ("smallint", "integer"))
         if outputs and self.dialect == "duckdb" and isinstance(node, ast.SelectStmt):
             jsonops.canonical_outputs(node, columns)
+            for leaf in (decimals.set_operation_leaves(node) or ()) if node.op is not None and node.op.name != "SETOP_NONE" else ():
+                jsonops.canonical_outputs(leaf, columns, ("jsonb",))  # each arm's computed jsonb, as the column prints
             for i in exact_divisions(node, columns):
                 node.targetList[i].val = _exact_division(node.targetList[i].val, columns)
         if self.dialect == "duckdb":
@@ -178,6 +182,8 @@ class Binder:
                 self._star_of_merged(n, ctes)  # before its RangeVars are renamed
             if isinstance(n, ast.SelectStmt) and n.sortClause and n.targetList:
                 _check_sort_names(n)  # before its expressions are rewritten
+            if isinstance(n, ast.SelectStmt) and n.sortClause and self.dialect == "duckdb":
+                jsonops.sort_outputs(n, columns)
             if isinstance(n, ast.SelectStmt) and n.valuesLists and len(n.valuesLists) > 1:
                 _type_unknown_values(n)
             if isinstance(n, ast.RangeVar):
@@ -370,6 +376,14 @@ class Binder:
                 and _is_interval(n.lexpr, self._columns):
             # interval / n as interval * (1 / n): DuckDB's integer division (PostgreSQL's, on integers) has no interval form
             return expand("_arg1 * (CAST(1 AS double precision) / _arg2)", [n.lexpr, n.rexpr])
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-") and n.lexpr is not None \
+                and self.dialect == "duckdb":
+            moved = _zoned_move(n, self._columns)
+            if moved is not None:
+                return moved
+        if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("sum", "avg") and len(n.args or ()) == 1 and not n.agg_distinct \
+                and not n.agg_order and self.dialect == "duckdb" and _is_interval(n.args[0], self._columns):
+            return _interval_aggregate(n)
         if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("regexp_match", "regexp_matches") and self.dialect == "duckdb":
             return _regexp_match(n)
         if isinstance(n, ast.FuncCall) and self.dialect == "duckdb" and id(n) not in self._cast:
@@ -572,8 +586,7 @@ class Binder:
                           "% 86400000000 + 86400000000) % 86400000000 AS text), '86400000000') AS numeric(30,20)))",
             }.get(field, f"CAST({part} AS numeric(28,0))")
             if kind and field in _MONOTONIC_FIELDS:  # numeric cannot hold infinity here: refused, not NULL
-                template = f"CASE WHEN isinf(_arg1) THEN error('[0A000] numeric infinity (extract of an infinite {kind}) is not supported') " \
-                           f"ELSE {template} END"
+                template = f"CASE WHEN isinf(_arg1) THEN txngate_infinite_extract('{kind}') ELSE {template} END"
         else:
             template = {
                 "second": "(date_part('microseconds', _arg1) / 1000000.0)",
@@ -689,12 +702,14 @@ class Binder:
             n.args = tuple(trim(a) for a in n.args)
 
     def _texty(self, n: ast.Node | None) -> bool:
-        """``n`` is of type text: a text column, a cast to text, a text
+        """``n`` is of type text or varchar (a string type a char(n) arm
+        converts to without its padding): such a column or cast, a text
         function's result, or a concatenation with a text or char(n)."""
         if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
-            return self._columns.get(n.fields[-1].sval) == "text"
+            declared = self._columns.get(n.fields[-1].sval) or ""
+            return declared == "text" or declared.startswith("varchar")
         if isinstance(n, ast.TypeCast):
-            return n.typeName.names[-1].sval == "text" and not n.typeName.arrayBounds
+            return n.typeName.names[-1].sval in ("text", "varchar") and not n.typeName.arrayBounds
         if isinstance(n, ast.CoalesceExpr):
             return any(self._texty(a) for a in n.args)
         if isinstance(n, ast.CaseExpr):  # of string constants (unknown: text) and text arms
@@ -852,7 +867,7 @@ class Binder:
         if isinstance(n, ast.A_Expr):
             return jsonops.rewrite_operator(n, self._columns)
         if isinstance(n, ast.FuncCall):
-            return jsonops.rewrite_function(n)
+            return jsonops.rewrite_function(n, self._columns)
         if isinstance(n, ast.RangeFunction):
             return jsonops.rewrite_table_function(n, self._row_type)
         if isinstance(n, ast.A_Indirection):
@@ -1470,7 +1485,8 @@ def _set_operation_types(select: ast.SelectStmt, columns: Callable[[], dict[str,
     PostgreSQL's is the first arm's of a known type (a string constant's is
     not), which keeps character(n) and varchar(n) when that arm passes such
     a column through (text, varchar and character convert to each other
-    alike). None when no column is such."""
+    alike), and json or jsonb (which the engine gives as text). None when
+    no column is such."""
     leaves = decimals.set_operation_leaves(select)
     if leaves is None or any(isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star) for t in leaves[0].targetList):
         return None
@@ -1478,7 +1494,8 @@ def _set_operation_types(select: ast.SelectStmt, columns: Callable[[], dict[str,
     declared = []
     for i in range(len(leaves[0].targetList)):
         first = next((leaf.targetList[i].val for leaf in leaves if not isinstance(leaf.targetList[i].val, ast.A_Const)), None)
-        declared.append(None if first is None else _passed_char(first, found) or _passed_varchar(first, found))
+        declared.append(None if first is None else _passed_char(first, found) or _passed_varchar(first, found)
+                        or jsonops.kind(first, columns()))
     return declared if any(declared) else None
 
 
@@ -1487,7 +1504,10 @@ def _set_operation_types(select: ast.SelectStmt, columns: Callable[[], dict[str,
 PADDED_ARGUMENTS = {"octet_length", "strlen", "max", "min", "count", "array_agg", "any_value", "mode",
                     "concat", "concat_ws", "format", "txngate_text",  # "any" arguments: printed as the type prints them
                     "lag", "lead", "first_value", "last_value", "nth_value",  # anyelement: the value as it is
-                    "regexp_full_match", "rlike"}  # the last two: SIMILAR TO, rewritten
+                    "regexp_full_match", "rlike",  # SIMILAR TO, rewritten
+                    # the json constructors ("any" arguments, written as the type prints them) and what they become
+                    *(f"{p}_{f}" for p in ("json", "jsonb") for f in ("build_object", "build_array", "agg", "object_agg")),
+                    "to_json", "to_jsonb", "txngate_json_value", "txngate_json_key", "list"}
 
 def _compares(n: ast.A_Expr) -> bool:
     """``n`` compares its operands (=, <, IN, BETWEEN, IS DISTINCT FROM, ...)."""
@@ -1983,11 +2003,105 @@ def _declared_number(n: ast.Node, columns: dict[str, str]) -> str | None:
     return None
 
 
-def _is_interval(n: ast.Node, columns: dict[str, str]) -> bool:
-    """An interval constant, cast or column."""
+#: functions whose result is an interval
+_INTERVAL_FUNCTIONS = {"justify_hours", "justify_days", "justify_interval", "age", "make_interval"}
+
+
+def _is_interval(n: ast.Node | None, columns: dict[str, str]) -> bool:
+    """``n`` is plainly an interval: a constant, cast or column, the sum,
+    difference, negation, multiple or quotient of intervals, the
+    difference of two timestamps, an interval function's result, or a
+    CASE / COALESCE / NULLIF of intervals."""
     if isinstance(n, ast.TypeCast):
         return n.typeName.names[-1].sval == "interval" and not n.typeName.arrayBounds
-    return isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and columns.get(n.fields[-1].sval) == "interval"
+    if isinstance(n, ast.ColumnRef):
+        return isinstance(n.fields[-1], ast.String) and columns.get(n.fields[-1].sval) == "interval"
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-", "*", "/"):
+        op = n.name[-1].sval
+        if n.lexpr is None:
+            return op == "-" and _is_interval(n.rexpr, columns)
+        if op in ("+", "-"):
+            both = _is_interval(n.lexpr, columns) and _is_interval(n.rexpr, columns)
+            return both or op == "-" and _is_timestamp(n.lexpr, columns) and _is_timestamp(n.rexpr, columns)
+        return _is_interval(n.lexpr, columns) or op == "*" and _is_interval(n.rexpr, columns)
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
+        return _is_interval(n.lexpr, columns)
+    if isinstance(n, ast.CoalesceExpr):
+        return any(_is_interval(a, columns) for a in n.args)
+    if isinstance(n, ast.CaseExpr):
+        return any(_is_interval(r, columns) for r in [w.result for w in n.args] + [n.defresult])
+    return isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _INTERVAL_FUNCTIONS and not n.over
+
+
+def _is_timestamp(n: ast.Node | None, columns: dict[str, str]) -> bool:
+    """``n`` is plainly a timestamp (with time zone or without): a cast,
+    constant or column, a date or timestamp plus or minus an interval,
+    date_trunc's result, or a CASE / COALESCE / NULLIF of timestamps."""
+    if _datetime_kind(n, columns) in ("timestamp", "timestamptz"):
+        return True
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-") and n.lexpr is not None:
+        moved = lambda a, b: (_is_timestamp(a, columns) or _is_date(a, columns)) and _is_interval(b, columns)  # noqa: E731
+        return moved(n.lexpr, n.rexpr) or n.name[-1].sval == "+" and moved(n.rexpr, n.lexpr)
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
+        return _is_timestamp(n.lexpr, columns)
+    if isinstance(n, ast.CoalesceExpr):
+        return any(_is_timestamp(a, columns) for a in n.args)
+    if isinstance(n, ast.CaseExpr):
+        return any(_is_timestamp(r, columns) for r in [w.result for w in n.args] + [n.defresult])
+    return isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "date_trunc" and len(n.args or ()) == 2 and not n.over
+
+
+#: functions whose result is a timestamp with time zone (the statement's, the transaction's, the clock's time)
+_NOW_FUNCTIONS = {"now", "statement_timestamp", "transaction_timestamp", "clock_timestamp"}
+
+
+def _is_timestamptz(n: ast.Node | None, columns: dict[str, str]) -> bool:
+    """``n`` is plainly a timestamp with time zone: a cast, constant or
+    column, now() or CURRENT_TIMESTAMP, or one plus or minus an interval."""
+    if _datetime_kind(n, columns) == "timestamptz":
+        return True
+    if isinstance(n, ast.SQLValueFunction):
+        return n.op == SQLValueFunctionOp.SVFOP_CURRENT_TIMESTAMP
+    if isinstance(n, ast.FuncCall):
+        return n.funcname[-1].sval in _NOW_FUNCTIONS and not n.args
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-") and n.lexpr is not None:
+        return _is_timestamptz(n.lexpr, columns) and _is_interval(n.rexpr, columns) \
+            or n.name[-1].sval == "+" and _is_interval(n.lexpr, columns) and _is_timestamptz(n.rexpr, columns)
+    return False
+
+
+def _zoned_move(n: ast.A_Expr, columns: dict[str, str]) -> ast.Node | None:
+    """timestamptz + or - an interval as PostgreSQL moves it: by the
+    months, then the days, then the time (in the session's zone). The
+    engine's own arithmetic moves the time first, so '2000-02-29
+    00:00+00' - '1 year 1 second' landed a day late; None when ``n`` is
+    no such move."""
+    op = n.name[-1].sval
+    if _is_timestamptz(n.lexpr, columns) and _is_interval(n.rexpr, columns):
+        moment, span = n.lexpr, n.rexpr
+    elif op == "+" and _is_interval(n.lexpr, columns) and _is_timestamptz(n.rexpr, columns):
+        moment, span = n.rexpr, n.lexpr
+    else:
+        return None
+    return ast.FuncCall(funcname=(ast.String(sval="txngate_zoned_plus" if op == "+" else "txngate_zoned_minus"),), args=(moment, span))
+
+
+def _interval_aggregate(fc: ast.FuncCall) -> ast.Node:
+    """sum(interval) and avg(interval), which the engine lacks, as
+    PostgreSQL computes them: months, days and microseconds summed apart
+    (never carried into each other), the average that sum divided by the
+    count as an interval is (a fraction of a month carried as 30 days, of
+    a day as 24 hours). FILTER and OVER apply to each part."""
+    def part(template: str) -> ast.FuncCall:
+        return ast.FuncCall(funcname=(ast.String(sval="sum"),), args=(expand(template, list(fc.args)),), agg_filter=fc.agg_filter, over=fc.over)
+    total = expand("to_months(CAST(_arg1 AS integer)) + to_days(CAST(_arg2 AS integer)) + to_microseconds(CAST(_arg3 AS bigint))", [
+        part("date_part('year', _arg1) * 12 + date_part('month', _arg1)"), part("date_part('day', _arg1)"),
+        part("date_part('hour', _arg1) * CAST(3600000000 AS bigint) + date_part('minute', _arg1) * CAST(60000000 AS bigint)"
+             " + date_part('microseconds', _arg1)")])
+    if fc.funcname[-1].sval == "sum":
+        return total
+    count = ast.FuncCall(funcname=(ast.String(sval="count"),), args=tuple(fc.args), agg_filter=fc.agg_filter, over=fc.over)
+    return expand("_arg1 * (CAST(1 AS double precision) / NULLIF(_arg2, 0))", [total, count])  # of no rows: NULL
 
 
 def _is_text(n: ast.Node) -> bool:

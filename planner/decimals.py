@@ -77,6 +77,11 @@ class Scales:
             return max(0, args[1].val.ival) if numeric else None
         if name in ("round", "trunc", "floor", "ceil", "ceiling") and len(args) == 1:
             return 0 if self.scale(args[0]) is not None else None
+        if name == "extract" and len(args) == 2 and isinstance(args[0], ast.A_Const) and isinstance(args[0].val, ast.String):
+            # PostgreSQL's numeric fields (planner.bind._date_part); a date's epoch has no places (taken as 6: a larger scale
+            # than a value's keeps it whole), a julian day's scale depends on the argument
+            field = args[0].val.sval.lower()
+            return {"second": 6, "milliseconds": 3, "epoch": 6, "julian": None}.get(field, 0)
         if name in ("sum", "min", "max", "abs") and len(args) == 1 and not n.over:
             return self.scale(args[0])
         return None

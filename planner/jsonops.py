@@ -40,6 +40,7 @@ _RESULT_KINDS = {
                      "jsonb_strip_nulls", "jsonb_extract_path", "jsonb_array_elements", "jsonb_object"), "jsonb"),
     **dict.fromkeys(("json_build_object", "json_build_array", "json_agg", "to_json", "json_object_agg", "json_strip_nulls",
                      "json_extract_path", "json_array_elements", "json_object", "row_to_json", "array_to_json"), "json"),
+    "txngate_jsonb": "jsonb", "txngate_json": "json",  # canonical_outputs' wrappers
 }
 
 #: PostgreSQL function -> the expression it becomes (``_argN``: its arguments)
@@ -126,6 +127,8 @@ def kind(n: ast.Node | None, columns: dict[str, str]) -> str | None:
         if op in ("-", "#-"):
             return "jsonb" if kind(n.lexpr, columns) == "jsonb" else None
         return None
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
+        return kind(n.lexpr, columns)
     if isinstance(n, ast.FuncCall):
         return _RESULT_KINDS.get(_name(n))
     if isinstance(n, ast.A_Indirection) and _subscripts(n):
@@ -176,6 +179,34 @@ def rewrite_sort(n: ast.SortBy, columns: dict[str, str]) -> ast.SortBy | None:
                       sortby_nulls=n.sortby_nulls, useOp=n.useOp, location=n.location)
 
 
+def sort_outputs(select: ast.SelectStmt, columns: dict[str, str]) -> None:
+    """``ORDER BY 1`` or ``ORDER BY alias`` of a jsonb output column in
+    PostgreSQL's jsonb order: the key is the output's expression (which
+    ``rewrite_sort`` then orders so), or for a set operation the jsonb sort
+    key of the output column by its name."""
+    setop = select.op is not None and select.op.name != "SETOP_NONE"
+    leaf = select
+    while leaf.op is not None and leaf.op.name != "SETOP_NONE":
+        leaf = leaf.larg
+    targets = leaf.targetList or ()
+    if any(isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star) for t in targets):
+        return
+    for sort in select.sortClause:
+        ref, target = sort.node, None
+        if isinstance(ref, ast.A_Const) and isinstance(ref.val, ast.Integer) and 0 < ref.val.ival <= len(targets):
+            target = targets[ref.val.ival - 1]
+        elif isinstance(ref, ast.ColumnRef) and len(ref.fields) == 1 and isinstance(ref.fields[0], ast.String):
+            target = next((t for t in targets if t.name == ref.fields[0].sval), None)
+        if target is None or kind(target.val, columns) != "jsonb":
+            continue
+        if not setop:
+            sort.node = copy.deepcopy(target.val)
+            continue
+        name = target.name or (target.val.fields[-1].sval if isinstance(target.val, ast.ColumnRef) else None)
+        if name is not None:
+            sort.node = expand("txngate_jsonb_sortkey(_arg1)", [ast.ColumnRef(fields=(ast.String(sval=name),))])
+
+
 def _subscripts(n: ast.A_Indirection) -> list[ast.Node] | None:
     """The subscripts of ``x['a'][0]`` (None: a slice or a field selection)."""
     if not all(isinstance(i, ast.A_Indices) and not i.is_slice and i.uidx is not None for i in n.indirection):
@@ -195,12 +226,12 @@ def rewrite_subscript(n: ast.A_Indirection, columns: dict[str, str]) -> ast.Node
     return expand(_OPERATORS["#>"], [n.arg, path])
 
 
-def rewrite_function(fc: ast.FuncCall) -> ast.Node | None:
+def rewrite_function(fc: ast.FuncCall, columns: dict[str, str]) -> ast.Node | None:
     """A json function as its local_exec.jsonb expression (None: not one)."""
     name = _name(fc)
     args = list(fc.args or ())
     if name in _BUILT and not fc.agg_star and not fc.func_variadic:
-        return _built(fc, name, args)
+        return _built(fc, name, [_as_json(a, columns) for a in args])
     if name in ("json_extract_path", "jsonb_extract_path", "json_extract_path_text", "jsonb_extract_path_text") and args:
         path = ast.A_ArrayExpr(elements=tuple(
             ast.TypeCast(arg=a, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1)) for a in args[1:]))
@@ -219,6 +250,23 @@ def rewrite_function(fc: ast.FuncCall) -> ast.Node | None:
     if name in ("jsonb_set", "jsonb_insert") and len(args) >= 2 and _string_const(args[1]):
         args[1] = typed_literal(args[1], "text[]")
     return expand(template, args)
+
+
+def check_call(fc: ast.FuncCall) -> None:
+    """42804 for to_json('...') of an untyped string, as PostgreSQL (its
+    argument is polymorphic); checked on the statement as written, before
+    rewrites that call the engine's to_json themselves."""
+    if _name(fc) in ("to_json", "to_jsonb") and len(fc.args or ()) == 1 and _string_const(fc.args[0]):
+        raise SqlError("42804", "could not determine polymorphic type because input has type unknown")
+
+
+def _as_json(n: ast.Node, columns: dict[str, str]) -> ast.Node:
+    """A json or jsonb argument of a json constructor read as the engine's
+    JSON, so it is built in as the document it is (a stored one is text to
+    the engine, which would write it as a string)."""
+    if kind(n, columns) in JSON_TYPES and not (isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval == "json"):
+        return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval="json"),), typemod=-1))
+    return n
 
 
 #: the json constructors written as PostgreSQL's text (``_built``)
@@ -449,9 +497,9 @@ def result_kinds(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
     if not targets or any(isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star) for t in targets):
         return None
     exprs = [t.val for t in targets]
+    sources = getattr(select, "fromClause", None) or ()
     if computed_only and all(isinstance(e, (ast.ColumnRef, ast.A_Const, ast.ParamRef)) for e in exprs) \
-            and not any(isinstance(f, (ast.RangeFunction, ast.RangeSubselect)) for f in getattr(select, "fromClause", None) or ()) \
-            and getattr(select, "withClause", None) is None:
-        return None
+            and len(sources) <= 1 and all(isinstance(f, ast.RangeVar) for f in sources) and getattr(select, "withClause", None) is None:
+        return None  # plain columns of one table: their types come from their origins
     columns = columns_of()
     return [kind(e, columns) for e in exprs]

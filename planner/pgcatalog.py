@@ -1105,6 +1105,10 @@ def macros() -> tuple[str, ...]:
         # timestamps in ISO 8601 (with T, and the offset's minutes); a NULL is null (the engine's own JSON otherwise)
         "CREATE OR REPLACE MACRO txngate_json_value(v) AS CASE WHEN v IS NULL THEN 'null' "
         "WHEN typeof(v) = 'JSON' THEN CAST(v AS VARCHAR) "
+        # a numeric as its text (the engine's JSON writes it as a double: 42.000 became 42.0); an unconstrained one
+        # (kept with 10 places) without the zeros its 10 places add
+        "WHEN typeof(v) = 'DECIMAL(38,10)' THEN rtrim(rtrim(CAST(v AS VARCHAR), '0'), '.') "
+        "WHEN typeof(v) LIKE 'DECIMAL%' THEN CAST(v AS VARCHAR) "
         "WHEN typeof(v) = 'TIMESTAMP' THEN '\"' || replace(CAST(v AS VARCHAR), ' ', 'T') || '\"' "
         "WHEN typeof(v) = 'TIMESTAMP WITH TIME ZONE' THEN '\"' || regexp_replace(replace(CAST(v AS VARCHAR), ' ', 'T'), "
         "'([+-][0-9][0-9])$', '\\1:00') || '\"' "
@@ -1112,15 +1116,24 @@ def macros() -> tuple[str, ...]:
         "WHEN typeof(v) LIKE '%TIMESTAMP%' OR typeof(v) LIKE '%BLOB%' THEN txngate_typed_json(CAST(to_json(v) AS VARCHAR), typeof(v)) "
         "ELSE CAST(to_json(v) AS VARCHAR) END",
         "CREATE OR REPLACE MACRO txngate_json_key(k, position) AS CASE WHEN k IS NULL "
-        "THEN error('[22023] argument ' || position || ' cannot be null') ELSE CAST(to_json(CAST(k AS VARCHAR)) AS VARCHAR) END",
+        "THEN CAST(CAST('[22023] argument ' || position || ' cannot be null' AS DOUBLE) AS VARCHAR) ELSE CAST(to_json(CAST(k AS VARCHAR)) AS VARCHAR) END",
         # json_agg's text of the listed values: a line break before each row or array after the first
         "CREATE OR REPLACE MACRO txngate_json_agg_text(l) AS '[' || array_to_string(list_transform(l, lambda e: txngate_json_value(e)), "
         "CASE WHEN typeof(l[1]) LIKE 'STRUCT%' OR typeof(l[1]) LIKE '%[]' THEN ', \n ' ELSE ', ' END) || ']'",
         # PostgreSQL's years of a date (planner.bind._date_part, _date_trunc): 1 BC is -1, there is no year 0;
         # DuckDB's date_part('year') is astronomical (0 is 1 BC)
+        # extract of a field that grows with time from an infinite date or timestamp: numeric has no infinity here (planner.bind);
+        # raised as a failing cast, not error(), which is volatile and refused in PARTITION BY; typed the smallest decimal, so
+        # the CASE it stands in keeps the other branch's type
+        "CREATE OR REPLACE MACRO txngate_infinite_extract(kind) AS CAST(CAST('[0A000] numeric infinity (extract of an infinite ' || kind "
+        "|| ') is not supported' AS DOUBLE) AS DECIMAL(1, 0))",
+        # timestamptz + or - interval as PostgreSQL: the months, then the days, then the time (planner.bind._zoned_move)
+        *(f"CREATE OR REPLACE MACRO txngate_zoned_{name}(t, i) AS ((t {op} to_months(CAST(date_part('year', i) * 12 + date_part('month', i) "
+          f"AS INTEGER))) {op} to_days(CAST(date_part('day', i) AS INTEGER))) {op} to_microseconds(CAST(date_part('hour', i) AS BIGINT) "
+          "* 3600000000 + date_part('minute', i) * 60000000 + date_part('microseconds', i))" for name, op in (("plus", "+"), ("minus", "-"))),
         "CREATE OR REPLACE MACRO txngate_pg_year(y) AS CASE WHEN y > 0 THEN y ELSE y - 1 END",
         "CREATE OR REPLACE MACRO txngate_pg_year_in(y) AS CASE WHEN y < 0 THEN y + 1 "
-        "WHEN y = 0 THEN error('[22008] date field value out of range: year 0') ELSE y END",
+        "WHEN y = 0 THEN " + raised("22008", "date field value out of range: year 0", "BIGINT") + " ELSE y END",
         "CREATE OR REPLACE MACRO txngate_pg_decade(y) AS CASE WHEN y >= 0 THEN y // 10 ELSE -((8 - (y - 1)) // 10) END",
         "CREATE OR REPLACE MACRO txngate_pg_century(y) AS CASE WHEN y > 0 THEN (y + 99) // 100 ELSE -((99 - (y - 1)) // 100) END",
         "CREATE OR REPLACE MACRO txngate_pg_millennium(y) AS CASE WHEN y > 0 THEN (y + 999) // 1000 ELSE -((999 - (y - 1)) // 1000) END",
@@ -1146,19 +1159,19 @@ def macros() -> tuple[str, ...]:
         _float_checked_sql(),
         *_trigonometry_sql(),
         # power(a, b) and a ^ b: PostgreSQL's errors where DuckDB answers inf or NaN
-        "CREATE OR REPLACE MACRO txngate_power(a, b) AS CASE WHEN a = 0 AND b < 0 THEN error('[2201F] zero raised to a negative power is undefined') "
-        "WHEN a < 0 AND b <> floor(b) THEN error('[2201F] a negative number raised to a non-integer power yields a complex result') "
+        "CREATE OR REPLACE MACRO txngate_power(a, b) AS CASE WHEN a = 0 AND b < 0 THEN " + raised("2201F", "zero raised to a negative power is undefined")
+        + " WHEN a < 0 AND b <> floor(b) THEN " + raised("2201F", "a negative number raised to a non-integer power yields a complex result") + " "
         "ELSE pow(a, b) END",
         # a quotient of doubles that rounds to 1.0 gives count + 1 in PostgreSQL 15's float8 width_bucket; numerics (exact there) never do
         "CREATE OR REPLACE MACRO txngate_bucket_cap(op, lo, hi, n) AS CASE WHEN typeof(op) IN ('DOUBLE', 'FLOAT') "
         "OR typeof(lo) IN ('DOUBLE', 'FLOAT') OR typeof(hi) IN ('DOUBLE', 'FLOAT') THEN n ELSE n - 1 END",
         # width_bucket(operand, low, high, count) as PostgreSQL's float8 one: the bucket of count equal ones (0 below, count + 1 above)
         "CREATE OR REPLACE MACRO width_bucket(op, lo, hi, n) AS CASE WHEN op IS NULL OR lo IS NULL OR hi IS NULL OR n IS NULL THEN NULL "
-        "WHEN n <= 0 THEN error('[2201G] count must be greater than zero') "
+        "WHEN n <= 0 THEN " + raised("2201G", "count must be greater than zero", "INTEGER") + " "
         "WHEN isnan(CAST(op AS double)) OR isnan(CAST(lo AS double)) OR isnan(CAST(hi AS double)) "
-        "THEN error('[2201G] operand, lower bound, and upper bound cannot be NaN') "
-        "WHEN NOT isfinite(CAST(lo AS double)) OR NOT isfinite(CAST(hi AS double)) THEN error('[2201G] lower and upper bounds must be finite') "
-        "WHEN lo = hi THEN error('[2201G] lower bound cannot equal upper bound') "
+        "THEN " + raised("2201G", "operand, lower bound, and upper bound cannot be NaN", "INTEGER") + " "
+        "WHEN NOT isfinite(CAST(lo AS double)) OR NOT isfinite(CAST(hi AS double)) THEN " + raised("2201G", "lower and upper bounds must be finite", "INTEGER")
+        + " WHEN lo = hi THEN " + raised("2201G", "lower bound cannot equal upper bound", "INTEGER") + " "
         "WHEN lo < hi THEN (CASE WHEN op < lo THEN 0 WHEN op >= hi THEN n + 1 "
         "ELSE least(CAST(trunc(n * ((CAST(op AS double) - lo) / (CAST(hi AS double) - lo))) AS INTEGER), txngate_bucket_cap(op, lo, hi, n)) + 1 END) "
         "ELSE (CASE WHEN op > lo THEN 0 WHEN op <= hi THEN n + 1 "

@@ -7,8 +7,6 @@ must still differ, so a class that is fixed leaves the list. More seeds:
 
 from __future__ import annotations
 
-import asyncpg
-
 from planner.database import Database
 from tests.planner import fuzz
 
@@ -28,7 +26,7 @@ async def test_random_queries_match_postgres(tmp_path, pg_url):
 async def test_each_known_class_still_reproduces(tmp_path, pg_url):
     assert set(fuzz.REPRODUCTIONS) == set(fuzz.KNOWN)
     db = await Database.open(f"sqlite://{tmp_path}/c.db", f"file://{tmp_path}/b", spark_master=None)
-    session, conn = db.session(), await asyncpg.connect(pg_url)
+    session, conn = db.session(), await fuzz.connect(pg_url)
     try:
         await conn.execute("DROP TABLE IF EXISTS fz")
         for sql in fuzz.SETUP:
