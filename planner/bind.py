@@ -29,6 +29,7 @@ import pglast
 import sqlglot
 from pglast import ast
 from pglast.enums import A_Expr_Kind, BoolExprType, CoercionForm, NullTestType, SortByDir, SortByNulls, SQLValueFunctionOp, SubLinkType
+from pglast.enums.parsenodes import FRAMEOPTION_NONDEFAULT
 
 from planner import decimals, intervals, jsonops, recursive, scopes, tochar
 from planner.catalog import Catalog, Relation
@@ -126,6 +127,8 @@ class Binder:
                 star = True
             elif isinstance(n, ast.FuncCall):
                 jsonops.check_call(n)
+            if isinstance(n, ast.SelectStmt) and n.windowClause:
+                _check_window_copies(n)
         if withs:
             recursive.prepare(node)
         if subqueries:
@@ -157,6 +160,9 @@ class Binder:
             elif isinstance(n, ast.TypeCast) and char_cast_length(n) is not None:
                 char_casts = True
         columns = self._columns = self._column_types(node)
+        if self.dialect == "duckdb" and isinstance(node, ast.SelectStmt) and (node.withClause is not None or any(
+                isinstance(f, (ast.RangeSubselect, ast.JoinExpr)) for f in node.fromClause or ())):
+            columns = self._columns = jsonops.with_derived(node, columns)  # a FROM subquery's jsonb outputs sort as jsonb
         arrays = self._arrays = {name: t for name, t in columns.items() if t.endswith("[]")}
         chars = char_casts or any(is_char(t) for t in columns.values()) or self._reads_char_columns(node)
         self._scales = decimals.Scales(columns, lambda x: _operand_type(x, columns) in ("smallint", "integer"))
@@ -196,6 +202,8 @@ class Binder:
                 if n.typeName.names[-1].sval in FLOAT_NAMES and isinstance(n.arg, ast.A_Const) and isinstance(n.arg.val, ast.Float):
                     self._cast.add(id(n.arg))  # 1e100::float8: a double as DuckDB reads it, not a numeric first
                 _text_read_at_run_time(n, columns)
+                if self.dialect == "duckdb":
+                    jsonops.canonical_cast(n, columns)
                 if _pg_casts(n):
                     self.out.uncacheable = True  # read by the session's DateStyle
             elif isinstance(n, ast.SelectStmt) and (n.limitCount is not None or n.limitOffset is not None):
@@ -262,6 +270,9 @@ class Binder:
                           list(n.args))
         if isinstance(n, ast.FuncCall) and self.dialect == "duckdb" and (trunc := _date_trunc(n, self._columns)) is not None:
             return trunc
+        if isinstance(n, ast.GroupingFunc) and id(n) not in self._cast:
+            self._cast.add(id(n))
+            return _cast_to(n, "integer")  # PostgreSQL's grouping() is an integer (the engine's a bigint)
         if self.dialect == "duckdb" and isinstance(n, ast.A_Const) and isinstance(n.val, ast.Float) and id(n) not in self._cast:
             return _numeric_constant(n)
         if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval == "time" and not n.typeName.arrayBounds \
@@ -1273,10 +1284,17 @@ def _type_unknown_values(select: ast.SelectStmt) -> None:
     the numbers' type (integer, or numeric beside a decimal constant), as
     PostgreSQL resolves an unknown-typed literal to the type of the
     column's known values (``VALUES ('1'), (2)`` is integer; DuckDB refused
-    to unify text with an integer)."""
+    to unify text with an integer); beside values cast to one type, the
+    strings are read as that type."""
     rows = list(select.valuesLists)
     for i in range(min(len(row) for row in rows)):
         column = [row[i] for row in rows]
+        casts = [v.typeName for v in column if isinstance(v, ast.TypeCast)]
+        if casts and all(isinstance(v, ast.A_Const) or isinstance(v, ast.TypeCast) and v.typeName == casts[0] for v in column):
+            # string constants beside values of one declared type ('{1}'::int[], then '{}'): read as that type
+            rows = [tuple(ast.TypeCast(arg=v, typeName=copy.deepcopy(casts[0])) if j == i and isinstance(v, ast.A_Const) and not v.isnull
+                          and isinstance(v.val, ast.String) else v for j, v in enumerate(row)) for row in rows]
+            continue
         if not all(isinstance(v, ast.A_Const) for v in column):
             continue
         kinds = {type(v.val) for v in column if not v.isnull}
@@ -1294,7 +1312,8 @@ _INTERVAL_FUNCTIONS = {"age", "justify_days", "justify_hours", "justify_interval
 
 def _maybe_interval(n: ast.Node | None, columns: dict[str, str]) -> bool:
     """Whether ``n`` may be an interval by its form: an interval column or
-    cast, a function giving one, arithmetic with one."""
+    cast, a function giving one, arithmetic with one, a CASE, COALESCE,
+    NULLIF, GREATEST or LEAST of one (``_is_interval``: plainly one)."""
     if isinstance(n, ast.TypeCast):
         return not n.typeName.arrayBounds and n.typeName.names[-1].sval == "interval"
     if isinstance(n, ast.ColumnRef):
@@ -1303,6 +1322,12 @@ def _maybe_interval(n: ast.Node | None, columns: dict[str, str]) -> bool:
         return n.funcname[-1].sval.lower() in _INTERVAL_FUNCTIONS
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-", "*", "/"):
         return _maybe_interval(n.lexpr, columns) or _maybe_interval(n.rexpr, columns)
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
+        return _maybe_interval(n.lexpr, columns)
+    if isinstance(n, (ast.CoalesceExpr, ast.MinMaxExpr)):
+        return any(_maybe_interval(a, columns) for a in n.args)
+    if isinstance(n, ast.CaseExpr):
+        return any(_maybe_interval(r, columns) for r in [w.result for w in n.args] + [n.defresult])
     return False
 
 
@@ -1642,13 +1667,15 @@ def _integer_width(n: ast.Node, columns: dict[str, str]) -> str | None:
         if "bigint" in widths and all(w in ("smallint", "integer", "bigint") for w in widths):
             return "bigint"
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
-        return _integer_width(n.lexpr, columns)
+        null = isinstance(n.rexpr, ast.A_Const) and n.rexpr.isnull
+        other = _integer_width(n.rexpr, columns)  # NULLIF(s, 2.5) is a numeric
+        return _integer_width(n.lexpr, columns) if null or other in ("smallint", "integer", "bigint") else None
     return _operand_type(n, columns)
 
 
 #: PostgreSQL functions DuckDB knows under another name (or not with pg_catalog.)
 # Functions PostgreSQL types integer whose DuckDB versions return bigint (after renaming).
-INTEGER_RESULTS = {"length", "strlen", "strpos", "ascii", "bit_length"}
+INTEGER_RESULTS = {"length", "strlen", "strpos", "ascii", "bit_length", "ntile", "grouping"}
 
 FUNCTION_NAMES = {
     # local_exec.strings: PostgreSQL's versions (DuckDB's differ, or lack them)
@@ -1878,7 +1905,7 @@ def _cast_to(n: ast.Node, sql_type: str) -> ast.TypeCast:
 
 def _is_date(n: ast.Node, columns: dict[str, str]) -> bool:
     """A date: a constant, cast or column, a date plus or minus an integer,
-    or a COALESCE / NULLIF of dates."""
+    or a COALESCE / NULLIF / CASE of dates."""
     if isinstance(n, ast.TypeCast):
         return n.typeName.names[-1].sval == "date" and not n.typeName.arrayBounds
     if isinstance(n, ast.ColumnRef):
@@ -1889,6 +1916,9 @@ def _is_date(n: ast.Node, columns: dict[str, str]) -> bool:
         return _is_date(n.lexpr, columns)
     if isinstance(n, ast.CoalesceExpr):
         return all(_is_date(a, columns) for a in n.args)
+    if isinstance(n, ast.CaseExpr):
+        arms = [a for a in [w.result for w in n.args] + [n.defresult] if a is not None and not (isinstance(a, ast.A_Const) and a.isnull)]
+        return bool(arms) and all(_is_date(a, columns) for a in arms)
     return False
 
 
@@ -2001,10 +2031,6 @@ def _declared_number(n: ast.Node, columns: dict[str, str]) -> str | None:
         declared = columns.get(n.fields[-1].sval, "")
         return _NUMBER_TYPES.get("numeric" if declared.startswith("numeric(") else declared)
     return None
-
-
-#: functions whose result is an interval
-_INTERVAL_FUNCTIONS = {"justify_hours", "justify_days", "justify_interval", "age", "make_interval"}
 
 
 def _is_interval(n: ast.Node | None, columns: dict[str, str]) -> bool:
@@ -2480,6 +2506,18 @@ def _declared_scale(n: ast.Node, columns: dict[str, str]) -> int | None:
         if isinstance(n, ast.TypeCast) and n.typeName.typmods and all(isinstance(m, ast.A_Const) for m in n.typeName.typmods) else ""
     m = re.fullmatch(r"numeric\((\d+)(?:,(\d+))?\)", declared)
     return int(m.group(2) or 0) if m else None
+
+
+def _check_window_copies(select: ast.SelectStmt) -> None:
+    """42P20 for ``OVER (w)`` (or ``WINDOW w2 AS (w)``) where w has a frame
+    clause: PostgreSQL copies a named window only without one (the engine
+    would use it)."""
+    defs = {w.name: w for w in select.windowClause}
+    for n in walk((select.targetList or ()) + (select.sortClause or ()) + select.windowClause):
+        ref = n.over.refname if isinstance(n, ast.FuncCall) and n.over is not None else n.refname if isinstance(n, ast.WindowDef) else None
+        if ref in defs and defs[ref].frameOptions & FRAMEOPTION_NONDEFAULT:
+            raise SqlError("42P20", f'cannot copy window "{ref}" because it has a frame clause',
+                           hint="Omit the parentheses in this OVER clause." if isinstance(n, ast.FuncCall) else None)
 
 
 def _check_sort_names(select: ast.SelectStmt) -> None:

@@ -52,7 +52,9 @@ class Scales:
             return 10 if not mods else mods[1] if len(mods) > 1 else 0  # unconstrained: 10 digits after the point, as computed
         if isinstance(n, ast.FuncCall):
             return self._call_scale(n)
-        if isinstance(n, (ast.CaseExpr, ast.CoalesceExpr)):
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
+            return self.scale(n.lexpr)
+        if isinstance(n, (ast.CaseExpr, ast.CoalesceExpr, ast.MinMaxExpr)):
             branches = [w.result for w in n.args] + [n.defresult] if isinstance(n, ast.CaseExpr) else list(n.args)
             scales = [self.scale_or_integer(b) for b in branches if b is not None and not (isinstance(b, ast.A_Const) and b.isnull)]
             known = [sc for sc in scales if sc is not None and sc >= 0]

@@ -460,6 +460,14 @@ def canonical_outputs(select: ast.SelectStmt, columns: dict[str, str], kinds: tu
                                       funcformat=CoercionForm.COERCE_EXPLICIT_CALL)
 
 
+def canonical_cast(cast: ast.TypeCast, columns: dict[str, str]) -> None:
+    """A computed jsonb cast to text (``jsonb_build_object(...)::text``)
+    is jsonb's canonical text, as PostgreSQL prints it."""
+    if cast.typeName.names[-1].sval in ("text", "varchar") and not cast.typeName.arrayBounds \
+            and not isinstance(cast.arg, ast.ColumnRef) and kind(cast.arg, columns) == "jsonb":
+        cast.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_jsonb"),), args=(cast.arg,), funcformat=CoercionForm.COERCE_EXPLICIT_CALL)
+
+
 def _star_kinds(select: ast.SelectStmt, columns_of: Callable[[], dict[str, str]]) -> list[str | None] | None:
     """The json kinds of ``SELECT * FROM x`` where x is one subquery, a CTE
     of the statement, or json[b]_to_record[set] with its column list (a
@@ -501,5 +509,37 @@ def result_kinds(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
     if computed_only and all(isinstance(e, (ast.ColumnRef, ast.A_Const, ast.ParamRef)) for e in exprs) \
             and len(sources) <= 1 and all(isinstance(f, ast.RangeVar) for f in sources) and getattr(select, "withClause", None) is None:
         return None  # plain columns of one table: their types come from their origins
-    columns = columns_of()
+    columns = with_derived(select, columns_of())
     return [kind(e, columns) for e in exprs]
+
+
+def with_derived(select: ast.SelectStmt, columns: dict[str, str]) -> dict[str, str]:
+    """``columns`` with the json and jsonb output columns of the FROM
+    subqueries (LATERAL too, in joins too) and CTEs ``select`` reads, by
+    name, where no column of another type has that name."""
+    derived: dict[str, str] = {}
+    ctes = {c.ctename: c for c in select.withClause.ctes} if getattr(select, "withClause", None) is not None else {}
+
+    def add(sub: ast.Node, renamed: list[str]) -> None:
+        while isinstance(sub, ast.SelectStmt) and sub.op is not None and sub.op.name != "SETOP_NONE":
+            sub = sub.larg  # a set operation's columns are its first arm's
+        inner = getattr(sub, "targetList", None) or ()
+        kinds = result_kinds(sub, lambda: columns, computed_only=False) or ()
+        for i, (t, k) in enumerate(zip(inner, kinds)):
+            name = renamed[i] if i < len(renamed) else t.name or (
+                t.val.fields[-1].sval if isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.String) else _output_name(t.val))
+            if k is not None and columns.get(name, k) == k:
+                derived[name] = k
+
+    def visit(item) -> None:
+        if isinstance(item, ast.JoinExpr):
+            visit(item.larg)
+            visit(item.rarg)
+        elif isinstance(item, ast.RangeSubselect):
+            add(item.subquery, [c.sval for c in item.alias.colnames] if item.alias is not None and item.alias.colnames else [])
+        elif isinstance(item, ast.RangeVar) and item.schemaname is None and item.relname in ctes:
+            cte = ctes[item.relname]
+            add(cte.ctequery, [c.sval for c in cte.aliascolnames or ()])
+    for item in getattr(select, "fromClause", None) or ():
+        visit(item)
+    return {**columns, **derived} if derived else columns

@@ -287,6 +287,8 @@ def _figure_name(expr) -> tuple[str, int]:
         return (name, strength) if strength > 1 else ("case", 1)
     if isinstance(expr, ast.CoalesceExpr):
         return "coalesce", 2
+    if isinstance(expr, ast.GroupingFunc):
+        return "grouping", 2
     if isinstance(expr, ast.A_Expr) and expr.kind.name == "AEXPR_NULLIF":
         return "nullif", 2
     if isinstance(expr, ast.MinMaxExpr):

@@ -1054,7 +1054,9 @@ def macros() -> tuple[str, ...]:
         # array_to_string: NULL for a NULL delimiter; the third argument stands for NULL elements
         # (DuckDB's text of a list of strings or integers is PostgreSQL's; other elements and lists of lists: local_exec.arrays)
         "CREATE OR REPLACE MACRO txngate_array_to_string(a, d) AS CASE WHEN d IS NULL THEN NULL "
-        "WHEN typeof(a) IN ('VARCHAR[]', 'INTEGER[]', 'BIGINT[]', 'SMALLINT[]') THEN array_to_string(a, d) "
+        # (the engine's gives NULL for an array of NULLs only: PostgreSQL's skips them, joining nothing)
+        "WHEN typeof(a) IN ('VARCHAR[]', 'INTEGER[]', 'BIGINT[]', 'SMALLINT[]') THEN CASE WHEN a IS NULL THEN NULL "
+        "ELSE coalesce(array_to_string(a, d), '') END "
         "ELSE txngate_list_join(to_json(a), typeof(a), d) END, "
         "(a, d, n) AS CASE WHEN d IS NULL THEN NULL WHEN n IS NULL THEN txngate_array_to_string(a, d) "
         "WHEN typeof(a) IN ('VARCHAR[]', 'INTEGER[]', 'BIGINT[]', 'SMALLINT[]') "
@@ -1129,8 +1131,8 @@ def macros() -> tuple[str, ...]:
         "|| ') is not supported' AS DOUBLE) AS DECIMAL(1, 0))",
         # timestamptz + or - interval as PostgreSQL: the months, then the days, then the time (planner.bind._zoned_move)
         *(f"CREATE OR REPLACE MACRO txngate_zoned_{name}(t, i) AS ((t {op} to_months(CAST(date_part('year', i) * 12 + date_part('month', i) "
-          f"AS INTEGER))) {op} to_days(CAST(date_part('day', i) AS INTEGER))) {op} to_microseconds(CAST(date_part('hour', i) AS BIGINT) "
-          "* 3600000000 + date_part('minute', i) * 60000000 + date_part('microseconds', i))" for name, op in (("plus", "+"), ("minus", "-"))),
+          f"AS INTEGER))) {op} to_days(CAST(date_part('day', i) AS INTEGER))) {op} to_microseconds(CAST(date_part('hour', i) * 3600000000 "
+          "+ date_part('minute', i) * 60000000 + date_part('microseconds', i) AS BIGINT))" for name, op in (("plus", "+"), ("minus", "-"))),
         "CREATE OR REPLACE MACRO txngate_pg_year(y) AS CASE WHEN y > 0 THEN y ELSE y - 1 END",
         "CREATE OR REPLACE MACRO txngate_pg_year_in(y) AS CASE WHEN y < 0 THEN y + 1 "
         "WHEN y = 0 THEN " + raised("22008", "date field value out of range: year 0", "BIGINT") + " ELSE y END",

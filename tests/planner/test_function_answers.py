@@ -944,6 +944,11 @@ STORED_JSON = [
     "SELECT jsonb_build_object('b', 1, 'a', 2) UNION ALL SELECT jsonb_build_object('a', id) FROM sj ORDER BY 1",
     "SELECT to_jsonb('zz')",
     "SELECT id, count(*) OVER (PARTITION BY jsonb_build_object('k', c) ? 'k') FROM sj ORDER BY id",
+    # jsonb read from a FROM subquery, a LATERAL one, a CTE (typed, and ordered, as jsonb); computed jsonb as text
+    "SELECT a.id, l.x FROM sj a LEFT JOIN LATERAL (SELECT b.j AS x FROM sj b WHERE b.id > a.id ORDER BY b.id LIMIT 1) l ON true ORDER BY 1",
+    "SELECT x FROM (SELECT j AS x FROM sj UNION SELECT j FROM sj) s ORDER BY x", "SELECT y FROM (SELECT j FROM sj) s(y) ORDER BY 1",
+    "WITH c(k, y) AS (SELECT id, j FROM sj) SELECT c.y, d.y FROM c LEFT JOIN c d ON d.k = c.k + 1 ORDER BY c.y",
+    "SELECT id, jsonb_build_object('k', 0, 'v', c)::text, jsonb_build_array(1, 'x')::text, json_build_object('a', 1)::text FROM sj ORDER BY id",
 ]
 
 INTERVAL_SUMS = [
@@ -972,6 +977,14 @@ INTERVAL_SUMS = [
     # a check inside PARTITION BY (the engine refuses error() there)
     "SELECT id, count(*) OVER (PARTITION BY extract(year FROM ts)::integer) FROM ivs ORDER BY id",
     "SELECT id, count(*) OVER (PARTITION BY width_bucket(id, 0, 10, 3)) FROM ivs ORDER BY id",
+    "SELECT CASE WHEN g THEN interval '1 mon' ELSE iv END::text, COALESCE(iv, interval '1 day')::text FROM ivs ORDER BY id",
+    # grouping() and ntile() are integers; NULLIF(smallint, numeric) is a numeric
+    "SELECT g, grouping(g), count(*), ntile(2) OVER (ORDER BY g) FROM ivs GROUP BY ROLLUP (g) ORDER BY grouping(g), 1",
+    "SELECT id, floor(NULLIF(id::smallint, -2.50)), floor(NULLIF(id::smallint, 2)) FROM ivs ORDER BY id",
+    # PostgreSQL's refusals: a copied window with a frame, an unknown column without FROM, ORDER BY a string
+    "SELECT id, count(*) OVER (w) FROM ivs WINDOW w AS (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)",
+    "SELECT id, count(*) OVER (w ROWS 1 PRECEDING) FROM ivs WINDOW w AS (ORDER BY id) ORDER BY id",
+    "SELECT zz", "SELECT 1 ORDER BY '42'",
 ]
 
 
