@@ -42,6 +42,8 @@ _TYPE_NAMES = {
 
 
 def _pg_type(duckdb_name: str) -> str:
+    if duckdb_name.endswith("[]"):
+        return _pg_type(duckdb_name[:-2]) + "[]"
     if duckdb_name.startswith("DECIMAL"):
         return "numeric"
     return _TYPE_NAMES.get(duckdb_name, duckdb_name.lower())
@@ -102,6 +104,9 @@ _RULES: tuple[Rule, ...] = (
     _rule(r"Unknown TimeZone '(.*?)'", "22023", lambda m: f'time zone "{m.group(1)}" not recognized'),
     _rule(r"Period must be greater than 0|step size cannot be zero|interval cannot be 0", "22023", "step size cannot equal zero"),
     _rule(r"Specifier type not implemented|not yet supported|Not implemented Error", "0A000"),
+    # between an array and a scalar: no such cast (a cast the engine lacks between scalars is 0A000, below)
+    _rule(r"Unimplemented type for cast \((\w+(?:\[\])+) -> (\w+)\)|Unimplemented type for cast \((\w+) -> (\w+(?:\[\])+)\)", "42846",
+          lambda m: f"cannot cast type {_pg_type(m.group(1) or m.group(3))} to {_pg_type(m.group(2) or m.group(4))}"),
     _rule(r"Unimplemented type for cast \((.+?) -> (.+?)\)", "0A000",
           lambda m: f"a cast from {_pg_type(m.group(1))} to {_pg_type(m.group(2))} here is not supported"),
     _rule(r"Invalid type for BETWEEN", "42883", "operator does not exist for BETWEEN on these types"),

@@ -401,8 +401,17 @@ class Binder:
             new = self._pg_function(n)
             if new is not None:
                 return new
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("@>", "<@") and self.dialect == "duckdb" \
+                and (_is_array(n.lexpr, self._arrays) or _is_array(n.rexpr, self._arrays)):
+            _array_operands(n, self._arrays)
+            outer, inner = (n.lexpr, n.rexpr) if n.name[-1].sval == "@>" else (n.rexpr, n.lexpr)
+            return ast.FuncCall(funcname=(ast.String(sval="txngate_array_contains"),), args=(outer, inner))
+        if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "array_agg" and len(n.args or ()) == 1 and self.dialect == "duckdb" \
+                and id(n) not in self._cast and _is_array(n.args[0], self._arrays):
+            self._cast.add(id(n))
+            return ast.FuncCall(funcname=(ast.String(sval="txngate_stacked_arrays"),), args=(n,))
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" and self.dialect == "duckdb":
-            new = _array_concat(n, self._arrays)
+            new = _array_concat(n, self._arrays, self._columns)
             if new is not None:
                 return new
         if self.dialect == "duckdb":
@@ -1242,7 +1251,9 @@ def is_char(t: str) -> bool:
 
 #: functions whose value is an array (a cast of their value to text is an array's text)
 _ARRAY_FUNCTIONS = {"array_agg", "array_append", "array_prepend", "array_cat", "array_remove", "array_replace", "array_fill",
-                    "string_to_array", "regexp_split_to_array", "regexp_match", "array_positions", "array"}
+                    "string_to_array", "regexp_split_to_array", "regexp_match", "array_positions", "array",
+                    # as rewritten (a copy of a rewritten expression is read again)
+                    "txngate_string_to_array", "txngate_array_cat", "txngate_array_remove", "txngate_array_replace", "list_append", "list_prepend"}
 
 
 def _maybe_list(n: ast.Node | None, columns: dict[str, str]) -> bool:
@@ -1682,7 +1693,7 @@ FUNCTION_NAMES = {
     "sha224": "txngate_sha224", "sha384": "txngate_sha384", "sha512": "txngate_sha512", "encode": "txngate_encode",
     "decode": "txngate_decode", "split_part": "txngate_split_part", "to_hex": "txngate_to_hex",
     # pgcatalog.macros(): PostgreSQL's empty and NULL delimiters, and NULL elements
-    "string_to_array": "txngate_string_to_array", "array_to_string": "txngate_array_to_string",
+    "string_to_array": "txngate_string_to_array", "array_to_string": "txngate_array_to_string", "array_cat": "txngate_array_cat",
     "btrim": "trim", "octet_length": "strlen", "position": "strpos", "char_length": "length", "character_length": "length",
     # DuckDB's spelling, which sqlglot would parse as SQL/JSON syntax: renamed after transpiling
     "json_build_object": "txngate_fn_json_object", "jsonb_build_object": "txngate_fn_json_object",
@@ -1876,22 +1887,80 @@ def _array_operands(n: ast.A_Expr, arrays: dict[str, str]) -> None:
             setattr(n, mine, typed_literal(getattr(n, mine), arrays[other.fields[-1].sval]))
 
 
-def _is_array(n: ast.Node, arrays: dict[str, str]) -> bool:
+def _is_array(n: ast.Node | None, arrays: dict[str, str]) -> bool:
+    """``n`` is plainly an array: an array column, constructor or cast, an
+    array function's result, a slice, ``||`` with one, a CASE, COALESCE or
+    NULLIF of them."""
     if isinstance(n, ast.ColumnRef):
         return isinstance(n.fields[-1], ast.String) and n.fields[-1].sval in arrays
+    if isinstance(n, ast.FuncCall):
+        return n.funcname[-1].sval in _ARRAY_FUNCTIONS and not n.over
+    if isinstance(n, ast.A_Indirection):
+        return any(isinstance(i, ast.A_Indices) and i.is_slice for i in n.indirection) and _is_array(n.arg, arrays)
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" and n.lexpr is not None:
+        return _is_array(n.lexpr, arrays) or _is_array(n.rexpr, arrays)
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
+        return _is_array(n.lexpr, arrays)
+    if isinstance(n, ast.CoalesceExpr):
+        return any(_is_array(a, arrays) for a in n.args)
+    if isinstance(n, ast.CaseExpr):
+        return any(_is_array(r, arrays) for r in [w.result for w in n.args] + [n.defresult])
     return isinstance(n, ast.A_ArrayExpr) or isinstance(n, ast.TypeCast) and bool(n.typeName.arrayBounds)
 
 
-def _array_concat(n: ast.A_Expr, arrays: dict[str, str]) -> ast.Node | None:
+def _array_type(n: ast.Node, arrays: dict[str, str]) -> str | None:
+    """The type of an array column, cast (without modifiers), or ARRAY of
+    constants of one kind (text[] or integer[]), else None."""
+    if isinstance(n, ast.ColumnRef):
+        return arrays.get(n.fields[-1].sval) if isinstance(n.fields[-1], ast.String) else None
+    if isinstance(n, ast.TypeCast) and n.typeName.arrayBounds and not n.typeName.typmods:
+        return n.typeName.names[-1].sval + "[]" * len(n.typeName.arrayBounds)
+    if isinstance(n, ast.A_ArrayExpr) and n.elements:
+        kinds = {type(e.val) for e in n.elements if isinstance(e, ast.A_Const) and not e.isnull}
+        if all(isinstance(e, ast.A_Const) for e in n.elements) and len(kinds) == 1:
+            return {ast.String: "text[]", ast.Integer: "integer[]"}.get(kinds.pop())
+    return None
+
+
+def _is_element(n: ast.Node, arrays: dict[str, str], columns: dict[str, str]) -> bool:
+    """``n`` is plainly not an array: a constant (not NULL, not a string),
+    a column of another type, a cast to one, or an expression of a known
+    scalar type."""
+    if isinstance(n, ast.A_Const):
+        return not n.isnull and not isinstance(n.val, ast.String)  # a string is unknown: read as the array's type
+    if isinstance(n, ast.ColumnRef):
+        return isinstance(n.fields[-1], ast.String) and n.fields[-1].sval in columns and n.fields[-1].sval not in arrays
+    if isinstance(n, ast.TypeCast):
+        return not n.typeName.arrayBounds
+    if isinstance(n, ast.FuncCall) or isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _ARITHMETIC:
+        return not _maybe_list(n, columns)  # a scalar function's or arithmetic's value
+    if isinstance(n, (ast.CaseExpr, ast.CoalesceExpr)):
+        arms = [w.result for w in n.args] + [n.defresult] if isinstance(n, ast.CaseExpr) else list(n.args)
+        return all(a is None or _is_element(a, arrays, columns) for a in arms)
+    return not _is_array(n, arrays) and _operand_type(n, columns) is not None
+
+
+def _array_concat(n: ast.A_Expr, arrays: dict[str, str], columns: dict[str, str]) -> ast.Node | None:
     """``||`` on arrays as PostgreSQL means it (a NULL array is empty):
-    array_cat of two arrays, array_append/prepend of an element constant."""
+    array_cat of two arrays (both NULL: NULL), array_append/prepend of an
+    element."""
     _array_operands(n, arrays)  # before the walk reaches ``n`` itself
     left, right = _is_array(n.lexpr, arrays), _is_array(n.rexpr, arrays)
+    if left != right:  # a string beside an array is an array's text ('{x}'), as PostgreSQL reads an unknown there
+        array, other = (n.lexpr, n.rexpr) if left else (n.rexpr, n.lexpr)
+        if isinstance(other, ast.A_Const) and isinstance(other.val, ast.String) and not other.val.sval.lstrip().startswith(("{", "[")):
+            raise SqlError("22P02", f'malformed array literal: "{other.val.sval}"',
+                           detail='Array value must start with "{" or dimension information.')
+        declared = _array_type(array, arrays)
+        if isinstance(other, ast.A_Const) and isinstance(other.val, ast.String) and declared is not None:
+            other = typed_literal(other, declared)
+            n.lexpr, n.rexpr = (array, other) if left else (other, array)
+            left = right = True
     if left and right:
-        name, args = "array_cat", (n.lexpr, n.rexpr)
-    elif left and isinstance(n.rexpr, ast.A_Const) and not n.rexpr.isnull:
+        name, args = "txngate_array_cat", (n.lexpr, n.rexpr)
+    elif left and _is_element(n.rexpr, arrays, columns):
         name, args = "array_append", (n.lexpr, n.rexpr)
-    elif right and isinstance(n.lexpr, ast.A_Const) and not n.lexpr.isnull:
+    elif right and _is_element(n.lexpr, arrays, columns):
         name, args = "array_prepend", (n.lexpr, n.rexpr)
     else:
         return None
@@ -2100,12 +2169,14 @@ def _zoned_move(n: ast.A_Expr, columns: dict[str, str]) -> ast.Node | None:
     """timestamptz + or - an interval as PostgreSQL moves it: by the
     months, then the days, then the time (in the session's zone). The
     engine's own arithmetic moves the time first, so '2000-02-29
-    00:00+00' - '1 year 1 second' landed a day late; None when ``n`` is
-    no such move."""
+    00:00+00' - '1 year 1 second' landed a day late; a timestamp whose
+    kind is not plain (date_trunc's, a sum's) moves the same way. None
+    when ``n`` is no such move."""
     op = n.name[-1].sval
-    if _is_timestamptz(n.lexpr, columns) and _is_interval(n.rexpr, columns):
+    zoned = lambda x: _is_timestamptz(x, columns) or _is_timestamp(x, columns)  # noqa: E731  (either moves so)
+    if zoned(n.lexpr) and _is_interval(n.rexpr, columns):
         moment, span = n.lexpr, n.rexpr
-    elif op == "+" and _is_interval(n.lexpr, columns) and _is_timestamptz(n.rexpr, columns):
+    elif op == "+" and _is_interval(n.lexpr, columns) and zoned(n.rexpr):
         moment, span = n.rexpr, n.lexpr
     else:
         return None
@@ -2196,7 +2267,6 @@ def similar_to_regex(pattern: str, escape: str = "\\") -> str:
     return "".join(out)
 
 
-_ARITHMETIC = ("+", "-", "*", "/", "%")
 #: functions whose result is text
 _TEXT_FUNCTIONS = {"lower", "upper", "trim", "btrim", "ltrim", "rtrim", "substr", "substring", "replace", "left", "right", "lpad", "rpad",
                    "reverse", "concat", "concat_ws", "format", "repeat", "initcap", "md5", "to_char", "string_agg", "translate"}

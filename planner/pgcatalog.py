@@ -1062,6 +1062,19 @@ def macros() -> tuple[str, ...]:
         "WHEN typeof(a) IN ('VARCHAR[]', 'INTEGER[]', 'BIGINT[]', 'SMALLINT[]') "
         "THEN array_to_string(list_transform(a, lambda e: coalesce(CAST(e AS VARCHAR), n)), d) "
         "ELSE txngate_list_join_or(to_json(a), typeof(a), d, n) END",
+        # a @> b as PostgreSQL: a NULL element of b is in no array (the engine's skips it)
+        "CREATE OR REPLACE MACRO txngate_array_contains(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL "
+        "WHEN len(b) > list_count(b) THEN false ELSE list_has_all(a, b) END",
+        # a || b, array_cat(a, b) of arrays: a NULL one is empty, both NULL give NULL (the engine's gives an empty list)
+        "CREATE OR REPLACE MACRO txngate_array_cat(a, b) AS CASE WHEN a IS NULL THEN b WHEN b IS NULL THEN a ELSE list_concat(a, b) END",
+        # array_agg of arrays (a two-dimensional array): PostgreSQL's errors for NULL, empty and unequal arrays
+        # (the first offending array's, in the order aggregated; each paired with the first's length, as a lambda that read l
+        # itself would meet the engine's internal error beside a lambda in the aggregated expression)
+        "CREATE OR REPLACE MACRO txngate_stacked_arrays(l) AS CASE list_filter(list_transform(list_zip(l, list_resize([len(l[1])], len(l), "
+        "len(l[1]))), lambda p: CASE WHEN p[1] IS NULL THEN 1 WHEN len(p[1]) = 0 THEN 2 WHEN len(p[1]) <> p[2] THEN 3 ELSE 0 END), "
+        "lambda c: c > 0)[1] "
+        "WHEN 1 THEN error('[22004] cannot accumulate null arrays') WHEN 2 THEN error('[2202E] cannot accumulate empty arrays') "
+        "WHEN 3 THEN error('[2202E] cannot accumulate arrays of different dimensionality') ELSE l END",  # (of any element type)
         # UPDATE ... SET a[i] = v (planner.dml): arrays of lower bound 1 only (a NULL or empty array takes only a[1])
         "CREATE OR REPLACE MACRO txngate_array_assign(a, i, v) AS CASE "
         "WHEN i IS NULL THEN error('[22004] array subscript in assignment must not be null') "

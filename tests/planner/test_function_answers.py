@@ -967,6 +967,8 @@ INTERVAL_SUMS = [
     # timestamptz plus or minus an interval: the months, then the days, then the time
     "SELECT timestamptz '2000-02-29 00:00+00' - interval '1 year 1 second', interval '1 mon 25 hours' + timestamptz '2000-01-31 00:00+00'",
     "SELECT id, tz + iv, tz - iv, tz - iv - iv, ts::timestamptz - interval '1 year 1 second' FROM ivs ORDER BY id",
+    "SELECT id, (date_trunc('month', tz) + interval '0') - justify_days(ts - timestamp '2000-01-01'), date_trunc('day', ts) + interval '1 mon 1 hour'"
+    " FROM ivs ORDER BY id",
     "SET TimeZone = 'America/New_York'",
     "SELECT timestamptz '2024-03-09 12:00-05' + interval '1 day 1 hour', timestamptz '2024-03-10 12:00-04' - interval '24 hours 1 mon'",
     "RESET TimeZone",
@@ -985,6 +987,30 @@ INTERVAL_SUMS = [
     "SELECT id, count(*) OVER (w) FROM ivs WINDOW w AS (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)",
     "SELECT id, count(*) OVER (w ROWS 1 PRECEDING) FROM ivs WINDOW w AS (ORDER BY id) ORDER BY id",
     "SELECT zz", "SELECT 1 ORDER BY '42'",
+]
+
+# found by the random tester once it had integer[] and text[] columns (seed 29)
+ARRAY_OPERATIONS = [
+    "CREATE TABLE arr (id int, i int, s smallint, v varchar(8), a integer[], ta text[])",
+    "INSERT INTO arr VALUES (1, 0, 0, '', '{1,2,3}', '{a,b}'), (2, 1, 1, 'a', '{}', '{}'), (3, -7, -3, 'abc', '{NULL,5}', '{NULL}'),"
+    " (4, NULL, NULL, NULL, NULL, NULL), (5, 5, 7, 'zz', '{-1}', '{\"a b\",c}')",
+    # || with an element of any expression; a string beside an array is an array's text; both NULL arrays give NULL
+    "SELECT id, ta || v, a || s, (a || id) || i, CASE WHEN i > 0 THEN a ELSE '{}'::integer[] END || id, a || cardinality(a),"
+    " ta || concat(v, i), ta || '{x}', array_cat(a, a), a || a FROM arr ORDER BY id",
+    "SELECT ta || 'x' FROM arr", "SELECT ARRAY['a'] || '{b}', '{1}'::int[] || '{2,3}', ARRAY[1] || '{}'", "SELECT ARRAY['a'] || 'b'",
+    "SELECT id, a || array_length(a, 1), (ARRAY[1, 2] || CASE WHEN a <@ '{42}' THEN id ELSE cardinality(a) END) FROM arr ORDER BY id",
+    "SELECT id, rank() OVER (PARTITION BY (1 = ALL (array_cat(a, a) || i)) ORDER BY id) FROM arr ORDER BY id",
+    # containment: a NULL element is in no array
+    "SELECT id, a @> ARRAY[NULL, 3], ARRAY[NULL, 3] <@ ARRAY[NULL, 3], a <@ '{1,2,3,4}', a @> '{}', ta @> '{a}' FROM arr ORDER BY id",
+    "SELECT id, i = ALL (array_cat(array_remove(a, s), NULLIF(a, a))) FROM arr ORDER BY id",
+    # array_to_string of NULLs only joins nothing
+    "SELECT id, array_to_string(ta, ','), array_to_string(a, '-', '*') FROM arr ORDER BY id",
+    # array_agg of arrays: PostgreSQL's errors in the order aggregated
+    "SELECT array_agg(a ORDER BY id) FROM arr", "SELECT array_agg(a ORDER BY id) FROM arr WHERE id IN (3, 4)",
+    "SELECT array_agg(a ORDER BY id) FROM arr WHERE id IN (1, 5)", "SELECT array_agg(ta ORDER BY id) FROM arr WHERE id IN (1, 5)",
+    "SELECT array_agg(array_remove(a, 1) ORDER BY id) FROM arr WHERE id = 1", "SELECT i, array_agg(ARRAY[id, i]) FROM arr GROUP BY i ORDER BY 1",
+    # VALUES strings beside typed arrays; no cast between an array and a scalar
+    "SELECT * FROM (VALUES (1, '{1,2}'::integer[]), (2, '{}')) v(k, x) ORDER BY k", "SELECT '{}'::integer[]::float8",
 ]
 
 
@@ -1024,6 +1050,7 @@ DIFFERENTIAL = {
     "zone_texts": (ZONE_TEXTS, ("zt",)),
     "stored_json": (STORED_JSON, ("sj",)),
     "interval_sums": (STORED_JSON[:2] + INTERVAL_SUMS, ("sj", "ivs")),
+    "array_operations": (ARRAY_OPERATIONS, ("arr",)),
 }
 
 
