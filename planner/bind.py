@@ -1333,12 +1333,8 @@ def _maybe_interval(n: ast.Node | None, columns: dict[str, str]) -> bool:
         return n.funcname[-1].sval.lower() in _INTERVAL_FUNCTIONS
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-", "*", "/"):
         return _maybe_interval(n.lexpr, columns) or _maybe_interval(n.rexpr, columns)
-    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
-        return _maybe_interval(n.lexpr, columns)
-    if isinstance(n, (ast.CoalesceExpr, ast.MinMaxExpr)):
-        return any(_maybe_interval(a, columns) for a in n.args)
-    if isinstance(n, ast.CaseExpr):
-        return any(_maybe_interval(r, columns) for r in [w.result for w in n.args] + [n.defresult])
+    if (arms := _arms(n)) is not None:
+        return any(_maybe_interval(a, columns) for a in arms)
     return False
 
 
@@ -1899,12 +1895,8 @@ def _is_array(n: ast.Node | None, arrays: dict[str, str]) -> bool:
         return any(isinstance(i, ast.A_Indices) and i.is_slice for i in n.indirection) and _is_array(n.arg, arrays)
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" and n.lexpr is not None:
         return _is_array(n.lexpr, arrays) or _is_array(n.rexpr, arrays)
-    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
-        return _is_array(n.lexpr, arrays)
-    if isinstance(n, ast.CoalesceExpr):
-        return any(_is_array(a, arrays) for a in n.args)
-    if isinstance(n, ast.CaseExpr):
-        return any(_is_array(r, arrays) for r in [w.result for w in n.args] + [n.defresult])
+    if (arms := _arms(n)) is not None:
+        return any(_is_array(a, arrays) for a in arms)
     return isinstance(n, ast.A_ArrayExpr) or isinstance(n, ast.TypeCast) and bool(n.typeName.arrayBounds)
 
 
@@ -2102,6 +2094,19 @@ def _declared_number(n: ast.Node, columns: dict[str, str]) -> str | None:
     return None
 
 
+def _arms(n: ast.Node | None) -> list[ast.Node] | None:
+    """The values a NULLIF (its first), COALESCE, GREATEST / LEAST or CASE
+    (its results, ELSE too) may take, whose type is theirs; None for any
+    other node."""
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
+        return [n.lexpr]
+    if isinstance(n, (ast.CoalesceExpr, ast.MinMaxExpr)):
+        return list(n.args)
+    if isinstance(n, ast.CaseExpr):
+        return [w.result for w in n.args] + [n.defresult]
+    return None
+
+
 def _is_interval(n: ast.Node | None, columns: dict[str, str]) -> bool:
     """``n`` is plainly an interval: a constant, cast or column, the sum,
     difference, negation, multiple or quotient of intervals, the
@@ -2119,12 +2124,8 @@ def _is_interval(n: ast.Node | None, columns: dict[str, str]) -> bool:
             both = _is_interval(n.lexpr, columns) and _is_interval(n.rexpr, columns)
             return both or op == "-" and _is_timestamp(n.lexpr, columns) and _is_timestamp(n.rexpr, columns)
         return _is_interval(n.lexpr, columns) or op == "*" and _is_interval(n.rexpr, columns)
-    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
-        return _is_interval(n.lexpr, columns)
-    if isinstance(n, ast.CoalesceExpr):
-        return any(_is_interval(a, columns) for a in n.args)
-    if isinstance(n, ast.CaseExpr):
-        return any(_is_interval(r, columns) for r in [w.result for w in n.args] + [n.defresult])
+    if (arms := _arms(n)) is not None:
+        return any(_is_interval(a, columns) for a in arms)
     return isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _INTERVAL_FUNCTIONS and not n.over
 
 
@@ -2137,12 +2138,8 @@ def _is_timestamp(n: ast.Node | None, columns: dict[str, str]) -> bool:
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-") and n.lexpr is not None:
         moved = lambda a, b: (_is_timestamp(a, columns) or _is_date(a, columns)) and _is_interval(b, columns)  # noqa: E731
         return moved(n.lexpr, n.rexpr) or n.name[-1].sval == "+" and moved(n.rexpr, n.lexpr)
-    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
-        return _is_timestamp(n.lexpr, columns)
-    if isinstance(n, ast.CoalesceExpr):
-        return any(_is_timestamp(a, columns) for a in n.args)
-    if isinstance(n, ast.CaseExpr):
-        return any(_is_timestamp(r, columns) for r in [w.result for w in n.args] + [n.defresult])
+    if (arms := _arms(n)) is not None:
+        return any(_is_timestamp(a, columns) for a in arms)
     return isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "date_trunc" and len(n.args or ()) == 2 and not n.over
 
 
