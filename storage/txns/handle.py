@@ -558,8 +558,9 @@ class Txn:
             return
         b = await self._builder(shard)
         tables = []
+        mixed = any(d != 1 for _, d in buffered)
         for table, diff in buffered:
-            if DIFF not in table.column_names and (diff != 1 or any(d != 1 for _, d in buffered)):
+            if DIFF not in table.column_names and mixed:
                 table = table.append_column(DIFF, pa.repeat(pa.scalar(diff, pa.int64()), table.num_rows))
             tables.append(table)
         try:
