@@ -383,7 +383,8 @@ class Connection:
             if kind == b"X":
                 return
             if kind == b"Q":
-                await self._guarded(self._simple_query(body))
+                if await self._guarded(self.session.end_implicit()):  # a pipeline's statements before it commit first
+                    await self._guarded(self._simple_query(body))
                 self._end_of_transaction()
                 self._report_changes()
                 self.send(wire.ready_for_query(self.session.status))
@@ -391,6 +392,7 @@ class Connection:
                 continue
             if kind == b"S":
                 skipping = False
+                await self._guarded(self.session.end_implicit())  # a pipeline's statements commit (or roll back) here
                 self._end_of_transaction()
                 self._report_changes()
                 self.send(wire.ready_for_query(self.session.status))
@@ -423,8 +425,13 @@ class Connection:
         self.running = asyncio.ensure_future(coro)
         started = time.monotonic()
         try:
-            await self.running
-            return True
+            try:
+                await self.running
+                return True
+            except BaseException:
+                if self.session is not None:
+                    self.session.fail()  # any error aborts the open transaction, as in PostgreSQL
+                raise
         except asyncio.CancelledError:
             if not self.cancelled:
                 raise
@@ -432,7 +439,6 @@ class Connection:
         except SqlError as e:
             self._send_error(e)
         except TxngateError as e:  # from a stream's rows, after the session returned
-            self.session.fail()
             self._send_error(from_storage(e))
         except wire.MessageFormatError as e:
             self.send(wire.error_response("ERROR", "08P01", str(e)))
@@ -444,7 +450,6 @@ class Connection:
             raise  # the client went away or broke the protocol (in COPY data): the connection ends
         except Exception as e:  # noqa: BLE001 - a bug fails the statement, not the connection
             log.exception("internal error", extra={"pid": self.pid})
-            self.session.fail()
             self.send(wire.error_response("ERROR", "XX000", f"internal error: {type(e).__name__}: {e}"))
         finally:
             self.running = None
@@ -657,6 +662,9 @@ class Connection:
             portal.result = None
             return
         stmt = portal.prepared.statements[0]
+        self.session.begin_query(portal.prepared.sql)
+        if stmt.kind not in (p.TXN, p.COPY) and self.session.work is None and await self._pipelined():
+            self.session.begin_implicit("pipeline")  # statements pipelined before a Sync commit together, as in PostgreSQL
         if stmt.kind != p.COPY:
             portal.result = await self.session.run(stmt, portal.params, lazy=True)
             return
@@ -665,6 +673,22 @@ class Connection:
         portal.result = await self.session.run(stmt, portal.params, source, sink, lazy=True)
         if sink.started:
             sink.finish()
+
+    async def _pipelined(self) -> bool:
+        """Whether the statement about to run is followed by another before
+        the next Sync, so that it opens an implicit transaction block (as
+        PostgreSQL keeps one open until Sync); a statement whose Sync follows
+        it runs on its own, retried on conflict. What the client sent is
+        looked at, after one turn of the event loop if none of it arrived
+        yet; a client that sends neither yet (pipelining one statement at a
+        time) gets the block."""
+        for turn in range(2):
+            kind = wire.next_of(self.reader._buffer, b"SB")  # noqa: SLF001 - the messages the client already sent
+            if kind is not None:
+                return kind == b"B"
+            if turn == 0:
+                await asyncio.sleep(0)  # read what the socket holds already
+        return True
 
     async def _describe(self, prepared: Prepared):
         """Result columns of a prepared statement without running it (None: it returns no rows)."""

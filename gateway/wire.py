@@ -166,6 +166,18 @@ async def read_message(reader) -> tuple[bytes, bytes]:
     return kind, await reader.readexactly(length - 4)
 
 
+def next_of(buffered: bytes | bytearray, kinds: bytes) -> bytes | None:
+    """The first message type of ``kinds`` among the frontend messages
+    already received (``buffered``, whole or cut short), or None."""
+    pos = 0
+    while pos + 5 <= len(buffered):
+        kind = buffered[pos : pos + 1]
+        if kind in kinds:
+            return kind
+        pos += 1 + struct.unpack_from("!i", buffered, pos + 1)[0]
+    return None
+
+
 # -- values -------------------------------------------------------------------------
 
 

@@ -786,6 +786,8 @@ class PgCatalog:
             return self.transaction_time()
         if name == "statement_timestamp" and not args:
             return _timestamptz(s.query_start)
+        if name == "clock_timestamp" and not args:  # the time the statement is planned (PostgreSQL's moves on per call)
+            return _timestamptz(dt.datetime.now(dt.timezone.utc))
         if name == "pg_get_serial_sequence":
             if len(args) != 2 or not all(_is_text_const(a) for a in args):
                 # per row of a catalog query (SQLAlchemy's reflection of
@@ -806,7 +808,7 @@ class PgCatalog:
             return _const(s.show(setting))
         if name == "set_config":
             setting, value = _const_text(args[0], name), _const_text(args[1], name)
-            s.set(setting, value)
+            s.set_setting(setting, value, local=len(args) > 2 and _const_bool(args[2]))
             return _const(s.show(setting.lower()))
         if name == "to_regclass":
             if not _is_text_const(args[0]):

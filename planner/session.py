@@ -254,6 +254,14 @@ class Session:
             self.set(k, v)
         self.work: Work | None = None  # the open explicit (or implicit) transaction
         self._explicit = False
+        #: the open work is an implicit transaction block: "pipeline" (the
+        #: extended protocol's statements before a Sync) or "string" (the
+        #: statements of one query string); see ``begin_implicit``
+        self._implicit: str | None = None
+        #: the settings when the open transaction began (a rollback restores
+        #: them) and the values SET LOCAL replaced (its end restores them)
+        self._settings_at_begin: dict[str, str] | None = None
+        self._local_settings: dict[str, str] = {}
         self._savepoints: list[tuple[str, tuple]] = []  # (name, Work.mark()), innermost last
         self.cursors = Cursors()
         #: called with a prepared statement's name (None: all) on DEALLOCATE
@@ -271,7 +279,7 @@ class Session:
         self.on_cancel = None
         self.wait = waits.Slot()  # what its statement waits for (pg_stat_activity)
         self.sequence_values: dict[str, int] = {}  # each sequence's last nextval here (currval)
-        self.xact_start: dt.datetime | None = None  # its explicit transaction's start
+        self.xact_start: dt.datetime | None = None  # its open transaction's start
         self.on_terminate = None
         #: pg_stat_activity: when the session began, its last statement and when that began
         self.backend_start = dt.datetime.now(dt.timezone.utc)
@@ -335,7 +343,7 @@ class Session:
         """The client went away: an open transaction rolls back, and its
         temporary tables are dropped."""
         self.db.sessions.discard(self)
-        work, self.work, self._explicit = self.work, None, False
+        work, self.work, self._explicit, self._implicit = self.work, None, False, None
         self._savepoints.clear()
         self.cursors.close_all()
         if work is not None:
@@ -356,7 +364,9 @@ class Session:
         """A setting's value as SHOW and current_setting() print it."""
         value = self.settings[name]
         if name in ("statement_timeout", "idle_in_transaction_session_timeout", "lock_timeout", "txngate.progress_interval") and value != "0":
-            value = f"{value}ms"
+            ms = int(value)  # in the largest unit that divides it, as PostgreSQL shows a duration
+            unit, size = next((u, size) for u, size in (("d", 86_400_000), ("h", 3_600_000), ("min", 60_000), ("s", 1000), ("ms", 1)) if ms % size == 0)
+            value = f"{ms // size}{unit}"
         return value
 
     def emulation(self, catalog) -> PgCatalog:
@@ -375,29 +385,87 @@ class Session:
 
         Several statements without transaction control run in one implicit
         transaction: an error rolls back all of them."""
-        self.query, self.query_start = sql, dt.datetime.now(dt.timezone.utc)
+        self.begin_query(sql)
         limit = int(self.settings["txngate.max_statement_memory"])
         if len(sql) > limit:
             raise out_of_memory(f"the statement's text is {len(sql)} bytes", limit)
         statements = await p.parse_async(sql, lift=params is None)
-        implicit = len(statements) > 1 and self.work is None and not any(s.kind == p.TXN for s in statements)
-        if not implicit:
+        if len(statements) < 2 or self.work is not None:
             for stmt in statements:
                 yield await self.run(stmt, list(stmt.literals) if stmt.literals else params, copy_source, copy_sink, lazy=lazy)
             return
-        self.work = Work.begin(self.db)
-        self.work.explicit = True
-        ok = False
         try:
             for stmt in statements:
+                if stmt.kind != p.TXN:
+                    self.begin_implicit("string")
                 yield await self.run(stmt, params, copy_source, copy_sink, lazy=lazy)
-            work, self.work = self.work, None
-            await self._commit(work)
-            ok = True
+        except BaseException:
+            self.fail()
+            raise
         finally:
-            if not ok and self.work is not None:
-                work, self.work = self.work, None
+            await self.end_implicit()
+
+    def begin_query(self, sql: str) -> None:
+        """A query string (or an extended protocol's Execute of ``sql``)
+        starts: pg_stat_activity's query, and now() outside a transaction."""
+        self.query, self.query_start = sql, dt.datetime.now(dt.timezone.utc)
+
+    def begin_implicit(self, kind: str) -> None:
+        """Open PostgreSQL's implicit transaction block, unless a transaction
+        is open: the statements of one query string (``kind`` "string"), or
+        the extended protocol's statements before a Sync ("pipeline"), commit
+        together at ``end_implicit``, or not at all. A BEGIN in it makes it
+        the explicit transaction; COMMIT or ROLLBACK in it ends it (with
+        PostgreSQL's warning); SAVEPOINT is refused (25P01)."""
+        if self.work is None:
+            self.work = Work.begin(self.db)
+            self.work.explicit = True
+            self._implicit = kind
+            self._settings_at_begin = dict(self.settings)
+            self.xact_start = self.query_start  # now() is the block's start, as in PostgreSQL
+
+    async def end_implicit(self) -> None:
+        """End the implicit block, if one is open: commit it, or roll it back
+        when one of its statements failed (the caller reports that error)."""
+        if self._implicit is None:
+            return
+        work, self.work, self._implicit = self.work, None, None
+        self.cursors.end_transaction()
+        await self._end_block(work, commit=True)
+
+    async def _end_block(self, work: Work, *, commit: bool) -> None:
+        """Commit (``commit`` and no statement failed) or roll back the
+        transaction that ended; settings changed in it are restored on
+        rollback (SET LOCAL ones either way), as in PostgreSQL."""
+        local, self._local_settings = self._local_settings, {}
+        before, self._settings_at_begin = self._settings_at_begin, None
+        self.xact_start = None
+        if commit and not work.failed:
+            try:
+                await self._commit(work)
+                self.settings.update(local)
+                return
+            except BaseException:
                 await work.abort()
+                self.settings = before if before is not None else self.settings
+                raise
+        await work.abort()
+        if before is not None:
+            self.settings = before
+
+    def set_setting(self, name: str, value: str, *, local: bool = False) -> list[str]:
+        """SET [LOCAL] and set_config(): the notices to give. A LOCAL value
+        lasts until the transaction ends (outside one: a warning, no effect)."""
+        name = name.lower()
+        if local and self.work is None:
+            return ["WARNING 25P01: SET LOCAL can only be used in transaction blocks"]
+        before = self.settings.get(name)
+        self.set(name, value)
+        if local:
+            self._local_settings.setdefault(name, before)
+        else:
+            self._local_settings.pop(name, None)
+        return []
 
     async def run(self, stmt: p.Statement, params: list | None, copy_source=None, copy_sink=None, *, lazy: bool = False) -> Result:
         """Run one parsed statement; ``lazy``: a SELECT's rows as a stream
@@ -715,9 +783,10 @@ class Session:
                    now=self.transaction_time(), **kwargs)
 
     def transaction_time(self) -> dt.datetime | None:
-        """now() and CURRENT_TIMESTAMP: the start of the explicit
-        transaction (its BEGIN), else of the statement; None outside one."""
-        return self.xact_start if self.status in ("T", "E") and self.xact_start is not None else self.query_start
+        """now() and CURRENT_TIMESTAMP: the start of the open transaction
+        (an explicit one's BEGIN, an implicit block's first statement), else
+        of the query; None before any."""
+        return self.xact_start if self.work is not None and self.xact_start is not None else self.query_start
 
     def text_style(self) -> TextStyle:
         """How this session prints values (its TimeZone, IntervalStyle, bytea_output and extra_float_digits)."""
@@ -807,29 +876,32 @@ class Session:
                     level = opt.arg.val.sval
                     if level not in ISOLATION_NAMES:
                         raise SqlError(INVALID_PARAMETER_VALUE, f'invalid isolation level "{level}"')
-            self.work = Work.begin(self.db, read_only=read_only)
+            if self._implicit is None:
+                self.work = Work.begin(self.db)
+                self._settings_at_begin = dict(self.settings)
+                self.xact_start = dt.datetime.now(dt.timezone.utc)
+            self._implicit = None  # an implicit block's statements join the transaction, as in PostgreSQL
+            self.work.read_only = read_only
             self.work.explicit = True
             self._explicit = True
-            self.xact_start = dt.datetime.now(dt.timezone.utc)
             return Result(tag)
         if kind in ("TRANS_STMT_COMMIT", "TRANS_STMT_ROLLBACK"):
             word = "COMMIT" if kind == "TRANS_STMT_COMMIT" else "ROLLBACK"
             if node.chain:
                 raise not_supported(f"{word} AND CHAIN")
+            if self._implicit is not None:  # ends the implicit block: PostgreSQL warns, and commits or rolls back
+                if word == "ROLLBACK":
+                    self.fail()
+                await self.end_implicit()
+                return Result(word, notices=["WARNING 25P01: there is no transaction in progress"])
             if self.work is None or not self._explicit:
                 return Result(word, notices=["WARNING 25P01: there is no transaction in progress"])
             work, self.work, self._explicit = self.work, None, False
             self._savepoints.clear()
             self.cursors.end_transaction()
-            if word == "ROLLBACK" or work.failed:
-                await work.abort()
-                return Result("ROLLBACK")
-            try:
-                await self._commit(work)
-            except SqlError:
-                await work.abort()
-                raise
-            return Result("COMMIT")
+            rollback = word == "ROLLBACK" or work.failed
+            await self._end_block(work, commit=not rollback)
+            return Result("ROLLBACK" if rollback else "COMMIT")
         if kind in ("TRANS_STMT_SAVEPOINT", "TRANS_STMT_RELEASE", "TRANS_STMT_ROLLBACK_TO"):
             return await self._savepoint(kind, node.savepoint_name)
         raise not_supported(f"{kind.removeprefix('TRANS_STMT_')} (two-phase commit)")
@@ -866,7 +938,7 @@ class Session:
     async def _cursor_statement(self, node: ast.Node, params) -> Result:
         if isinstance(node, ast.DeclareCursorStmt):
             hold = bool(node.options & CURSOR_OPT_HOLD)
-            if not hold and (self.work is None or not self._explicit):
+            if not hold and self.work is None:
                 raise SqlError("25P01", "DECLARE CURSOR can only be used in transaction blocks")
             if node.portalname in self.cursors.open:
                 raise SqlError("42P03", f'cursor "{node.portalname}" already exists')
@@ -939,6 +1011,8 @@ class Session:
         VACUUM lets compaction forget the row history no session reads any
         more (``Database.downgrade_sinces``); ANALYZE has nothing to gather,
         as no plan uses statistics."""
+        if node.is_vacuumcmd and self._implicit == "pipeline":
+            raise SqlError(ACTIVE_SQL_TRANSACTION, "VACUUM cannot be executed within a pipeline")
         if node.is_vacuumcmd and self.work is not None:
             raise SqlError(ACTIVE_SQL_TRANSACTION, "VACUUM cannot run inside a transaction block")
         verb = "vacuum" if node.is_vacuumcmd else "analyze"
@@ -961,7 +1035,7 @@ class Session:
         if isinstance(node, ast.UnlistenStmt):
             return Result("UNLISTEN")  # LISTEN is refused, so there is never a channel to leave
         if isinstance(node, ast.DiscardStmt):
-            if self._explicit:
+            if self.work is not None:
                 raise SqlError(ACTIVE_SQL_TRANSACTION, "DISCARD ALL cannot run inside a transaction block")
             if node.target.name == "DISCARD_ALL":
                 self.settings = dict(DEFAULT_SETTINGS)
@@ -1015,8 +1089,7 @@ class Session:
                     values.append(("on" if x else "off") if attr == "boolval" else str(x))
                     break
         name = {"time zone": "timezone"}.get(name, name)
-        self.set(name, ", ".join(values))
-        return Result("SET")
+        return Result("SET", notices=self.set_setting(name, ", ".join(values), local=bool(node.is_local)))
 
 
 def _typed_params(node, types: list[str]):
