@@ -70,6 +70,16 @@ class Prepared:
 
 
 @dataclass
+class Bound:
+    """A Bind message, read: the portal it makes, of which statement, with
+    which parameters and result formats."""
+    portal: str
+    prepared: Prepared
+    params: list
+    formats: list[int]
+
+
+@dataclass
 class Portal:
     prepared: Prepared
     params: list
@@ -383,7 +393,7 @@ class Connection:
             if kind == b"X":
                 return
             if kind == b"Q":
-                if await self._guarded(self.session.end_implicit()):  # a pipeline's statements before it commit first
+                if not self.session.in_implicit or await self._guarded(self.session.end_implicit()):  # a pipeline before it commits first
                     await self._guarded(self._simple_query(body))
                 self._end_of_transaction()
                 self._report_changes()
@@ -392,7 +402,8 @@ class Connection:
                 continue
             if kind == b"S":
                 skipping = False
-                await self._guarded(self.session.end_implicit())  # a pipeline's statements commit (or roll back) here
+                if self.session.in_implicit:
+                    await self._guarded(self.session.end_implicit())  # a pipeline's statements commit (or roll back) here
                 self._end_of_transaction()
                 self._report_changes()
                 self.send(wire.ready_for_query(self.session.status))
@@ -407,7 +418,17 @@ class Connection:
                 raise wire.ProtocolViolation(f"unexpected message type {kind!r}")
             if skipping:
                 continue
-            ok = await self._guarded(self._extended(kind, wire.Reader(body)))
+            r = wire.Reader(body)
+            if kind == b"B" and (batch := self._batch(r)) is not None:
+                bounds, described, length = batch
+                await self.reader.readexactly(length)  # taken from what was received already
+                ok = await self._guarded(self._run_batch(bounds, described))
+            elif kind in (b"B", b"C"):
+                ok = self._inline(self._bind if kind == b"B" else self._close, r)
+            elif kind == b"E" and (portal := self._sent_portal(r)) is not None:
+                ok = self._inline(self._complete, portal)
+            else:
+                ok = await self._guarded(self._extended(kind, r))
             skipping = not ok
             await self.maybe_flush()
 
@@ -436,25 +457,47 @@ class Connection:
             if not self.cancelled:
                 raise
             self.send(wire.error_response("ERROR", "57014", "canceling statement due to user request"))
-        except SqlError as e:
-            self._send_error(e)
-        except TxngateError as e:  # from a stream's rows, after the session returned
-            self._send_error(from_storage(e))
-        except wire.MessageFormatError as e:
-            self.send(wire.error_response("ERROR", "08P01", str(e)))
-        except UnicodeDecodeError as e:
-            self.send(wire.error_response("ERROR", "22021", wire.bad_encoding_message(e)))
-        except ValueError as e:
-            self.send(wire.error_response("ERROR", "22P02", f"invalid parameter or message value: {e}"))
-        except (ConnectionError, asyncio.IncompleteReadError, wire.ProtocolViolation):
-            raise  # the client went away or broke the protocol (in COPY data): the connection ends
-        except Exception as e:  # noqa: BLE001 - a bug fails the statement, not the connection
-            log.exception("internal error", extra={"pid": self.pid})
-            self.send(wire.error_response("ERROR", "XX000", f"internal error: {type(e).__name__}: {e}"))
+        except Exception as e:  # noqa: BLE001 - reported (or the connection ends) in _report
+            self._report(e)
         finally:
             self.running = None
             self._log_duration(started)
         return False
+
+    def _inline(self, handler, arg) -> bool:
+        """Run a message's handler that never waits (Bind, Close, an
+        Execute whose statement already ran) on the connection's own task:
+        no task of its own to start and wake (most of a pipelined row's
+        cost); send its error."""
+        self.busy = True
+        self.session.active = True
+        try:
+            handler(arg)
+            return True
+        except Exception as e:  # noqa: BLE001 - reported (or the connection ends) in _report
+            self.session.fail()
+            self._report(e)
+            return False
+
+    def _report(self, e: Exception) -> None:
+        """Send the ErrorResponse a failed unit of work earns; re-raise what
+        ends the connection instead (the client went away or broke the
+        protocol, in COPY data)."""
+        if isinstance(e, (ConnectionError, asyncio.IncompleteReadError, wire.ProtocolViolation)):
+            raise e
+        if isinstance(e, SqlError):
+            self._send_error(e)
+        elif isinstance(e, TxngateError):  # from a stream's rows, after the session returned
+            self._send_error(from_storage(e))
+        elif isinstance(e, wire.MessageFormatError):
+            self.send(wire.error_response("ERROR", "08P01", str(e)))
+        elif isinstance(e, UnicodeDecodeError):
+            self.send(wire.error_response("ERROR", "22021", wire.bad_encoding_message(e)))
+        elif isinstance(e, ValueError):
+            self.send(wire.error_response("ERROR", "22P02", f"invalid parameter or message value: {e}"))
+        else:  # a bug fails the statement, not the connection
+            log.error("internal error", exc_info=e, extra={"pid": self.pid})
+            self.send(wire.error_response("ERROR", "XX000", f"internal error: {type(e).__name__}: {e}"))
 
     def _log_duration(self, started: float) -> None:
         """log_min_duration_statement: a statement that took at least that
@@ -557,27 +600,6 @@ class Connection:
                 oids = [o or wire.type_oid(t)[0] for o, t in zip(oids, inferred)]
             self.prepared[name] = Prepared(sql, statements, oids)
             self.send(wire.msg(b"1"))
-        elif kind == b"B":
-            portal, name = r.cstr(), r.cstr()
-            prepared = self.prepared.get(name)
-            if prepared is None:
-                raise SqlError("26000", f'prepared statement "{name}" does not exist')
-            self.session.check_not_aborted(prepared.statements[0] if prepared.statements else None)
-            pformats = [r.int16() for _ in range(r.int16())]
-            values = []
-            for i in range(r.int16()):
-                n = r.int32()
-                values.append(None if n == -1 else r.bytes(n))
-            rformats = [r.int16() for _ in range(r.int16())]
-            if len(values) != len(prepared.param_oids):
-                raise SqlError("08P01", f"bind message supplies {len(values)} parameters, but prepared statement \"{name}\" requires {len(prepared.param_oids)}")
-            params = []
-            for i, v in enumerate(values):
-                fmt = pformats[i] if len(pformats) > 1 else (pformats[0] if pformats else 0)
-                params.append(wire.decode_param(v, prepared.param_oids[i], fmt == 1))
-            self._drop_portal(portal)
-            self.portals[portal] = Portal(prepared, params, rformats)
-            self.send(wire.msg(b"2"))
         elif kind == b"D":
             what, name = r.bytes(1), r.cstr()
             if what == b"S":
@@ -607,27 +629,139 @@ class Connection:
             portal = self._portal(name)
             await self._run_portal(portal)
             res = portal.result
-            if res is None:
-                self.send(wire.msg(b"I"))
+            if res is None or not res.returns_rows:
+                self._complete(portal)
                 return
             self._send_notices(res.notices if not portal.sent else [])
             portal.sent = True
+            sent, done = await self._send_rows(res.row_stream(), res.columns, _formats(portal.formats, len(res.columns)), limit if limit > 0 else None)
+            if not done:
+                self.send(wire.msg(b"s"))
+                return
             tag = res.command_tag() if res.tag is not None else None
-            if res.returns_rows:
-                sent, done = await self._send_rows(res.row_stream(), res.columns, _formats(portal.formats, len(res.columns)), limit if limit > 0 else None)
-                if not done:
-                    self.send(wire.msg(b"s"))
-                    return
-                if tag is None or tag.startswith("SELECT "):
-                    tag = f"SELECT {sent}"  # the rows of this Execute, as PostgreSQL counts a resumed portal
+            if tag is None or tag.startswith("SELECT "):
+                tag = f"SELECT {sent}"  # the rows of this Execute, as PostgreSQL counts a resumed portal
             self.send(wire.command_complete(tag))
-        elif kind == b"C":
-            what, name = r.bytes(1), r.cstr()
-            if what == b"S":
-                self.prepared.pop(name, None)
+
+    def _bind(self, r: wire.Reader) -> None:
+        b = self._read_bind(r)
+        self._drop_portal(b.portal)
+        self.portals[b.portal] = Portal(b.prepared, b.params, b.formats)
+        self.send(wire.msg(b"2"))
+
+    def _read_bind(self, r: wire.Reader) -> Bound:
+        portal, name = r.cstr(), r.cstr()
+        prepared = self.prepared.get(name)
+        if prepared is None:
+            raise SqlError("26000", f'prepared statement "{name}" does not exist')
+        self.session.check_not_aborted(prepared.statements[0] if prepared.statements else None)
+        pformats = [r.int16() for _ in range(r.int16())]
+        values = []
+        for i in range(r.int16()):
+            n = r.int32()
+            values.append(None if n == -1 else r.bytes(n))
+        rformats = [r.int16() for _ in range(r.int16())]
+        if len(values) != len(prepared.param_oids):
+            raise SqlError("08P01", f"bind message supplies {len(values)} parameters, but prepared statement \"{name}\" requires {len(prepared.param_oids)}")
+        params = []
+        for i, v in enumerate(values):
+            fmt = pformats[i] if len(pformats) > 1 else (pformats[0] if pformats else 0)
+            params.append(wire.decode_param(v, prepared.param_oids[i], fmt == 1))
+        return Bound(portal, prepared, params, rformats)
+
+    def _batch(self, r: wire.Reader) -> tuple[list[Bound], list[bool], int] | None:
+        """Pipelined executions of one INSERT (``parse.batchable``) from this
+        Bind on: each a Bind of the same statement to the same portal, an
+        optional Describe of it and an Execute, as executemany sends them,
+        as many as were received whole. Their Binds read, which of them had
+        a Describe, and the length of what follows this Bind that they
+        take; None (``r`` as it was) for fewer than two."""
+        start = r.pos
+        try:
+            first = self._read_bind(r)
+        except Exception:  # noqa: BLE001 - Bind, run on its own, reports it
+            first = None
+        if first is None or not first.prepared.statements or not p.batchable(first.prepared.statements[0]):
+            r.pos = start
+            return None
+        portal = first.portal.encode() + b"\x00"
+        bounds, described, length = [], [], 0
+        bound, messages = first, wire.received(self.reader._buffer)  # noqa: SLF001 - the messages the client already sent
+        while True:
+            kind, body, end = next(messages, (None, b"", 0))
+            if kind == b"D" and body == b"P" + portal:
+                described.append(True)
+                kind, body, end = next(messages, (None, b"", 0))
             else:
-                self._drop_portal(name)
-            self.send(wire.msg(b"3"))
+                described.append(False)
+            if kind != b"E" or not body.startswith(portal):
+                described.pop()
+                break
+            bounds.append(bound)
+            length = end
+            kind, body, end = next(messages, (None, b"", 0))
+            try:
+                bound = self._read_bind(wire.Reader(body)) if kind == b"B" else None
+            except Exception:  # noqa: BLE001 - Bind, run on its own, reports it
+                bound = None
+            if bound is None or bound.prepared is not first.prepared or bound.portal != first.portal:
+                break
+        if len(bounds) < 2:
+            r.pos = start
+            return None
+        return bounds, described, length
+
+    async def _run_batch(self, bounds: list[Bound], described: list[bool]) -> None:
+        """Pipelined executions of one INSERT (``_batch``), run together
+        (``Session.run_batch``), answered as each would be: BindComplete,
+        NoData if described, CommandComplete, or the error of the first that
+        fails (the rest are skipped until Sync, as they would be)."""
+        prepared = bounds[0].prepared
+        self.session.begin_query(prepared.sql)
+        self.session.begin_implicit("pipeline")  # several statements before a Sync, outside a transaction: one block
+        self._drop_portal(bounds[0].portal)
+        results = self.session.run_batch(prepared.statements[0], [b.params for b in bounds])
+        try:
+            for d in described:
+                self.send(wire.msg(b"2"))
+                if d:
+                    self.send(wire.msg(b"n"))
+                result = await anext(results)
+                self._send_notices(result.notices)
+                self.send(wire.command_complete(result.command_tag()))
+        finally:
+            await results.aclose()
+        last = bounds[-1]
+        self.portals[last.portal] = Portal(prepared, last.params, last.formats, result, sent=True, done=True)
+
+    def _close(self, r: wire.Reader) -> None:
+        what, name = r.bytes(1), r.cstr()
+        if what == b"S":
+            self.prepared.pop(name, None)
+        else:
+            self._drop_portal(name)
+        self.send(wire.msg(b"3"))
+
+    def _sent_portal(self, r: wire.Reader) -> Portal | None:
+        """The portal an Execute names when its statement already ran (at
+        Describe) and returns no rows: all that is left is to complete it.
+        None otherwise (the reader is left as it was)."""
+        end = r.data.find(b"\x00", r.pos)
+        portal = self.portals.get(r.data[r.pos:end].decode("utf-8", "replace")) if end >= 0 else None
+        if portal is None or not portal.done or (portal.result is not None and portal.result.returns_rows):
+            return None
+        return portal
+
+    def _complete(self, portal: Portal) -> None:
+        """An Execute of a portal that returns no rows: its notices and
+        CommandComplete (EmptyQueryResponse for an empty query)."""
+        res = portal.result
+        if res is None:
+            self.send(wire.msg(b"I"))
+            return
+        self._send_notices(res.notices if not portal.sent else [])
+        portal.sent = True
+        self.send(wire.command_complete(res.command_tag() if res.tag is not None else None))
 
     def _deallocate(self, name: str | None) -> None:
         """DEALLOCATE name / ALL (and DISCARD ALL): forget prepared statements."""

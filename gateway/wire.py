@@ -166,6 +166,20 @@ async def read_message(reader) -> tuple[bytes, bytes]:
     return kind, await reader.readexactly(length - 4)
 
 
+def received(buffered: bytes | bytearray):
+    """The whole frontend messages at the start of ``buffered`` (what was
+    received and not yet read): ``(kind, body, end)``, ``end`` the offset
+    just past it."""
+    pos = 0
+    while pos + 5 <= len(buffered):
+        length = struct.unpack_from("!i", buffered, pos + 1)[0]
+        end = pos + 1 + length
+        if length < 4 or end > len(buffered):
+            return
+        yield bytes(buffered[pos : pos + 1]), bytes(buffered[pos + 5 : end]), end
+        pos = end
+
+
 def next_of(buffered: bytes | bytearray, kinds: bytes) -> bytes | None:
     """The first message type of ``kinds`` among the frontend messages
     already received (``buffered``, whole or cut short), or None."""

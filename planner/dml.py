@@ -262,6 +262,26 @@ class Dml:
         await self.work.write(rel.shard, inserted, 1)
         return await self._returning(node, rel, new, f"INSERT 0 {new.num_rows}")
 
+    async def insert_batch(self, node: ast.InsertStmt, batch: list[list]) -> bool:
+        """``node`` (``parse.batchable``) run once with each parameter list
+        of ``batch``, as one write: True; False when a value needs an engine
+        (the caller runs them one by one). When any row would fail, it
+        raises, having written nothing."""
+        rel = await self.target(node.relation)
+        targets = [c.name for c in node.cols] if node.cols else rel.column_names
+        for c in node.cols or ():
+            rel.column(c.name, c.location)
+        if len(set(targets)) != len(targets):
+            return False
+        rows = await off_loop(len(batch), _constant_rows, node.selectStmt, rel, targets, batch, self._now_in)
+        if rows is None:
+            return False
+        new = await self.conform(await self.fill_sequences(rel, rows, targets), rel)
+        await self.check_unique(rel, new)
+        await self.references.check_referencing(rel, new)
+        await self.work.write(rel.shard, new, 1)
+        return True
+
     async def _spark_insert(self, node: ast.InsertStmt, rel: Relation, targets: list[str]) -> int | None:
         """INSERT ... SELECT on Spark when the router picks it: the rows
         written, or None (run it locally)."""
@@ -344,7 +364,7 @@ class Dml:
         constant = None
         if not node.override:
             rows = len(select.valuesLists or ()) if select is not None else 0
-            constant = await off_loop(rows, _constant_rows, select, rel, targets, self.params, self._now_in)
+            constant = await off_loop(rows, _constant_rows, select, rel, targets, [self.params], self._now_in)
         if constant is not None:  # plain values: no engine needed
             return await self.conform(await self.fill_sequences(rel, constant, targets), rel)
         if select is None:  # DEFAULT VALUES
@@ -1186,17 +1206,18 @@ def _fits(value, sql_type: str) -> bool:
     return False
 
 
-def _constant_rows(select, rel: Relation, targets: list[str], params, now=None) -> pa.Table | None:
+def _constant_rows(select, rel: Relation, targets: list[str], batch: list, now=None) -> pa.Table | None:
     """The rows of ``INSERT ... VALUES`` whose values are all constants or
     parameters that need no conversion (``_fits``), or now() given to a
     timestamp column (``now(sql_type)``: pgbench's history rows), as a
     table of ``rel``'s columns (sequenced ones left NULL for
     ``fill_sequences``); None when an engine must compute them
-    (expressions, defaults, other types)."""
+    (expressions, defaults, other types). ``batch``: the parameter lists
+    the statement runs with, its rows for each in turn."""
     if select is None or not select.valuesLists or select.sortClause or select.limitCount is not None:
         return None
-    rows = select.valuesLists
-    if any(len(row) != len(targets) for row in rows):
+    rows = [(row, params) for params in batch for row in select.valuesLists]
+    if any(len(row) != len(targets) for row in select.valuesLists):
         return None
     at = {name: i for i, name in enumerate(targets)}
     arrays = []
@@ -1209,7 +1230,7 @@ def _constant_rows(select, rel: Relation, targets: list[str], params, now=None) 
             arrays.append(pa.nulls(len(rows), field.type))
             continue
         values = []
-        for row in rows:
+        for row, params in rows:
             node = row[at[col.name]]
             if now is not None and col.type in ("timestamp", "timestamptz") and _is_now(node):
                 value = now(col.type)

@@ -212,6 +212,16 @@ def table_refs(node: ast.Node) -> list[str]:
     return sorted({n.relname for n in nodes if isinstance(n, ast.RangeVar) and n.relname not in ctes})
 
 
+def batchable(stmt: Statement) -> bool:
+    """An INSERT of one VALUES row, without RETURNING, ON CONFLICT, WITH or
+    OVERRIDING: its executions one after another can be one write of all
+    their rows (``Session.run_batch``)."""
+    node = stmt.node
+    return (stmt.kind == WRITE and isinstance(node, ast.InsertStmt) and node.selectStmt is not None
+            and len(node.selectStmt.valuesLists or ()) == 1 and not node.returningClause and node.onConflictClause is None
+            and node.withClause is None and not node.override)
+
+
 def param_count(statements: list[Statement]) -> int:
     """The highest ``$n`` the statements use."""
     return max((n.number for s in statements for n in walk(s.node) if isinstance(n, ast.ParamRef)), default=0)

@@ -405,6 +405,11 @@ class Session:
         finally:
             await self.end_implicit()
 
+    @property
+    def in_implicit(self) -> bool:
+        """An implicit transaction block is open (``begin_implicit``)."""
+        return self._implicit is not None
+
     def begin_query(self, sql: str) -> None:
         """A query string (or an extended protocol's Execute of ``sql``)
         starts: pg_stat_activity's query, and now() outside a transaction."""
@@ -476,6 +481,36 @@ class Session:
         commit already under way still reaches its outcome first
         (``storage.txns`` awaits it to the end), and a committed statement
         is reported as such."""
+        return await self._timed(self._run(stmt, params, copy_source, copy_sink, lazy=lazy))
+
+    async def run_batch(self, stmt: p.Statement, batch: list[list]) -> AsyncIterator[Result]:
+        """``stmt`` run once with each parameter list of ``batch`` (the
+        extended protocol's pipelined executions of one statement): each
+        execution's Result in turn, or its error. In a transaction, an
+        INSERT of constants and parameters (``parse.batchable``) writes
+        every row at once; if a row would fail, nothing of that is written
+        and they run one by one, so the same rows succeed before the same
+        error, as PostgreSQL's executions one after another."""
+        if len(batch) > 1 and p.batchable(stmt) and self.work is not None and not self.work.failed:
+            started = time.monotonic()
+            try:
+                inserted = await self._timed(self._dml(self.work, None).insert_batch(stmt.node, batch), statements=0)
+            except SqlError:
+                inserted = False
+            if inserted:
+                for _params in batch:
+                    self.db.note_statement((time.monotonic() - started) / len(batch))
+                for _params in batch:
+                    yield Result("INSERT 0 1")
+                return
+        for params in batch:
+            yield await self.run(stmt, params)
+
+    async def _timed(self, coro, *, statements: int = 1):
+        """Await a statement's work (``coro``) in its settings, bounded by
+        statement_timeout: every wait of it — Blob, Consensus, the oracle,
+        the engines — is cancelled when it runs out (57014); counted as
+        ``statements`` statements for pg_stat."""
         started, sqlstate = time.monotonic(), None
         waits.CURRENT.set(self.wait)
         DATE_ORDER.set(self.settings["datestyle"].rsplit(",", 1)[-1].strip())  # how numeric date text reads
@@ -483,7 +518,7 @@ class Session:
         limit = asyncio.timeout(self.timeout)
         try:
             async with limit:
-                return await self._run(stmt, params, copy_source, copy_sink, lazy=lazy)
+                return await coro
         except TimeoutError:
             if not limit.expired():
                 raise
@@ -496,7 +531,8 @@ class Session:
             sqlstate = QUERY_CANCELED
             raise
         finally:
-            self.db.note_statement(time.monotonic() - started, sqlstate)
+            if statements:
+                self.db.note_statement(time.monotonic() - started, sqlstate)
 
     async def _run(self, stmt: p.Statement, params: list | None, copy_source, copy_sink, *, lazy: bool) -> Result:
         self.check_not_aborted(stmt)
