@@ -1,29 +1,96 @@
-"""Tool figures: what a pandas or SQLAlchemy user waits for, through
-``txngate serve`` (embedded default, one process) beside the test
-PostgreSQL in the same run (issue "Real tools work unmodified").
+"""Tool figures: what a user of each tool waits for, through ``txngate
+serve`` (embedded default, one process) beside the test PostgreSQL in the
+same run (issue "Real tools work unmodified").
 
-For --rows rows of a 4-column frame (int key, text, float, bool):
-* pandas ``to_sql`` with its default (one INSERT per row, executemany in
-  one transaction) and with ``method="multi"`` (multi-row VALUES, chunks
-  of 1,000): rows/s;
-* pandas ``read_sql`` of the whole table: rows/s.
+* Wall time of each tool workload of the test suite (tests/tools and
+  pgbench), run the same way against both servers: Django (migrate, ORM,
+  inspectdb), dbt (seed, run twice, snapshot twice, test; 4 threads),
+  SQLAlchemy + Alembic, the dataframe libraries (pandas, ADBC, connectorx,
+  polars, pg8000), node-postgres and postgres.js, pgbench -i -s 1 and 200
+  TPC-B transactions of 4 clients.
+* 1-row autocommit INSERT through the extended protocol (psycopg,
+  parameters) into a table with an identity key holding --existing rows:
+  p50 and p99 in ms.
+* pandas ``to_sql`` of --rows rows with its default (one INSERT per row,
+  executemany in one transaction) and with ``method="multi"`` (multi-row
+  VALUES, chunks of 1,000), and ``read_sql`` of them: rows/s.
 
-Run: .venv/bin/python bench/tools.py [--rows 20000]
+Run: .venv/bin/python bench/tools.py [--rows 20000] [--existing 100000] [--inserts 300] [--skip-workloads]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
+import sys
 import time
 
-from _common import gateway_and_postgres, row
+from _common import ROOT, gateway_and_postgres, pct, row
 
 import pandas as pd
+import psycopg
 import sqlalchemy as sa
 
+NODE = os.path.join(ROOT, "tests", "tools", "node")
 
-def figures(url: str, rows: int) -> dict:
+
+def workloads() -> dict[str, callable]:
+    """Each tool workload: its command line for (port, user, database), and the folder it runs in."""
+    py = sys.executable
+    return {
+        "Django migrate + ORM + inspectdb": (lambda port, user, db: [py, "-m", "tests.tools.django_scenario", str(port), user, db], ROOT),
+        "dbt seed/run x2/snapshot x2/test": (lambda port, user, db: [py, "-m", "tests.tools.dbt_scenario", str(port), user, db], ROOT),
+        "SQLAlchemy + Alembic": (lambda port, user, db: [py, "-m", "tests.tools.sqlalchemy_scenario",
+                                                         f"postgresql+psycopg://{user}@127.0.0.1:{port}/{db}"], ROOT),
+        "pandas/ADBC/connectorx/polars/pg8000": (lambda port, user, db: [py, "-m", "tests.tools.dataframes_scenario",
+                                                                         f"postgresql://{user}@127.0.0.1:{port}/{db}"], ROOT),
+        "node-postgres + postgres.js": (lambda port, user, db: ["node", "scenario.js", f"postgres://{user}@127.0.0.1:{port}/{db}"], NODE),
+        "pgbench -i -s 1": (lambda port, user, db: ["pgbench", "-h", "127.0.0.1", "-p", str(port), "-U", user, "-i", "-s", "1", db], ROOT),
+        "pgbench TPC-B, 4 clients x 50": (lambda port, user, db: ["pgbench", "-h", "127.0.0.1", "-p", str(port), "-U", user, "-c", "4",
+                                                                  "-j", "2", "-t", "50", "--max-tries", "50", db], ROOT),
+    }
+
+
+def wall_times(gateway, pg) -> dict[str, tuple[float, float]]:
+    """Seconds each workload takes on txngate and on PostgreSQL (each in a
+    database of its own on PostgreSQL, as the tests run them)."""
+    if not os.path.isdir(os.path.join(NODE, "node_modules")):
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--silent"], cwd=NODE, check=True, timeout=600)
+    out = {}
+    for i, (name, (argv_for, cwd)) in enumerate(workloads().items()):
+        database = f"tool{i}" if not name.startswith("pgbench TPC-B") else f"tool{i - 1}"
+        if not name.startswith("pgbench TPC-B"):
+            pg.psql(f"CREATE DATABASE {database}")
+        times = []
+        for port, user, db in ((gateway.port, "txngate", "txngate"), (pg.port, "postgres", database)):
+            t0 = time.perf_counter()
+            res = subprocess.run(argv_for(port, user, db), cwd=cwd, capture_output=True, text=True, timeout=900)
+            if res.returncode != 0:
+                raise SystemExit(f"{name} failed on port {port}:\n{res.stdout[-2000:]}\n{res.stderr[-2000:]}")
+            times.append(time.perf_counter() - t0)
+        out[name] = tuple(times)
+    return out
+
+
+def insert_latencies(dsn: str, existing: int, inserts: int) -> list[float]:
+    """ms of each 1-row autocommit INSERT (extended protocol) into a table
+    with an identity key already holding ``existing`` rows."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS single")
+        conn.execute("CREATE TABLE single (id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, name text, x double precision)")
+        conn.execute(f"INSERT INTO single (name, x) SELECT 'n' || g, g * 0.5 FROM generate_series(1, {existing}) AS g")
+        conn.execute("SELECT count(*) FROM single WHERE id = 1")
+        lat = []
+        for i in range(inserts):
+            t0 = time.perf_counter()
+            conn.execute("INSERT INTO single (name, x) VALUES (%s, %s)", (f"new{i}", i * 0.25))
+            lat.append((time.perf_counter() - t0) * 1000)
+        assert conn.execute("SELECT count(*) FROM single").fetchone()[0] == existing + inserts
+    return lat
+
+
+def frames(url: str, rows: int) -> dict:
     engine = sa.create_engine(url)
     frame = pd.DataFrame({"id": range(rows), "name": [f"n{i}" for i in range(rows)], "x": [i * 0.5 for i in range(rows)],
                           "flag": [i % 2 == 0 for i in range(rows)]})
@@ -42,18 +109,31 @@ def figures(url: str, rows: int) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--rows", type=int, default=20_000)
+    ap.add_argument("--rows", type=int, default=20_000, help="rows pandas writes and reads")
+    ap.add_argument("--existing", type=int, default=100_000, help="rows in the table the 1-row INSERTs go to")
+    ap.add_argument("--inserts", type=int, default=300, help="1-row INSERTs timed")
+    ap.add_argument("--skip-workloads", action="store_true", help="only the INSERT and pandas figures")
     args = ap.parse_args()
     with gateway_and_postgres("tools") as (gateway, pg):
-        results = {
-            "txngate": figures(f"postgresql+psycopg://txngate@127.0.0.1:{gateway.port}/txngate", args.rows),
-            "PostgreSQL": figures(f"postgresql+psycopg://postgres@127.0.0.1:{pg.port}/tools", args.rows),
-        }
-    print(f"pandas {pd.__version__} through SQLAlchemy {sa.__version__} + psycopg, {args.rows:,} rows, {os.cpu_count()} cores; "
-          "txngate: one process, embedded default")
-    print(row("", *results))
-    for key in next(iter(results.values())):
-        print(row(key, *(r[key] for r in results.values())))
+        ours, theirs = f"postgresql://txngate@127.0.0.1:{gateway.port}/txngate", f"postgresql://postgres@127.0.0.1:{pg.port}/tools"
+        walls = {} if args.skip_workloads else wall_times(gateway, pg)
+        inserts = {name: insert_latencies(dsn, args.existing, args.inserts) for name, dsn in (("txngate", ours), ("PostgreSQL", theirs))}
+        pandas = {name: frames(dsn.replace("postgresql://", "postgresql+psycopg://"), args.rows)
+                  for name, dsn in (("txngate", ours), ("PostgreSQL", theirs))}
+    print(f"{os.cpu_count()} cores; txngate: one process, embedded default; PostgreSQL 15 (fsync off) in the same run")
+    if walls:
+        print("\nwall time of each tool workload, s")
+        print(row("", "txngate", "PostgreSQL", "ratio"))
+        for name, (t, p) in walls.items():
+            print(row(name, t, p, f"{t / p:.1f}x"))
+    print(f"\n1-row autocommit INSERT (extended protocol, identity key, {args.existing:,} rows there), ms")
+    print(row("", "txngate", "PostgreSQL"))
+    for q in (50, 99):
+        print(row(f"p{q}", *(f"{pct(lat, q):.2f}" for lat in inserts.values())))
+    print(f"\npandas {pd.__version__} through SQLAlchemy {sa.__version__} + psycopg, {args.rows:,} rows")
+    print(row("", *pandas))
+    for key in next(iter(pandas.values())):
+        print(row(key, *(r[key] for r in pandas.values())))
 
 
 if __name__ == "__main__":

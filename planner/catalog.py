@@ -287,6 +287,7 @@ def row_keys(kind: str, name: str, definition: str) -> set[int]:
         return {catalog_key("schema", name)}
     rel = Relation.from_row(kind, name, definition)
     keys = {catalog_key("relation", name), catalog_key("oid", rel.oid)}
+    keys |= {catalog_key("relation", f"{rel.schema}.{index[0]}") for index in rel.all_indexes}  # one namespace, as in PostgreSQL
     keys |= {catalog_key("referrers", fk.references) for fk in rel.foreign_keys}
     return keys | {catalog_key("deps", d) for d in query_deps(rel)}
 
@@ -379,13 +380,25 @@ class Catalog:
             for rel in base._relations.values():
                 for oid in {fk.references for fk in rel.foreign_keys}:
                     referrers.setdefault(oid, []).append(rel)
-            base._index = {"oid": {r.oid: r for r in base._relations.values()}, "deps": deps, "referrers": referrers}
+            owners = {f"{r.schema}.{index[0]}": r for r in base._relations.values() for index in r.all_indexes}
+            base._index = {"oid": {r.oid: r for r in base._relations.values()}, "deps": deps, "referrers": referrers, "index": owners}
         return base._index
 
     def by_oid(self, oid: int) -> Relation | None:
         """The relation with OID ``oid``, if any."""
         self.saw(frozenset([catalog_key("oid", oid)]))
         return self._indexes()["oid"].get(oid)
+
+    def index_owner(self, name: str, schemas) -> Relation | None:
+        """The table with the index ``name`` (its constraints' indexes too)
+        in the first of ``schemas`` that has one, if any."""
+        for schema in schemas:
+            qualified = f"{schema}.{name}"
+            self.saw(frozenset([catalog_key("relation", qualified)]))
+            owner = self._indexes()["index"].get(qualified)
+            if owner is not None:
+                return owner
+        return None
 
     def has_schema(self, name: str) -> bool:
         self.saw(frozenset([catalog_key("schema", name)]))

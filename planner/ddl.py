@@ -40,6 +40,7 @@ from planner.errors import (
     DATATYPE_MISMATCH,
     DEPENDENT_OBJECTS_STILL_EXIST,
     DUPLICATE_COLUMN,
+    DUPLICATE_OBJECT,
     DUPLICATE_SCHEMA,
     DUPLICATE_TABLE,
     INVALID_PARAMETER_VALUE,
@@ -64,11 +65,13 @@ OBJECT_KINDS = {"OBJECT_TABLE": "table", "OBJECT_VIEW": "view", "OBJECT_MATVIEW"
 
 
 class Ddl(Dml):
-    def __init__(self, *args, memo: dict, temp=None, user: str = "txngate", **kwargs):
+    def __init__(self, *args, memo: dict, temp=None, user: str = "txngate", on_commit: dict | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.memo = memo
         self.temp = temp  # () -> the session's temporary schema (named on first use)
         self.user = user  # the session's role (planner.grants: the one there is)
+        #: the session's temporary tables with an ON COMMIT action: OID -> "drop" / "delete"
+        self.on_commit_actions = on_commit if on_commit is not None else {}
 
     @property
     def db(self):
@@ -114,7 +117,7 @@ class Ddl(Dml):
         return shard
 
     async def _exists(self, catalog: Catalog, schema: str, name: str, if_not_exists: bool) -> Result | None:
-        if catalog.lookup(name, schema) is None:
+        if catalog.lookup(name, schema) is None and catalog.index_owner(name, (schema,)) is None:
             return None
         if if_not_exists:
             return Result("CREATE", notices=[f'NOTICE 42P07: relation "{name}" already exists, skipping'])
@@ -138,7 +141,7 @@ class Ddl(Dml):
     async def create_table(self, node: ast.CreateStmt) -> Result:
         if node.inhRelations or node.partspec or node.ofTypename:
             raise not_supported("table inheritance, partitioning and typed tables")
-        _refuse_on_commit(node.oncommit)
+        action = _on_commit(node.oncommit, node.relation)
         catalog = await self.work.catalog()
         schema = await self._schema_for(node.relation, catalog)
         name = node.relation.relname
@@ -174,12 +177,31 @@ class Ddl(Dml):
             if c.sequenced:
                 await self.db.sequences.restart(rel.sequence(c.name), starts[c.name])
         await self._write_catalog(catalog_rows(rel.with_(shard=shard)), 1)
+        if action is not None:
+            self.on_commit_actions[rel.oid] = action
         return Result("CREATE TABLE")
+
+    async def on_commit(self) -> None:
+        """The ON COMMIT actions of the session's temporary tables, as the
+        work is about to commit: DROP drops a table the work made (and the
+        views on it), DELETE ROWS empties one it wrote."""
+        catalog = await self.work.catalog()
+        for oid, action in list(self.on_commit_actions.items()):
+            rel = catalog.by_oid(oid)
+            if rel is None:  # dropped, or made by a transaction that rolled back
+                del self.on_commit_actions[oid]
+            elif action == "drop" and rel.shard in self.work.created:
+                dropping = self._with_dependents(catalog, [rel], True, [])
+                await self._drop_foreign_keys(catalog, dropping, True, [])
+                await self._drop_relations(dropping)
+                del self.on_commit_actions[oid]
+            elif action == "delete" and self.work.pending.get(rel.shard):
+                await self.work.write(rel.shard, await self.work.contents(rel), -1)
 
     async def create_table_as(self, node: ast.CreateTableAsStmt) -> Result:
         kind = "matview" if node.objtype.name == "OBJECT_MATVIEW" else "table"
         into = node.into
-        _refuse_on_commit(into.onCommit)
+        action = _on_commit(into.onCommit, into.rel)
         if into.rel.relpersistence == "t" and kind == "matview":
             raise SqlError(SYNTAX_ERROR, "materialized views cannot be temporary")
         catalog = await self.work.catalog()
@@ -211,6 +233,8 @@ class Ddl(Dml):
         shard = await self._new_shard(f"create:{schema}.{name}", rel.schema_arrow)
         rel = rel.with_(shard=shard)
         await self._write_catalog(catalog_rows(rel), 1)
+        if action is not None:
+            self.on_commit_actions[rel.oid] = action
         if spark is not None:
             query = pglast.parse_sql(f"SELECT * FROM ({pg_sql(node.query)}) AS q")[0].stmt
             written = await self.spark_write(query, rel)
@@ -306,6 +330,8 @@ class Ddl(Dml):
             parts = [n.sval for n in obj]
             name, schema = parts[-1], (parts[-2] if len(parts) > 1 else None)
             rel = catalog.lookup(name, schema, self.search_path)
+            if rel is None and catalog.index_owner(name, (schema,) if schema else self.search_path) is not None:
+                raise SqlError(WRONG_OBJECT_TYPE, f'"{name}" is not a {word}', hint="Use DROP INDEX to remove an index.")
             if rel is None:
                 if node.missing_ok:
                     notices.append(f'NOTICE 00000: {word} "{name}" does not exist, skipping')
@@ -402,6 +428,8 @@ class Ddl(Dml):
         rv = node.relation
         if kind == "OBJECT_SCHEMA":
             raise not_supported("ALTER SCHEMA RENAME")
+        if kind == "OBJECT_INDEX":
+            return await self._rename_index(catalog, rv, node.newname, node.missing_ok)
         rel = catalog.lookup(rv.relname, rv.schemaname, self.search_path)
         if rel is None:
             if node.missing_ok:
@@ -431,7 +459,27 @@ class Ddl(Dml):
             rows = await self.work.contents(rel)
             await self._reshape(catalog, rel, new, rows.rename_columns([ren.get(n, n) for n in rows.column_names]))
             return Result(tag)
+        if kind == "OBJECT_TABCONSTRAINT":
+            new = _renamed_constraint(rel, node.subname, node.newname, catalog)
+            if new is None:
+                raise SqlError(UNDEFINED_OBJECT, f'constraint "{node.subname}" for table "{rel.name}" does not exist')
+            await self._write_catalog(catalog_rows(rel), -1)
+            await self._write_catalog(catalog_rows(new), 1)
+            return Result(tag)
         raise not_supported(f"ALTER ... RENAME of {kind.removeprefix('OBJECT_')}")
+
+    async def _rename_index(self, catalog: Catalog, rv: ast.RangeVar, name: str, missing_ok: bool) -> Result:
+        """ALTER INDEX ... RENAME: a primary key's or unique constraint's
+        index takes its constraint's name along, as in PostgreSQL."""
+        owner = catalog.index_owner(rv.relname, (rv.schemaname,) if rv.schemaname else self.search_path)
+        if owner is None:
+            if missing_ok:
+                return Result("ALTER INDEX", notices=[f'NOTICE 00000: relation "{rv.relname}" does not exist, skipping'])
+            raise SqlError(UNDEFINED_TABLE, f'relation "{rv.relname}" does not exist')
+        new = _renamed_constraint(owner, rv.relname, name, catalog, indexes=True)
+        await self._write_catalog(catalog_rows(owner), -1)
+        await self._write_catalog(catalog_rows(new), 1)
+        return Result("ALTER INDEX")
 
     async def grant(self, node: ast.GrantStmt) -> Result:
         return grants.grant(node, await self.work.catalog(), self.search_path, self.user)
@@ -501,9 +549,9 @@ class Ddl(Dml):
                 if col.sequenced:  # existing rows get the sequence's first values
                     await self.db.sequences.restart(new.sequence(col.name), start)
                     rows = await self.fill_sequences(new, rows, [c for c in new.column_names if c != col.name])
-                elif col.default is not None and rows.num_rows:
-                    value = (await self.run(f"SELECT {col.default} AS v", {})).column(0)[0]
-                    rows = rows.set_column(rows.num_columns - 1, col.name, pa.repeat(value, rows.num_rows))
+                elif col.default is not None and rows.num_rows:  # per row: a volatile default differs (random(), gen_random_uuid())
+                    values = (await self.run(f"SELECT {col.default} AS v FROM range({rows.num_rows})", {})).column(0)
+                    rows = rows.set_column(rows.num_columns - 1, col.name, values)
             elif sub == "AT_DropColumn":
                 if cmd.name not in new.column_names:
                     if cmd.missing_ok:
@@ -666,7 +714,7 @@ class Ddl(Dml):
         for k in cols:
             rel.column(k)
         name = node.idxname or f"{rel.name}_{'_'.join(cols)}_idx"
-        if any(name == n for n, *_ in rel.all_indexes) or catalog.lookup(name, rel.schema) is not None:
+        if catalog.index_owner(name, (rel.schema,)) is not None or catalog.lookup(name, rel.schema) is not None:
             if node.if_not_exists:
                 return Result("CREATE INDEX", notices=[f'NOTICE 42P07: relation "{name}" already exists, skipping'])
             raise SqlError(DUPLICATE_TABLE, f'relation "{name}" already exists')
@@ -686,8 +734,7 @@ class Ddl(Dml):
         for obj in node.objects:
             parts = [n.sval for n in obj]
             name, schema = parts[-1], (parts[-2] if len(parts) > 1 else None)
-            schemas = (schema,) if schema else self.search_path
-            owner = next((r for r in catalog.relations.values() if r.schema in schemas and any(i[0] == name for i in r.all_indexes)), None)
+            owner = catalog.index_owner(name, (schema,) if schema else self.search_path)
             if owner is None:
                 if node.missing_ok:
                     notices.append(f'NOTICE 00000: index "{name}" does not exist, skipping')
@@ -724,11 +771,45 @@ def _without_constraint(rel: Relation, name: str, missing_ok: bool) -> Relation:
     raise SqlError(UNDEFINED_OBJECT, f'constraint "{name}" of relation "{rel.name}" does not exist')
 
 
-def _refuse_on_commit(action) -> None:
-    """Temporary tables keep their rows at COMMIT (ON COMMIT PRESERVE ROWS)."""
+def _renamed_constraint(rel: Relation, old: str, name: str, catalog: Catalog, *, indexes: bool = False) -> Relation | None:
+    """``rel`` with its constraint ``old`` (``indexes``: its index ``old``)
+    named ``name``, or None if it has none of that name. A primary key's or
+    unique constraint's name is its index's too. 42710 / 42P07 when the name
+    is taken, as PostgreSQL checks."""
+    key = next((cols for n, cols in rel.constraint_keys if n == old), None)
+    index = next((i for i in rel.indexes if i[0] == old), None) if indexes else None
+    check = not indexes and any(n == old for n, _e in rel.checks)
+    foreign = not indexes and any(f.name == old for f in rel.foreign_keys)
+    if key is None and index is None and not check and not foreign:
+        return None
+    if (key is not None or check or foreign) and name in _constraint_names(rel):
+        raise SqlError(DUPLICATE_OBJECT, f'constraint "{name}" for relation "{rel.name}" already exists')
+    if (key is not None or index is not None) and (catalog.lookup(name, rel.schema) is not None or catalog.index_owner(name, (rel.schema,)) is not None):
+        raise SqlError(DUPLICATE_TABLE, f'relation "{name}" already exists')
+    if key is not None:
+        slot = "p" if old == rel.primary_key_name else unique_slot(key)
+        return rel.with_(names=tuple(n for n in rel.names if n[0] != slot) + ((slot, name),))
+    if index is not None:
+        renamed = rel.with_(indexes=tuple((name, cols, unique) if n == old else (n, cols, unique) for n, cols, unique in rel.indexes))
+        if index[2]:  # a unique index's name is its key's
+            renamed = renamed.with_(names=tuple((slot, name if n == old else n) for slot, n in rel.names))
+        return renamed
+    if check:
+        return rel.with_(checks=tuple((name if n == old else n, e) for n, e in rel.checks))
+    return rel.with_(foreign_keys=tuple(replace(f, name=name) if f.name == old else f for f in rel.foreign_keys))
+
+
+def _constraint_names(rel: Relation) -> list[str]:
+    return [n for n, _c in rel.constraint_keys] + [n for n, _e in rel.checks] + [f.name for f in rel.foreign_keys]
+
+
+def _on_commit(action, rv: ast.RangeVar) -> str | None:
+    """A new table's ON COMMIT action: "drop", "delete" (rows) or None
+    (they are kept); only a temporary table may have the clause (42P16)."""
     name = OnCommitAction(action or 0).name
-    if name not in ("ONCOMMIT_NOOP", "ONCOMMIT_PRESERVE_ROWS"):
-        raise not_supported(f"ON COMMIT {name.removeprefix('ONCOMMIT_').replace('_', ' ')}")
+    if name != "ONCOMMIT_NOOP" and rv.relpersistence != "t":
+        raise SqlError("42P16", "ON COMMIT can only be used on temporary tables")
+    return {"ONCOMMIT_DROP": "drop", "ONCOMMIT_DELETE_ROWS": "delete"}.get(name)
 
 
 def _renamed_in(query: str, rel: Relation, name: str) -> str:

@@ -262,6 +262,8 @@ class Session:
         #: them) and the values SET LOCAL replaced (its end restores them)
         self._settings_at_begin: dict[str, str] | None = None
         self._local_settings: dict[str, str] = {}
+        #: its temporary tables' ON COMMIT actions (OID -> "drop" / "delete"), see ``Ddl.on_commit``
+        self._on_commit: dict[int, str] = {}
         self._savepoints: list[tuple[str, tuple]] = []  # (name, Work.mark()), innermost last
         self.cursors = Cursors()
         #: called with a prepared statement's name (None: all) on DEALLOCATE
@@ -800,7 +802,7 @@ class Session:
             if node.is_from:
                 return await copy_from(dml, node, copy_source)
             return await copy_to(dml, node, copy_sink)
-        ddl = self._dml(work, params, Ddl, memo=memo, temp=self.temp, user=self.user)
+        ddl = self._dml(work, params, Ddl, memo=memo, temp=self.temp, user=self.user, on_commit=self._on_commit)
         if isinstance(node, ast.SelectStmt):  # SELECT INTO
             query = copy.copy(node)
             query.intoClause = None
@@ -850,6 +852,7 @@ class Session:
         results: list[Result] = []
         try:
             results.append(await self._in_work(works[0], stmt, params, memo, copy_source))
+            await self._before_commit(works[0])
             first = works[0]
             write_only = stmt.kind in (p.WRITE, p.COPY) and isinstance(stmt.node, (ast.InsertStmt, ast.CopyStmt)) and not first.data_reads
             if not first.wrote or write_only or stmt.kind == p.COPY:
@@ -862,6 +865,7 @@ class Session:
                 work = Work.begin(self.db, read_ts=read_ts, reads=inputs, points=points)
                 works.append(work)
                 results.append(await self._in_work(work, stmt, params, memo))
+                await self._before_commit(work)
                 work.note_written()
                 return work.txn
 
@@ -947,7 +951,14 @@ class Session:
         first (a violation fails the COMMIT), then the one commit lifecycle."""
         if work.deferred:
             await self._dml(work, None).references.check_deferred()
+        await self._before_commit(work)
         await work.commit()
+
+    async def _before_commit(self, work: Work) -> None:
+        """The ON COMMIT actions of this session's temporary tables, in the
+        work about to commit."""
+        if self._on_commit and work.wrote:
+            await self._dml(work, None, Ddl, memo={}, temp=self.temp, user=self.user, on_commit=self._on_commit).on_commit()
 
     async def _savepoint(self, kind: str, name: str) -> Result:
         """SAVEPOINT, RELEASE [SAVEPOINT], ROLLBACK TO [SAVEPOINT]."""

@@ -235,3 +235,64 @@ async def test_temporary_views_as_postgres(db, pg_url):
     assert await text_answer(db.session(), "SELECT * FROM mine") == "42P01"  # another session's: not on this one's path
     await s.close()  # gone with the session
     assert await text_answer(db.session(), "SELECT count(*) FROM pg_class WHERE relname = 'mine'") == ([20], [("0",)])
+
+
+#: renames of constraints and indexes (Alembic's and Django's), ON COMMIT actions of temporary tables (dbt, ORMs' test
+#: fixtures), volatile defaults of added columns
+RENAMES_AND_ON_COMMIT = [
+    "CREATE TABLE rn (id int PRIMARY KEY, a int UNIQUE, b int CONSTRAINT b_pos CHECK (b > 0), c int, p int)",
+    "CREATE TABLE rn_parent (id int PRIMARY KEY)",
+    "ALTER TABLE rn ADD CONSTRAINT rn_p_fk FOREIGN KEY (p) REFERENCES rn_parent (id)",
+    "CREATE UNIQUE INDEX rn_c_uidx ON rn (c)",
+    "CREATE INDEX rn_b_idx ON rn (b)",
+    "ALTER TABLE rn RENAME CONSTRAINT rn_pkey TO rn_pk2",
+    "ALTER TABLE rn RENAME CONSTRAINT b_pos TO b_positive",
+    "ALTER TABLE rn RENAME CONSTRAINT rn_p_fk TO rn_p_fk2",
+    "ALTER TABLE rn RENAME CONSTRAINT rn_a_key TO b_positive",
+    "ALTER TABLE rn RENAME CONSTRAINT rn_a_key TO rn_b_idx",
+    "ALTER TABLE rn RENAME CONSTRAINT nope TO x",
+    "ALTER TABLE rn RENAME CONSTRAINT rn_c_uidx TO x",
+    "ALTER INDEX rn_b_idx RENAME TO rn_b_idx2",
+    "ALTER INDEX rn_a_key RENAME TO rn_a_key2",
+    "ALTER INDEX rn_c_uidx RENAME TO rn_c_uidx2",
+    "ALTER INDEX nope RENAME TO x",
+    "ALTER INDEX IF EXISTS nope RENAME TO x",
+    "ALTER INDEX rn_b_idx2 RENAME TO rn",
+    "CREATE TABLE rn_a_key2 (x int)",
+    "SELECT conname::text, contype::text FROM pg_constraint WHERE conrelid = 'rn'::regclass ORDER BY 1",
+    "SELECT indexname::text, indexdef FROM pg_indexes WHERE tablename = 'rn' ORDER BY 1",
+    "INSERT INTO rn (id, a, b, c) VALUES (1, 1, 1, 1), (2, 2, 2, 2)",
+    "INSERT INTO rn (id, a, b, c) VALUES (3, 3, 3, 2)",
+    "ALTER TABLE rn ADD COLUMN u uuid DEFAULT gen_random_uuid()",
+    "ALTER TABLE rn ADD COLUMN r float8 DEFAULT random()",
+    "SELECT count(DISTINCT u), count(DISTINCT r) FROM rn",
+    "CREATE TABLE oc (x int) ON COMMIT DROP",
+    "CREATE TEMP TABLE oc_rows (x int) ON COMMIT DELETE ROWS",
+    "INSERT INTO oc_rows VALUES (1)",
+    "SELECT count(*) FROM oc_rows",
+    "BEGIN",
+    "INSERT INTO oc_rows VALUES (1), (2)",
+    "SELECT count(*) FROM oc_rows",
+    "COMMIT",
+    "SELECT count(*) FROM oc_rows",
+    "CREATE TEMP TABLE oc_drop (x int) ON COMMIT DROP",
+    "SELECT count(*) FROM oc_drop",
+    "BEGIN",
+    "CREATE TEMP TABLE oc_drop AS SELECT 1 AS x",
+    "SELECT count(*) FROM oc_drop",
+    "COMMIT",
+    "SELECT count(*) FROM oc_drop",
+    "BEGIN",
+    "CREATE TEMP TABLE oc_keep (x int) ON COMMIT PRESERVE ROWS",
+    "CREATE TEMP TABLE oc_gone (x int) ON COMMIT DROP",
+    "INSERT INTO oc_keep VALUES (7)",
+    "COMMIT",
+    "SELECT * FROM oc_keep",
+    "SELECT count(*) FROM pg_class WHERE relname = 'oc_gone'",
+    "DROP TABLE rn, rn_a_key2",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_renames_and_on_commit_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, RENAMES_AND_ON_COMMIT, tables=("rn", "rn_a_key2", "rn_parent"))
