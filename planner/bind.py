@@ -954,6 +954,10 @@ class Binder:
             if isinstance(fc, ast.FuncCall) and fc.funcname[-1].sval == "pg_get_keywords":
                 return ast.RangeVar(schemaname="pg_catalog", relname="pg_keywords", inh=True, relpersistence="p",
                                     alias=n.alias or ast.Alias(aliasname="pg_get_keywords"))
+            if isinstance(fc, ast.FuncCall) and fc.funcname[-1].sval == "pg_partition_ancestors":  # no partitions: none (psql's \d)
+                query = pglast.parse_sql("SELECT CAST(NULL AS oid) AS relid, CAST(NULL AS bigint) AS ordinality WHERE false")[0].stmt
+                alias = copy.deepcopy(n.alias) if n.alias is not None else ast.Alias(aliasname="pg_partition_ancestors")
+                return ast.RangeSubselect(subquery=query, alias=alias)
         return None
 
     def internal(self, rel: Relation) -> str:

@@ -339,7 +339,9 @@ TYPE_DISPLAY = {t.oid: t.display for t in PG_TYPES} | {t.array_oid: t.display + 
 
 
 def _storage(sql_type: str) -> str:
-    return "p" if type_oid(sql_type)[0] in (16, 20, 21, 23, 700, 701, 1082, 1083, 1114, 1184, 1186, 2950) else "x"
+    """A column's attstorage: its type's typstorage (numeric's is main)."""
+    oid = type_oid(sql_type)[0]
+    return "p" if oid in (16, 20, 21, 23, 700, 701, 1082, 1083, 1114, 1184, 1186, 2950) else "m" if oid == 1700 else "x"
 
 
 def _data_type(sql_type: str) -> str:
@@ -448,13 +450,16 @@ class PgCatalog:
 
     def _pg_class(self):
         rows = []
+        # PostgreSQL's foreign keys are triggers on both tables (psql shows them only where relhastriggers)
+        referenced = {fk.references for rel in self._relations() for fk in rel.foreign_keys}
         for rel in self._relations():
             oid, kind = relation_oid(rel), {"table": "r", "view": "v", "matview": "m"}[rel.kind]
+            triggers = bool(rel.foreign_keys) or rel.oid in referenced
             rows.append(dict(oid=oid, relname=rel.name, relnamespace=namespace_oid(rel.schema), reltype=0, reloftype=0,
                              relowner=SUPERUSER_OID, relam=2 if kind != "v" else 0, relfilenode=oid, reltablespace=0, relpages=0,
                              reltuples=-1.0, relallvisible=0, reltoastrelid=0, relhasindex=bool(rel.all_indexes), relisshared=False,
                              relpersistence="t" if rel.temporary else "p", relkind=kind, relnatts=len(rel.columns), relchecks=len(rel.checks),
-                             relhasrules=kind == "v", relhastriggers=False, relhassubclass=False, relrowsecurity=False,
+                             relhasrules=kind == "v", relhastriggers=triggers, relhassubclass=False, relrowsecurity=False,
                              relforcerowsecurity=False, relispopulated=True, relreplident="d", relispartition=False,
                              relrewrite=0, relfrozenxid=0, relminmxid=0))
             for cname, cols, _unique, _primary in rel.all_indexes:
@@ -942,6 +947,7 @@ _TEMPLATES = {
     "format_type": "pg_catalog.txngate_format_type(_arg1, _arg2)",
     "pg_get_expr": "_arg1",
     "pg_get_indexdef": "(SELECT d.txngate_def FROM pg_catalog.txngate_defs d WHERE d.txngate_oid = _arg1 AND d.txngate_kind = 'indexdef')",
+    "pg_get_triggerdef": "CAST(NULL AS text)",  # pg_trigger has no rows: no trigger to show
     "pg_get_constraintdef": "(SELECT d.txngate_def FROM pg_catalog.txngate_defs d WHERE d.txngate_oid = _arg1 AND d.txngate_kind = 'constraintdef')",
     "pg_get_viewdef": "(SELECT d.txngate_def FROM pg_catalog.txngate_defs d WHERE d.txngate_oid = _arg1 AND d.txngate_kind = 'viewdef')",
     # a backslash makes PostgreSQL write the E'' form, with backslashes doubled
@@ -962,6 +968,8 @@ _TEMPLATES = {
     "array_replace": "pg_catalog.txngate_array_replace(_arg1, _arg2, _arg3)",
     "pg_typeof": "pg_catalog.txngate_pg_typeof(typeof(_arg1))",
     "_pg_expandarray": "unnest(pg_catalog.txngate_expandarray(_arg1))",
+    # no table is a partition or partitioned: no ancestors (psql's \\d asks for them)
+    "pg_partition_ancestors": "unnest(CAST(ARRAY[] AS oid[]))",
     "to_regtype": "(SELECT min(d.txngate_oid) FROM pg_catalog.txngate_defs d WHERE d.txngate_kind IN ('regtype', 'typname') AND d.txngate_def = lower(_arg1))",
 }
 
