@@ -414,6 +414,8 @@ class Binder:
             new = _array_concat(n, self._arrays, self._columns)
             if new is not None:
                 return new
+        if self.dialect == "duckdb" and (arms := _arms(n)) is not None and any(_is_array(a, self._arrays) for a in arms):
+            _string_arms_as_arrays(n, arms, self._arrays, self._columns)
         if self.dialect == "duckdb":
             new = self._json(n)
             if new is not None:
@@ -1915,6 +1917,49 @@ def _array_type(n: ast.Node, arrays: dict[str, str]) -> str | None:
         kinds = {type(e.val) for e in n.elements if isinstance(e, ast.A_Const) and not e.isnull}
         if all(isinstance(e, ast.A_Const) for e in n.elements) and len(kinds) == 1:
             return {ast.String: "text[]", ast.Integer: "integer[]"}.get(kinds.pop())
+    return None
+
+
+def _string_arms_as_arrays(n: ast.Node, arms: list, arrays: dict[str, str], columns: dict[str, str]) -> None:
+    """A string constant among the arms of a COALESCE, CASE, NULLIF or
+    GREATEST / LEAST that has an array arm is that array's text, as
+    PostgreSQL reads an unknown there (``coalesce(array_agg(x), '{}')``):
+    written as the array of the other arms' type (22P02 if it is not an
+    array literal)."""
+    declared = next((t for a in arms if a is not None and (t := _array_type(a, arrays) or _aggregated_array_type(a, columns))), None)
+
+    def typed(arm):
+        if not (isinstance(arm, ast.A_Const) and isinstance(arm.val, ast.String)):
+            return arm
+        if not arm.val.sval.lstrip().startswith(("{", "[")):
+            raise SqlError("22P02", f'malformed array literal: "{arm.val.sval}"', detail='Array value must start with "{" or dimension information.')
+        if declared is not None:
+            return typed_literal(arm, declared)
+        if arm.val.sval.strip() == "{}":
+            return ast.A_ArrayExpr(elements=None)  # empty, of the other arms' type
+        return arm
+
+    if isinstance(n, ast.CaseExpr):
+        for w in n.args:
+            w.result = typed(w.result)
+        n.defresult = typed(n.defresult)
+    elif isinstance(n, ast.A_Expr):  # NULLIF: its value is the first argument's
+        n.lexpr, n.rexpr = typed(n.lexpr), typed(n.rexpr)
+    else:
+        n.args = tuple(typed(a) for a in n.args)
+
+
+def _aggregated_array_type(n: ast.Node, columns: dict[str, str]) -> str | None:
+    """The type of ``array_agg(x)`` where ``x``'s type is known."""
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "array_agg" and len(n.args or ()) == 1 and not n.over:
+        arg = n.args[0]
+        if isinstance(arg, ast.ColumnRef) and isinstance(arg.fields[-1], ast.String):
+            element = columns.get(arg.fields[-1].sval)
+        elif isinstance(arg, ast.TypeCast) and not arg.typeName.arrayBounds:
+            element = canonical(arg.typeName)
+        else:
+            element = _operand_type(arg, columns)
+        return element + "[]" if element and not element.endswith("[]") else None
     return None
 
 

@@ -1011,6 +1011,10 @@ ARRAY_OPERATIONS = [
     "SELECT array_agg(array_remove(a, 1) ORDER BY id) FROM arr WHERE id = 1", "SELECT i, array_agg(ARRAY[id, i]) FROM arr GROUP BY i ORDER BY 1",
     # VALUES strings beside typed arrays; no cast between an array and a scalar
     "SELECT * FROM (VALUES (1, '{1,2}'::integer[]), (2, '{}')) v(k, x) ORDER BY k", "SELECT '{}'::integer[]::float8",
+    # a string among COALESCE / CASE / NULLIF / GREATEST arms beside an array is that array's text (an ORM's empty default)
+    "SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM arr WHERE id > 9", "SELECT coalesce(array_agg(v::text ORDER BY id), '{x,y}') FROM arr WHERE id > 9",
+    "SELECT id, coalesce(a, '{7,8}'), CASE WHEN i > 0 THEN ta ELSE '{}' END, nullif(a, '{}'), greatest(a, '{2}') FROM arr ORDER BY id",
+    "SELECT coalesce(a, 'nope') FROM arr", "SELECT coalesce(array_agg(id), '{1,x}') FROM arr WHERE id > 9",
 ]
 
 
