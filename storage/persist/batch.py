@@ -360,6 +360,28 @@ async def fetch_part(blob: Blob, part: PartMeta) -> bytes:
     return data
 
 
+def join_inline(parts: tuple[PartMeta, ...], schema: pa.Schema) -> tuple[PartMeta, ...]:
+    """``parts`` (of a shard of ``schema``) with its inline parts joined
+    into one, each row keeping its time (a ``_ts`` column): the commits of
+    one apply, one row each, take one part's bytes and one entry in the
+    shard's state instead of one each. Blob parts are kept as they are."""
+    inline = [p for p in parts if p.inline is not None]
+    if len(inline) < 2:
+        return parts
+    physical = pa.schema(list(codec.physical_schema(schema)) + [pa.field(TS, pa.int64(), False), pa.field(DIFF, pa.int64(), False)])
+    tables = []
+    for p in inline:
+        table = read_encoded(p.inline, part_schema(schema, p))
+        if p.ts is not None:
+            table = table.append_column(pa.field(TS, pa.int64(), False), pa.repeat(pa.scalar(p.ts, pa.int64()), table.num_rows))
+        tables.append(table.select(physical.names).cast(physical))
+    joined = pa.concat_tables(tables)
+    data = encode_small(joined)
+    part = PartMeta(rows=joined.num_rows, nbytes=len(data), min_ts=min(p.min_ts for p in inline), max_ts=max(p.max_ts for p in inline),
+                    min_diff=min(p.min_diff for p in inline), max_diff=max(p.max_diff for p in inline), inline=data)
+    return tuple(p for p in parts if p.inline is None) + (part,)
+
+
 def decode_part(data: bytes, part: PartMeta, schema: pa.Schema) -> pa.Table:
     """A part's updates as a logical table: user columns, ``_ts``, ``_diff``."""
     table = read_encoded(data, part_schema(schema, part))

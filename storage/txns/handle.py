@@ -50,7 +50,7 @@ import pyarrow as pa
 
 from storage.errors import CommitUnknown, DeterminateError, IndeterminateError, ShardNotRegistered, UsageError
 from storage.persist import DIFF, TS, BatchHandle, LeasedParts, PersistClient, ReadHandle, WriteHandle
-from storage.persist.batch import BatchBuilder
+from storage.persist.batch import BatchBuilder, join_inline
 from storage.txns.cache import TXNS_SCHEMA, Row, TxnsCache
 from storage.txns.keys import WHOLE, attach, union
 
@@ -292,7 +292,7 @@ class TxnsHandle:
             todo = [ts for ts in times if ts >= upper]  # below the upper: applied already (by us, or another process)
             if not todo:
                 break
-            parts = tuple(p for ts in todo for b in by_ts[ts] for p in BatchHandle.from_bytes(b).rewrite_ts(ts).parts)
+            parts = join_inline(tuple(p for ts in todo for b in by_ts[ts] for p in BatchHandle.from_bytes(b).rewrite_ts(ts).parts), w.schema)
             merged = replace(BatchHandle.from_bytes(by_ts[todo[0]][0]), parts=parts)
             out = await w.compare_and_append(merged, upper, todo[-1] + 1)
             if out.applied:

@@ -212,3 +212,30 @@ async def test_a_shard_written_before_forgotten_history_is_still_known_unchanged
     fresh = await env.txns()
     assert await fresh.latest_write(old, now) is None
     assert await fresh.written_between(old, written, now)
+
+
+async def test_one_apply_joins_the_inline_parts_of_its_commits(env):
+    """Commits applied together append one part, not one per commit (each a
+    row of the shard's state, and, past its inline budget, a blob); each
+    row keeps its commit's time: a read at each time sees exactly the
+    commits up to it, also after a fresh handle reads the shard."""
+    a = await env.txns(compaction=False)
+    (d,) = await env.shards(a, "d")
+    times = []
+    for i in range(5):
+        t = a.begin()
+        await t.write(d, rows(i, v=f"v{i}"))
+        if i == 2:
+            await t.write(d, rows(1, v="v1"), diff=-1)  # a retraction joins too
+        ts = (await a.upper()) + 1
+        assert (await t.commit_at(ts)).committed
+        times.append(ts)
+    assert await a.apply_shard(d, le=times[-1]) == 5
+    state = await env.client().state(d)
+    joined = [p for b in state.batches for p in b.parts]
+    assert len(joined) == 1 and joined[0].rows == 6 and joined[0].inline is not None and joined[0].ts is None
+    assert (joined[0].min_ts, joined[0].max_ts, joined[0].min_diff) == (times[0], times[-1], -1)
+    b = await env.txns()
+    for i, ts in enumerate(times):
+        assert ids(await b.read(d, ts)) == [k for k in range(i + 1) if not (k == 1 and i >= 2)]
+    assert ids(await b.read(d, times[0] - 1)) == []
