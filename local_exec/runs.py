@@ -14,6 +14,12 @@
   ``(run_ts, ts]``. A key is found in it by a vectorized filter; past
   ``TAIL_MAX`` rows its older half becomes a run.
 
+A key found at a time (``points``, a bounded cache of recent single-key
+lookups) is found at a later time from that answer and the tail's updates
+of the key since: a row updated in every transaction (a pgbench branch)
+has as many versions in the tail as updates since its last upkeep, which
+would otherwise be consolidated again by every lookup.
+
 So a lookup costs O(log² n + TAIL_MAX) whatever the table's size, adding
 a version costs O(its rows) plus amortized merging, nothing is rebuilt per
 version, and no Python object is held per row. A read at any time in
@@ -31,6 +37,7 @@ its rows whose keys have no NULL, sorted.
 from __future__ import annotations
 
 import bisect
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -46,6 +53,8 @@ TAIL_MAX = 1024
 TAIL_CHUNKS = 16
 #: Size ratio between consecutive runs: larger merges less often, searches more runs.
 FANOUT = 4
+#: Single-key lookups whose answers are kept for later lookups of the key.
+POINTS_MAX = 4096
 
 
 def _searchable(t: pa.DataType) -> bool:
@@ -216,6 +225,8 @@ class Runs:
         self.tail = self.schema.insert(len(self.schema) - 1, pa.field(TS, pa.int64(), False)).empty_table()
         self.retractions = updates.num_rows > 0 and pc.min(updates.column(DIFF)).as_py() < 0
         self._rows: pa.Table | None = None  # the contents at ts, once asked for
+        #: (key columns, key) -> (time, its updates then, consolidated): see ``search``
+        self.points: OrderedDict[tuple, tuple[int, pa.Table]] = OrderedDict()
 
     @property
     def nbytes(self) -> int:
@@ -291,25 +302,41 @@ class Runs:
     def search(self, cols: tuple[str, ...], keys: list[tuple], ts: int) -> pa.Table:
         """The rows at ``ts`` whose ``cols`` equal one of ``keys`` (distinct,
         without NULL: ``key_tuples``; runs searched by their orders, which
-        ``Run.sort`` built)."""
+        ``Run.sort`` built; one key found before, from its answer then)."""
         assert self.covers(ts), (ts, self.run_ts, self.ts)
-        parts = [p for p in (r.search(cols, keys) for r in self.runs) if p.num_rows]
+        point = (cols, _hashable(keys[0])) if len(keys) == 1 else None
+        known = self.points.get(point) if point is not None else None
+        if known is not None and self.run_ts <= known[0] <= ts:  # every update of it since is in the tail
+            since, parts = known[0], [known[1]] if known[1].num_rows else []
+        else:
+            since, parts = None, [p for p in (r.search(cols, keys) for r in self.runs) if p.num_rows]
         tail = self.tail
-        if tail.num_rows and ts < self.ts:
-            tail = tail.filter(pc.less_equal(tail.column(TS), ts))
+        if tail.num_rows and (ts < self.ts or since is not None):
+            newer = pc.less_equal(tail.column(TS), ts)
+            tail = tail.filter(newer if since is None else pc.and_(newer, pc.greater(tail.column(TS), since)))
         if tail.num_rows:
             hits = tail.filter(matching(tail, cols, keys))
             if hits.num_rows:
                 parts.append(hits.drop_columns([TS]))
+        found = self._consolidated(parts)
+        if point is not None and ts >= self.run_ts:
+            self.points[point] = (ts, found)
+            self.points.move_to_end(point)
+            if len(self.points) > POINTS_MAX:
+                self.points.popitem(last=False)
+        return expand(found) if found.num_rows else found.drop_columns([DIFF])
+
+    def _consolidated(self, parts: list[pa.Table]) -> pa.Table:
+        """Updates (user columns, ``_diff``) found for some keys, summed."""
         if not parts:
-            return self.tail.drop_columns([TS, DIFF]).slice(0, 0)
+            return self.tail.drop_columns([TS]).slice(0, 0)
         found = parts[0] if len(parts) == 1 else pa.concat_tables(parts)
         diffs = found.column(DIFF).to_pylist() if found.num_rows <= 64 else None
         if diffs is not None and all(d == 1 for d in diffs):
-            return found.drop_columns([DIFF])  # insertions only: the common point lookup
+            return found  # insertions only: the common point lookup
         if (min(diffs) if diffs is not None else pc.min(found.column(DIFF)).as_py()) < 0:
             found = collapse(found)  # retractions to cancel (insertions alone need no consolidating)
-        return expand(found)
+        return found
 
     def validate(self) -> None:
         assert self.run_ts <= self.ts

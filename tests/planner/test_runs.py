@@ -79,7 +79,27 @@ def test_runs_equal_a_model_at_every_covered_time(monkeypatch, seed):
             got = _multiset(runs.search(("a",), _keys(ones, ("a",)), at))
             want = Counter({r: n for r, n in expected.items() if (r[0],) in ones and r[0] is not None})
             assert got == want, (seed, ts, at, ones)
+            for key in (rng.randint(0, 40), 7):  # one key at a time: found again from its earlier answer (``points``)
+                got = _multiset(runs.search(("a",), [(key,)], at))
+                assert got == Counter({r: n for r, n in expected.items() if r[0] == key}), (seed, ts, at, key)
     assert len(runs.runs) <= 8, "runs merge geometrically"
+
+
+def test_a_key_updated_in_every_version_is_found_from_its_last_answer():
+    """A row updated in every version (pgbench's branch): each lookup at the
+    next version starts from the previous answer and the tail's updates of
+    the key since, and answers exactly, also at older times the runs cover."""
+    runs = Runs(0, _updates([(1, "b", 0, 1), (2, "b", 0, 1)]).cast(SCHEMA))
+    for ts in range(1, 300):
+        runs.advance(_updates([(1, "b", ts - 1, -1), (1, "b", ts, 1)], ts), ts)
+        assert runs.search(("a",), [(1,)], ts).to_pylist() == [{"a": 1, "b": "b", "v": ts}]
+        assert (("a",), (1,)) in runs.points and runs.points[(("a",), (1,))][0] == ts
+        older = max(runs.run_ts, ts - 5)
+        assert runs.search(("a",), [(1,)], older).to_pylist() == [{"a": 1, "b": "b", "v": older}]
+        assert runs.search(("a",), [(2,)], ts).to_pylist() == [{"a": 2, "b": "b", "v": 0}]
+        if runs.upkeep_rows():
+            runs.upkeep()
+        runs.validate()
 
 
 def test_search_by_text_and_by_an_integer_out_of_range():
