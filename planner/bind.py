@@ -309,8 +309,7 @@ class Binder:
             n.lexpr, n.rexpr = (ast.FuncCall(funcname=(ast.String(sval="txngate_cast_text"),), args=(x,)) if _maybe_interval(x, self._columns) else x
                                 for x in (n.lexpr, n.rexpr))
         if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and id(n) not in self._cast and (text := _cast_text(n, self._columns)):
-            self._cast.update(id(m) for m in walk(text) if isinstance(m, ast.TypeCast))  # rewritten already
-            return text
+            return text  # (a cast to text inside its argument is rewritten in turn: string_to_array(a::text, ' ')::text)
         if self.dialect == "duckdb" and (length := char_cast_length(n)) is not None:
             # character(n): cut to n and padded with spaces to n (DuckDB's CHAR(n) is varchar)
             return expand(f"rpad(CAST(_arg1 AS VARCHAR), {length}, ' ')", [n.arg])
@@ -1973,6 +1972,10 @@ def _is_element(n: ast.Node, arrays: dict[str, str], columns: dict[str, str]) ->
         return isinstance(n.fields[-1], ast.String) and n.fields[-1].sval in columns and n.fields[-1].sval not in arrays
     if isinstance(n, ast.TypeCast):
         return not n.typeName.arrayBounds
+    if isinstance(n, ast.A_Indirection) and n.indirection and all(isinstance(i, ast.A_Indices) and not i.is_slice for i in n.indirection):
+        return _is_array(n.arg, arrays) and len(n.indirection) >= _array_depth(n.arg)  # a[1]: an element of a
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("->>", "#>>"):
+        return True  # json's text
     if isinstance(n, ast.FuncCall) or isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _ARITHMETIC:
         return not _maybe_list(n, columns)  # a scalar function's or arithmetic's value
     if isinstance(n, (ast.CaseExpr, ast.CoalesceExpr)):

@@ -1015,6 +1015,9 @@ ARRAY_OPERATIONS = [
     "SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM arr WHERE id > 9", "SELECT coalesce(array_agg(v::text ORDER BY id), '{x,y}') FROM arr WHERE id > 9",
     "SELECT id, coalesce(a, '{7,8}'), CASE WHEN i > 0 THEN ta ELSE '{}' END, nullif(a, '{}'), greatest(a, '{2}') FROM arr ORDER BY id",
     "SELECT coalesce(a, 'nope') FROM arr", "SELECT coalesce(array_agg(id), '{1,x}') FROM arr WHERE id > 9",
+    # an array's text inside another function's argument (it was DuckDB's [a, b]); an element by subscript, or json's text, beside an array
+    "SELECT id, string_to_array(ta::text, ' ')::text, upper(a::text) FROM arr ORDER BY id",
+    "SELECT id, a || (a)[1], ta || (ta)[2], cardinality(a || a[1]), string_to_array('4 2', ' ') || ('{\"b\": \"x\"}'::jsonb ->> 'b') FROM arr ORDER BY id",
 ]
 
 
