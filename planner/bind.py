@@ -1978,8 +1978,7 @@ def _is_element(n: ast.Node, arrays: dict[str, str], columns: dict[str, str]) ->
         return True  # json's text
     if isinstance(n, ast.FuncCall) or isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _ARITHMETIC:
         return not _maybe_list(n, columns)  # a scalar function's or arithmetic's value
-    if isinstance(n, (ast.CaseExpr, ast.CoalesceExpr)):
-        arms = [w.result for w in n.args] + [n.defresult] if isinstance(n, ast.CaseExpr) else list(n.args)
+    if (arms := _arms(n)) is not None:
         return all(a is None or _is_element(a, arrays, columns) for a in arms)
     return not _is_array(n, arrays) and _operand_type(n, columns) is not None
 
