@@ -104,6 +104,9 @@ _RULES: tuple[Rule, ...] = (
     _rule(r"Unknown TimeZone '(.*?)'", "22023", lambda m: f'time zone "{m.group(1)}" not recognized'),
     _rule(r"Period must be greater than 0|step size cannot be zero|interval cannot be 0", "22023", "step size cannot equal zero"),
     _rule(r"Specifier type not implemented|not yet supported|Not implemented Error", "0A000"),
+    # DuckDB cannot copy a subquery (its = ANY / = ALL over an array is one) inside min/max of an array
+    _rule(r"Cannot copy BoundSubqueryExpression", "0A000",
+          "min() or max() of an array built with a subquery or ANY/ALL over an array is not supported"),
     # between an array and a scalar: no such cast (a cast the engine lacks between scalars is 0A000, below)
     _rule(r"Unimplemented type for cast \((\w+(?:\[\])+) -> (\w+)\)|Unimplemented type for cast \((\w+) -> (\w+(?:\[\])+)\)", "42846",
           lambda m: f"cannot cast type {_pg_type(m.group(1) or m.group(3))} to {_pg_type(m.group(2) or m.group(4))}"),

@@ -1277,9 +1277,8 @@ def _maybe_list(n: ast.Node | None, columns: dict[str, str]) -> bool:
         return n.funcname[-1].sval.lower() in _ARRAY_FUNCTIONS
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||":
         return _maybe_list(n.lexpr, columns) or _maybe_list(n.rexpr, columns)
-    if isinstance(n, (ast.CoalesceExpr, ast.CaseExpr)):
-        branches = list(n.args) if isinstance(n, ast.CoalesceExpr) else [w.result for w in n.args] + [n.defresult]
-        return any(_maybe_list(b, columns) for b in branches)
+    if (arms := _arms(n)) is not None:
+        return any(_maybe_list(b, columns) for b in arms)
     return False
 
 
@@ -1978,8 +1977,10 @@ def _is_element(n: ast.Node, arrays: dict[str, str], columns: dict[str, str]) ->
         return True  # json's text
     if isinstance(n, ast.FuncCall) or isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _ARITHMETIC:
         return not _maybe_list(n, columns)  # a scalar function's or arithmetic's value
-    if (arms := _arms(n)) is not None:
-        return all(a is None or _is_element(a, arrays, columns) for a in arms)
+    if (arms := _arms(n)) is not None:  # string constants among its arms are of the others' type, or text
+        if isinstance(n, ast.A_Expr):
+            arms = [n.lexpr, n.rexpr]  # NULLIF: of its arguments' common type
+        return all(a is None or isinstance(a, ast.A_Const) and isinstance(a.val, ast.String) or _is_element(a, arrays, columns) for a in arms)
     return not _is_array(n, arrays) and _operand_type(n, columns) is not None
 
 

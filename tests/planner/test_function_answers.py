@@ -1017,6 +1017,9 @@ ARRAY_OPERATIONS = [
     "SELECT coalesce(a, 'nope') FROM arr", "SELECT coalesce(array_agg(id), '{1,x}') FROM arr WHERE id > 9",
     # an array's text inside another function's argument (it was DuckDB's [a, b]); an element by subscript, or json's text, beside an array
     "SELECT id, string_to_array(ta::text, ' ')::text, upper(a::text) FROM arr ORDER BY id",
+    "SELECT DISTINCT NULLIF(ARRAY[1, 2], array_remove(a, id))::text AS x FROM arr ORDER BY 1 NULLS FIRST",
+    "SELECT id, string_to_array('a', ' ') || CASE WHEN i > 0 THEN '42' ELSE v END, ta || NULLIF('', v), ta || CASE WHEN i > 0 THEN '{a}' ELSE '{b}' END,"
+    " (array_remove(ta, v) || CASE WHEN false THEN '' ELSE 'zz' END)[2] FROM arr ORDER BY id",
     "SELECT id, ta || NULLIF(v, ''), NULLIF('{}'::integer[], a) || ('{42}'::integer[])[1], greatest(a, '{1}') || least(i, 3) FROM arr ORDER BY id",
     "SELECT id, a || (a)[1], ta || (ta)[2], cardinality(a || a[1]), string_to_array('4 2', ' ') || ('{\"b\": \"x\"}'::jsonb ->> 'b') FROM arr ORDER BY id",
 ]
