@@ -385,8 +385,9 @@ class Session:
         (``lazy``: a SELECT's as soon as its rows can be streamed; the caller
         drains or closes that stream before asking for the next result).
 
-        Several statements without transaction control run in one implicit
-        transaction: an error rolls back all of them."""
+        Several statements run in PostgreSQL's implicit transaction block
+        (``begin_implicit``): an error rolls back all of them; a COMMIT,
+        ROLLBACK or BEGIN among them ends or takes the block over."""
         self.begin_query(sql)
         limit = int(self.settings["txngate.max_statement_memory"])
         if len(sql) > limit:
@@ -453,12 +454,15 @@ class Session:
                 self.settings.update(local)
                 return
             except BaseException:
-                await work.abort()
-                self.settings = before if before is not None else self.settings
+                await work.abort()  # (nothing to undo when the commit's outcome is unknown: Work.abort knows)
+                self._restore(before)
                 raise
         await work.abort()
-        if before is not None:
-            self.settings = before
+        self._restore(before)
+
+    def _restore(self, settings: dict[str, str] | None) -> None:
+        if settings is not None:
+            self.settings = settings
 
     def set_setting(self, name: str, value: str, *, local: bool = False) -> list[str]:
         """SET [LOCAL] and set_config(): the notices to give. A LOCAL value

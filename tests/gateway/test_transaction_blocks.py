@@ -82,18 +82,14 @@ def psycopg_outcomes(dsn: str) -> list:
 
         def shown():
             return conn.execute("SELECT current_setting('statement_timeout'), current_setting('application_name')").fetchone()
-        conn.execute("BEGIN")
-        conn.execute("SET LOCAL statement_timeout = '7s'")
-        conn.execute("SET application_name = 'kept'")
-        out.append(shown())
-        conn.execute("COMMIT")
-        out.append(shown())
-        conn.execute("BEGIN")
-        conn.execute("SET application_name = 'undone'")
-        conn.execute("SELECT set_config('statement_timeout', '9min', true)")
-        out.append(shown())
-        conn.execute("ROLLBACK")
-        out.append(shown())
+        for settings, end in ((["SET LOCAL statement_timeout = '7s'", "SET application_name = 'kept'"], "COMMIT"),
+                              (["SET application_name = 'undone'", "SELECT set_config('statement_timeout', '9min', true)"], "ROLLBACK")):
+            conn.execute("BEGIN")
+            for sql in settings:
+                conn.execute(sql)
+            out.append(shown())
+            conn.execute(end)
+            out.append(shown())
         conn.execute("SET LOCAL statement_timeout = '7s'")  # outside a transaction: a warning, nothing set
         _attempt(conn, out, lambda: conn.execute("SET application_name = 'failed'; SELECT 1 / 0"))
         out.append(shown())
