@@ -35,7 +35,7 @@ import pglast
 import pyarrow as pa
 from pglast import ast
 
-from planner.parse import walk
+from planner.parse import pg_sql, walk
 from planner.errors import (
     INVALID_SCHEMA_NAME,
     UNDEFINED_COLUMN,
@@ -122,6 +122,9 @@ class Relation:
     foreign_keys: tuple[ForeignKey, ...] = ()
     #: COMMENT ON: (column name, or "" for the relation itself; the text), as pg_description shows them
     comments: tuple[tuple[str, str], ...] = ()
+    #: partial indexes' predicates: (index name, PostgreSQL SQL); a partial unique index is not
+    #: in ``unique`` (its key is unique among the rows the predicate holds for: ``unique_keys``)
+    predicates: tuple[tuple[str, str], ...] = ()
 
     @property
     def qualified(self) -> str:
@@ -169,6 +172,14 @@ class Relation:
         return out
 
     @property
+    def unique_keys(self) -> list[tuple[str, tuple[str, ...], str | None]]:
+        """What uniqueness checks enforce: every key (``keys``) and every
+        partial unique index, as (name, columns, predicate or None)."""
+        predicates = dict(self.predicates)
+        partial = [(name, cols, predicates[name]) for name, cols, unique in self.indexes if unique and name in predicates]
+        return [(name, cols, None) for name, cols in self.keys] + partial
+
+    @property
     def primary_key_name(self) -> str | None:
         return dict(self.names).get("p", f"{self.name}_pkey") if self.primary_key else None
 
@@ -199,6 +210,7 @@ class Relation:
             indexes=tuple((n, cols(c), u) for n, c, u in self.indexes),
             foreign_keys=tuple(replace(f, columns=cols(f.columns)) for f in self.foreign_keys),
             comments=tuple((renames.get(k, k), text) for k, text in self.comments),
+            predicates=tuple((n, _renamed_in_expression(sql, renames)) for n, sql in self.predicates),
         )
 
     def without_column(self, name: str) -> "Relation":
@@ -211,6 +223,7 @@ class Relation:
             indexes=tuple(i for i in self.indexes if name not in i[1]),
             foreign_keys=tuple(f for f in self.foreign_keys if name not in f.columns),
             comments=tuple(c for c in self.comments if c[0] != name),
+            predicates=tuple(p for p in self.predicates if any(i[0] == p[0] and name not in i[1] for i in self.indexes)),
         )
 
     def with_(self, **changes) -> "Relation":
@@ -239,6 +252,8 @@ class Relation:
             d["foreign_keys"] = [f.row() for f in self.foreign_keys]
         if self.comments:
             d["comments"] = [list(c) for c in self.comments]
+        if self.predicates:
+            d["predicates"] = [list(p) for p in self.predicates]
         return {"kind": self.kind, "name": self.qualified, "def": json.dumps(d, sort_keys=True)}
 
     @classmethod
@@ -252,7 +267,18 @@ class Relation:
             tuple((n, tuple(c), u) for n, c, u in d.get("indexes", ())),
             tuple(ForeignKey.from_row(f) for f in d.get("foreign_keys", ())),
             tuple(tuple(c) for c in d.get("comments", ())),
+            tuple(tuple(p) for p in d.get("predicates", ())),
         )
+
+
+def _renamed_in_expression(sql: str, renames: dict[str, str]) -> str:
+    """An expression on one table's columns (a partial index's predicate)
+    with its columns renamed."""
+    where = pglast.parse_sql(f"SELECT 1 WHERE {sql}")[0].stmt.whereClause
+    for n in walk(where):
+        if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and n.fields[-1].sval in renames:
+            n.fields = tuple(n.fields[:-1]) + (ast.String(sval=renames[n.fields[-1].sval]),)
+    return pg_sql(where)
 
 
 def unique_slot(cols) -> str:

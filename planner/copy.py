@@ -404,28 +404,30 @@ class _KeyGuard:
     def __init__(self, dml, rel):
         self.dml = dml
         self.rel = rel
-        self.seen: list[list[pa.Table]] = [[] for _ in rel.keys]  # per constraint: each block's keys
+        self.seen: list[list[pa.Table]] = [[] for _ in rel.unique_keys]  # per constraint: each block's keys
 
     async def check(self, rows: pa.Table) -> None:
-        if not self.rel.keys or not rows.num_rows:
+        if not self.rel.unique_keys or not rows.num_rows:
             return
-        everything = pa.array(range(rows.num_rows), pa.int64())
-        for (name, cols), seen in zip(self.rel.keys, self.seen):
-            keys = rows.select(list(cols))
+        for (name, cols, predicate), seen in zip(self.rel.unique_keys, self.seen):
+            held = rows if predicate is None else await self.dml.satisfying(self.rel, predicate, rows)  # a partial index's rows
+            keys = held.select(list(cols))
             existing = await self.dml.work.lookup(self.rel, list(cols), keys)
+            if predicate is not None and existing.num_rows:
+                existing = await self.dml.satisfying(self.rel, predicate, existing)
             if existing.num_rows:
-                await off_loop(rows.num_rows, check_unique_on, self.rel, name, list(cols), existing, rows)
-            seen.append(keys.take(everything))  # a copy: a slice would keep the whole block's buffers alive
+                await off_loop(held.num_rows, check_unique_on, self.rel, name, list(cols), existing, held)
+            seen.append(keys.take(pa.array(range(keys.num_rows), pa.int64())))  # a copy: a slice would keep the whole block's buffers alive
 
     async def finish(self) -> None:
-        for (name, cols), seen in zip(self.rel.keys, self.seen):
+        for (name, cols, _predicate), seen in zip(self.rel.unique_keys, self.seen):
             if not seen:
                 continue
             keys = pa.concat_tables(seen)
             error = await off_loop(keys.num_rows, self._repeat, name, list(cols), keys)
             if error is not None:
                 raise error
-        self.seen = [[] for _ in self.rel.keys]
+        self.seen = [[] for _ in self.rel.unique_keys]
 
     def _repeat(self, name: str, cols: list[str], keys: pa.Table) -> SqlError | None:
         for c in cols:

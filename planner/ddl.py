@@ -700,8 +700,9 @@ class Ddl(Dml):
 
     async def create_index(self, node: ast.IndexStmt) -> Result:
         """An index on columns, kept in the catalog (scans are columnar, so
-        it speeds nothing); a UNIQUE one is enforced like a unique key. An
-        index on expressions is accepted and not kept, unless UNIQUE (0A000)."""
+        it speeds nothing); a UNIQUE one is enforced like a unique key, a
+        partial one (WHERE) among the rows its predicate holds for. An index
+        on expressions is accepted and not kept, unless UNIQUE (0A000)."""
         catalog = await self.work.catalog()
         rel = catalog.relation(node.relation.relname, node.relation.schemaname, self.search_path)
         if rel.kind not in ("table", "matview"):  # a materialized view's unique index is checked when it is refreshed
@@ -719,7 +720,14 @@ class Ddl(Dml):
                 return Result("CREATE INDEX", notices=[f'NOTICE 42P07: relation "{name}" already exists, skipping'])
             raise SqlError(DUPLICATE_TABLE, f'relation "{name}" already exists')
         new = rel.with_(indexes=rel.indexes + ((name, cols, bool(node.unique)),))
-        if node.unique:
+        if node.whereClause is not None:  # partial: its key is unique among the rows the predicate holds for
+            predicate = pg_sql(node.whereClause)
+            new = new.with_(predicates=rel.predicates + ((name, predicate),))
+            rows = await self.work.contents(rel) if node.unique else rel.schema_arrow.empty_table()
+            holding = await self.satisfying(rel, predicate, rows)  # (a predicate naming no column of the table: 42703)
+            if node.unique:
+                _refuse_duplicates(rel, name, cols, holding)
+        elif node.unique:
             _refuse_duplicates(rel, name, cols, await self.work.contents(rel))
             if cols not in rel.unique and cols != rel.primary_key:
                 new = new.with_(unique=rel.unique + (cols,), names=rel.names + ((unique_slot(cols), name),))
@@ -745,7 +753,7 @@ class Ddl(Dml):
             if plain is None:
                 raise SqlError(DEPENDENT_OBJECTS_STILL_EXIST, f"cannot drop index {name} because constraint {name} on table {rel.name} requires it",
                                hint=f"You can drop constraint {name} on table {rel.name} instead.")
-            new = rel.with_(indexes=tuple(i for i in rel.indexes if i[0] != name))
+            new = rel.with_(indexes=tuple(i for i in rel.indexes if i[0] != name), predicates=tuple(p for p in rel.predicates if p[0] != name))
             if plain[2] and plain[1] in rel.unique:  # a unique index's key goes with it
                 new = new.with_(unique=tuple(u for u in rel.unique if u != plain[1]), names=tuple(n for n in rel.names if n[1] != name))
             changed[owner.qualified] = new
@@ -790,7 +798,8 @@ def _renamed_constraint(rel: Relation, old: str, name: str, catalog: Catalog, *,
         slot = "p" if old == rel.primary_key_name else unique_slot(key)
         return rel.with_(names=tuple(n for n in rel.names if n[0] != slot) + ((slot, name),))
     if index is not None:
-        renamed = rel.with_(indexes=tuple((name, cols, unique) if n == old else (n, cols, unique) for n, cols, unique in rel.indexes))
+        renamed = rel.with_(indexes=tuple((name, cols, unique) if n == old else (n, cols, unique) for n, cols, unique in rel.indexes),
+                            predicates=tuple((name if n == old else n, sql) for n, sql in rel.predicates))
         if index[2]:  # a unique index's name is its key's
             renamed = renamed.with_(names=tuple((slot, name if n == old else n) for slot, n in rel.names))
         return renamed

@@ -580,7 +580,7 @@ class Dml:
             changed = out.drop_columns([ROWID]).rename_columns([c.removeprefix("__new_") for c in out.column_names[1:]])
         new_cols = [changed.column(c.name) if c.name in sets else old.column(c.name) for c in rel.columns]
         new = await self.conform(pa.Table.from_arrays(new_cols, names=rel.column_names), rel)
-        if any(c in sets for _n, cols in rel.keys for c in cols):  # else every row keeps its keys
+        if any(c in sets for _n, cols in rel.keys for c in cols) or len(rel.unique_keys) > len(rel.keys):  # else every row keeps its keys
             await self.check_unique(rel, new, removed=old)
             await self.references.removed(rel, old, new)
         await self.references.check_referencing(rel, new, set(sets))
@@ -676,16 +676,27 @@ class Dml:
 
     async def check_unique(self, rel: Relation, new: pa.Table, *, removed: pa.Table | None = None) -> None:
         """23505 unless adding ``new`` to ``rel`` (after taking ``removed``,
-        rows of it, away) keeps every key unique. The existing rows are found
+        rows of it, away) keeps every key unique (a partial unique index's
+        among the rows its predicate holds for). The existing rows are found
         by key search for ``new``'s keys only, so the cost does not grow with
         the table and only those keys join the read set."""
-        for name, cols in rel.keys:
+        for name, cols, predicate in rel.unique_keys:
             cols = list(cols)
-            probe = new.select(cols)
+            rows = new if predicate is None else await self.satisfying(rel, predicate, new)
+            if not rows.num_rows:
+                continue
+            probe = rows.select(cols)
             existing = await self.work.lookup(rel, cols, probe)
             if removed is not None and removed.num_rows and existing.num_rows:
                 existing = _remove_rows(existing, removed.filter(matching(removed, cols, key_tuples(probe, cols))))
-            await off_loop(new.num_rows, check_unique_on, rel, name, cols, existing, new)
+            if predicate is not None and existing.num_rows:
+                existing = await self.satisfying(rel, predicate, existing)
+            await off_loop(rows.num_rows, check_unique_on, rel, name, cols, existing, rows)
+
+    async def satisfying(self, rel: Relation, predicate: str, rows: pa.Table) -> pa.Table:
+        """The rows of ``rel`` (``rows``) a predicate (a partial index's, in
+        PostgreSQL SQL) holds for."""
+        return await self.run(f'SELECT * FROM "_rows" AS "{rel.name}" WHERE {transpile(predicate)}', {"_rows": rows})
 
     async def conform(self, out: pa.Table, rel: Relation) -> pa.Table:
         """``out`` cast to ``rel``'s stored types, after NOT NULL, length and

@@ -44,7 +44,7 @@ from planner.catalog import FIRST_USER_OID, IDENTITY, IDENTITY_ALWAYS, SERIAL, C
 from planner.errors import NUMERIC_VALUE_OUT_OF_RANGE, UNDEFINED_TABLE, SqlError, not_supported
 from planner.result import UNCONSTRAINED
 from planner.sequences import serial_sequence
-from planner.parse import walk
+from planner.parse import pg_sql, walk
 from planner.sqltypes import LOST_PLACES, TOO_MANY_PLACES, duckdb_type
 from values import PG_ARRAY_ELEMENT, PG_TYPE_BY_OID, PG_TYPES, type_oid
 
@@ -512,13 +512,15 @@ class PgCatalog:
         rows = []
         for rel in self._relations():
             oid = relation_oid(rel)
+            predicates = dict(rel.predicates)
             for cname, cols, unique, primary in rel.all_indexes:
                 nums = [rel.column_names.index(c) + 1 for c in cols]
                 rows.append(dict(indexrelid=derived_oid(oid, cname), indrelid=oid, indnatts=len(cols), indnkeyatts=len(cols),
                                  indisunique=unique, indnullsnotdistinct=False, indisprimary=primary,
                                  indisexclusion=False, indimmediate=True, indisclustered=False, indisvalid=True,
                                  indcheckxmin=False, indisready=True, indislive=True, indisreplident=False, indkey=nums,
-                                 indcollation=[0] * len(cols), indclass=[0] * len(cols), indoption=[0] * len(cols)))
+                                 indcollation=[0] * len(cols), indclass=[0] * len(cols), indoption=[0] * len(cols),
+                                 indpred=predicate_text(predicates[cname]) if cname in predicates else None))
         return rows
 
     def _pg_description(self):
@@ -704,7 +706,9 @@ class PgCatalog:
 
     def _indexdef(self, rel: Relation, cname: str, cols, unique: bool) -> str:
         unique = "UNIQUE " if unique else ""
-        return f"CREATE {unique}INDEX {_quote_ident(cname)} ON {rel.schema}.{_quote_ident(rel.name)} USING btree ({', '.join(map(_quote_ident, cols))})"
+        predicate = dict(rel.predicates).get(cname)
+        return f"CREATE {unique}INDEX {_quote_ident(cname)} ON {rel.schema}.{_quote_ident(rel.name)} USING btree ({', '.join(map(_quote_ident, cols))})" \
+            + (f" WHERE {predicate_text(predicate)}" if predicate is not None else "")
 
     def _txngate_defs(self):
         """What the rewritten functions look up: index and constraint
@@ -972,6 +976,24 @@ _TEMPLATES = {
     "pg_partition_ancestors": "unnest(CAST(ARRAY[] AS oid[]))",
     "to_regtype": "(SELECT min(d.txngate_oid) FROM pg_catalog.txngate_defs d WHERE d.txngate_kind IN ('regtype', 'typname') AND d.txngate_def = lower(_arg1))",
 }
+
+
+def predicate_text(sql: str) -> str:
+    """A partial index's predicate as pg_get_expr shows it: each operator,
+    AND / OR / NOT and IS [NOT] NULL in parentheses."""
+    def text(n) -> str:
+        if isinstance(n, ast.A_Expr) and n.kind.name == "AEXPR_OP" and len(n.name) == 1:
+            op = n.name[0].sval
+            return f"({text(n.lexpr)} {op} {text(n.rexpr)})" if n.lexpr is not None else f"({op}{text(n.rexpr)})"
+        if isinstance(n, ast.BoolExpr):
+            if n.boolop.name == "NOT_EXPR":
+                return f"(NOT {text(n.args[0])})"
+            return "(" + f" {n.boolop.name.removesuffix('_EXPR')} ".join(text(a) for a in n.args) + ")"
+        if isinstance(n, ast.NullTest):
+            return f"({text(n.arg)} IS {'NOT ' if n.nulltesttype.name == 'IS_NOT_NULL' else ''}NULL)"
+        return pg_sql(n)
+
+    return text(pglast.parse_sql(f"SELECT 1 WHERE {sql}")[0].stmt.whereClause)
 
 
 def session_activity(sessions, asking=None) -> list[dict]:

@@ -296,3 +296,37 @@ RENAMES_AND_ON_COMMIT = [
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_renames_and_on_commit_as_postgres(db, pg_url):
     await assert_answers_as_postgres(db.session(), pg_url, RENAMES_AND_ON_COMMIT, tables=("rn", "rn_a_key2", "rn_parent"))
+
+
+#: partial indexes (Django's UniqueConstraint(condition=...), Rails' where:): the key is unique among the rows the
+#: predicate holds for, checked on INSERT (several rows, one batch), UPDATE and CREATE; shown with their predicate
+PARTIAL_INDEXES = [
+    "CREATE TABLE pidx (id int PRIMARY KEY, email text, active boolean, n int)",
+    "INSERT INTO pidx VALUES (1, 'a', true, 1), (2, 'a', false, 2), (3, 'a', false, 3), (4, 'b', true, 4)",
+    "CREATE UNIQUE INDEX pidx_email_active ON pidx (email) WHERE active",
+    "CREATE INDEX pidx_big ON pidx (n) WHERE n > 2 AND email IS NOT NULL",
+    "CREATE UNIQUE INDEX pidx_n_odd ON pidx (email) WHERE n % 2 = 1",
+    "CREATE UNIQUE INDEX pidx_bad ON pidx (email) WHERE nope",
+    "INSERT INTO pidx VALUES (5, 'a', true, 10)",
+    "INSERT INTO pidx VALUES (6, 'c', true, 10), (7, 'c', true, 12)",
+    "INSERT INTO pidx VALUES (8, 'c', false, 10), (9, 'c', NULL, 12), (10, 'c', true, 14)",
+    "UPDATE pidx SET active = true WHERE id = 2",
+    "UPDATE pidx SET email = 'b' WHERE id = 10",
+    "UPDATE pidx SET active = false WHERE id = 1",
+    "UPDATE pidx SET active = true WHERE id = 2",
+    "SELECT indexname::text, indexdef FROM pg_indexes WHERE tablename = 'pidx' ORDER BY 1",
+    "SELECT c.relname::text, i.indisunique, pg_get_expr(i.indpred, i.indrelid) IS NOT NULL FROM pg_index i "
+    "JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'pidx'::regclass ORDER BY 1",
+    "ALTER TABLE pidx RENAME COLUMN active TO live",
+    "INSERT INTO pidx VALUES (11, 'a', true, 20)",
+    "ALTER INDEX pidx_email_active RENAME TO pidx_live_email",
+    "SELECT indexdef FROM pg_indexes WHERE indexname = 'pidx_live_email'",
+    "DROP INDEX pidx_live_email",
+    "INSERT INTO pidx VALUES (12, 'a', true, 20)",
+    "SELECT * FROM pidx ORDER BY id",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_partial_indexes_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, PARTIAL_INDEXES, tables=("pidx",))
