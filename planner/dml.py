@@ -465,28 +465,34 @@ class Dml:
     async def _on_conflict(self, clause: ast.OnConflictClause, rel: Relation, rv: ast.RangeVar, new: pa.Table):
         """(rows to insert, existing rows to retract, rows affected); the
         existing rows are found by key search, for the proposed keys only."""
-        key_cols = None
+        arbiter = None  # (columns, predicate or None)
         if clause.infer is not None:
             if clause.infer.conname:
                 wanted = clause.infer.conname
-                key_cols = next((cols for name, cols in rel.keys if name == wanted), None)
-                if key_cols is None:
+                arbiter = next(((cols, None) for name, cols in rel.keys if name == wanted), None)
+                if arbiter is None:
                     raise SqlError("42704", f'constraint "{wanted}" for table "{rel.name}" does not exist')
             else:
                 names = [e.name for e in clause.infer.indexElems]
-                key_cols = next((cols for _n, cols in rel.keys if set(cols) == set(names)), None)
-                if key_cols is None:
+                where = pg_sql(clause.infer.whereClause) if clause.infer.whereClause is not None else None
+                # a key over every row, or a partial unique index whose predicate the inference names
+                arbiter = next(((cols, p) for _n, cols, p in rel.unique_keys if set(cols) == set(names) and p in (None, where)), None)
+                if arbiter is None:
                     raise SqlError(
                         INVALID_COLUMN_REFERENCE,
                         "there is no unique or exclusion constraint matching the ON CONFLICT specification",
                     )
         update = clause.action.name == "ONCONFLICT_UPDATE"
-        if update and key_cols is None:
+        if update and arbiter is None:
             raise SqlError(SYNTAX_ERROR, "ON CONFLICT DO UPDATE requires inference specification or constraint name")
-        keys = [key_cols] if key_cols is not None else [cols for _n, cols in rel.keys]
+        arbiters = [arbiter] if arbiter is not None else [(cols, p) for _n, cols, p in rel.unique_keys]
+        keys = [cols for cols, _p in arbiters]
         found = [await self.work.lookup(rel, cols, new.select(list(cols))) for cols in keys]
         current = pa.concat_tables(found) if found else rel.schema_arrow.empty_table()
-        existing = [_key_index(current, cols) for cols in keys]
+        # a partial index's arbiter: only rows its predicate holds for, proposed or existing, conflict there
+        proposed_held = [await self.holding(rel, p, new) for _cols, p in arbiters]
+        existing_held = [await self.holding(rel, p, current) for _cols, p in arbiters]
+        existing = [{key: i for key, i in _key_index(current, cols).items() if existing_held[k][i]} for k, cols in enumerate(keys)]
         insert_idx, conflicts = [], []  # conflicts: (proposed index, existing index)
         seen = [dict() for _ in keys]
         values = {c: key_values(new.column(c)) for c in {c for cols in keys for c in cols}}
@@ -494,7 +500,7 @@ class Dml:
             hit = None
             for k, cols in enumerate(keys):
                 key = tuple(values[c][i] for c in cols)
-                if None in key:
+                if None in key or not proposed_held[k][i]:
                     continue
                 if key in seen[k]:
                     if update:
@@ -509,7 +515,8 @@ class Dml:
                     hit = existing[k][key]
                     break
             for k, cols in enumerate(keys):
-                seen[k][tuple(values[c][i] for c in cols)] = i
+                if proposed_held[k][i]:
+                    seen[k][tuple(values[c][i] for c in cols)] = i
             if hit is None:
                 insert_idx.append(i)
             elif update and hit >= 0:
@@ -692,6 +699,14 @@ class Dml:
             if predicate is not None and existing.num_rows:
                 existing = await self.satisfying(rel, predicate, existing)
             await off_loop(rows.num_rows, check_unique_on, rel, name, cols, existing, rows)
+
+    async def holding(self, rel: Relation, predicate: str | None, rows: pa.Table) -> list[bool]:
+        """For each of ``rows`` (of ``rel``), whether a partial index's
+        predicate holds for it (every row for None)."""
+        if predicate is None or not rows.num_rows:
+            return [True] * rows.num_rows
+        out = await self.run(f'SELECT coalesce({transpile(predicate)}, false) AS held FROM "_rows" AS "{rel.name}"', {"_rows": rows})
+        return out.column(0).to_pylist()
 
     async def satisfying(self, rel: Relation, predicate: str, rows: pa.Table) -> pa.Table:
         """The rows of ``rel`` (``rows``) a predicate (a partial index's, in

@@ -299,7 +299,8 @@ async def test_renames_and_on_commit_as_postgres(db, pg_url):
 
 
 #: partial indexes (Django's UniqueConstraint(condition=...), Rails' where:): the key is unique among the rows the
-#: predicate holds for, checked on INSERT (several rows, one batch), UPDATE and CREATE; shown with their predicate
+#: predicate holds for, checked on INSERT (several rows, one batch), UPDATE and CREATE, an ON CONFLICT arbiter when
+#: the inference names its predicate; shown with their predicate
 PARTIAL_INDEXES = [
     "CREATE TABLE pidx (id int PRIMARY KEY, email text, active boolean, n int)",
     "INSERT INTO pidx VALUES (1, 'a', true, 1), (2, 'a', false, 2), (3, 'a', false, 3), (4, 'b', true, 4)",
@@ -321,6 +322,10 @@ PARTIAL_INDEXES = [
     "INSERT INTO pidx VALUES (11, 'a', true, 20)",
     "ALTER INDEX pidx_email_active RENAME TO pidx_live_email",
     "SELECT indexdef FROM pg_indexes WHERE indexname = 'pidx_live_email'",
+    "INSERT INTO pidx VALUES (13, 'a', true, 21) ON CONFLICT (email) WHERE live DO NOTHING",
+    "INSERT INTO pidx VALUES (14, 'a', true, 22) ON CONFLICT (email) DO NOTHING",
+    "INSERT INTO pidx VALUES (15, 'a', true, 23), (16, 'z', false, 24) ON CONFLICT DO NOTHING",
+    "INSERT INTO pidx VALUES (17, 'a', true, 25) ON CONFLICT (email) WHERE live DO UPDATE SET n = excluded.n",
     "DROP INDEX pidx_live_email",
     "INSERT INTO pidx VALUES (12, 'a', true, 20)",
     "SELECT * FROM pidx ORDER BY id",
