@@ -401,14 +401,28 @@ class PgCatalog:
     """The emulated system catalogs of one statement: ``catalog`` at its
     ``read_ts``, ``session`` for the settings, user and search path."""
 
-    def __init__(self, catalog: Catalog, session):
+    def __init__(self, catalog: Catalog, session, params: list | None = None):
         self.catalog = catalog
         self.session = session
+        self.params = params  # the statement's parameters (None: not known yet, as at Describe)
         self._built: dict[str, pa.Table] = {}
         self.user = session.user
         self.search_path = session.search_path
 
     # -- relations ---------------------------------------------------------------
+
+    def _argument(self, node: ast.Node, fn: str):
+        """A function argument that must be known when the statement is
+        planned: a constant's text, or a parameter's value (``_UNKNOWN``
+        before the parameters are given)."""
+        inner = node
+        while isinstance(inner, ast.TypeCast):
+            inner = inner.arg
+        if isinstance(inner, ast.ParamRef):
+            if self.params is None or not 0 < inner.number <= len(self.params):
+                return _UNKNOWN
+            return self.params[inner.number - 1]
+        return _const_text(node, fn) if not isinstance(inner, ast.A_Const) or not isinstance(inner.val, ast.Boolean) else inner.val.boolval
 
     def relation(self, schema: str | None, name: str) -> tuple[str, callable] | None:
         """(key, build) for a virtual relation the name resolves to, or None."""
@@ -816,9 +830,12 @@ class PgCatalog:
                 raise SqlError("42704", f'unrecognized configuration parameter "{setting}"')
             return _const(s.show(setting))
         if name == "set_config":
-            setting, value = _const_text(args[0], name), _const_text(args[1], name)
-            s.set_setting(setting, value, local=len(args) > 2 and _const_bool(args[2]))
-            return _const(s.show(setting.lower()))
+            given = [self._argument(a, name) for a in args]
+            if any(g is _UNKNOWN for g in given):  # a parameter not given yet (Describe): the result's shape only
+                return ast.TypeCast(arg=ast.A_Const(isnull=True), typeName=ast.TypeName(names=(ast.String(sval="text"),)))
+            local = len(args) > 2 and (given[2] in (True, "true", "t", "on") if isinstance(args[2], ast.ParamRef) else _const_bool(args[2]))
+            s.set_setting(str(given[0]), str(given[1]), local=local, function=True)
+            return _const(s.show(str(given[0]).lower()))
         if name == "to_regclass":
             if not _is_text_const(args[0]):
                 return expand("(SELECT min(d.txngate_oid) FROM pg_catalog.txngate_defs d WHERE d.txngate_kind = 'relname' AND d.txngate_def = _arg1)", args)
@@ -875,6 +892,9 @@ def _const(value) -> ast.A_Const:
 
 def _literal(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
+
+
+_UNKNOWN = object()
 
 
 def _const_text(node: ast.Node, fn: str) -> str:

@@ -262,6 +262,7 @@ class Session:
         #: them) and the values SET LOCAL replaced (its end restores them)
         self._settings_at_begin: dict[str, str] | None = None
         self._local_settings: dict[str, str] = {}
+        self._statement_settings: dict[str, str] = {}  # set_config(..., true) outside a transaction: until the statement ends
         #: its temporary tables' ON COMMIT actions (OID -> "drop" / "delete"), see ``Ddl.on_commit``
         self._on_commit: dict[int, str] = {}
         self._savepoints: list[tuple[str, tuple]] = []  # (name, Work.mark()), innermost last
@@ -371,9 +372,10 @@ class Session:
             value = f"{ms // size}{unit}"
         return value
 
-    def emulation(self, catalog) -> PgCatalog:
-        """The pg_catalog emulation of ``catalog`` for this session."""
-        return PgCatalog(catalog, self)
+    def emulation(self, catalog, params: list | None = None) -> PgCatalog:
+        """The pg_catalog emulation of ``catalog`` for this session (and the
+        statement's parameters, which set_config() may be given)."""
+        return PgCatalog(catalog, self, params)
 
     # -- running ---------------------------------------------------------------
 
@@ -464,12 +466,17 @@ class Session:
         if settings is not None:
             self.settings = settings
 
-    def set_setting(self, name: str, value: str, *, local: bool = False) -> list[str]:
-        """SET [LOCAL] and set_config(): the notices to give. A LOCAL value
-        lasts until the transaction ends (outside one: a warning, no effect)."""
+    def set_setting(self, name: str, value: str, *, local: bool = False, function: bool = False) -> list[str]:
+        """SET [LOCAL] and set_config() (``function``): the notices to give.
+        A LOCAL value lasts until the transaction ends (outside one: SET
+        LOCAL warns and sets nothing, set_config's lasts for its statement)."""
         name = name.lower()
         if local and self.work is None:
-            return ["WARNING 25P01: SET LOCAL can only be used in transaction blocks"]
+            if not function:
+                return ["WARNING 25P01: SET LOCAL can only be used in transaction blocks"]
+            self._statement_settings.setdefault(name, self.settings.get(name))
+            self.set(name, value)
+            return []
         before = self.settings.get(name)
         self.set(name, value)
         if local:
@@ -539,6 +546,9 @@ class Session:
         finally:
             if statements:
                 self.db.note_statement(time.monotonic() - started, sqlstate)
+            if self._statement_settings:
+                restored, self._statement_settings = self._statement_settings, {}
+                self.settings.update(restored)
 
     async def _run(self, stmt: p.Statement, params: list | None, copy_source, copy_sink, *, lazy: bool) -> Result:
         self.check_not_aborted(stmt)
@@ -821,7 +831,8 @@ class Session:
         return await handler(node)
 
     def _dml(self, work: Work, params, cls=Dml, **kwargs):
-        return cls(work, self.search_path, params, self.timeout, self.emulation, self.text_style(), self.exec_options(),
+        emulation = functools.partial(self.emulation, params=params) if params else self.emulation
+        return cls(work, self.search_path, params, self.timeout, emulation, self.text_style(), self.exec_options(),
                    now=self.transaction_time(), **kwargs)
 
     def transaction_time(self) -> dt.datetime | None:

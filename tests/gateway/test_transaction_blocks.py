@@ -10,7 +10,9 @@ on PostgreSQL:
   BEGIN among them ends or takes over the block, as in PostgreSQL;
 * SAVEPOINT and VACUUM in a block are refused, and the block rolls back;
 * settings changed in a transaction that rolls back are restored, SET
-  LOCAL and set_config(..., true) last until the transaction ends;
+  LOCAL and set_config(..., true) last until the transaction ends (a
+  set_config(..., true) outside one, for its statement), set_config takes
+  parameters;
 * any error aborts an explicit transaction, one in Bind too.
 """
 
@@ -94,6 +96,10 @@ def psycopg_outcomes(dsn: str) -> list:
         _attempt(conn, out, lambda: conn.execute("SET application_name = 'failed'; SELECT 1 / 0"))
         out.append(shown())
         out.append(notices[-1:])
+        # set_config with parameters; a local one outside a transaction lasts for its statement
+        out.append(conn.execute("SELECT set_config(%s, %s, false)", ["application_name", "given"]).fetchone())
+        out.append(conn.execute("SELECT set_config('statement_timeout', %s, %s)", ["3s", True]).fetchone())
+        out.append(shown())
     return out
 
 
