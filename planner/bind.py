@@ -986,6 +986,7 @@ class Binder:
         if not all(isinstance(g, ast.ColumnRef) for g in select.groupClause):
             return  # ROLLUP, CUBE, GROUPING SETS, expressions: as written
         grouped = {tuple(f.sval for f in g.fields if isinstance(f, ast.String)) for g in select.groupClause}
+        used = _referenced_columns(select)  # only these need grouping: a wide table's other columns would cost for nothing
         added = []
         for rv in _from_tables(select.fromClause):
             if rv.schemaname is None and rv.relname in ctes:
@@ -996,7 +997,8 @@ class Binder:
             alias = rv.alias.aliasname if rv.alias is not None else rv.relname
             if all((alias, k) in grouped or (k,) in grouped for k in rel.primary_key):
                 added += [ast.ColumnRef(fields=(ast.String(sval=alias), ast.String(sval=c)))
-                          for c in rel.column_names if (alias, c) not in grouped and (c,) not in grouped]
+                          for c in rel.column_names if (alias, c) not in grouped and (c,) not in grouped
+                          and ({(alias, c), (c,), (alias, "*"), ("*",)} & used)]
         if added:
             select.groupClause = tuple(select.groupClause) + tuple(added)
 
@@ -1280,6 +1282,18 @@ def _maybe_list(n: ast.Node | None, columns: dict[str, str]) -> bool:
     if (arms := _arms(n)) is not None:
         return any(_maybe_list(b, columns) for b in arms)
     return False
+
+
+def _referenced_columns(select: ast.SelectStmt) -> set[tuple[str, ...]]:
+    """The column references (``(name,)``, ``(qualifier, name)``, ``*`` as
+    a name) in a SELECT's outputs, HAVING, ORDER BY, DISTINCT ON and
+    windows: what a grouped query may read beyond its GROUP BY."""
+    out = set()
+    for clause in (select.targetList, select.havingClause, select.sortClause, select.distinctClause, select.windowClause):
+        for n in walk(clause) if clause else ():
+            if isinstance(n, ast.ColumnRef):
+                out.add(tuple(f.sval if isinstance(f, ast.String) else "*" for f in n.fields)[-2:])
+    return out
 
 
 def _merges(item: ast.Node) -> bool:

@@ -335,3 +335,26 @@ PARTIAL_INDEXES = [
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_partial_indexes_as_postgres(db, pg_url):
     await assert_answers_as_postgres(db.session(), pg_url, PARTIAL_INDEXES, tables=("pidx",))
+
+
+#: GROUP BY a primary key, reading the table's other columns in the outputs, HAVING, ORDER BY, windows, DISTINCT ON and
+#: through a star (only the columns read join the engine's GROUP BY: TPC-H Q13 grouped by every column of customer)
+GROUPED_BY_KEY = [
+    "CREATE TABLE gpar (id int PRIMARY KEY, name text, note text)",
+    "CREATE TABLE gchi (id int PRIMARY KEY, par_id int, v int)",
+    "INSERT INTO gpar VALUES (1, 'a', 'x'), (2, 'b', 'y'), (3, 'c', NULL)",
+    "INSERT INTO gchi VALUES (1, 1, 10), (2, 1, 20), (3, 2, 5)",
+    "SELECT p.*, count(c.id) FROM gpar p LEFT JOIN gchi c ON c.par_id = p.id GROUP BY p.id ORDER BY p.id",
+    "SELECT p.name FROM gpar p GROUP BY p.id HAVING p.note IS NOT NULL ORDER BY p.name DESC",
+    "SELECT p.id, rank() OVER (ORDER BY p.name DESC) FROM gpar p GROUP BY p.id ORDER BY 1",
+    "SELECT DISTINCT ON (note) note, sum(id) FROM gpar GROUP BY id ORDER BY note, sum(id)",
+    "SELECT name, sum(c.v) FROM gpar JOIN gchi c ON c.par_id = gpar.id GROUP BY gpar.id ORDER BY name",
+    "SELECT * FROM gpar GROUP BY id ORDER BY id",
+    "SELECT c_count, count(*) FROM (SELECT p.id, count(c.id) FROM gpar p LEFT JOIN gchi c ON c.par_id = p.id GROUP BY p.id) AS s (k, c_count) "
+    "GROUP BY c_count ORDER BY 1",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_grouped_by_key_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, GROUPED_BY_KEY, tables=("gpar", "gchi"))
