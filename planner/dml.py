@@ -587,7 +587,7 @@ class Dml:
             changed = out.drop_columns([ROWID]).rename_columns([c.removeprefix("__new_") for c in out.column_names[1:]])
         new_cols = [changed.column(c.name) if c.name in sets else old.column(c.name) for c in rel.columns]
         new = await self.conform(pa.Table.from_arrays(new_cols, names=rel.column_names), rel)
-        if any(c in sets for _n, cols in rel.keys for c in cols) or len(rel.unique_keys) > len(rel.keys):  # else every row keeps its keys
+        if any(c in sets for _n, cols in rel.keys for c in cols) or any(p for _n, _c, p in rel.unique_keys):  # else every row keeps its keys
             await self.check_unique(rel, new, removed=old)
             await self.references.removed(rel, old, new)
         await self.references.check_referencing(rel, new, set(sets))
@@ -703,7 +703,7 @@ class Dml:
     async def holding(self, rel: Relation, predicate: str | None, rows: pa.Table) -> list[bool]:
         """For each of ``rows`` (of ``rel``), whether a partial index's
         predicate holds for it (every row for None)."""
-        if predicate is None or not rows.num_rows:
+        if predicate is None:
             return [True] * rows.num_rows
         out = await self.run(f'SELECT coalesce({transpile(predicate)}, false) AS held FROM "_rows" AS "{rel.name}"', {"_rows": rows})
         return out.column(0).to_pylist()
@@ -711,7 +711,7 @@ class Dml:
     async def satisfying(self, rel: Relation, predicate: str, rows: pa.Table) -> pa.Table:
         """The rows of ``rel`` (``rows``) a predicate (a partial index's, in
         PostgreSQL SQL) holds for."""
-        return await self.run(f'SELECT * FROM "_rows" AS "{rel.name}" WHERE {transpile(predicate)}', {"_rows": rows})
+        return rows.filter(pa.array(await self.holding(rel, predicate, rows), pa.bool_()))
 
     async def conform(self, out: pa.Table, rel: Relation) -> pa.Table:
         """``out`` cast to ``rel``'s stored types, after NOT NULL, length and

@@ -422,7 +422,9 @@ class PgCatalog:
             if self.params is None or not 0 < inner.number <= len(self.params):
                 return _UNKNOWN
             return self.params[inner.number - 1]
-        return _const_text(node, fn) if not isinstance(inner, ast.A_Const) or not isinstance(inner.val, ast.Boolean) else inner.val.boolval
+        if isinstance(inner, ast.A_Const) and isinstance(inner.val, ast.Boolean):
+            return inner.val.boolval
+        return _const_text(node, fn)
 
     def relation(self, schema: str | None, name: str) -> tuple[str, callable] | None:
         """(key, build) for a virtual relation the name resolves to, or None."""
