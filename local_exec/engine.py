@@ -28,7 +28,7 @@ import time
 import duckdb
 import pyarrow as pa
 
-from local_exec import intervals, jsonb, jsontext, numeric, regex, strings, texts, tochar, udf
+from local_exec import intervals, jsonb, jsonpath, jsontext, numeric, regex, strings, texts, tochar, udf
 from local_exec.errors import EngineError, as_duckdb_error, map_error
 from storage.persist.codec import TYPE_KEY, map_elements
 
@@ -241,6 +241,7 @@ class LocalEngine:
         self._db.execute("SET GLOBAL TimeZone = 'UTC'")  # every cursor's, whatever the machine's zone; a session sets its own (_start)
         regex.register(self._db)  # PostgreSQL's regexp_match(es), which the planner renames to
         jsonb.register(self._db)  # PostgreSQL's json operators, which the planner rewrites to
+        jsonpath.register(self._db)  # ... and its path language (jsonb_path_query, @?, @@)
         jsontext.register(self._db)  # ... those of json (not jsonb): pieces of its text as written
         numeric.register(self._db)  # PostgreSQL's numeric division, for output columns of avg and /
         tochar.register(self._db)  # PostgreSQL's to_char of dates, times and numbers

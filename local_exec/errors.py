@@ -59,6 +59,12 @@ def _rule(pattern: str, sqlstate: str, message: Callable[[re.Match], str] | str 
     return re.compile(pattern), sqlstate, wording, only
 
 
+#: built-in types of PostgreSQL the engine has no counterpart of
+_POSTGRES_ONLY_TYPES = ("jsonpath", "tsvector", "tsquery", "point", "line", "lseg", "box", "path", "polygon", "circle", "inet", "cidr",
+                        "macaddr", "macaddr8", "money", "bit", "varbit", "xml", "pg_lsn", "int4range", "int8range", "numrange", "tsrange",
+                        "tstzrange", "daterange", "int4multirange", "xid", "xid8", "cid", "tid", "txid_snapshot", "pg_snapshot")
+
+
 #: message patterns, tried in order; the message is kept when no wording is given
 _RULES: tuple[Rule, ...] = (
     # an error raised by our own code inside DuckDB: its SQLSTATE is in the text
@@ -115,6 +121,9 @@ _RULES: tuple[Rule, ...] = (
     _rule(r"Invalid type for BETWEEN", "42883", "operator does not exist for BETWEEN on these types"),
     _rule(r"\w+ Function with name (\S+) does not exist", "42883", lambda m: f"function {m.group(1)} does not exist"),
     _rule(r"(?:Table|Sequence|View) with name (\S+) does not exist", "42P01", lambda m: f'relation "{m.group(1)}" does not exist'),
+    # a type PostgreSQL has and txngate does not: refused as such; any other name is unknown, as in PostgreSQL
+    _rule(rf"Type with name ({'|'.join(_POSTGRES_ONLY_TYPES)}) does not exist", "0A000", lambda m: f"type {m.group(1)} is not supported"),
+    _rule(r"Type with name (\S+) does not exist", "42704", lambda m: f'type "{m.group(1)}" does not exist'),
     _rule(r"No function matches|does not exist", "42883", only=duckdb.BinderException),
 )
 

@@ -37,7 +37,9 @@ JSON_TYPES = ("json", "jsonb")
 #: functions whose result is jsonb / json
 _RESULT_KINDS = {
     **dict.fromkeys(("jsonb_build_object", "jsonb_build_array", "jsonb_agg", "to_jsonb", "jsonb_object_agg", "jsonb_set", "jsonb_insert",
-                     "jsonb_strip_nulls", "jsonb_extract_path", "jsonb_array_elements", "jsonb_object"), "jsonb"),
+                     "jsonb_strip_nulls", "jsonb_extract_path", "jsonb_array_elements", "jsonb_object", "jsonb_path_query",
+                     "jsonb_path_query_array", "jsonb_path_query_first", "jsonb_path_query_tz", "jsonb_path_query_array_tz",
+                     "jsonb_path_query_first_tz"), "jsonb"),
     **dict.fromkeys(("json_build_object", "json_build_array", "json_agg", "to_json", "json_object_agg", "json_strip_nulls",
                      "json_extract_path", "json_array_elements", "json_object", "row_to_json", "array_to_json"), "json"),
     "txngate_jsonb": "jsonb", "txngate_json": "json",  # canonical_outputs' wrappers
@@ -55,7 +57,13 @@ _FUNCTIONS = {
     "jsonb_pretty": "txngate_jsonb_pretty(_arg1)",
     "jsonb_set": "txngate_jsonb_set(_arg1, to_json(_arg2), _arg3, coalesce(_arg4, true))",
     "jsonb_insert": "txngate_jsonb_insert(_arg1, to_json(_arg2), _arg3, coalesce(_arg4, false))",
+    # local_exec.jsonpath's (the _tz twins alike: txngate evaluates no .datetime()); _path_arguments fills vars and silent
+    **{f"jsonb_path_{f}{tz}": f"txngate_jsonb_path_{f}(_arg1, _arg2, _arg3, _arg4)"
+       for f in ("exists", "match", "query_array", "query_first") for tz in ("", "_tz")},
+    **{f"jsonb_path_query{tz}": "CAST(unnest(txngate_jsonb_path_query(_arg1, _arg2, _arg3, _arg4)) AS json)" for tz in ("", "_tz")},
 }
+#: the functions of jsonpaths: (target, path [, vars [, silent]])
+_PATH_FUNCTIONS = {name for name in _FUNCTIONS if name.startswith("jsonb_path_")}
 
 #: set-returning functions in FROM -> the subquery they become (``_fn``: the function's name)
 _TABLE_FUNCTIONS = {
@@ -66,6 +74,8 @@ _TABLE_FUNCTIONS = {
     **{f"{p}_object_keys": "(SELECT unnest(txngate_jsonb_object_keys(_arg1)) AS _fn)" for p in JSON_TYPES},
     **{f"{p}_array_elements": f"(SELECT CAST(unnest(txngate_{p}_array_elements(_arg1)) AS json) AS value)" for p in JSON_TYPES},
     **{f"{p}_array_elements_text": f"(SELECT unnest(txngate_{p}_array_elements_text(_arg1)) AS value)" for p in JSON_TYPES},
+    **{f"jsonb_path_query{tz}": "(SELECT CAST(unnest(txngate_jsonb_path_query(_arg1, _arg2, _arg3, _arg4)) AS json) AS _fn)"
+       for tz in ("", "_tz")},
 }
 
 #: operators that only json has -> function (the selector/path argument JSON-encoded)
@@ -78,6 +88,9 @@ _OPERATORS = {
     "?|": "txngate_jsonb_exists_any(_arg1, to_json(_arg2))",
     "?&": "txngate_jsonb_exists_all(_arg1, to_json(_arg2))",
     "#-": "txngate_jsonb_delete_path(_arg1, to_json(_arg2))",
+    # jsonb_path_exists and jsonb_path_match, silent (local_exec.jsonpath)
+    "@?": "txngate_jsonb_path_exists(_arg1, _arg2, '', true)",  # '': no vars (local_exec.jsonpath.NO_VARIABLES)
+    "@@": "txngate_jsonb_path_match(_arg1, _arg2, '', true)",
 }
 #: operators json (not jsonb) answers with pieces of its text
 _TEXT_OPERATORS = ("->", "->>", "#>", "#>>")
@@ -168,6 +181,8 @@ def rewrite_operator(n: ast.A_Expr, columns: dict[str, str]) -> ast.Node | None:
     right = n.rexpr
     if op in _PATHS and _string_const(right):
         right = typed_literal(right, "text[]")
+    elif op in ("@?", "@@"):
+        right = path_text(right)
     return expand(template, [n.lexpr, right])
 
 
@@ -249,7 +264,26 @@ def rewrite_function(fc: ast.FuncCall, columns: dict[str, str]) -> ast.Node | No
         raise not_supported(f"{name} with this call syntax")
     if name in ("jsonb_set", "jsonb_insert") and len(args) >= 2 and _string_const(args[1]):
         args[1] = typed_literal(args[1], "text[]")
+    if name in _PATH_FUNCTIONS:
+        args = _path_arguments(name, args)
     return expand(template, args)
+
+
+def _path_arguments(name: str, args: list[ast.Node]) -> list[ast.Node]:
+    """A jsonpath function's arguments with its defaults (vars ``{}``,
+    silent false) where they are left out (an explicit NULL stays NULL,
+    as the function is strict)."""
+    if not 2 <= len(args) <= 4:
+        raise SqlError("42883", f"function {name} with {len(args)} arguments does not exist")
+    defaults = [_string("{}"), ast.A_Const(val=ast.Boolean(boolval=False))]
+    return [args[0], path_text(args[1])] + args[2:] + defaults[len(args) - 2:]
+
+
+def path_text(n: ast.Node) -> ast.Node:
+    """A jsonpath argument as the text local_exec.jsonpath reads (``x::jsonpath``: ``x``)."""
+    if isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval == "jsonpath" and not n.typeName.arrayBounds:
+        return ast.TypeCast(arg=n.arg, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1))
+    return n
 
 
 def check_call(fc: ast.FuncCall) -> None:
@@ -351,11 +385,31 @@ def rewrite_table_function(rf: ast.RangeFunction, row_type: Callable[[ast.Node],
         return None
     if rf.ordinality:
         raise not_supported(f"{name} WITH ORDINALITY")
-    sub = expand(template.replace("_fn", name), list(fc.args or ())).subselect
+    args = list(fc.args or ())
+    sub = expand(template.replace("_fn", name), _path_arguments(name, args) if name in _PATH_FUNCTIONS else args).subselect
     alias = copy.deepcopy(rf.alias) if rf.alias is not None else ast.Alias(aliasname=name)
-    if not alias.colnames and name.endswith("_object_keys"):  # no OUT parameter: the alias names the column too
+    if not alias.colnames and (name.endswith("_object_keys") or name in _PATH_FUNCTIONS):  # no OUT parameter: the alias names the column too
         alias.colnames = (ast.String(sval=alias.aliasname),)
     return ast.RangeSubselect(lateral=True, subquery=sub, alias=alias)
+
+
+def _function_outputs(rf: ast.RangeFunction) -> list[tuple[str, str | None]] | None:
+    """(name, json kind) of each output column of a set-returning json
+    function in FROM whose columns are fixed (None: not one)."""
+    if len(rf.functions) != 1 or not isinstance(fc := rf.functions[0][0], ast.FuncCall) or rf.ordinality:
+        return None
+    name = _name(fc)
+    renamed = [c.sval for c in rf.alias.colnames] if rf.alias is not None and rf.alias.colnames else []
+    if name in ("jsonb_path_query", "jsonb_path_query_tz"):
+        default = [rf.alias.aliasname if rf.alias is not None else name]
+        kinds = ["jsonb"]
+    elif name.endswith("_array_elements") and name.split("_")[0] in JSON_TYPES:
+        default, kinds = ["value"], [name.split("_")[0]]
+    elif name.endswith("_each") and name.split("_")[0] in JSON_TYPES:
+        default, kinds = ["key", "value"], [None, name.split("_")[0]]
+    else:
+        return None
+    return [(renamed[i] if i < len(renamed) else d, k) for i, (d, k) in enumerate(zip(default, kinds))]
 
 
 _TO_RECORD = {f"{p}_to_record{s}" for p in JSON_TYPES for s in ("", "set")}
@@ -478,6 +532,8 @@ def _star_kinds(select: ast.SelectStmt, columns_of: Callable[[], dict[str, str]]
     if isinstance(source, ast.RangeVar) and source.schemaname is None and select.withClause is not None:
         cte = next((c for c in select.withClause.ctes if c.ctename == source.relname), None)
         return result_kinds(cte.ctequery, columns_of, computed_only=False) if cte is not None and not cte.aliascolnames else None
+    if isinstance(source, ast.RangeFunction) and (outputs := _function_outputs(source)) is not None:
+        return [k for _n, k in outputs]
     if isinstance(source, ast.RangeFunction) and len(source.functions) == 1 and isinstance(source.functions[0][0], ast.FuncCall) \
             and _name(source.functions[0][0]) in _TO_RECORD and source.coldeflist:
         return [c.typeName.names[-1].sval if c.typeName.names[-1].sval in JSON_TYPES and not c.typeName.arrayBounds else None
@@ -540,6 +596,10 @@ def with_derived(select: ast.SelectStmt, columns: dict[str, str]) -> dict[str, s
         elif isinstance(item, ast.RangeVar) and item.schemaname is None and item.relname in ctes:
             cte = ctes[item.relname]
             add(cte.ctequery, [c.sval for c in cte.aliascolnames or ()])
+        elif isinstance(item, ast.RangeFunction):
+            for name, k in _function_outputs(item) or ():
+                if k is not None and columns.get(name, k) == k:
+                    derived[name] = k
     for item in getattr(select, "fromClause", None) or ():
         visit(item)
     return {**columns, **derived} if derived else columns
