@@ -2401,9 +2401,18 @@ def _is_exact_division(v: ast.Node, columns: dict[str, str]) -> bool:
     if call is not None and call[0] == "txngate_to_number":
         return True  # of text: a numeric, read exactly (local_exec.tochar)
     if call is not None:
-        types = {_operand_type(a, columns, floats=True) for a in call[1]}
+        # an untyped constant beside a numeric is one, as PostgreSQL resolves unknown (a finite number's text only)
+        types = {_operand_type(a, columns, floats=True) for a in call[1] if not _numeric_text(a)}
         return "numeric" in types and types <= {"numeric", "smallint", "integer"}
     return False
+
+
+_NUMBER_TEXT = re.compile(r"\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*")
+
+
+def _numeric_text(n: ast.Node) -> bool:
+    """Whether ``n`` is a string constant that reads as a finite number."""
+    return isinstance(n, ast.A_Const) and isinstance(n.val, ast.String) and _NUMBER_TEXT.fullmatch(n.val.sval) is not None
 
 
 #: the functions of numerics PostgreSQL computes as numerics (DuckDB in doubles), by their arities: local_exec.numeric's

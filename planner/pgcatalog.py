@@ -1229,7 +1229,7 @@ def macros() -> tuple[str, ...]:
         *_trigonometry_sql(),
         # power(a, b) and a ^ b: PostgreSQL's errors where DuckDB answers inf or NaN
         "CREATE OR REPLACE MACRO txngate_power(a, b) AS CASE WHEN a = 0 AND b < 0 THEN " + raised("2201F", "zero raised to a negative power is undefined")
-        + " WHEN a < 0 AND b <> floor(b) THEN " + raised("2201F", "a negative number raised to a non-integer power yields a complex result") + " "
+        + " WHEN a < 0 AND CAST(b AS DOUBLE) <> floor(CAST(b AS DOUBLE)) THEN " + raised("2201F", "a negative number raised to a non-integer power yields a complex result") + " "
         "ELSE pow(a, b) END",
         # a quotient of doubles that rounds to 1.0 gives count + 1 in PostgreSQL 15's float8 width_bucket; numerics (exact there) never do
         "CREATE OR REPLACE MACRO txngate_bucket_cap(op, lo, hi, n) AS CASE WHEN typeof(op) IN ('DOUBLE', 'FLOAT') "

@@ -161,6 +161,9 @@ QUERIES = [
     " power(10.0, -20.5), 2.0 ^ 3",
     "SELECT i, sqrt(n), exp(n), ln(n), log(n), power(n, i), n ^ i, n ^ 0.5, sqrt(i) FROM nums ORDER BY i",
     "SELECT sqrt(-1.0)", "SELECT ln(0.0)", "SELECT log(1.0, 5.0)", "SELECT power(0.0, -1)", "SELECT power(-2.0, 0.5)",
+    # an untyped constant beside a numeric is a numeric; beside a double, a double (power(numeric, '3') was refused)
+    "SELECT power('-2'::numeric, '3'), power('-2'::numeric, '-1'), power(2::numeric, '0.5'), log('100'::numeric, '10'),"
+    " power(-2.0::float8, '3'), power('4', '0.5')", "SELECT power(-8::float8, '0.5')",
     # functions DuckDB lacks: width_bucket, array_fill, string_to_table, jsonb_insert; generate_series of integers is integers
     "SELECT width_bucket(5.35, 0.024, 10.06, 5), width_bucket(-1, 0, 10, 5), width_bucket(10, 0, 10, 5), width_bucket(3.5::float8, 10, 0, 4),"
     " width_bucket(NULL::int, 0, 10, 5), width_bucket(5, ARRAY[1, 3, 5, 10]), width_bucket(0, ARRAY[1, 3])",
