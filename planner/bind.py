@@ -33,7 +33,7 @@ from pglast.enums.parsenodes import FRAMEOPTION_NONDEFAULT
 
 from planner import decimals, intervals, jsonops, recursive, scopes, tochar
 from planner.catalog import Catalog, Relation
-from planner.errors import INVALID_DATETIME_FORMAT, SqlError, not_supported
+from planner.errors import INVALID_DATETIME_FORMAT, INVALID_TEXT_REPRESENTATION, SqlError, not_supported
 from planner import parse as p
 from planner.parse import pg_sql, walk
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, raised, replace_children
@@ -1299,6 +1299,23 @@ def _referenced_columns(select: ast.SelectStmt) -> set[tuple[str, ...]]:
 def _merges(item: ast.Node) -> bool:
     """A FROM item holds a JOIN ... USING or a NATURAL JOIN."""
     return isinstance(item, ast.JoinExpr) and (bool(item.usingClause) or item.isNatural or _merges(item.larg) or _merges(item.rarg))
+
+
+_BYTEA_ESCAPE = re.compile(r"\\(?:[0-3][0-7]{2}|\\)?")
+
+
+def _escaped_bytea(text: str) -> bytes:
+    """bytea's escape input format: ``\\ooo`` an octal byte, ``\\\\`` a
+    backslash, any other character its UTF-8 bytes (22P02 for a lone backslash)."""
+    out, pos = bytearray(), 0
+    for m in _BYTEA_ESCAPE.finditer(text):
+        out += text[pos:m.start()].encode()
+        esc = m.group()
+        if esc == "\\":
+            raise SqlError(INVALID_TEXT_REPRESENTATION, "invalid input syntax for type bytea")
+        out += b"\\" if esc == "\\\\" else bytes([int(esc[1:], 8)])
+        pos = m.end()
+    return bytes(out + text[pos:].encode())
 
 
 def _is_bytea(n: ast.Node, columns: dict[str, str]) -> bool:
@@ -2848,9 +2865,9 @@ def _pg_casts(tc: ast.TypeCast) -> bool:
         tc.arg = cut
     if name == "bytea" and isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):
         text = tc.arg.val.sval
-        if text.startswith("\\x"):
-            tc.arg = ast.FuncCall(funcname=(ast.String(sval="unhex"),), args=(ast.A_Const(val=ast.String(sval=text[2:])),))
-            tc.typeName = ast.TypeName(names=(ast.String(sval="bytea"),), typemod=-1)
+        hexed = text[2:] if text.startswith("\\x") else _escaped_bytea(text).hex()
+        tc.arg = ast.FuncCall(funcname=(ast.String(sval="unhex"),), args=(ast.A_Const(val=ast.String(sval=hexed)),))
+        tc.typeName = ast.TypeName(names=(ast.String(sval="bytea"),), typemod=-1)
     return session_dependent
 
 

@@ -55,6 +55,10 @@ _FUNCTIONS = {
     **{f"{p}_array_elements": f"CAST(unnest(txngate_{p}_array_elements(_arg1)) AS json)" for p in JSON_TYPES},
     **{f"{p}_array_elements_text": f"unnest(txngate_{p}_array_elements_text(_arg1))" for p in JSON_TYPES},
     "jsonb_pretty": "txngate_jsonb_pretty(_arg1)",
+    # the functions behind jsonb's operators, which PostgreSQL lets one call by name
+    "jsonb_contains": "txngate_jsonb_contains(_arg1, _arg2)", "jsonb_contained": "txngate_jsonb_contains(_arg2, _arg1)",
+    "jsonb_exists": "txngate_jsonb_exists(_arg1, _arg2)", "jsonb_exists_any": "txngate_jsonb_exists_any(_arg1, to_json(_arg2))",
+    "jsonb_exists_all": "txngate_jsonb_exists_all(_arg1, to_json(_arg2))",
     "jsonb_set": "txngate_jsonb_set(_arg1, to_json(_arg2), _arg3, coalesce(_arg4, true))",
     "jsonb_insert": "txngate_jsonb_insert(_arg1, to_json(_arg2), _arg3, coalesce(_arg4, false))",
     # local_exec.jsonpath's (the _tz twins alike: txngate evaluates no .datetime()); _path_arguments fills vars and silent
@@ -262,6 +266,8 @@ def rewrite_function(fc: ast.FuncCall, columns: dict[str, str]) -> ast.Node | No
         return None
     if fc.agg_star or fc.agg_distinct or fc.over is not None or fc.func_variadic:
         raise not_supported(f"{name} with this call syntax")
+    if name in ("jsonb_exists_any", "jsonb_exists_all") and len(args) == 2 and _string_const(args[1]):
+        args[1] = typed_literal(args[1], "text[]")
     if name in ("jsonb_set", "jsonb_insert") and len(args) >= 2 and _string_const(args[1]):
         args[1] = typed_literal(args[1], "text[]")
     if name in _PATH_FUNCTIONS:

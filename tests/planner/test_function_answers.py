@@ -164,6 +164,12 @@ QUERIES = [
     # an untyped constant beside a numeric is a numeric; beside a double, a double (power(numeric, '3') was refused)
     "SELECT power('-2'::numeric, '3'), power('-2'::numeric, '-1'), power(2::numeric, '0.5'), log('100'::numeric, '10'),"
     " power(-2.0::float8, '3'), power('4', '0.5')", "SELECT power(-8::float8, '0.5')",
+    # bytea's escape input format (octal bytes, doubled backslashes) in a constant (DuckDB's cast read \\000 as text)
+    "SELECT E'De\\\\000dBeEf'::bytea, E'De\\\\123d'::bytea, E'De\\\\\\\\dBeEf'::bytea, 'abc'::bytea, 'é'::bytea, ''::bytea",
+    "SELECT E'De\\\\678dBeEf'::bytea", "SELECT E'a\\\\'::bytea",
+    # the functions behind jsonb's operators, by name
+    "SELECT jsonb_contains('{\"a\": \"b\", \"b\": 1}', '{\"a\": \"b\"}'), jsonb_contained('{\"a\": \"b\"}', '{\"a\": \"b\", \"b\": 1}'),"
+    " jsonb_exists('{\"a\": 1}', 'a'), jsonb_exists_any('{\"a\": 1}', '{b,a}'), jsonb_exists_all('{\"a\": 1}', array['a', 'b'])",
     # functions DuckDB lacks: width_bucket, array_fill, string_to_table, jsonb_insert; generate_series of integers is integers
     "SELECT width_bucket(5.35, 0.024, 10.06, 5), width_bucket(-1, 0, 10, 5), width_bucket(10, 0, 10, 5), width_bucket(3.5::float8, 10, 0, 4),"
     " width_bucket(NULL::int, 0, 10, 5), width_bucket(5, ARRAY[1, 3, 5, 10]), width_bucket(0, ARRAY[1, 3])",
