@@ -22,6 +22,7 @@ PostgreSQL refuses (deleting from a scalar, ...) one with 22023.
 
 from __future__ import annotations
 
+import decimal
 import functools
 import json
 import re
@@ -606,6 +607,30 @@ def typeof(doc: str) -> str:
     return _TYPES[type(_lookup(doc))]
 
 
+#: jsonb's value kinds as PostgreSQL's cast errors name them
+_CAST_NAMES = {type(None): "null", str: "string", list: "array", dict: "object", bool: "boolean", int: "numeric", Decimal: "numeric"}
+
+
+_INTEGER_BITS = {"smallint": 16, "integer": 32, "bigint": 64}
+
+
+def scalar_text(doc: str, target: str) -> str:
+    """The text of a jsonb scalar cast to ``target`` (boolean, or a
+    number type: integers rounded half away from zero, as numeric's
+    casts round), 22023 when the value is of another kind (null too)."""
+    v = _lookup(doc)
+    if target == "boolean" and (v is True or v is False):
+        return "true" if v else "false"
+    if target != "boolean" and isinstance(v, (int, Decimal)) and not isinstance(v, bool):
+        if target in _INTEGER_BITS:
+            n = int(v.to_integral_value(decimal.ROUND_HALF_UP)) if isinstance(v, Decimal) else v
+            if not -(1 << _INTEGER_BITS[target] - 1) <= n < 1 << _INTEGER_BITS[target] - 1:
+                raise JsonError("22003", f"{target} out of range")
+            return str(n)
+        return _number(v)
+    raise JsonError("22023", f"cannot cast jsonb {_CAST_NAMES[type(v)]} to type {target}")
+
+
 def array_length(doc: str) -> int:
     v = _lookup(doc)
     if not isinstance(v, list):
@@ -753,6 +778,7 @@ FUNCTIONS = {
     "txngate_jsonb_strip_nulls": (strip_nulls, ["VARCHAR"], "JSON"),
     "txngate_jsonb_pretty": (jsonb_pretty, ["VARCHAR"], "VARCHAR"),
     "txngate_jsonb_typeof": (typeof, ["VARCHAR"], "VARCHAR"),
+    "txngate_jsonb_scalar_text": (scalar_text, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_jsonb_array_length": (array_length, ["VARCHAR"], "INTEGER"),
     "txngate_jsonb_object_keys": (object_keys, ["VARCHAR"], "VARCHAR[]"),
     "txngate_jsonb_array_elements": (array_elements, ["VARCHAR"], "VARCHAR[]"),

@@ -190,7 +190,12 @@ MACROS = (
     # pgcrypto's digest(data, 'sha256'): text or bytea in, bytea out
     "CREATE OR REPLACE MACRO txngate_pgcrypto_digest(x, a) AS txngate_digest(CAST(x AS BLOB), lower(a))",
     "CREATE OR REPLACE MACRO txngate_split_part(s, d, n) AS "
-    "CASE WHEN d = '' THEN CASE WHEN n IN (1, -1) THEN s ELSE '' END ELSE split_part(s, d, n) END",
+    "CASE WHEN n = 0 THEN error('[22023] field position must not be zero') WHEN d = '' THEN CASE WHEN n IN (1, -1) THEN s ELSE '' END ELSE split_part(s, d, n) END",
+    # chr(n) with PostgreSQL's errors (DuckDB's gives a NUL character for 0)
+    "CREATE OR REPLACE MACRO txngate_chr(n) AS CASE WHEN n = 0 THEN error('[54000] null character not permitted') "
+    "WHEN n < 0 THEN error('[22023] character number must be positive') "
+    "WHEN n > 1114111 THEN error('[54000] requested character too large for encoding: ' || n) "
+    "WHEN n BETWEEN 55296 AND 57343 THEN error('[54000] requested character not valid for encoding: ' || n) ELSE chr(n) END",
     # text PostgreSQL's integer input takes (DuckDB's cast rounds '34.5' and reads '1e2', '0x10'), as it is
     "CREATE OR REPLACE MACRO txngate_integer_text(s, t) AS CASE WHEN s IS NULL OR regexp_full_match(s, '[ \t\n\r\v\f]*[+-]?[0-9]+[ \t\n\r\v\f]*') "
     "THEN s ELSE error('[22P02] invalid input syntax for type ' || t || ': \"' || s || '\"') END",

@@ -22,6 +22,7 @@ import copy
 import decimal
 import logging
 import re
+import string
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
@@ -308,6 +309,12 @@ class Binder:
             # text || interval: the interval's text as PostgreSQL prints it (``1 mon``, DuckDB's ``1 month``)
             n.lexpr, n.rexpr = (ast.FuncCall(funcname=(ast.String(sval="txngate_cast_text"),), args=(x,)) if _maybe_interval(x, self._columns) else x
                                 for x in (n.lexpr, n.rexpr))
+        if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and id(n) not in self._cast and not n.typeName.arrayBounds \
+                and (target := _JSONB_SCALAR_TARGETS.get(n.typeName.names[-1].sval.lower())) and jsonops.kind(n.arg, self._columns) == "jsonb":
+            # jsonb to boolean or a number: only of a value of that kind (DuckDB read null as NULL and 1 as true)
+            self._cast.add(id(n))
+            n.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_jsonb_scalar_text"),), args=(n.arg, _constant(target)))
+            return n
         if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and id(n) not in self._cast and (text := _cast_text(n, self._columns)):
             return text  # (a cast to text inside its argument is rewritten in turn: string_to_array(a::text, ' ')::text)
         if self.dialect == "duckdb" and (length := char_cast_length(n)) is not None:
@@ -1301,7 +1308,30 @@ def _merges(item: ast.Node) -> bool:
     return isinstance(item, ast.JoinExpr) and (bool(item.usingClause) or item.isNatural or _merges(item.larg) or _merges(item.rarg))
 
 
+#: the types a jsonb scalar casts to (PostgreSQL's names for them, as its errors print them)
+_JSONB_SCALAR_TARGETS = {"bool": "boolean", "boolean": "boolean", "int2": "smallint", "smallint": "smallint", "int4": "integer",
+                         "int": "integer", "integer": "integer", "int8": "bigint", "bigint": "bigint", "float4": "real", "real": "real",
+                         "float8": "double precision", "numeric": "numeric", "decimal": "numeric"}
 _BYTEA_ESCAPE = re.compile(r"\\(?:[0-3][0-7]{2}|\\)?")
+
+
+def _hex_bytea(digits: str) -> str:
+    """bytea's hex input format after ``\\x``: pairs of hex digits (spaces
+    between pairs allowed), as PostgreSQL reads it (22023 otherwise)."""
+    out, i = [], 0
+    while i < len(digits):
+        if digits[i] in " \t\n\r":
+            i += 1
+            continue
+        pair = digits[i:i + 2]
+        for c in pair:
+            if c not in string.hexdigits:
+                raise SqlError("22023", f'invalid hexadecimal digit: "{c}"')
+        if len(pair) < 2:
+            raise SqlError("22023", "invalid hexadecimal data: odd number of digits")
+        out.append(pair)
+        i += 2
+    return "".join(out)
 
 
 def _escaped_bytea(text: str) -> bytes:
@@ -1722,7 +1752,7 @@ INTEGER_RESULTS = {"length", "strlen", "strpos", "ascii", "bit_length", "ntile",
 FUNCTION_NAMES = {
     # local_exec.strings: PostgreSQL's versions (DuckDB's differ, or lack them)
     "sha224": "txngate_sha224", "sha384": "txngate_sha384", "sha512": "txngate_sha512", "encode": "txngate_encode",
-    "decode": "txngate_decode", "split_part": "txngate_split_part", "to_hex": "txngate_to_hex",
+    "decode": "txngate_decode", "split_part": "txngate_split_part", "to_hex": "txngate_to_hex", "chr": "txngate_chr",
     # pgcatalog.macros(): PostgreSQL's empty and NULL delimiters, and NULL elements
     "string_to_array": "txngate_string_to_array", "array_to_string": "txngate_array_to_string", "array_cat": "txngate_array_cat",
     "btrim": "trim", "octet_length": "strlen", "position": "strpos", "char_length": "length", "character_length": "length",
@@ -2865,7 +2895,7 @@ def _pg_casts(tc: ast.TypeCast) -> bool:
         tc.arg = cut
     if name == "bytea" and isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):
         text = tc.arg.val.sval
-        hexed = text[2:] if text.startswith("\\x") else _escaped_bytea(text).hex()
+        hexed = _hex_bytea(text[2:]) if text.startswith("\\x") else _escaped_bytea(text).hex()
         tc.arg = ast.FuncCall(funcname=(ast.String(sval="unhex"),), args=(ast.A_Const(val=ast.String(sval=hexed)),))
         tc.typeName = ast.TypeName(names=(ast.String(sval="bytea"),), typemod=-1)
     return session_dependent

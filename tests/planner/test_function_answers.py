@@ -167,6 +167,15 @@ QUERIES = [
     # bytea's escape input format (octal bytes, doubled backslashes) in a constant (DuckDB's cast read \\000 as text)
     "SELECT E'De\\\\000dBeEf'::bytea, E'De\\\\123d'::bytea, E'De\\\\\\\\dBeEf'::bytea, 'abc'::bytea, 'é'::bytea, ''::bytea",
     "SELECT E'De\\\\678dBeEf'::bytea", "SELECT E'a\\\\'::bytea",
+    "SELECT E'\\\\xDeAdBeE'::bytea", "SELECT '\\xzz'::bytea", "SELECT '\\x41 42'::bytea",
+    # jsonb to boolean or a number only of a value of that kind (null was NULL, 1 true), integers rounded
+    "SELECT 'null'::jsonb::bool", "SELECT 'null'::jsonb::int4", "SELECT '\"a\"'::jsonb::int4", "SELECT '1'::jsonb::bool",
+    "SELECT '[1]'::jsonb::float4", "SELECT '{}'::jsonb::numeric", "SELECT '99999999999'::jsonb::int4",
+    "SELECT 'true'::jsonb::bool, '1.5'::jsonb::int4, '-2.5'::jsonb::int8, '1e2'::jsonb::float8, '2.5'::jsonb::int2,"
+    " ('{\"a\": 2}'::jsonb -> 'a')::int, cast('{\"a\": true}'::jsonb -> 'a' as boolean)",
+    # chr's and split_part's errors (chr(0) gave a NUL character, split_part(..., 0) an empty string)
+    "SELECT chr(0)", "SELECT chr(-1)", "SELECT chr(1114112)", "SELECT chr(55296)", "SELECT chr(65), chr(233), split_part('a@b', '@', -1)",
+    "SELECT split_part('joeuser@mydatabase', '@', 0)",
     # the functions behind jsonb's operators, by name
     "SELECT jsonb_contains('{\"a\": \"b\", \"b\": 1}', '{\"a\": \"b\"}'), jsonb_contained('{\"a\": \"b\"}', '{\"a\": \"b\", \"b\": 1}'),"
     " jsonb_exists('{\"a\": 1}', 'a'), jsonb_exists_any('{\"a\": 1}', '{b,a}'), jsonb_exists_all('{\"a\": 1}', array['a', 'b'])",
