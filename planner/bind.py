@@ -447,6 +447,8 @@ class Binder:
         name, args = fc.funcname[-1].sval, list(fc.args or ())
         if name in _VARIANCES and len(args) == 1 and _operand_type(args[0], self._columns, floats=True) in ("real", "double precision", None):
             return self._float_variance(fc)
+        if name in ("btrim", "ltrim", "rtrim", "trim") and any(_is_bytea(a, self._columns) for a in args):
+            raise not_supported(f"{name} of bytea")  # the engine trims text: it answered text, not bytes
         if name == "string_agg" and len(args) == 2 and _is_bytea(args[0], self._columns):
             # of bytea: a bytea (DuckDB's string_agg takes text only), joined as hex; a NULL delimiter joins with nothing
             inner = copy.copy(fc)

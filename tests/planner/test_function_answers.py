@@ -174,6 +174,7 @@ QUERIES = [
     "SELECT 'true'::jsonb::bool, '1.5'::jsonb::int4, '-2.5'::jsonb::int8, '1e2'::jsonb::float8, '2.5'::jsonb::int2,"
     " ('{\"a\": 2}'::jsonb -> 'a')::int, cast('{\"a\": true}'::jsonb -> 'a' as boolean)",
     # chr's and split_part's errors (chr(0) gave a NUL character, split_part(..., 0) an empty string)
+    "SELECT 'x'::bytea || '\\x00'::bytea",
     "SELECT chr(0)", "SELECT chr(-1)", "SELECT chr(1114112)", "SELECT chr(55296)", "SELECT chr(65), chr(233), split_part('a@b', '@', -1)",
     "SELECT split_part('joeuser@mydatabase', '@', 0)",
     # the functions behind jsonb's operators, by name
