@@ -46,7 +46,7 @@ from pglast.keywords import COL_NAME_KEYWORDS, RESERVED_KEYWORDS, TYPE_FUNC_NAME
 
 from local_exec import udf
 from local_exec.udf import FunctionError
-from values import ZONE_ABBREVIATIONS
+from values import ZONE_ABBREVIATIONS, ByteaInputError, parse_bytea
 
 #: PostgreSQL's boolean input words: any prefix of true/false/yes/no, on,
 #: off (two letters at least), 1 and 0 (the planner reads constants with them)
@@ -178,11 +178,20 @@ def decode(text: str, fmt: str) -> bytes:
     raise FunctionError("22023", f'unrecognized encoding: "{fmt}"')
 
 
+def bytea_text(text: str) -> bytes:
+    try:
+        return parse_bytea(text)
+    except ByteaInputError as e:
+        raise FunctionError(e.sqlstate, str(e)) from None
+
+
 FUNCTIONS = {
     "txngate_format": (lambda fmt, args: pg_format(fmt, list(args)), ["VARCHAR", "VARCHAR[]"], "VARCHAR"),
     "txngate_digest": (digest, ["BLOB", "VARCHAR"], "BLOB"),
     "txngate_encode": (encode, ["BLOB", "VARCHAR"], "VARCHAR"),
     "txngate_decode": (decode, ["VARCHAR", "VARCHAR"], "BLOB"),
+    # text read as bytea's input reads it (values.parse_bytea; DuckDB's cast reads \xNN escapes only)
+    "txngate_bytea_text": (bytea_text, ["VARCHAR"], "BLOB"),
 }
 
 MACROS = (
@@ -199,8 +208,6 @@ MACROS = (
     # text PostgreSQL's integer input takes (DuckDB's cast rounds '34.5' and reads '1e2', '0x10'), as it is
     "CREATE OR REPLACE MACRO txngate_integer_text(s, t) AS CASE WHEN s IS NULL OR regexp_full_match(s, '[ \t\n\r\v\f]*[+-]?[0-9]+[ \t\n\r\v\f]*') "
     "THEN s ELSE error('[22P02] invalid input syntax for type ' || t || ': \"' || s || '\"') END",
-    # text PostgreSQL's bytea input reads: \x then hex digits (DuckDB's cast reads \xNN escapes only)
-    "CREATE OR REPLACE MACRO txngate_bytea_text(s) AS CASE WHEN starts_with(s, '\\x') THEN unhex(substr(s, 3)) ELSE CAST(s AS BLOB) END",
     "CREATE OR REPLACE MACRO txngate_boolean_text(s) AS CASE WHEN s IS NULL THEN NULL "
     "WHEN lower(trim(s, ' \t\n\r\v\f')) IN (" + ", ".join(f"'{w}'" for w, v in BOOLEAN_WORDS.items() if v) + ") THEN true "
     "WHEN lower(trim(s, ' \t\n\r\v\f')) IN (" + ", ".join(f"'{w}'" for w, v in BOOLEAN_WORDS.items() if not v) + ") THEN false "

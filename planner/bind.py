@@ -22,7 +22,6 @@ import copy
 import decimal
 import logging
 import re
-import string
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
@@ -34,14 +33,14 @@ from pglast.enums.parsenodes import FRAMEOPTION_NONDEFAULT
 
 from planner import decimals, intervals, jsonops, recursive, scopes, tochar
 from planner.catalog import Catalog, Relation
-from planner.errors import INVALID_DATETIME_FORMAT, INVALID_TEXT_REPRESENTATION, SqlError, not_supported
+from planner.errors import INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
 from planner.parse import pg_sql, walk
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, raised, replace_children
 from planner.sqltypes import type_name as sql_type_name
 from planner.sqltypes import (FLOAT_NAMES, INTEGER_NAMES, canonical, fraction_precision, interval_text, special_datetime, time_text,
                               typed_literal)
-from values import CATALOG_TYPES, ArrayLiteralError, abbreviation, abbreviation_steps, engine_offset, parse_array
+from values import CATALOG_TYPES, ArrayLiteralError, ByteaInputError, abbreviation, abbreviation_steps, engine_offset, parse_array, parse_bytea
 
 #: ``emulation(catalog)`` -> a planner.pgcatalog.PgCatalog for that catalog
 Emulation = Callable[[Catalog], object]
@@ -1314,40 +1313,6 @@ def _merges(item: ast.Node) -> bool:
 _JSONB_SCALAR_TARGETS = {"bool": "boolean", "boolean": "boolean", "int2": "smallint", "smallint": "smallint", "int4": "integer",
                          "int": "integer", "integer": "integer", "int8": "bigint", "bigint": "bigint", "float4": "real", "real": "real",
                          "float8": "double precision", "numeric": "numeric", "decimal": "numeric"}
-_BYTEA_ESCAPE = re.compile(r"\\(?:[0-3][0-7]{2}|\\)?")
-
-
-def _hex_bytea(digits: str) -> str:
-    """bytea's hex input format after ``\\x``: pairs of hex digits (spaces
-    between pairs allowed), as PostgreSQL reads it (22023 otherwise)."""
-    out, i = [], 0
-    while i < len(digits):
-        if digits[i] in " \t\n\r":
-            i += 1
-            continue
-        pair = digits[i:i + 2]
-        for c in pair:
-            if c not in string.hexdigits:
-                raise SqlError("22023", f'invalid hexadecimal digit: "{c}"')
-        if len(pair) < 2:
-            raise SqlError("22023", "invalid hexadecimal data: odd number of digits")
-        out.append(pair)
-        i += 2
-    return "".join(out)
-
-
-def _escaped_bytea(text: str) -> bytes:
-    """bytea's escape input format: ``\\ooo`` an octal byte, ``\\\\`` a
-    backslash, any other character its UTF-8 bytes (22P02 for a lone backslash)."""
-    out, pos = bytearray(), 0
-    for m in _BYTEA_ESCAPE.finditer(text):
-        out += text[pos:m.start()].encode()
-        esc = m.group()
-        if esc == "\\":
-            raise SqlError(INVALID_TEXT_REPRESENTATION, "invalid input syntax for type bytea")
-        out += b"\\" if esc == "\\\\" else bytes([int(esc[1:], 8)])
-        pos = m.end()
-    return bytes(out + text[pos:].encode())
 
 
 def _is_bytea(n: ast.Node, columns: dict[str, str]) -> bool:
@@ -2897,7 +2862,10 @@ def _pg_casts(tc: ast.TypeCast) -> bool:
         tc.arg = cut
     if name == "bytea" and isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):
         text = tc.arg.val.sval
-        hexed = _hex_bytea(text[2:]) if text.startswith("\\x") else _escaped_bytea(text).hex()
+        try:
+            hexed = parse_bytea(text).hex()
+        except ByteaInputError as e:
+            raise SqlError(e.sqlstate, str(e)) from None
         tc.arg = ast.FuncCall(funcname=(ast.String(sval="unhex"),), args=(ast.A_Const(val=ast.String(sval=hexed)),))
         tc.typeName = ast.TypeName(names=(ast.String(sval="bytea"),), typemod=-1)
     return session_dependent

@@ -58,7 +58,7 @@ from planner.references import References
 from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain, out_of_memory
 from planner.sqltypes import INTEGER_RANGES, LOST_PLACES, TOO_MANY_PLACES, canonical, integer_fits, stored_cast, type_name, typed_literal
-from values import TextStyle, engine_zone, format_column, format_value, zone
+from values import ByteaInputError, TextStyle, engine_zone, format_column, format_value, parse_bytea, zone
 from planner.work import Work, off_loop, with_diff
 from planner.waits import waiting
 from local_exec import jsonb, key_tuples, matching
@@ -1005,7 +1005,10 @@ def _conform_values(c, sql_type: str, stored: pa.DataType):
     if sql_type in ("json", "jsonb") and len(c):
         c = _json_values(c, sql_type)
     if sql_type == "bytea" and pa.types.is_string(c.type):
-        c = pa.array([None if v is None else _bytea_in(v) for v in c.to_pylist()], pa.binary())
+        try:
+            c = pa.array([None if v is None else parse_bytea(v) for v in c.to_pylist()], pa.binary())
+        except ByteaInputError as e:
+            raise SqlError(e.sqlstate, str(e)) from None
     if sql_type.startswith(("varchar(", "char(")) and len(c):
         limit = int(sql_type[sql_type.index("(") + 1 : -1])
         if sql_type.startswith("char("):
@@ -1038,16 +1041,6 @@ def _json_values(c, sql_type: str):
     except jsonb.JsonError as e:
         raise SqlError(e.sqlstate, e.message, detail=e.detail) from None
     return c
-
-
-def _bytea_in(text: str) -> bytes:
-    """PostgreSQL's bytea input: ``\\x`` hex, else escape format."""
-    if text.startswith("\\x"):
-        try:
-            return bytes.fromhex(text[2:])
-        except ValueError:
-            raise SqlError("22P02", "invalid hexadecimal data") from None
-    return text.encode().decode("unicode_escape").encode("latin-1") if "\\" in text else text.encode()
 
 
 def check_unique_on(rel: Relation, name: str, cols: list[str], existing: pa.Table, new: pa.Table) -> None:

@@ -11,7 +11,7 @@ from ``values.text``: ``format_value`` / ``format_column`` (a value, an
 Arrow column in PostgreSQL's text output format under a ``TextStyle``),
 ``format_array`` (array output, any number of dimensions),
 ``format_interval`` (an interval in an IntervalStyle), ``parse_array``
-(array input), ``value_type``, ``split_far_dates`` / ``split_infinities``
+(array input), ``parse_bytea`` (bytea input, ``ByteaInputError``), ``value_type``, ``split_far_dates`` / ``split_infinities``
 (what Arrow cannot hold), and the
 date input helpers (``date_input``, ``timestamp_input``, ``bc_input``,
 ``DATE_ORDER``, ``DateSyntax``, ``ArrayLiteralError``, ``INFINITIES``);
@@ -31,8 +31,8 @@ the module keeps no state but the ``DATE_ORDER`` context variable.
 
 from values.binary import decode_binary, encode_binary
 from values.columns import python_values
-from values.text import (DATE_ORDER, INFINITIES, ArrayLiteralError, DateSyntax, TextStyle, bc_input, date_input, format_array, format_column,
-                         format_interval, format_value, parse_array, split_far_dates, split_infinities, timestamp_input, value_type)
+from values.text import (DATE_ORDER, INFINITIES, ArrayLiteralError, ByteaInputError, DateSyntax, TextStyle, bc_input, date_input, format_array, format_column,
+                         format_interval, format_value, parse_array, parse_bytea, split_far_dates, split_infinities, timestamp_input, value_type)
 from values.zones import ABBREVIATIONS as ZONE_ABBREVIATIONS
 from values.zones import (abbreviation, abbreviation_offset, abbreviation_steps, engine_offset, engine_zone, is_engine_offset, local_offset, offset_of_hours,
                           setting_of_offset, zone)

@@ -24,6 +24,7 @@ import decimal
 import json
 import math
 import re
+import string
 import struct
 import uuid
 from contextvars import ContextVar
@@ -508,6 +509,52 @@ def _record_field(text: str | None) -> str:
 
 def _format_values(arr: pa.Array, sql_type: str, style: TextStyle | None) -> pa.Array:
     return pa.array([format_value(v, sql_type, style) for v in arr.to_pylist()], pa.string())
+
+
+class ByteaInputError(ValueError):
+    """Text that bytea's input refuses; ``sqlstate`` is PostgreSQL's for it."""
+
+    def __init__(self, sqlstate: str, message: str):
+        super().__init__(message)
+        self.sqlstate = sqlstate
+
+
+_BYTEA_ESCAPE = re.compile(r"\\(?:[0-3][0-7]{2}|\\)?")
+
+
+def parse_bytea(text: str) -> bytes:
+    """PostgreSQL's bytea input: after ``\\x``, pairs of hex digits
+    (whitespace between pairs allowed; 22023 otherwise); else the escape
+    format: ``\\ooo`` an octal byte, ``\\\\`` a backslash, any other
+    character its UTF-8 bytes (22P02 for any other backslash)."""
+    if text.startswith("\\x"):
+        return _hex_bytes(text[2:])
+    out, pos = bytearray(), 0
+    for m in _BYTEA_ESCAPE.finditer(text):
+        out += text[pos:m.start()].encode()
+        esc = m.group()
+        if esc == "\\":
+            raise ByteaInputError("22P02", "invalid input syntax for type bytea")
+        out += b"\\" if esc == "\\\\" else bytes([int(esc[1:], 8)])
+        pos = m.end()
+    return bytes(out + text[pos:].encode())
+
+
+def _hex_bytes(digits: str) -> bytes:
+    out, i = bytearray(), 0
+    while i < len(digits):
+        if digits[i] in " \t\n\r":
+            i += 1
+            continue
+        pair = digits[i:i + 2]
+        bad = next((c for c in pair if c not in string.hexdigits), None)
+        if bad is not None:
+            raise ByteaInputError("22023", f'invalid hexadecimal digit: "{bad}"')
+        if len(pair) < 2:
+            raise ByteaInputError("22023", "invalid hexadecimal data: odd number of digits")
+        out.append(int(pair, 16))
+        i += 2
+    return bytes(out)
 
 
 class ArrayLiteralError(ValueError):
