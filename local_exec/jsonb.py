@@ -155,6 +155,13 @@ def computed_jsonb(text: str | None) -> str | None:
         raise JsonError("22P02", "invalid input syntax for type json", f"{e.msg} at character {e.pos + 1}.") from None
 
 
+def json_input(text: str) -> str:
+    """json's input: the text as it is, once it reads as JSON (22P02 else:
+    the engine's own reading allows trailing commas and NaN)."""
+    _lookup(text)
+    return text
+
+
 def computed_json(text: str | None) -> str | None:
     """A json the engine computed (to_json, row_to_json, json_agg, ...)
     as it is, but its bare float specials quoted (strings are skipped
@@ -759,6 +766,7 @@ FUNCTIONS = {
     "txngate_jsonb_object_pairs": (lambda pairs: object_of(pairs, None, False), ["VARCHAR[]"], "JSON"),
     "txngate_jsonb": (computed_jsonb, ["VARCHAR"], "JSON"),
     "txngate_json": (computed_json, ["VARCHAR"], "JSON"),
+    "txngate_json_input": (json_input, ["VARCHAR"], "VARCHAR"),
     "txngate_typed_json": (typed_json, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_jsonb_sortkey": (sort_key, ["VARCHAR"], "BLOB"),
     "txngate_jsonb_get": (get, ["VARCHAR", "VARCHAR"], "JSON"),

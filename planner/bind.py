@@ -309,6 +309,12 @@ class Binder:
             n.lexpr, n.rexpr = (ast.FuncCall(funcname=(ast.String(sval="txngate_cast_text"),), args=(x,)) if _maybe_interval(x, self._columns) else x
                                 for x in (n.lexpr, n.rexpr))
         if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and id(n) not in self._cast and not n.typeName.arrayBounds \
+                and n.typeName.names[-1].sval.lower() == "json" and jsonops.kind(n.arg, self._columns) is None:
+            # text to json: read strictly, as PostgreSQL's input (the engine's allows '[1,]' and NaN)
+            self._cast.add(id(n))
+            n.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_json_input"),), args=(n.arg,))
+            return n
+        if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and id(n) not in self._cast and not n.typeName.arrayBounds \
                 and (target := _JSONB_SCALAR_TARGETS.get(n.typeName.names[-1].sval.lower())) and jsonops.kind(n.arg, self._columns) == "jsonb":
             # jsonb to boolean or a number: only of a value of that kind (DuckDB read null as NULL and 1 as true)
             self._cast.add(id(n))

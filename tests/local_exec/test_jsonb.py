@@ -104,6 +104,7 @@ _SAMPLES = {
     "txngate_jsonb_array_length": "'[1, 2]'", "txngate_jsonb_object_keys": "'{\"b\": 1, \"a\": 2}'", "txngate_jsonb_array_elements": "'[1, {\"a\": 1.50}]'",
     "txngate_jsonb_array_elements_text": "'[\"x\", 2]'", "txngate_jsonb_each": "'{\"a\": [1]}'", "txngate_jsonb_each_text": "'{\"a\": \"s\"}'",
     "txngate_jsonb_scalar_text": "'2.5', 'integer'",
+    "txngate_json_input": "'[1, {\"a\": 2.50}]'",
     "txngate_jsonb_sortkey": "'{\"a\": [1, -2.50, \"x\", null, true]}'",
     "txngate_json_object": "['a', 'b'], ['1', NULL]", "txngate_jsonb_object": "['b', 'a'], ['1', '2']",
     "txngate_json_object_pairs": "['a', '1']", "txngate_jsonb_object_pairs": "['a', '1', 'b', NULL]",

@@ -177,6 +177,9 @@ QUERIES = [
     "SELECT 'x'::bytea || '\\x00'::bytea",
     "SELECT chr(0)", "SELECT chr(-1)", "SELECT chr(1114112)", "SELECT chr(55296)", "SELECT chr(65), chr(233), split_part('a@b', '@', -1)",
     "SELECT split_part('joeuser@mydatabase', '@', 0)",
+    # json's input read strictly (the engine accepted a trailing comma and NaN)
+    "SELECT '[1,2,]'::json", "SELECT '{\"a\":1,}'::json", "SELECT 'NaN'::json", "SELECT '01'::json", "SELECT ''::json",
+    "SELECT 'true'::json, '  [1, 2]  '::json, ('{\"a\": \"[3]\"}'::jsonb ->> 'a')::json",
     # the functions behind jsonb's operators, by name
     "SELECT jsonb_contains('{\"a\": \"b\", \"b\": 1}', '{\"a\": \"b\"}'), jsonb_contained('{\"a\": \"b\"}', '{\"a\": \"b\", \"b\": 1}'),"
     " jsonb_exists('{\"a\": 1}', 'a'), jsonb_exists_any('{\"a\": 1}', '{b,a}'), jsonb_exists_all('{\"a\": 1}', array['a', 'b'])",
