@@ -33,7 +33,7 @@ from pglast.enums.parsenodes import FRAMEOPTION_NONDEFAULT
 
 from planner import decimals, intervals, jsonops, recursive, scopes, tochar
 from planner.catalog import Catalog, Relation
-from planner.errors import INVALID_DATETIME_FORMAT, SqlError, not_supported
+from planner.errors import FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
 from planner.parse import pg_sql, walk
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, raised, replace_children
@@ -600,9 +600,11 @@ class Binder:
         decimals, milliseconds with 3, epoch with 6, or none for a date),
         ``date_part('field', x)`` as its double; DuckDB gives integers (the
         seconds without their fraction: a wrong answer) or doubles."""
+        kind = _datetime_kind(arg, self._columns)
+        if name == "extract" and kind == "date" and field in _TIME_OF_DAY_FIELDS:
+            raise SqlError(FEATURE_NOT_SUPPORTED, f'unit "{field}" not supported for type date')  # PostgreSQL's own refusal
         if field not in _DATE_FIELDS:
             return None
-        kind = _datetime_kind(arg, self._columns)
         date = kind == "date"
         if field == "julian" and not kind:
             return None
@@ -1605,6 +1607,8 @@ def _datetime_kind(n: ast.Node, columns: dict[str, str]) -> str | None:
     return name if name in ("timestamp", "timestamptz") else None
 
 
+#: the fields of a time of day, which extract() of a date refuses (date_part reads the date as a timestamp: 0)
+_TIME_OF_DAY_FIELDS = {"hour", "minute", "second", "milliseconds", "microseconds", "timezone", "timezone_hour", "timezone_minute"}
 #: the fields extract() and date_part() rewrite (others, like timezone, go as written)
 _DATE_FIELDS = {"second", "milliseconds", "microseconds", "epoch", "minute", "hour", "day", "month", "year", "quarter", "week",
                 "dow", "isodow", "doy", "isoyear", "decade", "century", "millennium", "julian"}

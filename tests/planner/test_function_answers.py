@@ -177,6 +177,9 @@ QUERIES = [
     "SELECT 'x'::bytea || '\\x00'::bytea",
     "SELECT chr(0)", "SELECT chr(-1)", "SELECT chr(1114112)", "SELECT chr(55296)", "SELECT chr(65), chr(233), split_part('a@b', '@', -1)",
     "SELECT split_part('joeuser@mydatabase', '@', 0)",
+    # extract of a time-of-day field from a date is PostgreSQL's 0A000 (it answered 0); date_part reads a timestamp
+    "SELECT EXTRACT(HOUR FROM DATE '2020-08-11')", "SELECT EXTRACT(SECOND FROM DATE '2020-08-11')",
+    "SELECT EXTRACT(TIMEZONE FROM DATE '2020-08-11')", "SELECT date_part('hour', DATE '2020-08-11'), EXTRACT(EPOCH FROM DATE '2020-08-11')",
     # json's input read strictly (the engine accepted a trailing comma and NaN)
     "SELECT '[1,2,]'::json", "SELECT '{\"a\":1,}'::json", "SELECT 'NaN'::json", "SELECT '01'::json", "SELECT ''::json",
     "SELECT 'true'::json, '  [1, 2]  '::json, ('{\"a\": \"[3]\"}'::jsonb ->> 'a')::json",
