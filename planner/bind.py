@@ -192,6 +192,8 @@ class Binder:
                 jsonops.sort_outputs(n, columns)
             if isinstance(n, ast.SelectStmt) and n.valuesLists and len(n.valuesLists) > 1:
                 _type_unknown_values(n)
+            elif isinstance(n, ast.SelectStmt) and n.op is not None and n.op.name != "SETOP_NONE":
+                self._type_string_arms(n)
             if isinstance(n, ast.RangeVar):
                 self._rename(n, ctes)
             elif isinstance(n, ast.FuncCall):
@@ -667,6 +669,27 @@ class Binder:
             self._trim_char_branches(n)
         elif isinstance(n, ast.SelectStmt) and n.op is not None and n.op.name != "SETOP_NONE":
             self._trim_char_set_operation(n)
+
+    def _type_string_arms(self, n: ast.SelectStmt) -> None:
+        """A set operation's untyped string constants read as the type of
+        the column's other arms, as PostgreSQL resolves unknown (``SELECT 1
+        UNION SELECT '01'`` is one integer row; the engine made the column
+        text, two rows). Only where every other arm plainly has one and the
+        same type other than text (a column, a cast, a number)."""
+        leaves = decimals.set_operation_leaves(n)
+        if leaves is None:
+            return
+        local = [column_types(leaf, self.catalog, self.search_path) if leaf.fromClause else {} for leaf in leaves]
+        for i in range(len(leaves[0].targetList)):
+            targets = [leaf.targetList[i] for leaf in leaves]
+            strings = [t for t in targets if isinstance(t.val, ast.A_Const) and isinstance(t.val.val, ast.String)]
+            others = [_resolved_type(t.val, types) for t, types in zip(targets, local)
+                      if t not in strings and not (isinstance(t.val, ast.A_Const) and t.val.isnull)]
+            if not strings or not others or None in others or len(set(others)) != 1 or others[0] in _TEXT_TYPES \
+                    or others[0].startswith(("varchar", "char")):
+                continue
+            for t in strings:
+                t.val = _typed_string(t.val, others[0])
 
     def _trim_char_set_operation(self, n: ast.SelectStmt) -> None:
         """UNION / INTERSECT / EXCEPT whose column has a char(n) arm after an
@@ -1618,6 +1641,33 @@ _DATE_FIELDS = {"second", "milliseconds", "microseconds", "epoch", "minute", "ho
 _PATTERN_KINDS = (A_Expr_Kind.AEXPR_LIKE, A_Expr_Kind.AEXPR_ILIKE, A_Expr_Kind.AEXPR_SIMILAR)
 _PATTERN_OPERATORS = {"~", "~*", "!~", "!~*", "~~", "~~*", "!~~", "!~~*"}
 #: casts to these drop a character(n) value's padding
+def _typed_string(value: ast.A_Const, sql_type: str) -> ast.Node:
+    """A string constant read as ``sql_type``'s input (22P02 as PostgreSQL's); an unconstrained numeric keeps its scale."""
+    if sql_type == "numeric":
+        typed_literal(value, "numeric")
+        return _exact_numeric(value.val.sval)
+    typed = typed_literal(value, sql_type)
+    return typed if typed is not value else _cast_to(value, sql_type)
+
+
+def _resolved_type(n: ast.Node, columns: dict[str, str]) -> str | None:
+    """The SQL type of a column, a cast or a number constant (None for other expressions)."""
+    if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
+        return "integer"
+    if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Float):
+        return "numeric"
+    if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Boolean):
+        return "boolean"
+    if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
+        return columns.get(n.fields[-1].sval)
+    if isinstance(n, ast.TypeCast):
+        try:
+            return canonical(n.typeName, array_ok=True)
+        except SqlError:
+            return None
+    return None
+
+
 _TEXT_TYPES = {"text", "varchar", "bpchar", "char", "character", "character varying", "name"}
 
 #: sum's result by its operand's type, where DuckDB's differs (hugeint, double)

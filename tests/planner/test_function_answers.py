@@ -180,6 +180,10 @@ QUERIES = [
     # extract of a time-of-day field from a date is PostgreSQL's 0A000 (it answered 0); date_part reads a timestamp
     "SELECT EXTRACT(HOUR FROM DATE '2020-08-11')", "SELECT EXTRACT(SECOND FROM DATE '2020-08-11')",
     "SELECT EXTRACT(TIMEZONE FROM DATE '2020-08-11')", "SELECT date_part('hour', DATE '2020-08-11'), EXTRACT(EPOCH FROM DATE '2020-08-11')",
+    # a set operation's string constants read as its other arms' type (1 UNION '01' was two text rows)
+    "SELECT 1 UNION SELECT '01' ORDER BY 1", "SELECT 'a' UNION SELECT 1", "SELECT 1.5 UNION SELECT 'x'",
+    "SELECT 1, 'x' UNION ALL SELECT '2', 'y' ORDER BY 1", "SELECT true UNION SELECT 'f' ORDER BY 1",
+    "SELECT '2020-01-01'::date UNION SELECT '2020-01-01'", "SELECT 2 INTERSECT SELECT '02'", "SELECT 'a' UNION SELECT 'b' ORDER BY 1",
     # json's input read strictly (the engine accepted a trailing comma and NaN)
     "SELECT '[1,2,]'::json", "SELECT '{\"a\":1,}'::json", "SELECT 'NaN'::json", "SELECT '01'::json", "SELECT ''::json",
     "SELECT 'true'::json, '  [1, 2]  '::json, ('{\"a\": \"[3]\"}'::jsonb ->> 'a')::json",

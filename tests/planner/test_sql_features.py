@@ -292,7 +292,7 @@ async def test_bytea_and_uuid_text_input(db):
     await s.execute("INSERT INTO bu VALUES ('\\x0102ff', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'), ('plain', NULL)")
     got = await rows(s, "SELECT b FROM bu ORDER BY b")
     assert got == [(b"\x01\x02\xff",), (b"plain",)]
-    assert await sqlstate(s, "INSERT INTO bu VALUES ('\\xzz', NULL)") == "22P02"
+    assert await sqlstate(s, "INSERT INTO bu VALUES ('\\xzz', NULL)") == "22023"  # PostgreSQL's: invalid hexadecimal digit
     assert await sqlstate(s, "INSERT INTO bu VALUES (NULL, 'not-a-uuid')") == "22P02"
 
 
