@@ -454,6 +454,11 @@ class Binder:
         name, args = fc.funcname[-1].sval, list(fc.args or ())
         if name in _VARIANCES and len(args) == 1 and _operand_type(args[0], self._columns, floats=True) in ("real", "double precision", None):
             return self._float_variance(fc)
+        if name in ("date_bin", "txngate_date_bin") and len(args) == 3 and any(_string_constant(a) for a in args):
+            # untyped constants as PostgreSQL resolves them: the stride an interval, the other a timestamp like the one given
+            kind = next((k for a in args[1:] if (k := _datetime_kind(a, self._columns))), "timestamp")
+            typed = [typed_literal(a, t) if _string_constant(a) else a for a, t in zip(args, ("interval", kind, kind))]
+            return ast.FuncCall(funcname=fc.funcname, args=tuple(typed))
         if name in ("btrim", "ltrim", "rtrim", "trim") and any(_is_bytea(a, self._columns) for a in args):
             raise not_supported(f"{name} of bytea")  # the engine trims text: it answered text, not bytes
         if name == "string_agg" and len(args) == 2 and _is_bytea(args[0], self._columns):
@@ -1650,6 +1655,10 @@ def _typed_string(value: ast.A_Const, sql_type: str) -> ast.Node:
     return typed if typed is not value else _cast_to(value, sql_type)
 
 
+def _string_constant(n: ast.Node) -> bool:
+    return isinstance(n, ast.A_Const) and isinstance(n.val, ast.String)
+
+
 def _resolved_type(n: ast.Node, columns: dict[str, str]) -> str | None:
     """The SQL type of a column, a cast or a number constant (None for other expressions)."""
     if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
@@ -1779,7 +1788,7 @@ INTEGER_RESULTS = {"length", "strlen", "strpos", "ascii", "bit_length", "ntile",
 FUNCTION_NAMES = {
     # local_exec.strings: PostgreSQL's versions (DuckDB's differ, or lack them)
     "sha224": "txngate_sha224", "sha384": "txngate_sha384", "sha512": "txngate_sha512", "encode": "txngate_encode",
-    "decode": "txngate_decode", "split_part": "txngate_split_part", "to_hex": "txngate_to_hex", "chr": "txngate_chr",
+    "decode": "txngate_decode", "split_part": "txngate_split_part", "to_hex": "txngate_to_hex", "chr": "txngate_chr", "date_bin": "txngate_date_bin",
     # pgcatalog.macros(): PostgreSQL's empty and NULL delimiters, and NULL elements
     "string_to_array": "txngate_string_to_array", "array_to_string": "txngate_array_to_string", "array_cat": "txngate_array_cat",
     "btrim": "trim", "octet_length": "strlen", "position": "strpos", "char_length": "length", "character_length": "length",

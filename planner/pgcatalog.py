@@ -1246,7 +1246,18 @@ def macros() -> tuple[str, ...]:
         "ELSE (CASE WHEN op > lo THEN 0 WHEN op <= hi THEN n + 1 "
         "ELSE least(CAST(trunc(n * ((CAST(lo AS double) - op) / (CAST(lo AS double) - hi))) AS INTEGER), txngate_bucket_cap(op, lo, hi, n)) + 1 END) END, "
         # width_bucket(operand, thresholds): how many of the (ascending) thresholds are at or below it
-        "(op, th) AS CAST(len(list_filter(th, lambda x: x <= op)) AS INTEGER)",
+        "(op, th) AS CASE WHEN list_count(th) < len(th) THEN " + raised("22004", "thresholds array must not contain NULLs", "INTEGER")
+        + " ELSE CAST(len(list_filter(th, lambda x: x <= op)) AS INTEGER) END",
+        "CREATE OR REPLACE MACRO txngate_stride_us(i) AS CAST(date_part('day', i) AS BIGINT) * 86400000000 "
+        "+ date_part('hour', i) * 3600000000 + date_part('minute', i) * 60000000 + date_part('microseconds', i)",
+        # date_bin(stride, source, origin): the start of source's bin of bins of stride from origin (the engine's
+        # time_bucket refuses a stride of days and hours), with PostgreSQL's refusals
+        "CREATE OR REPLACE MACRO txngate_date_bin(stride, source, origin) AS CASE "
+        "WHEN date_part('year', stride) <> 0 OR date_part('month', stride) <> 0 THEN "
+        "error('[0A000] timestamps cannot be binned into intervals containing months or years') "
+        "WHEN txngate_stride_us(stride) <= 0 THEN error('[22008] stride must be greater than zero') "
+        "ELSE origin + to_microseconds((epoch_us(source) - epoch_us(origin)) - ((epoch_us(source) - epoch_us(origin)) % txngate_stride_us(stride) "
+        "+ txngate_stride_us(stride)) % txngate_stride_us(stride)) END",
         # array_fill(value, dims): a one- or two-dimensional array of value (lower bounds other than 1 are refused)
         # array_fill(value, dims [, lower bounds]) of one or two dimensions (planner.bind picks by the dims given)
         "CREATE OR REPLACE MACRO txngate_array_fill1(v, d, lb) AS CASE WHEN len(d) <> 1 OR len(lb) <> 1 "

@@ -184,6 +184,13 @@ QUERIES = [
     "SELECT 1 UNION SELECT '01' ORDER BY 1", "SELECT 'a' UNION SELECT 1", "SELECT 1.5 UNION SELECT 'x'",
     "SELECT 1, 'x' UNION ALL SELECT '2', 'y' ORDER BY 1", "SELECT true UNION SELECT 'f' ORDER BY 1",
     "SELECT '2020-01-01'::date UNION SELECT '2020-01-01'", "SELECT 2 INTERSECT SELECT '02'", "SELECT 'a' UNION SELECT 'b' ORDER BY 1",
+    # date_bin of strides of days and hours (the engine's time_bucket refused them: XX000), PostgreSQL's refusals
+    "SELECT date_bin('1 day 3 hours'::interval, timestamptz '2020-02-11 15:44:17+00', timestamptz '2001-01-01 00:00:00+00'),"
+    " date_bin('15 minutes', timestamp '1990-02-11 15:44:17', timestamp '2001-01-01'), date_bin('1 hour', timestamp '2000-01-01 00:00',"
+    " '2000-01-01 02:00'), date_bin('1.5 seconds', timestamp '2000-01-01 00:00:07.3', '2000-01-01'), date_bin('1 hour', NULL::timestamp, '2000-01-01')",
+    "SELECT date_bin('0 days', timestamp '2020-02-01 01:01:01', timestamp '2001-01-01')",
+    "SELECT date_bin('1 year 2 days', timestamp '2020-02-01 01:01:01', timestamp '2001-01-01')",
+    "SELECT width_bucket(5, ARRAY[3, 4, NULL])", "SELECT width_bucket(5, ARRAY[3, 4, 7])",
     # json's input read strictly (the engine accepted a trailing comma and NaN)
     "SELECT '[1,2,]'::json", "SELECT '{\"a\":1,}'::json", "SELECT 'NaN'::json", "SELECT '01'::json", "SELECT ''::json",
     "SELECT 'true'::json, '  [1, 2]  '::json, ('{\"a\": \"[3]\"}'::jsonb ->> 'a')::json",
