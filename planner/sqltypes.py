@@ -274,10 +274,18 @@ def datetime_text(text: str, sql_type: str) -> str:
     years, ``values.date_input``); ``text`` itself when DuckDB reads it
     alike. The one reader of such text, for constants and parameters."""
     try:
-        return bc_input(text, sql_type) or datetime_input(text, sql_type) \
+        out = bc_input(text, sql_type) or datetime_input(text, sql_type) \
             or (date_input if sql_type == "date" else timestamp_input)(text) or text
     except DateSyntax as e:
         raise SqlError(e.sqlstate, str(e)) from None
+    if (m := _FAR_YEAR.match(out)) and int(m.group(1)) > _LAST_YEAR[sql_type]:
+        raise SqlError("22008", f'{"date" if sql_type == "date" else "timestamp"} out of range: "{text}"')
+    return out
+
+
+#: the last years PostgreSQL's dates and timestamps reach (the engine's reach further)
+_LAST_YEAR = {"date": 5874897, "timestamp": 294276, "timestamptz": 294276}
+_FAR_YEAR = re.compile(r"\s*(\d{6,})-")
 
 
 _ZONED_TIME = re.compile(r"(.*?\d)\s*([a-z]+|[+-]\d{1,2}(?::?\d{2})?)", re.IGNORECASE)

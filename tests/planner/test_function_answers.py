@@ -191,6 +191,9 @@ QUERIES = [
     "SELECT date_bin('0 days', timestamp '2020-02-01 01:01:01', timestamp '2001-01-01')",
     "SELECT date_bin('1 year 2 days', timestamp '2020-02-01 01:01:01', timestamp '2001-01-01')",
     "SELECT width_bucket(5, ARRAY[3, 4, NULL])", "SELECT width_bucket(5, ARRAY[3, 4, 7])",
+    # dates and timestamps past PostgreSQL's last year (the engine's reach further)
+    "SELECT date '5874898-01-01'", "SELECT '5874898-01-01'::date", "SELECT timestamp '294277-01-01 00:00'",
+    "SELECT timestamptz '294277-01-01 00:00+00'", "SELECT date '5874897-12-31'::text",
     # json's input read strictly (the engine accepted a trailing comma and NaN)
     "SELECT '[1,2,]'::json", "SELECT '{\"a\":1,}'::json", "SELECT 'NaN'::json", "SELECT '01'::json", "SELECT ''::json",
     "SELECT 'true'::json, '  [1, 2]  '::json, ('{\"a\": \"[3]\"}'::jsonb ->> 'a')::json",
