@@ -272,6 +272,14 @@ class Binder:
                           list(n.args))
         if isinstance(n, ast.FuncCall) and self.dialect == "duckdb" and (trunc := _date_trunc(n, self._columns)) is not None:
             return trunc
+        if self.dialect == "duckdb" and isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "%" \
+                and n.lexpr is not None and id(n) not in self._cast \
+                and all(_integer_width(x, self._columns) in ("smallint", "integer", "bigint") for x in (n.lexpr, n.rexpr)):
+            # x % -1 is 0 in PostgreSQL, the smallest integer's too (the engine's overflows dividing it by -1)
+            self._cast.add(id(n))
+            remainder = expand("CASE WHEN _arg2 = -1 THEN _arg1 - _arg1 END", [n.lexpr, n.rexpr])
+            remainder.defresult = n  # itself (a copy would be rewritten again)
+            return remainder
         if isinstance(n, ast.GroupingFunc) and id(n) not in self._cast:
             self._cast.add(id(n))
             return _cast_to(n, "integer")  # PostgreSQL's grouping() is an integer (the engine's a bigint)

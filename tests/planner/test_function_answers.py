@@ -194,6 +194,9 @@ QUERIES = [
     # dates and timestamps past PostgreSQL's last year (the engine's reach further)
     "SELECT date '5874898-01-01'", "SELECT '5874898-01-01'::date", "SELECT timestamp '294277-01-01 00:00'",
     "SELECT timestamptz '294277-01-01 00:00+00'", "SELECT date '5874897-12-31'::text",
+    # x % -1 is 0, the smallest integer's too (the engine overflowed dividing it)
+    "SELECT (-32768)::int2 % (-1)::int2, (-2147483648)::int4 % (-1)::int4, (-9223372036854775808)::int8 % (-1)::int8, 7 % 3, -7 % 3, 7 % -1",
+    "SELECT (-2147483648)::int4 / (-1)::int4", "SELECT 5 % 0",
     # json's input read strictly (the engine accepted a trailing comma and NaN)
     "SELECT '[1,2,]'::json", "SELECT '{\"a\":1,}'::json", "SELECT 'NaN'::json", "SELECT '01'::json", "SELECT ''::json",
     "SELECT 'true'::json, '  [1, 2]  '::json, ('{\"a\": \"[3]\"}'::jsonb ->> 'a')::json",
