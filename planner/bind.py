@@ -2080,6 +2080,10 @@ def _is_element(n: ast.Node, arrays: dict[str, str], columns: dict[str, str]) ->
         return _is_array(n.arg, arrays) and len(n.indirection) >= _array_depth(n.arg)  # a[1]: an element of a
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("->>", "#>>"):
         return True  # json's text
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" and n.lexpr is not None:
+        # text || text: text (no array among its operands)
+        return not _is_array(n, arrays) and all(isinstance(x, ast.A_Const) and isinstance(x.val, ast.String) or _is_element(x, arrays, columns)
+                                                for x in (n.lexpr, n.rexpr))
     if isinstance(n, ast.FuncCall) or isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _ARITHMETIC:
         return not _maybe_list(n, columns)  # a scalar function's or arithmetic's value
     if (arms := _arms(n)) is not None:  # string constants among its arms are of the others' type, or text

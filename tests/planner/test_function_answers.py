@@ -197,6 +197,8 @@ QUERIES = [
     # x % -1 is 0, the smallest integer's too (the engine overflowed dividing it)
     "SELECT (-32768)::int2 % (-1)::int2, (-2147483648)::int4 % (-1)::int4, (-9223372036854775808)::int8 % (-1)::int8, 7 % 3, -7 % 3, 7 % -1",
     "SELECT (-2147483648)::int4 / (-1)::int4", "SELECT 5 % 0",
+    # an array || a text concatenation appends it (refused: the engine cannot concatenate a list and a string)
+    "SELECT ARRAY['a'] || ('p' || 'q'), ('x'::text || 'y') || ARRAY['b'], ARRAY['a'] || (s || s) FROM words ORDER BY 3",
     # json's input read strictly (the engine accepted a trailing comma and NaN)
     "SELECT '[1,2,]'::json", "SELECT '{\"a\":1,}'::json", "SELECT 'NaN'::json", "SELECT '01'::json", "SELECT ''::json",
     "SELECT 'true'::json, '  [1, 2]  '::json, ('{\"a\": \"[3]\"}'::jsonb ->> 'a')::json",
