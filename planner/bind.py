@@ -33,6 +33,7 @@ from pglast.enums.parsenodes import FRAMEOPTION_NONDEFAULT
 
 from planner import decimals, intervals, jsonops, recursive, scopes, tochar
 from planner.catalog import Catalog, Relation
+from planner import functions
 from planner.errors import FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
 from planner.parse import pg_sql, walk
@@ -151,7 +152,7 @@ class Binder:
     def rewrite(self, node: ast.Node, outputs: bool = False) -> ast.Node:
         """A copy of ``node`` rewritten; ``outputs``: it is the statement
         whose result the client gets (computed jsonb is printed canonically)."""
-        node = copy.deepcopy(node)
+        node = functions.inline(copy.deepcopy(node), self.catalog, self.search_path)  # SQL functions' bodies where they are called
         self._shape(node)
         ctes, char_casts = set(), False  # one walk for both
         for n in walk(node):

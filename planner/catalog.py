@@ -1,9 +1,10 @@
-"""The catalog: schemas, tables, views and materialized views, itself a shard
-in the txns set.
+"""The catalog: schemas, tables, views, materialized views and functions
+written in SQL, itself a shard in the txns set.
 
 Rows of the catalog shard are ``(kind, name, def)``: ``kind`` is ``schema``,
-``table``, ``view`` or ``matview``; ``name`` is the qualified name
-(``schema.relation``, or the schema's name); ``def`` is JSON. Every change is
+``table``, ``view``, ``matview`` or ``function``; ``name`` is the qualified
+name (``schema.relation``, the schema's name, or a function's signature
+``schema.name(type,...)``); ``def`` is JSON. Every change is
 committed through the txns shard at a write timestamp, so DDL and DML share
 one timeline: a read at ``read_ts`` sees exactly the objects that existed
 then. DDL is a read-then-write on the catalog (``read_ts`` / ``read_ts +
@@ -11,7 +12,8 @@ then. DDL is a read-then-write on the catalog (``read_ts`` / ``read_ts +
 definition retracts the old row and inserts the new one at the same ts.
 
 Invariants (``Catalog.validate``): at any timestamp a qualified name maps to
-at most one relation; every relation's schema exists; every table's shard
+at most one relation, a signature to at most one function; every relation's
+and function's schema exists; every table's shard
 exists and is registered in the txns set before its row is committed (the
 DDL code keeps that order).
 
@@ -271,6 +273,49 @@ class Relation:
         )
 
 
+@dataclass(frozen=True)
+class Function:
+    """A function written in SQL (LANGUAGE sql), inlined where it is called
+    (planner.functions): its parameters, what it returns, and its body, one
+    query in PostgreSQL SQL whose parameters are ``$n`` or their names."""
+
+    name: str
+    schema: str
+    arg_names: tuple[str, ...]  # "" for a parameter without a name
+    arg_types: tuple[str, ...]  # canonical SQL types
+    defaults: tuple[str | None, ...]  # each parameter's DEFAULT, PostgreSQL SQL (trailing ones only)
+    returns: str  # canonical SQL type; "record" for RETURNS TABLE and OUT parameters
+    setof: bool
+    columns: tuple[tuple[str, str], ...]  # RETURNS TABLE's or the OUT parameters' (name, type)
+    body: str
+    strict: bool = False
+    volatility: str = "v"  # PostgreSQL's provolatile: i(mmutable), s(table), v(olatile)
+    oid: int = 0
+    source: str = ""  # the body as written (pg_proc.prosrc); "" for a SQL-standard body (RETURN, BEGIN ATOMIC)
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.schema}.{self.name}"
+
+    @property
+    def signature(self) -> str:
+        return f"{self.qualified}({','.join(self.arg_types)})"
+
+    def row(self) -> dict:
+        d = {"arg_names": list(self.arg_names), "arg_types": list(self.arg_types), "defaults": list(self.defaults), "returns": self.returns,
+             "setof": self.setof, "columns": [list(c) for c in self.columns], "body": self.body, "strict": self.strict,
+             "volatility": self.volatility, "oid": self.oid, "source": self.source}
+        return {"kind": "function", "name": self.signature, "def": json.dumps(d, sort_keys=True)}
+
+    @classmethod
+    def from_row(cls, signature: str, definition: str) -> "Function":
+        d = json.loads(definition)
+        qualified = signature[:signature.index("(")]
+        schema, name = qualified.split(".", 1)
+        return cls(name, schema, tuple(d["arg_names"]), tuple(d["arg_types"]), tuple(d["defaults"]), d["returns"], d["setof"],
+                   tuple(tuple(c) for c in d["columns"]), d["body"], d["strict"], d["volatility"], d["oid"], d.get("source", ""))
+
+
 def _renamed_in_expression(sql: str, renames: dict[str, str]) -> str:
     """An expression on one table's columns (a partial index's predicate)
     with its columns renamed."""
@@ -300,7 +345,8 @@ Note = Callable[[Optional[frozenset]], None]
 def catalog_key(namespace: str, name) -> int:
     """The key hash of one catalog object: ``("relation", "schema.name")``
     (tables, views and materialized views share PostgreSQL's one namespace
-    per schema), ``("schema", name)``, ``("oid", oid)``, ``("deps",
+    per schema), ``("function", "schema.name")`` (every overload of a
+    function), ``("schema", name)``, ``("oid", oid)``, ``("deps",
     "schema.name")`` (the views reading a relation), or ``("referrers",
     oid)`` (the tables whose foreign keys reference a relation)."""
     return key_hash("catalog", (namespace, name))
@@ -311,6 +357,9 @@ def row_keys(kind: str, name: str, definition: str) -> set[int]:
     so a transaction that looked up any of them conflicts with the change."""
     if kind == "schema":
         return {catalog_key("schema", name)}
+    if kind == "function":
+        fn = Function.from_row(name, definition)
+        return {catalog_key("function", fn.qualified), catalog_key("oid", fn.oid)}
     rel = Relation.from_row(kind, name, definition)
     keys = {catalog_key("relation", name), catalog_key("oid", rel.oid)}
     keys |= {catalog_key("relation", f"{rel.schema}.{index[0]}") for index in rel.all_indexes}  # one namespace, as in PostgreSQL
@@ -338,9 +387,10 @@ class Catalog:
     conflict (``storage.txns.keys``)."""
 
     def __init__(self, relations: dict[str, Relation] | None = None, schemas: set[str] | None = None, *, note: Note | None = None,
-                 _shared: "Catalog | None" = None):
+                 _shared: "Catalog | None" = None, functions: dict[str, tuple[Function, ...]] | None = None):
         self._relations = relations if relations is not None else {}
         self._schemas = schemas if schemas is not None else set(BUILTIN_SCHEMAS)
+        self._functions = functions if functions is not None else {}  # qualified name -> its overloads
         self._note = note
         self.base = _shared if _shared is not None else self  # the version, for caches keyed by it
         self._index: dict | None = None  # oid -> relation, qualified -> dependent views (built on first use)
@@ -352,6 +402,13 @@ class Catalog:
             if r["kind"] == "schema":
                 cat._schemas.add(r["name"])
                 continue
+            if r["kind"] == "function":
+                fn = Function.from_row(r["name"], r["def"])
+                overloads = cat._functions.get(fn.qualified, ())
+                if any(f.arg_types == fn.arg_types for f in overloads):
+                    raise AssertionError(f"catalog names function {fn.signature!r} twice")
+                cat._functions[fn.qualified] = overloads + (fn,)
+                continue
             rel = Relation.from_row(r["kind"], r["name"], r["def"])
             if rel.qualified in cat._relations:
                 raise AssertionError(f"catalog names relation {rel.qualified!r} twice")
@@ -361,7 +418,7 @@ class Catalog:
 
     def seen_by(self, note: Note) -> "Catalog":
         """This version, telling ``note`` what is read of it."""
-        return Catalog(self._relations, self._schemas, note=note, _shared=self.base)
+        return Catalog(self._relations, self._schemas, note=note, _shared=self.base, functions=self._functions)
 
     def saw(self, keys: frozenset | None) -> None:
         """Tell the reader's note about a read (replayed from a cache)."""
@@ -373,6 +430,8 @@ class Catalog:
             assert q == rel.qualified, q
             assert rel.schema in self._schemas, f"relation {q} in missing schema"
             assert (rel.shard is not None) == (rel.kind != "view"), q
+        for q, overloads in self._functions.items():
+            assert all(f.qualified == q and f.schema in self._schemas for f in overloads), f"function {q} in missing schema"
 
     # -- reads of everything ---------------------------------------------------
 
@@ -426,6 +485,23 @@ class Catalog:
                 return owner
         return None
 
+    @property
+    def functions(self) -> list[Function]:
+        """Every function (reads the whole catalog)."""
+        self.saw(None)
+        return [f for overloads in self._functions.values() for f in overloads]
+
+    def functions_named(self, name: str, schema: str | None = None, search_path: tuple[str, ...] = ("public",)) -> tuple[Function, ...]:
+        """The overloads of the function ``name`` in the first schema (of
+        ``search_path`` unless given) that has one; () if none."""
+        for s in (schema,) if schema is not None else search_path:
+            qualified = f"{s}.{name}"
+            self.saw(frozenset([catalog_key("function", qualified)]))
+            found = self._functions.get(qualified)
+            if found:
+                return found
+        return ()
+
     def has_schema(self, name: str) -> bool:
         self.saw(frozenset([catalog_key("schema", name)]))
         return name in self._schemas
@@ -474,6 +550,10 @@ class Catalog:
             what = "view" if rel.kind == "view" else "materialized view"
             raise SqlError(WRONG_OBJECT_TYPE, f'cannot change {what} "{rel.name}"')
         return rel
+
+
+def function_rows(*functions: Function) -> pa.Table:
+    return pa.Table.from_pylist([f.row() for f in functions], schema=CATALOG_SCHEMA)
 
 
 def catalog_rows(*relations: Relation) -> pa.Table:

@@ -31,9 +31,10 @@ from planner import grants
 from planner import parse as p
 from planner.bind import column_types, pg_sql, quoted, result_types, transpile
 from planner.catalog import (
-    CATALOG_SHARD, IDENTITY, IDENTITY_ALWAYS, SEQUENCED, SERIAL, TEMP_SCHEMA_PREFIX, Catalog, Column, ForeignKey, Relation,
-    catalog_rows, schema_rows, unique_slot,
+    CATALOG_SHARD, IDENTITY, IDENTITY_ALWAYS, SEQUENCED, SERIAL, TEMP_SCHEMA_PREFIX, Catalog, Column, ForeignKey, Function, Relation,
+    catalog_rows, function_rows, schema_rows, unique_slot,
 )
+from planner import functions
 from planner.dml import Dml, conform
 from planner.errors import (
     CHECK_VIOLATION,
@@ -302,6 +303,55 @@ class Ddl(Dml):
         await self._write_catalog(catalog_rows(rel), 1)
         return Result("CREATE VIEW", notices=notices)
 
+    async def create_function(self, node: ast.CreateFunctionStmt) -> Result:
+        """CREATE [OR REPLACE] FUNCTION ... LANGUAGE sql (planner.functions):
+        its body is bound once with NULL arguments, so the names it reads
+        must exist, as PostgreSQL checks them."""
+        catalog = await self.work.catalog()
+        names = [n.sval for n in node.funcname]
+        schema = self._schema_of(ast.RangeVar(relname=names[-1], schemaname=names[-2] if len(names) > 1 else None), catalog)
+        fn = functions.definition(node, schema, 0)
+        old = next((f for f in catalog.functions_named(fn.name, schema) if f.arg_types == fn.arg_types), None)
+        if old is not None and not node.replace:
+            raise SqlError("42723", f'function "{fn.name}" already exists with same argument types')
+        if old is not None and (old.returns, old.setof, old.columns) != (fn.returns, fn.setof, fn.columns):
+            raise SqlError("42P13", "cannot change return type of existing function",
+                           hint=f"Use DROP FUNCTION {fn.name}({', '.join(fn.arg_types)}) first.")
+        fn = replace(fn, oid=old.oid if old is not None else catalog.new_oid())
+        probe = functions.check_body(fn, catalog, self.search_path)
+        out = await self.select(probe)
+        wanted = len(fn.columns) or 1
+        if fn.returns != "void" and out.num_columns != wanted:
+            raise SqlError("42P13", f"return type mismatch in function declared to return {fn.returns}",
+                           detail=f"Final statement must return exactly {wanted} column{'s' if wanted > 1 else ''}.")
+        if old is not None:
+            await self._write_catalog(function_rows(old), -1)
+        await self._write_catalog(function_rows(fn), 1)
+        return Result("CREATE FUNCTION")
+
+    async def _drop_functions(self, node: ast.DropStmt, catalog: Catalog) -> Result:
+        """DROP FUNCTION name[(types)], ... [IF EXISTS]."""
+        notices, dropping = [], []
+        for obj in node.objects:
+            parts = [n.sval for n in obj.objname]
+            name, schema = parts[-1], (parts[-2] if len(parts) > 1 else None)
+            found = catalog.functions_named(name, schema, self.search_path)
+            if not obj.args_unspecified:
+                types = tuple(canonical(t, array_ok=True) for t in obj.objargs or ())
+                found = tuple(f for f in found if f.arg_types == types)
+            shown = f"{name}({', '.join(canonical(t, array_ok=True) for t in obj.objargs or ())})" if not obj.args_unspecified else name
+            if not found:
+                if node.missing_ok:
+                    notices.append(f"NOTICE 00000: function {shown} does not exist, skipping")
+                    continue
+                raise SqlError("42883", f"function {shown} does not exist")
+            if len(found) > 1:
+                raise SqlError("42725", f'function name "{name}" is not unique', hint="Specify the argument list to select the function unambiguously.")
+            dropping.append(found[0])
+        if dropping:
+            await self._write_catalog(function_rows(*dropping), -1)
+        return Result("DROP FUNCTION", notices=notices)
+
     def _reads_temporary(self, query: ast.Node, catalog: Catalog) -> bool:
         """Whether ``query`` reads a temporary table (or view)."""
         for name in p.table_refs(query):
@@ -320,6 +370,8 @@ class Ddl(Dml):
             return await self._drop_indexes(node, await self.work.catalog())
         if kind == "OBJECT_EXTENSION":
             return grants.drop_extension(node)
+        if kind == "OBJECT_FUNCTION":
+            return await self._drop_functions(node, await self.work.catalog())
         if kind not in OBJECT_KINDS:
             raise not_supported(f"DROP {kind.removeprefix('OBJECT_')}")
         want = OBJECT_KINDS[kind]
@@ -408,15 +460,19 @@ class Ddl(Dml):
                     continue
                 raise SqlError(INVALID_SCHEMA_NAME, f'schema "{name}" does not exist')
             inside = [r for r in catalog.relations.values() if r.schema == name]
-            if inside and node.behavior.name != "DROP_CASCADE":
+            routines = [f for f in catalog.functions if f.schema == name]
+            if (inside or routines) and node.behavior.name != "DROP_CASCADE":
                 raise SqlError(
                     DEPENDENT_OBJECTS_STILL_EXIST,
                     f"cannot drop schema {name} because other objects depend on it",
-                    detail="\n".join(f"{KIND_WORDS[r.kind]} {r.qualified} depends on schema {name}" for r in inside),
+                    detail="\n".join([f"{KIND_WORDS[r.kind]} {r.qualified} depends on schema {name}" for r in inside]
+                                     + [f"function {f.qualified}({', '.join(f.arg_types)}) depends on schema {name}" for f in routines]),
                     hint="Use DROP ... CASCADE to drop the dependent objects too.",
                 )
             rels = self._with_dependents(catalog, inside, True, notices)
             await self._drop_relations(rels)
+            if routines:
+                await self._write_catalog(function_rows(*routines), -1)
             await self._write_catalog(schema_rows(name), -1)
         return Result("DROP SCHEMA", notices=notices)
 

@@ -142,6 +142,7 @@ DDL_NODES = (
     ast.CreateStmt, ast.CreateTableAsStmt, ast.ViewStmt, ast.DropStmt, ast.CreateSchemaStmt,
     ast.AlterTableStmt, ast.RenameStmt, ast.IndexStmt, ast.RefreshMatViewStmt, ast.CommentStmt,
     ast.GrantStmt, ast.AlterDefaultPrivilegesStmt, ast.AlterOwnerStmt, ast.CreateExtensionStmt,  # planner.grants
+    ast.CreateFunctionStmt,  # planner.functions
 )
 
 

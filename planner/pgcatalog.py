@@ -608,6 +608,23 @@ class PgCatalog:
         return [dict(schemaname=r.schema, tablename=r.name, tableowner=self.user, hasindexes=bool(r.all_indexes), hasrules=False,
                      hastriggers=False, rowsecurity=False) for r in self._relations() if r.kind == "table"]
 
+    def _pg_proc(self):
+        """The functions written in SQL (PostgreSQL's own are not listed)."""
+        rows = []
+        for f in sorted(self.catalog.functions, key=lambda f: f.signature):
+            out_types = [type_oid(t)[0] for _n, t in f.columns]
+            rows.append(dict(
+                oid=f.oid, proname=f.name, pronamespace=namespace_oid(f.schema), proowner=SUPERUSER_OID, prolang=14, procost=100.0,
+                prorows=1000.0 if f.setof else 0.0, provariadic=0, prosupport="-", prokind="f", prosecdef=False, proleakproof=False,
+                proisstrict=f.strict, proretset=f.setof, provolatile=f.volatility, proparallel="u", pronargs=len(f.arg_types),
+                pronargdefaults=sum(d is not None for d in f.defaults), prorettype=2249 if f.returns == "record" else type_oid(f.returns)[0],
+                proargtypes=[type_oid(t)[0] for t in f.arg_types],
+                proallargtypes=[type_oid(t)[0] for t in f.arg_types] + out_types if out_types else None,
+                proargmodes=["i"] * len(f.arg_types) + ["t"] * len(out_types) if out_types else None,
+                proargnames=list(f.arg_names) + [n for n, _t in f.columns] if any(f.arg_names) or out_types else None,
+                prosrc=f.source))
+        return rows
+
     def _pg_views(self):
         return [dict(schemaname=r.schema, viewname=r.name, viewowner=self.user, definition=r.query)
                 for r in self._relations() if r.kind == "view"]

@@ -826,7 +826,7 @@ class Session:
             ast.DropStmt: ddl.drop, ast.CreateSchemaStmt: ddl.create_schema, ast.AlterTableStmt: ddl.alter_table,
             ast.RenameStmt: ddl.rename, ast.IndexStmt: ddl.create_index, ast.RefreshMatViewStmt: ddl.refresh,
             ast.CommentStmt: ddl.comment, ast.GrantStmt: ddl.grant, ast.AlterDefaultPrivilegesStmt: ddl.default_privileges,
-            ast.AlterOwnerStmt: ddl.alter_owner, ast.CreateExtensionStmt: ddl.create_extension,
+            ast.AlterOwnerStmt: ddl.alter_owner, ast.CreateExtensionStmt: ddl.create_extension, ast.CreateFunctionStmt: ddl.create_function,
         }[type(node)]
         return await handler(node)
 
