@@ -262,7 +262,7 @@ async def _load_table(dml, rel, cols, strings: pa.Table, guard: "_KeyGuard") -> 
             text = pa.types.is_string(strings.column(at).type) or pa.types.is_null(strings.column(at).type)
             if col.type.endswith("[]") and text:
                 strings = strings.set_column(at, f"c{at}", array_texts(strings.column(at)))  # elements' texts, cast below
-                expr = f"list_transform({src}, lambda x: unhex(substr(x, 3)))" if col.type == "bytea[]" else f"CAST({src} AS {duckdb_type(col.type)})"
+                expr = f"list_transform({src}, lambda _lx: unhex(substr(_lx, 3)))" if col.type == "bytea[]" else f"CAST({src} AS {duckdb_type(col.type)})"
             elif col.type == "bytea":
                 expr = f"unhex(substr({src}, 3))" if text else f"CAST({src} AS BLOB)"
             elif col.type == "boolean" and text:

@@ -1108,20 +1108,20 @@ def macros() -> tuple[str, ...]:
     return (
         format_type_sql(),
         # information_schema._pg_expandarray(a): rows (x, n) of the elements and their positions
-        "CREATE OR REPLACE MACRO txngate_expandarray(a) AS list_transform(range(1, len(a) + 1), lambda i: {'x': a[i], 'n': i})",
+        "CREATE OR REPLACE MACRO txngate_expandarray(a) AS list_transform(range(1, len(a) + 1), lambda _li: {'x': a[_li], 'n': _li})",
         # the dimensions of a (nested) list: its type's count of [], and the length of dimension d (the first element's at d > 1)
         "CREATE OR REPLACE MACRO txngate_array_ndims(a) AS (length(typeof(a)) - length(replace(typeof(a), '[]', ''))) // 2",
         "CREATE OR REPLACE MACRO txngate_array_dim_length(a, d) AS CASE WHEN len(a) = 0 OR d < 1 OR d > txngate_array_ndims(a) THEN NULL "
         "WHEN d = 1 THEN len(a) ELSE json_array_length(to_json(a), '$' || repeat('[0]', d - 1)) END",
         "CREATE OR REPLACE MACRO txngate_cardinality(a) AS CASE WHEN len(a) = 0 THEN 0 WHEN txngate_array_ndims(a) = 1 THEN len(a) "
-        "ELSE CAST(list_product(list_transform(range(1, txngate_array_ndims(a) + 1), lambda d: txngate_array_dim_length(a, d))) AS BIGINT) END",
+        "ELSE CAST(list_product(list_transform(range(1, txngate_array_ndims(a) + 1), lambda _ld: txngate_array_dim_length(a, _ld))) AS BIGINT) END",
         "CREATE OR REPLACE MACRO txngate_array_dims(a) AS CASE WHEN len(a) > 0 THEN array_to_string(list_transform("
-        "range(1, txngate_array_ndims(a) + 1), lambda d: '[1:' || CAST(txngate_array_dim_length(a, d) AS VARCHAR) || ']'), '') END",
+        "range(1, txngate_array_ndims(a) + 1), lambda _ld: '[1:' || CAST(txngate_array_dim_length(a, _ld) AS VARCHAR) || ']'), '') END",
         # string_to_array (planner.bind.FUNCTION_NAMES): '' has no elements, a NULL delimiter splits into characters, '' not at all
         "CREATE OR REPLACE MACRO txngate_string_split(s, d) AS CASE WHEN s = '' THEN CAST([] AS VARCHAR[]) "
         "WHEN d IS NULL THEN string_split(s, '') WHEN d = '' THEN [s] ELSE string_split(s, d) END",
         "CREATE OR REPLACE MACRO txngate_string_to_array(s, d) AS txngate_string_split(s, d), "
-        "(s, d, n) AS list_transform(txngate_string_split(s, d), lambda e: CASE WHEN e = n THEN NULL ELSE e END)",
+        "(s, d, n) AS list_transform(txngate_string_split(s, d), lambda _le: CASE WHEN _le = n THEN NULL ELSE _le END)",
         # array_to_string: NULL for a NULL delimiter; the third argument stands for NULL elements
         # (DuckDB's text of a list of strings or integers is PostgreSQL's; other elements and lists of lists: local_exec.arrays)
         "CREATE OR REPLACE MACRO txngate_array_to_string(a, d) AS CASE WHEN d IS NULL THEN NULL "
@@ -1131,7 +1131,7 @@ def macros() -> tuple[str, ...]:
         "ELSE txngate_list_join(to_json(a), typeof(a), d) END, "
         "(a, d, n) AS CASE WHEN d IS NULL THEN NULL WHEN n IS NULL THEN txngate_array_to_string(a, d) "
         "WHEN typeof(a) IN ('VARCHAR[]', 'INTEGER[]', 'BIGINT[]', 'SMALLINT[]') "
-        "THEN array_to_string(list_transform(a, lambda e: coalesce(CAST(e AS VARCHAR), n)), d) "
+        "THEN array_to_string(list_transform(a, lambda _le: coalesce(CAST(_le AS VARCHAR), n)), d) "
         "ELSE txngate_list_join_or(to_json(a), typeof(a), d, n) END",
         # a @> b as PostgreSQL: a NULL element of b is in no array (the engine's skips it)
         "CREATE OR REPLACE MACRO txngate_array_contains(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL "
@@ -1142,8 +1142,8 @@ def macros() -> tuple[str, ...]:
         # (the first offending array's, in the order aggregated; each paired with the first's length, as a lambda that read l
         # itself would meet the engine's internal error beside a lambda in the aggregated expression)
         "CREATE OR REPLACE MACRO txngate_stacked_arrays(l) AS CASE list_filter(list_transform(list_zip(l, list_resize([len(l[1])], len(l), "
-        "len(l[1]))), lambda p: CASE WHEN p[1] IS NULL THEN 1 WHEN len(p[1]) = 0 THEN 2 WHEN len(p[1]) <> p[2] THEN 3 ELSE 0 END), "
-        "lambda c: c > 0)[1] "
+        "len(l[1]))), lambda _lp: CASE WHEN _lp[1] IS NULL THEN 1 WHEN len(_lp[1]) = 0 THEN 2 WHEN len(_lp[1]) <> _lp[2] THEN 3 ELSE 0 END), "
+        "lambda _lc: _lc > 0)[1] "
         "WHEN 1 THEN error('[22004] cannot accumulate null arrays') WHEN 2 THEN error('[2202E] cannot accumulate empty arrays') "
         "WHEN 3 THEN error('[2202E] cannot accumulate arrays of different dimensionality') ELSE l END",  # (of any element type)
         # UPDATE ... SET a[i] = v (planner.dml): arrays of lower bound 1 only (a NULL or empty array takes only a[1])
@@ -1161,19 +1161,19 @@ def macros() -> tuple[str, ...]:
         # UPDATE ... SET j['k'][0] = v (planner.dml, local_exec.jsonb.assign): '' stands for a NULL document, SQL NULL is json null
         "CREATE OR REPLACE MACRO txngate_jsonb_key(k) AS CAST(to_json(k) AS VARCHAR)",
         "CREATE OR REPLACE MACRO txngate_jsonb_subscript_assign(j, keys, v) AS "
-        "txngate_jsonb_assign(coalesce(CAST(j AS VARCHAR), ''), '[' || array_to_string(list_transform(keys, lambda k: coalesce(k, 'null')), ',') || ']', "
+        "txngate_jsonb_assign(coalesce(CAST(j AS VARCHAR), ''), '[' || array_to_string(list_transform(keys, lambda _lk: coalesce(_lk, 'null')), ',') || ']', "
         "coalesce(CAST(v AS VARCHAR), 'null'))",
         # variances of doubles as PostgreSQL's float8_accum: (N, Sx, Sxx) by Youngs and Cramer's update (planner.bind._youngs_cramer)
-        "CREATE OR REPLACE MACRO txngate_float8_accum(l) AS list_reduce(list_filter(l, lambda v: v IS NOT NULL), "
-        "lambda acc, v: {'n': acc.n + 1, 'sx': acc.sx + v, 'sxx': CASE WHEN acc.n = 0 THEN CASE WHEN isfinite(v) THEN CAST(0 AS DOUBLE) ELSE CAST('NaN' AS DOUBLE) END "
-        "ELSE acc.sxx + (v * (acc.n + 1) - (acc.sx + v)) * (v * (acc.n + 1) - (acc.sx + v)) / ((acc.n + 1) * acc.n) END}, "
+        "CREATE OR REPLACE MACRO txngate_float8_accum(l) AS list_reduce(list_filter(l, lambda _lv: _lv IS NOT NULL), "
+        "lambda _lacc, _lv: {'n': _lacc.n + 1, 'sx': _lacc.sx + _lv, 'sxx': CASE WHEN _lacc.n = 0 THEN CASE WHEN isfinite(_lv) THEN CAST(0 AS DOUBLE) ELSE CAST('NaN' AS DOUBLE) END "
+        "ELSE _lacc.sxx + (_lv * (_lacc.n + 1) - (_lacc.sx + _lv)) * (_lv * (_lacc.n + 1) - (_lacc.sx + _lv)) / ((_lacc.n + 1) * _lacc.n) END}, "
         "{'n': CAST(0 AS DOUBLE), 'sx': CAST(0 AS DOUBLE), 'sxx': CAST(0 AS DOUBLE)})",
-        "CREATE OR REPLACE MACRO txngate_float8_var_pop(l) AS list_transform([txngate_float8_accum(l)], lambda a: CASE WHEN a.n > 0 THEN a.sxx / a.n END)[1]",
-        "CREATE OR REPLACE MACRO txngate_float8_var_samp(l) AS list_transform([txngate_float8_accum(l)], lambda a: CASE WHEN a.n > 1 THEN a.sxx / (a.n - 1) END)[1]",
+        "CREATE OR REPLACE MACRO txngate_float8_var_pop(l) AS list_transform([txngate_float8_accum(l)], lambda _la: CASE WHEN _la.n > 0 THEN _la.sxx / _la.n END)[1]",
+        "CREATE OR REPLACE MACRO txngate_float8_var_samp(l) AS list_transform([txngate_float8_accum(l)], lambda _la: CASE WHEN _la.n > 1 THEN _la.sxx / (_la.n - 1) END)[1]",
         "CREATE OR REPLACE MACRO txngate_float8_stddev_pop(l) AS sqrt(txngate_float8_var_pop(l))",
         "CREATE OR REPLACE MACRO txngate_float8_stddev_samp(l) AS sqrt(txngate_float8_var_samp(l))",
-        "CREATE OR REPLACE MACRO txngate_array_remove(a, e) AS list_filter(a, lambda x: x IS DISTINCT FROM e)",
-        "CREATE OR REPLACE MACRO txngate_array_replace(a, f, t) AS list_transform(a, lambda x: CASE WHEN x IS NOT DISTINCT FROM f THEN t ELSE x END)",
+        "CREATE OR REPLACE MACRO txngate_array_remove(a, e) AS list_filter(a, lambda _lx: _lx IS DISTINCT FROM e)",
+        "CREATE OR REPLACE MACRO txngate_array_replace(a, f, t) AS list_transform(a, lambda _lx: CASE WHEN _lx IS NOT DISTINCT FROM f THEN t ELSE _lx END)",
         "CREATE OR REPLACE MACRO txngate_pg_typeof(t) AS " + _pg_typeof_sql(),
         _stored_numeric_sql(),
         # PostgreSQL refuses what DuckDB answers with NaN or -inf (errors carry their SQLSTATE: local_exec.errors),
@@ -1204,7 +1204,7 @@ def macros() -> tuple[str, ...]:
         "CREATE OR REPLACE MACRO txngate_json_key(k, position) AS CASE WHEN k IS NULL "
         "THEN CAST(CAST('[22023] argument ' || position || ' cannot be null' AS DOUBLE) AS VARCHAR) ELSE CAST(to_json(CAST(k AS VARCHAR)) AS VARCHAR) END",
         # json_agg's text of the listed values: a line break before each row or array after the first
-        "CREATE OR REPLACE MACRO txngate_json_agg_text(l) AS '[' || array_to_string(list_transform(l, lambda e: txngate_json_value(e)), "
+        "CREATE OR REPLACE MACRO txngate_json_agg_text(l) AS '[' || array_to_string(list_transform(l, lambda _le: txngate_json_value(_le)), "
         "CASE WHEN typeof(l[1]) LIKE 'STRUCT%' OR typeof(l[1]) LIKE '%[]' THEN ', \n ' ELSE ', ' END) || ']'",
         # PostgreSQL's years of a date (planner.bind._date_part, _date_trunc): 1 BC is -1, there is no year 0;
         # DuckDB's date_part('year') is astronomical (0 is 1 BC)
@@ -1264,7 +1264,7 @@ def macros() -> tuple[str, ...]:
         "ELSE least(CAST(trunc(n * ((CAST(lo AS double) - op) / (CAST(lo AS double) - hi))) AS INTEGER), txngate_bucket_cap(op, lo, hi, n)) + 1 END) END, "
         # width_bucket(operand, thresholds): how many of the (ascending) thresholds are at or below it
         "(op, th) AS CASE WHEN list_count(th) < len(th) THEN " + raised("22004", "thresholds array must not contain NULLs", "INTEGER")
-        + " ELSE CAST(len(list_filter(th, lambda x: x <= op)) AS INTEGER) END",
+        + " ELSE CAST(len(list_filter(th, lambda _lx: _lx <= op)) AS INTEGER) END",
         "CREATE OR REPLACE MACRO txngate_stride_us(i) AS CAST(date_part('day', i) AS BIGINT) * 86400000000 "
         "+ date_part('hour', i) * 3600000000 + date_part('minute', i) * 60000000 + date_part('microseconds', i)",
         # date_bin(stride, source, origin): the start of source's bin of bins of stride from origin (the engine's
@@ -1279,11 +1279,11 @@ def macros() -> tuple[str, ...]:
         # array_fill(value, dims [, lower bounds]) of one or two dimensions (planner.bind picks by the dims given)
         "CREATE OR REPLACE MACRO txngate_array_fill1(v, d, lb) AS CASE WHEN len(d) <> 1 OR len(lb) <> 1 "
         "THEN error('[2202E] wrong number of array subscripts') WHEN lb[1] <> 1 "
-        "THEN error('[0A000] arrays with lower bounds other than 1 are not supported') ELSE list_transform(range(d[1]), lambda i: v) END",
+        "THEN error('[0A000] arrays with lower bounds other than 1 are not supported') ELSE list_transform(range(d[1]), lambda _li: v) END",
         "CREATE OR REPLACE MACRO txngate_array_fill2(v, d, lb) AS CASE WHEN len(d) <> 2 OR len(lb) <> 2 "
         "THEN error('[2202E] wrong number of array subscripts') WHEN lb[1] <> 1 OR lb[2] <> 1 "
         "THEN error('[0A000] arrays with lower bounds other than 1 are not supported') "
-        "ELSE list_transform(range(d[1]), lambda i: list_transform(range(d[2]), lambda j: v)) END",
+        "ELSE list_transform(range(d[1]), lambda _li: list_transform(range(d[2]), lambda _lj: v)) END",
     )
 
 

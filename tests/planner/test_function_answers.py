@@ -57,6 +57,9 @@ SETUP = [
     "UPDATE nums SET f1 = nums.f1 * '-1' WHERE nums.f1 > '0.0'",
     "CREATE TABLE words (id integer PRIMARY KEY, s text, v varchar(10), d date, t timestamptz)",
     "INSERT INTO words VALUES (1, ' 12 ', '-7', '0055-08-10 BC', '2001-08-10 10:00:00+00'), (2, '1.5', '1e3', '2020-02-29', NULL)",
+    # columns named as the lambda variables of the engine's macros were
+    "CREATE TABLE lam (id int PRIMARY KEY, d date, e text, i int, x float8, a int[], k text, v text, p int, c int, j int, th int)",
+    "INSERT INTO lam VALUES (1, '2020-01-04', 'e', 2, 1.5, '{1,2}', 'k', 'v', 3, 5, 6, 7), (2, '2021-03-08', NULL, 1, 2.5, '{3}', NULL, 'w', 1, 2, 3, 4)",
 ]
 
 QUERIES = [
@@ -197,6 +200,12 @@ QUERIES = [
     # x % -1 is 0, the smallest integer's too (the engine overflowed dividing it)
     "SELECT (-32768)::int2 % (-1)::int2, (-2147483648)::int4 % (-1)::int4, (-9223372036854775808)::int8 % (-1)::int8, 7 % 3, -7 % 3, 7 % -1",
     "SELECT (-2147483648)::int4 / (-1)::int4", "SELECT 5 % 0",
+    # a column named as a macro's lambda variable was taken for it (cardinality(ARRAY[d]) read d as the dimension: 42883)
+    "SELECT id, cardinality(ARRAY[extract(day FROM d)::int]), array_dims(ARRAY[d, d + 1]), array_remove(ARRAY[c, i], i),"
+    " array_replace(ARRAY[p, i], p, c), array_to_string(ARRAY[e, k, v], ',', '*'), string_to_array(v || ',' || e, ',', e),"
+    " width_bucket(x, ARRAY[1, p, th]) FROM lam ORDER BY id",
+    "SELECT var_pop(x), var_samp(x), json_agg(e ORDER BY id)::text, array_agg(ARRAY[p, j] ORDER BY id) FROM lam",
+    "SELECT id FROM lam WHERE cardinality(array_append(a, extract(day FROM d)::integer)) >= ANY (SELECT 1) ORDER BY id",
     # an array || a text concatenation appends it (refused: the engine cannot concatenate a list and a string)
     "SELECT ARRAY['a'] || ('p' || 'q'), ('x'::text || 'y') || ARRAY['b'], ARRAY['a'] || (s || s) FROM words ORDER BY 3",
     # json's input read strictly (the engine accepted a trailing comma and NaN)
@@ -225,7 +234,7 @@ QUERIES = [
 
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_functions_answer_as_postgres(db, pg_url):
-    await assert_answers_as_postgres(db.session(), pg_url, SETUP + QUERIES, tables=("words", "nums"))
+    await assert_answers_as_postgres(db.session(), pg_url, SETUP + QUERIES, tables=("words", "nums", "lam"))
 
 
 #: interval text whose reading IntervalStyle changes (a leading minus reaches every field in sql_standard)
