@@ -281,6 +281,14 @@ class Binder:
             remainder = expand("CASE WHEN _arg2 = -1 THEN _arg1 - _arg1 END", [n.lexpr, n.rexpr])
             remainder.defresult = n  # itself (a copy would be rewritten again)
             return remainder
+        if self.dialect == "duckdb" and isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "/" \
+                and n.lexpr is not None and id(n) not in self._cast \
+                and all(_integer_width(x, self._columns) in ("smallint", "integer") for x in (n.lexpr, n.rexpr)):
+            # integer / integer is an integer (the engine's transpiled division is a bigint: ARRAY[s / 2, i] was bigint[])
+            self._cast.add(id(n))
+            width = "smallint" if all(_integer_width(x, self._columns) == "smallint" for x in (n.lexpr, n.rexpr)) else "integer"
+            n.lexpr, n.rexpr = _cast_to(n.lexpr, width), _cast_to(n.rexpr, width)  # (smallint / -1 is an integer's division)
+            return _cast_to(n, width)
         if isinstance(n, ast.GroupingFunc) and id(n) not in self._cast:
             self._cast.add(id(n))
             return _cast_to(n, "integer")  # PostgreSQL's grouping() is an integer (the engine's a bigint)
