@@ -222,8 +222,8 @@ class Binder:
                     _array_operands(n, arrays)
             elif isinstance(n, ast.A_Expr) and arrays:
                 _array_operands(n, arrays)
-            elif isinstance(n, (ast.CoalesceExpr, ast.MinMaxExpr)):
-                replace_children(n, _int4_constant)  # COALESCE(smallint, 100) is integer
+            elif isinstance(n, (ast.CoalesceExpr, ast.MinMaxExpr, ast.A_ArrayExpr)):
+                replace_children(n, _int4_constant)  # COALESCE(smallint, 100) is integer, ARRAY[7, smallint] integer[]
             elif isinstance(n, ast.CaseExpr):
                 n.defresult = _int4_constant(n.defresult) or n.defresult
                 for w in n.args:

@@ -207,8 +207,8 @@ QUERIES = [
     "SELECT var_pop(x), var_samp(x), json_agg(e ORDER BY id)::text, array_agg(ARRAY[p, j] ORDER BY id) FROM lam",
     "SELECT id FROM lam WHERE cardinality(array_append(a, extract(day FROM d)::integer)) >= ANY (SELECT 1) ORDER BY id",
     # integer / integer is an integer, smallint / smallint a smallint (a division inside ARRAY[] made it bigint[])
-    "SELECT ARRAY[(s / 2), id], (ARRAY[(s / 2), id])[1], 7::int2 / 2::int2, pg_typeof(7::int2 / 2::int2), -7 / 2 FROM"
-    " (VALUES (5::int2, 1)) AS t(s, id)",
+    "SELECT ARRAY[(s / 2), id], (ARRAY[(s / 2), id])[1], 7::int2 / 2::int2, pg_typeof(7::int2 / 2::int2), -7 / 2, ARRAY[7, s],"
+    " NULLIF((ARRAY[7, s])[:1], ARRAY[id]) FROM (VALUES (5::int2, 1)) AS t(s, id)",
     # an array || a text concatenation appends it (refused: the engine cannot concatenate a list and a string)
     "SELECT ARRAY['a'] || ('p' || 'q'), ('x'::text || 'y') || ARRAY['b'], ARRAY['a'] || (s || s) FROM words ORDER BY 3",
     # json's input read strictly (the engine accepted a trailing comma and NaN)
