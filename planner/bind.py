@@ -36,7 +36,7 @@ from planner.catalog import Catalog, Relation
 from planner import functions
 from planner.errors import FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
-from planner.parse import pg_sql, walk
+from planner.parse import copy_tree, pg_sql, walk
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, raised, replace_children
 from planner.sqltypes import type_name as sql_type_name
 from planner.sqltypes import (FLOAT_NAMES, INTEGER_NAMES, canonical, fraction_precision, interval_text, special_datetime, time_text,
@@ -152,7 +152,7 @@ class Binder:
     def rewrite(self, node: ast.Node, outputs: bool = False) -> ast.Node:
         """A copy of ``node`` rewritten; ``outputs``: it is the statement
         whose result the client gets (computed jsonb is printed canonically)."""
-        node = functions.inline(copy.deepcopy(node), self.catalog, self.search_path)  # SQL functions' bodies where they are called
+        node = functions.inline(copy_tree(node), self.catalog, self.search_path)  # SQL functions' bodies where they are called
         self._shape(node)
         ctes, char_casts = set(), False  # one walk for both
         for n in walk(node):

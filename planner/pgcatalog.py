@@ -44,7 +44,7 @@ from planner.catalog import FIRST_USER_OID, IDENTITY, IDENTITY_ALWAYS, SERIAL, C
 from planner.errors import NUMERIC_VALUE_OUT_OF_RANGE, UNDEFINED_TABLE, SqlError, not_supported
 from planner.result import UNCONSTRAINED
 from planner.sequences import serial_sequence
-from planner.parse import pg_sql, walk
+from planner.parse import copy_tree, pg_sql, walk
 from planner.sqltypes import LOST_PLACES, TOO_MANY_PLACES, duckdb_type
 from values import PG_ARRAY_ELEMENT, PG_TYPE_BY_OID, PG_TYPES, type_oid
 
@@ -1326,12 +1326,12 @@ def _template(sql: str) -> ast.Node:
 
 def expand(sql: str, args: list[ast.Node]) -> ast.Node:
     """The template expression with ``_argN`` replaced by copies of the arguments."""
-    node = copy.deepcopy(_template(sql))
+    node = copy_tree(_template(sql))
 
     def arg(n):
         if isinstance(n, ast.ColumnRef) and len(n.fields) == 1 and isinstance(n.fields[0], ast.String) and n.fields[0].sval.startswith("_arg"):
             i = int(n.fields[0].sval[4:]) - 1
-            return copy.deepcopy(args[i]) if i < len(args) else ast.A_Const(isnull=True)
+            return copy_tree(args[i]) if i < len(args) else ast.A_Const(isnull=True)
         return None
 
     if arg(node) is not None:
