@@ -180,17 +180,18 @@ class _Parser:
         return node
 
     def disjunction(self) -> tuple:
-        node = self.conjunction()
-        while self.op() == "||":
-            self.take()
-            node = ("or", self.predicate(node), self.predicate(self.conjunction()))
-        return node
+        return self.chain({"||": "or"}, self.conjunction, self.predicate)
 
     def conjunction(self) -> tuple:
-        node = self.negation()
-        while self.op() == "&&":
-            self.take()
-            node = ("and", self.predicate(node), self.predicate(self.negation()))
+        return self.chain({"&&": "and"}, self.negation, self.predicate)
+
+    def chain(self, ops: dict[str, str], operand, check) -> tuple:
+        """``operand (op operand)*``, left-associative: (kind, [op,] left, right) nodes."""
+        node = operand()
+        while self.op() in ops:
+            op = self.take()[1]
+            kind = ops[op]
+            node = (kind, check(node), check(operand())) if kind in ("or", "and") else (kind, op, check(node), check(operand()))
         return node
 
     def negation(self) -> tuple:
@@ -252,18 +253,10 @@ class _Parser:
         return node
 
     def additive(self) -> tuple:
-        node = self.multiplicative()
-        while self.op() in ("+", "-"):
-            op = self.take()[1]
-            node = ("arith", op, self.operand(node), self.operand(self.multiplicative()))
-        return node
+        return self.chain(dict.fromkeys(("+", "-"), "arith"), self.multiplicative, self.operand)
 
     def multiplicative(self) -> tuple:
-        node = self.unary()
-        while self.op() in ("*", "/", "%"):
-            op = self.take()[1]
-            node = ("arith", op, self.operand(node), self.operand(self.unary()))
-        return node
+        return self.chain(dict.fromkeys(("*", "/", "%"), "arith"), self.unary, self.operand)
 
     def unary(self) -> tuple:
         if self.op() in ("+", "-"):
