@@ -7,12 +7,15 @@ Registered on the engine's connection under their PostgreSQL names, over
 Arrow's month_day_nano intervals (DuckDB's INTERVAL), a vector at a time.
 
 Invariant: months, days and microseconds come back as PostgreSQL's
-interval_justify_* leave them (tested beside PostgreSQL).
+interval_justify_* leave them (tested beside PostgreSQL); a month or day
+count past 32 bits is PostgreSQL's 22008, never the engine's error.
 """
 
 from __future__ import annotations
 
 import pyarrow as pa
+
+from local_exec.udf import FunctionError
 
 DAY = 86_400_000_000  # microseconds
 MONTH_DAYS = 30
@@ -24,10 +27,17 @@ def _tdiv(a: int, b: int) -> int:
     return q if a >= 0 else -q
 
 
+def _fits(units: int) -> int:
+    """Months or days as PostgreSQL's 32-bit fields hold them (22008 beyond, as its overflow checks)."""
+    if not -(1 << 31) <= units < (1 << 31):
+        raise FunctionError("22008", "interval out of range")
+    return units
+
+
 def _move(big: int, small: int, per: int) -> tuple[int, int]:
     """Whole units of ``small`` (``per`` of them make one ``big``) moved up."""
     whole = _tdiv(small, per)
-    return big + whole, small - whole * per
+    return _fits(big + whole), small - whole * per
 
 
 def _agree(big: int, small: int, per: int) -> tuple[int, int]:

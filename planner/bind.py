@@ -195,6 +195,8 @@ class Binder:
                 _type_unknown_values(n)
             elif isinstance(n, ast.SelectStmt) and n.op is not None and n.op.name != "SETOP_NONE":
                 self._type_string_arms(n)
+            if isinstance(n, ast.SortBy) and n.sortby_dir == SortByDir.SORTBY_USING:
+                _sort_using(n)
             if isinstance(n, ast.RangeVar):
                 self._rename(n, ctes)
             elif isinstance(n, ast.FuncCall):
@@ -2439,6 +2441,15 @@ _TEXT_FUNCTIONS = {"lower", "upper", "trim", "btrim", "ltrim", "rtrim", "substr"
                    "reverse", "concat", "concat_ws", "format", "repeat", "initcap", "md5", "to_char", "string_agg", "translate"}
 #: functions of anyelement: an untyped string constant gives them no type
 _POLYMORPHIC = {"lag", "lead", "first_value", "last_value", "nth_value"}
+
+
+def _sort_using(n: ast.SortBy) -> None:
+    """``ORDER BY x USING <`` (or ``>``) as ASC (DESC): the ordering operators of the types txngate has."""
+    op = n.useOp[-1].sval if n.useOp else ""
+    if op not in ("<", ">"):
+        raise SqlError("42809", f"operator {op} is not a valid ordering operator",
+                       hint="Ordering operators must be \"<\" or \">\" members of btree operator families.")
+    n.sortby_dir, n.useOp = (SortByDir.SORTBY_ASC if op == "<" else SortByDir.SORTBY_DESC), None
 
 
 def _int4_constant(n: ast.Node) -> ast.Node | None:

@@ -211,6 +211,13 @@ QUERIES = [
     " NULLIF((ARRAY[7, s])[:1], ARRAY[id]) FROM (VALUES (5::int2, 1)) AS t(s, id)",
     # an array || a text concatenation appends it (refused: the engine cannot concatenate a list and a string)
     "SELECT ARRAY['a'] || ('p' || 'q'), ('x'::text || 'y') || ARRAY['b'], ARRAY['a'] || (s || s) FROM words ORDER BY 3",
+    # justify_* past 32 bits of months or days: PostgreSQL's 22008 (the engine's Arrow error leaked, 22023)
+    "SELECT justify_hours(interval '2147483647 days 24 hrs')", "SELECT justify_days(interval '2147483647 months 30 days')",
+    "SELECT justify_interval(interval '-2147483648 months -30 days')", "SELECT justify_interval(interval '2147483647 months -30 days 1440 hrs')",
+    # ORDER BY ... USING < / > (refused: sqlglot could not read it)
+    "SELECT x FROM (VALUES (2), (1), (NULL), (3)) t(x) ORDER BY x USING <", "SELECT x FROM (VALUES (2), (1), (NULL), (3)) t(x) ORDER BY x USING >",
+    "SELECT x, y FROM (VALUES (2, 'a'), (1, 'b'), (2, 'c')) t(x, y) ORDER BY x USING >, y USING < NULLS FIRST",
+    "SELECT x FROM (VALUES (2), (1)) t(x) ORDER BY x USING <=",
     # json's input read strictly (the engine accepted a trailing comma and NaN)
     "SELECT '[1,2,]'::json", "SELECT '{\"a\":1,}'::json", "SELECT 'NaN'::json", "SELECT '01'::json", "SELECT ''::json",
     "SELECT 'true'::json, '  [1, 2]  '::json, ('{\"a\": \"[3]\"}'::jsonb ->> 'a')::json",
