@@ -293,13 +293,26 @@ _LONG_FRACTION = re.compile(r"(\d{1,2}):(\d{2}):(\d{2})\.(\d{7,})")
 _TWELVE_HOUR = re.compile(r"(\d{1,2})(:\d{2}(?::\d{2}(?:\.\d*)?)?)\s*([ap]m)", re.IGNORECASE)
 
 
+_DATED_TIME = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})\s+(\d.*)")
+_NAMED_ZONE = re.compile(r"(.*?\d)\s*[A-Za-z_]+/[A-Za-z_/+-]+")
+
+
 def time_text(text: str) -> str:
     """Text of a time as text DuckDB reads as PostgreSQL reads ``text``: a
-    zone after it (``02:03 PST``, ``11:59-04``) dropped, as a time without
-    time zone drops it, and a fraction beyond microseconds rounded (up to
+    zone after it (``02:03 PST``, ``11:59-04``, a zone name after a date:
+    ``2003-03-07 15:36:39 America/New_York``) dropped, as a time without
+    time zone drops it (and the date), and a fraction beyond microseconds rounded (up to
     ``24:00:00``; DuckDB cuts it), and AM/PM read (DuckDB refuses them)."""
     t = text.strip()
-    if re.search(r"[A-Za-z_]+/[A-Za-z_]", t):  # a zone name: its offset depends on a date a time lacks
+    if dated := _DATED_TIME.fullmatch(t):  # a date before it (which gives a zone name its offset): read, then dropped
+        try:
+            dt.date(int(dated.group(1)), int(dated.group(2)), int(dated.group(3)))
+        except ValueError:
+            raise SqlError("22008", f'date/time field value out of range: "{text}"') from None
+        t = dated.group(4).strip()
+        if named := _NAMED_ZONE.fullmatch(t):
+            t = named.group(1)
+    if re.search(r"[A-Za-z_]+/[A-Za-z_]", t) or re.match(r"\d+-\d+-\d+T", t):  # a zone name: its offset depends on a date; ISO's T
         raise SqlError(INVALID_DATETIME_FORMAT, f'invalid input syntax for type time: "{text}"')
     if (m := _ZONED_TIME.fullmatch(t)) and (abbreviation(m.group(2)) is not None or m.group(2)[0] in "+-"):
         t = m.group(1)
