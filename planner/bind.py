@@ -197,6 +197,8 @@ class Binder:
                 self._type_string_arms(n)
             if isinstance(n, ast.SortBy) and n.sortby_dir == SortByDir.SORTBY_USING:
                 _sort_using(n)
+            if isinstance(n, ast.SelectStmt) and n.fromClause and any(isinstance(f, ast.JoinExpr) for f in n.fromClause):
+                _join_using_aliases(n)
             if isinstance(n, ast.RangeVar):
                 self._rename(n, ctes)
             elif isinstance(n, ast.FuncCall):
@@ -2441,6 +2443,41 @@ _TEXT_FUNCTIONS = {"lower", "upper", "trim", "btrim", "ltrim", "rtrim", "substr"
                    "reverse", "concat", "concat_ws", "format", "repeat", "initcap", "md5", "to_char", "string_agg", "translate"}
 #: functions of anyelement: an untyped string constant gives them no type
 _POLYMORPHIC = {"lag", "lead", "first_value", "last_value", "nth_value"}
+
+
+def _join_using_aliases(select: ast.SelectStmt) -> None:
+    """``a JOIN b USING (k) AS j``: ``j.k`` is the merged column ``k`` (the
+    engine has no such alias); another column of ``j`` is 42703, as in PostgreSQL."""
+    aliases: dict[str, set[str]] = {}
+    for n in walk(select.fromClause):
+        if isinstance(n, ast.JoinExpr) and n.join_using_alias is not None:
+            aliases[n.join_using_alias.aliasname] = {c.sval for c in n.usingClause or ()}
+            n.join_using_alias = None
+    if not aliases:
+        return
+
+    def merged(ref):
+        if isinstance(ref, ast.ColumnRef) and len(ref.fields) == 2 and isinstance(ref.fields[0], ast.String) \
+                and ref.fields[0].sval in aliases and isinstance(ref.fields[1], ast.String):
+            if ref.fields[1].sval not in aliases[ref.fields[0].sval]:
+                raise SqlError("42703", f"column {ref.fields[0].sval}.{ref.fields[1].sval} does not exist",
+                               position=ref.location + 1 if ref.location is not None and ref.location >= 0 else None)
+            return ast.ColumnRef(fields=(ref.fields[1],), location=ref.location)
+        return None
+
+    def star(t):
+        ref = t.val
+        if isinstance(ref, ast.ColumnRef) and len(ref.fields) == 2 and isinstance(ref.fields[1], ast.A_Star) \
+                and isinstance(ref.fields[0], ast.String) and ref.fields[0].sval in aliases:
+            using = [c.sval for n in walk(select.fromClause) if isinstance(n, ast.JoinExpr) for c in n.usingClause or ()
+                     if c.sval in aliases[ref.fields[0].sval]]
+            return [ast.ResTarget(val=ast.ColumnRef(fields=(ast.String(sval=c),)), name=c) for c in dict.fromkeys(using)]
+        return [t]
+
+    if select.targetList:
+        select.targetList = tuple(x for t in select.targetList for x in star(t))
+    for n in list(walk(select)):
+        replace_children(n, merged)
 
 
 def _sort_using(n: ast.SortBy) -> None:

@@ -221,6 +221,11 @@ QUERIES = [
     # a time after a date (which gives a zone name its offset): both dropped (refused before); ISO's T is PostgreSQL's 22007
     "SELECT '2003-03-07 15:36:39 America/New_York'::time, '2003-07-07 15:36:39'::time, '2003-07-07 15:36:39+02'::time",
     "SELECT '15:36:39 America/New_York'::time", "SELECT '2003-02-30 15:36:39'::time", "SELECT '2003-07-07T01:02:03'::time",
+    # JOIN ... USING (k) AS j: j.k is the merged column (refused before: the engine's parser could not read it)
+    "SELECT x.i, x.*, j1.t FROM (VALUES (1, 'one'), (2, 'two'), (3, 'three')) AS j1(i, t) JOIN (VALUES (1, -1), (2, 2)) AS j2(i, k)"
+    " USING (i) AS x WHERE x.i < 3 ORDER BY 1",
+    "SELECT x.i FROM (VALUES (1, 'one'), (3, 'three')) AS j1(i, t) LEFT JOIN (VALUES (1, -1)) AS j2(i, k) USING (i) AS x ORDER BY 1",
+    "SELECT x.t FROM (VALUES (1, 'one')) AS j1(i, t) JOIN (VALUES (1, -1)) AS j2(i, k) USING (i) AS x",
     # json's input read strictly (the engine accepted a trailing comma and NaN)
     "SELECT '[1,2,]'::json", "SELECT '{\"a\":1,}'::json", "SELECT 'NaN'::json", "SELECT '01'::json", "SELECT ''::json",
     "SELECT 'true'::json, '  [1, 2]  '::json, ('{\"a\": \"[3]\"}'::jsonb ->> 'a')::json",
