@@ -994,6 +994,8 @@ class Binder:
             return self.pg.value(n.op.name)
         if isinstance(n, ast.FuncCall):
             names = [x.sval for x in n.funcname]
+            if names[-1] == "pg_typeof" and len(n.args or ()) == 1 and jsonops.kind(n.args[0], self._columns) == "jsonb":
+                return expand("pg_catalog.txngate_pg_typeof('JSONB')", [])  # the engine holds jsonb as JSON
             if len(names) == 1 or names[0] in ("pg_catalog", "information_schema"):
                 return self.pg.function(names[-1].lower(), list(n.args or ()))
             return None

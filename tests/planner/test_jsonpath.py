@@ -73,7 +73,8 @@ QUERIES = [
     "SELECT count(*) FROM jp WHERE j @@ '$.a == 1'",
     "SELECT jsonb_path_query('{\"a\": [1, 2]}', '$.a[*] ? (@ >= $x)'::jsonpath, '{\"x\": 2}')::text",
     "SELECT jsonb '{\"a\": 1}' @? '$.a'::jsonpath",
-    "SELECT pg_typeof(jsonb_path_exists('{}', '$')), pg_typeof(jsonb '{}' @? '$')",
+    "SELECT pg_typeof(jsonb_path_exists('{}', '$')), pg_typeof(jsonb '{}' @? '$'), pg_typeof(jsonb_path_query_first('{\"a\": 1}', '$.a')),"
+    " pg_typeof('{}'::jsonb), pg_typeof(jsonb_set('{}', '{a}', '1')), pg_typeof(to_json(1))",
 ]
 
 
