@@ -4,7 +4,8 @@ reads otherwise or not at all.
 PostgreSQL reads dates and timestamps written with month names
 (``Feb 10 17:32:01 1997``, ``Mon Feb 10 17:32:01.5 1997 PST``,
 ``Feb-10-1997``, ``10 February 1997``, ``97FEB10``), ``AM``/``PM``,
-``BC``, compact ``19970210 173201``, a year's day (``1997.041``), and time zones given by abbreviation (values.zones: ``PST`` is
+``BC`` and ``AD``, compact ``19970210 173201`` and ``990210``, a year's day (``1997.041``), a
+Julian day (``J2451187``), and time zones given by abbreviation (values.zones: ``PST`` is
 always -08, ``PDT`` -07, ``MSK`` what Moscow used then), by offset (``-0800``, ``-08:00``) or by name
 (``America/New_York``). DuckDB refuses most of these; worse, its ICU reads
 ``PST`` as the zone of Los Angeles, an hour off PostgreSQL in summer.
@@ -97,6 +98,11 @@ def _token(f: _Fields, token: str) -> bool:
         return True
     if token in ("bc", "ad"):
         f.bc = token == "bc"
+        f.free_form = f.free_form or token == "ad"  # (DuckDB reads no AD; BC texts are values.bc_input's)
+        return True
+    if token[0] == "j" and token[1:].isdigit() and f.year is None and f.month is None:  # a Julian day number (J2451187)
+        day = dt.date(1970, 1, 1) + dt.timedelta(days=int(token[1:]) - 2440588)
+        f.year, f.month, f.day, f.free_form = day.year, day.month, day.day, True
         return True
     if (meaning := abbreviation(token)) is not None and f.offset is None and f.zone_name is None and f.abbreviation is None:
         if isinstance(meaning, dt.timedelta):
@@ -139,6 +145,10 @@ def _token(f: _Fields, token: str) -> bool:
         return True
     if token.isdigit() and len(token) == 8 and f.year is None and f.time is None:
         f.year, f.month, f.day, f.free_form = int(token[:4]), int(token[4:6]), int(token[6:]), True
+        return True
+    if token.isdigit() and len(token) == 6 and f.year is None and f.month is None and f.time is None and not f.numbers:
+        year = int(token[:2])  # YYMMDD, its two-digit year in 1970..2069
+        f.year, f.month, f.day, f.free_form = year + (2000 if year < 70 else 1900), int(token[2:4]), int(token[4:]), True
         return True
     if (m := _COMPACT_TIME.fullmatch(token)) and f.year is not None and f.numbers == [] and f.time is None:
         h, mi, s, frac = m.groups()

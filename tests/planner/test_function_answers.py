@@ -226,6 +226,9 @@ QUERIES = [
     " USING (i) AS x WHERE x.i < 3 ORDER BY 1",
     "SELECT x.i FROM (VALUES (1, 'one'), (3, 'three')) AS j1(i, t) LEFT JOIN (VALUES (1, -1)) AS j2(i, k) USING (i) AS x ORDER BY 1",
     "SELECT x.t FROM (VALUES (1, 'one')) AS j1(i, t) JOIN (VALUES (1, -1)) AS j2(i, k) USING (i) AS x",
+    # dates written as YYMMDD, a Julian day or with AD (refused before)
+    "SELECT date '990108', date 'J2451187', date '0001-01-01 AD', date '1999-01-08 AD', timestamp 'J2451187 04:05:06', date '010203',"
+    " timestamp '990108 04:05:06'", "SELECT date '991308'",
     # json's input read strictly (the engine accepted a trailing comma and NaN)
     "SELECT '[1,2,]'::json", "SELECT '{\"a\":1,}'::json", "SELECT 'NaN'::json", "SELECT '01'::json", "SELECT ''::json",
     "SELECT 'true'::json, '  [1, 2]  '::json, ('{\"a\": \"[3]\"}'::jsonb ->> 'a')::json",
