@@ -497,6 +497,14 @@ def _first_error(sql: str, got: Outcome, expected: Outcome) -> bool:
         and got.sqlstate.startswith("22") and expected.sqlstate.startswith("22")
 
 
+def _lazy_any(sql: str, got: Outcome, expected: Outcome) -> bool:
+    """``x op ANY (SELECT ...)`` (or ALL) over rows one of which overflows: PostgreSQL reads the subquery's rows one at
+    a time and stops at the first that decides (reading them all when x is NULL), the engine computes every row
+    (none when x is a constant NULL), so one meets the overflow (22003) and the other answers."""
+    return (got.sqlstate == "22003") != (expected.sqlstate == "22003") and None in (got.sqlstate, expected.sqlstate) \
+        and re.search(r"\b(ANY|ALL) \(SELECT\b", sql) is not None
+
+
 def _equal_intervals(sql: str, got: Outcome, expected: Outcome) -> bool:
     """Rows that differ only by intervals PostgreSQL holds equal ('1 mon' = '30 days', '1 day' = '24:00:00'), where
     grouping or ordering picks among them: GROUP BY keeps any one of equal values, ORDER BY puts equal ones in
@@ -547,6 +555,7 @@ KNOWN = {
     "first error": (_first_error.__doc__, _first_error),
     "array extreme of a subquery": (_array_extreme_of_subquery.__doc__, _array_extreme_of_subquery),
     "equal intervals": (_equal_intervals.__doc__, _equal_intervals),
+    "lazy ANY": (_lazy_any.__doc__, _lazy_any),
 }
 
 
@@ -564,6 +573,7 @@ REPRODUCTIONS = {
     "first error": "SELECT 1 / (id - 6), i + 1 FROM fz",
     "array extreme of a subquery": "SELECT max(ARRAY[s = ALL (a)]) FROM fz",
     "equal intervals": "SELECT ((iv + iv) / 3) AS x FROM fz UNION ALL SELECT iv FROM fz ORDER BY 1 NULLS FIRST",
+    "lazy ANY": "SELECT id FROM fz WHERE 1 < ANY (SELECT (y.s + 2147483647) FROM fz y WHERE y.id < 3) ORDER BY id",
 }
 
 
