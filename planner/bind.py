@@ -166,7 +166,7 @@ class Binder:
             columns = self._columns = jsonops.with_derived(node, columns)  # a FROM subquery's jsonb outputs sort as jsonb
         arrays = self._arrays = {name: t for name, t in columns.items() if t.endswith("[]")}
         chars = char_casts or any(is_char(t) for t in columns.values()) or self._reads_char_columns(node)
-        self._scales = decimals.Scales(columns, lambda x: _operand_type(x, columns) in ("smallint", "integer"))
+        self._scales = decimals.Scales(columns, lambda x: _integer_width(x, columns) in ("smallint", "integer", "bigint"))
         if outputs and self.dialect == "duckdb" and isinstance(node, ast.SelectStmt):
             jsonops.canonical_outputs(node, columns)
             for leaf in (decimals.set_operation_leaves(node) or ()) if node.op is not None and node.op.name != "SETOP_NONE" else ():
@@ -1806,7 +1806,7 @@ def _integer_width(n: ast.Node, columns: dict[str, str]) -> str | None:
 
 #: PostgreSQL functions DuckDB knows under another name (or not with pg_catalog.)
 # Functions PostgreSQL types integer whose DuckDB versions return bigint (after renaming).
-INTEGER_RESULTS = {"length", "strlen", "strpos", "ascii", "bit_length", "ntile", "grouping"}
+INTEGER_RESULTS = {"length", "strlen", "strpos", "ascii", "bit_length", "ntile", "grouping", "array_position"}
 
 FUNCTION_NAMES = {
     # local_exec.strings: PostgreSQL's versions (DuckDB's differ, or lack them)

@@ -229,6 +229,13 @@ QUERIES = [
     # dates written as YYMMDD, a Julian day or with AD (refused before)
     "SELECT date '990108', date 'J2451187', date '0001-01-01 AD', date '1999-01-08 AD', timestamp 'J2451187 04:05:06', date '010203',"
     " timestamp '990108 04:05:06'", "SELECT date '991308'",
+    # a numeric(p,s) beside integer arithmetic of a truncated numeric in a set operation kept every digit (the engine's
+    # union of decimal(12,3) and decimal(38,0) is decimal(38,0): -2.125 became -2); array_position is an integer
+    "SELECT x FROM (SELECT n AS x FROM nums UNION ALL SELECT trunc(extract(epoch FROM interval '1 hour')) - array_position(ARRAY[3, 4], i)"
+    " FROM nums) t WHERE x <> trunc(x) ORDER BY 1",
+    "SELECT x FROM (SELECT n AS x FROM nums UNION ALL SELECT trunc(extract(epoch FROM interval '1 hour')) - i::bigint FROM nums) t"
+    " WHERE x <> trunc(x) ORDER BY 1",
+    "SELECT array_position(ARRAY[1, 2], 2), pg_typeof(array_position(ARRAY[1, 2], 2))",
     # json's input read strictly (the engine accepted a trailing comma and NaN)
     "SELECT '[1,2,]'::json", "SELECT '{\"a\":1,}'::json", "SELECT 'NaN'::json", "SELECT '01'::json", "SELECT ''::json",
     "SELECT 'true'::json, '  [1, 2]  '::json, ('{\"a\": \"[3]\"}'::jsonb ->> 'a')::json",
