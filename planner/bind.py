@@ -189,6 +189,8 @@ class Binder:
                 self._star_of_merged(n, ctes)  # before its RangeVars are renamed
             if isinstance(n, ast.SelectStmt) and n.sortClause and n.targetList:
                 _check_sort_names(n)  # before its expressions are rewritten
+            if isinstance(n, ast.SelectStmt) and (n.sortClause or n.distinctClause) and n.targetList and (n.op is None or n.op.name == "SETOP_NONE"):
+                _sort_by_output_names(n)
             if isinstance(n, ast.SelectStmt) and n.sortClause and self.dialect == "duckdb":
                 jsonops.sort_outputs(n, columns)
             if isinstance(n, ast.SelectStmt) and n.valuesLists and len(n.valuesLists) > 1:
@@ -2831,6 +2833,32 @@ def _check_sort_names(select: ast.SelectStmt) -> None:
         exprs = {pg_sql(t.val) for t, name in zip(select.targetList, names) if name == ref.fields[0].sval}
         if len(exprs) > 1:
             raise SqlError("42702", f'ORDER BY "{ref.fields[0].sval}" is ambiguous', position=ref.location + 1)
+
+
+def _sort_by_output_names(select: ast.SelectStmt) -> None:
+    """ORDER BY and DISTINCT ON read a bare name as the output column of
+    that name first (PostgreSQL's rule): where that column's name is one
+    PostgreSQL figures from its expression (``CASE ... ELSE i END`` is named
+    ``i``) and the engine would read the table's column instead, the
+    expression stands in for the name."""
+    names = p.result_names(select)
+    if names is None:
+        return
+
+    def output(ref):
+        if not (isinstance(ref, ast.ColumnRef) and len(ref.fields) == 1 and isinstance(ref.fields[0], ast.String)):
+            return None
+        name = ref.fields[0].sval
+        if names.count(name) != 1:
+            return None
+        target = select.targetList[names.index(name)]
+        plain = isinstance(target.val, ast.ColumnRef) and isinstance(target.val.fields[-1], ast.String) and target.val.fields[-1].sval == name
+        return None if target.name is not None or plain else copy_tree(target.val)
+
+    for sort in select.sortClause or ():
+        sort.node = output(sort.node) or sort.node
+    if select.distinctClause and any(d is not None for d in select.distinctClause):
+        select.distinctClause = tuple(output(d) or d if d is not None else d for d in select.distinctClause)
 
 
 def _check_limits(select: ast.SelectStmt) -> None:

@@ -236,6 +236,11 @@ QUERIES = [
     "SELECT x FROM (SELECT n AS x FROM nums UNION ALL SELECT trunc(extract(epoch FROM interval '1 hour')) - i::bigint FROM nums) t"
     " WHERE x <> trunc(x) ORDER BY 1",
     "SELECT array_position(ARRAY[1, 2], 2), pg_typeof(array_position(ARRAY[1, 2], 2))",
+    # ORDER BY and DISTINCT ON read a bare name as the output column of that name first, named as PostgreSQL figures it
+    # (i::text is named i: it ordered by the integer; CASE ... ELSE i END is named i: DISTINCT ON (i) kept every row)
+    "SELECT i::text FROM (VALUES (-1), (-7), (10), (2)) t(i) ORDER BY i",
+    "SELECT DISTINCT ON (i) i AS k, CASE WHEN true THEN 5 ELSE i END FROM (VALUES (1), (2), (3)) t(i) ORDER BY i, k",
+    "SELECT i + 1 AS j, CASE WHEN i > 1 THEN 0 ELSE i END FROM (VALUES (1), (2), (3)) t(i) ORDER BY i, j",
     # json's input read strictly (the engine accepted a trailing comma and NaN)
     "SELECT '[1,2,]'::json", "SELECT '{\"a\":1,}'::json", "SELECT 'NaN'::json", "SELECT '01'::json", "SELECT ''::json",
     "SELECT 'true'::json, '  [1, 2]  '::json, ('{\"a\": \"[3]\"}'::jsonb ->> 'a')::json",
