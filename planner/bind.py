@@ -805,6 +805,8 @@ class Binder:
             return bool(arms) and all(isinstance(a, ast.A_Const) and isinstance(a.val, ast.String) or self._texty(a) for a in arms)
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||":
             return any(self._texty(x) or self._char_operand_shape(x) for x in (n.lexpr, n.rexpr))  # (a string's concatenation)
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("->>", "#>>"):
+            return True  # json's text
         return isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _TEXT_FUNCTIONS
 
     def _trim_sublink(self, n: ast.SubLink) -> None:
@@ -2444,7 +2446,9 @@ def similar_to_regex(pattern: str, escape: str = "\\") -> str:
 
 #: functions whose result is text
 _TEXT_FUNCTIONS = {"lower", "upper", "trim", "btrim", "ltrim", "rtrim", "substr", "substring", "replace", "left", "right", "lpad", "rpad",
-                   "reverse", "concat", "concat_ws", "format", "repeat", "initcap", "md5", "to_char", "string_agg", "translate"}
+                   "reverse", "concat", "concat_ws", "format", "repeat", "initcap", "md5", "to_char", "string_agg", "translate",
+                   "json_typeof", "jsonb_typeof", "jsonb_pretty", "split_part", "quote_ident", "quote_literal", "to_hex", "chr",
+                   "regexp_replace", "array_to_string", "encode", "current_user", "current_schema", "version"}
 #: functions of anyelement: an untyped string constant gives them no type
 _POLYMORPHIC = {"lag", "lead", "first_value", "last_value", "nth_value"}
 

@@ -512,6 +512,13 @@ def _error_in_removed_group(sql: str, got: Outcome, expected: Outcome) -> bool:
         and re.search(r"\barray_agg\(", sql) is not None
 
 
+def _array_element_types(sql: str, got: Outcome, expected: Outcome) -> bool:
+    """Arrays of different element types compared (``ARRAY[smallint, ...] @> ARRAY[1, 2]``, IS NOT DISTINCT FROM):
+    PostgreSQL has no such operator (42883), the engine compares the elements as numbers."""
+    return got.sqlstate is None and expected.sqlstate == "42883" and "ARRAY[" in sql \
+        and re.search(r"@>|<@|&&|IS (NOT )?DISTINCT FROM|\)\s*(=|<>)\s*\(?ARRAY", sql) is not None
+
+
 def _equal_intervals(sql: str, got: Outcome, expected: Outcome) -> bool:
     """Rows that differ only by intervals PostgreSQL holds equal ('1 mon' = '30 days', '1 day' = '24:00:00'), where
     grouping or ordering picks among them: GROUP BY keeps any one of equal values, ORDER BY puts equal ones in
@@ -564,6 +571,7 @@ KNOWN = {
     "equal intervals": (_equal_intervals.__doc__, _equal_intervals),
     "lazy ANY": (_lazy_any.__doc__, _lazy_any),
     "error in a removed group": (_error_in_removed_group.__doc__, _error_in_removed_group),
+    "array element types": (_array_element_types.__doc__, _array_element_types),
 }
 
 
@@ -583,6 +591,7 @@ REPRODUCTIONS = {
     "equal intervals": "SELECT ((iv + iv) / 3) AS x FROM fz UNION ALL SELECT iv FROM fz ORDER BY 1 NULLS FIRST",
     "lazy ANY": "SELECT id FROM fz WHERE 1 < ANY (SELECT (y.s + 2147483647) FROM fz y WHERE y.id < 3) ORDER BY id",
     "error in a removed group": "SELECT d AS g, array_agg(a ORDER BY id) FROM fz GROUP BY 1 HAVING count(*) > 1 ORDER BY 1 NULLS FIRST",
+    "array element types": "SELECT id FROM fz WHERE ARRAY[s, s] @> ARRAY[1, 2] ORDER BY id",
 }
 
 
