@@ -456,11 +456,6 @@ def _is_number(v) -> bool:
     return isinstance(v, (int, Decimal)) and not isinstance(v, bool)
 
 
-def _as_number(text: str):
-    d = Decimal(text)
-    return int(d) if "." not in text and "e" not in text.lower() else d
-
-
 def _text(v) -> str:
     return format(v, "f") if isinstance(v, Decimal) else str(v)
 
@@ -645,7 +640,7 @@ class _Eval:
                                          "of a double precision number")
         else:
             raise PathError("22036", "jsonpath item method .double() can only be applied to a string or numeric value")
-        return _as_number(format(Decimal(format(f, ".15g")), "f"))
+        return _number(format(Decimal(format(f, ".15g")), "f"))
 
     def unwrapped(self, node: tuple, at, quiet: bool, size: int | None) -> list:
         """Every item of ``node``, an array among them replaced by its elements in lax mode."""
@@ -666,7 +661,7 @@ class _Eval:
             raise PathError("22038", f"right operand of jsonpath operator {op} is not a single numeric value")
         fn = {"+": numeric_add, "-": numeric_sub, "*": numeric_mul, "/": numeric_div, "%": numeric_mod}[op]
         try:
-            return _as_number(fn(_text(a[0]), _text(b[0])))
+            return _number(fn(_text(a[0]), _text(b[0])))
         except udf.FunctionError as e:
             raise PathError(e.sqlstate, e.message) from None
 

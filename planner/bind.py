@@ -2141,7 +2141,7 @@ def _array_concat(n: ast.A_Expr, arrays: dict[str, str], columns: dict[str, str]
 
 def _cast_to(n: ast.Node, sql_type: str) -> ast.TypeCast:
     """``n::sql_type`` (a type with modifiers too, like numeric(38,2))."""
-    return ast.TypeCast(arg=n, typeName=pglast.parse_sql(f"SELECT NULL::{sql_type}")[0].stmt.targetList[0].val.typeName)
+    return ast.TypeCast(arg=n, typeName=sql_type_name(sql_type))
 
 
 def _is_date(n: ast.Node, columns: dict[str, str]) -> bool:

@@ -486,6 +486,12 @@ class Catalog:
         return None
 
     @property
+    def defines_functions(self) -> bool:
+        """Whether any SQL function exists (a statement calling none needs no lookup: not a read of the catalog,
+        as a function created concurrently changes the catalog's version, which rebinds the statement)."""
+        return bool(self._functions)
+
+    @property
     def functions(self) -> list[Function]:
         """Every function (reads the whole catalog)."""
         self.saw(None)

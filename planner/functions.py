@@ -30,7 +30,7 @@ refused when the function is created).
 
 from __future__ import annotations
 
-import copy
+import functools
 import itertools
 
 import pglast
@@ -41,9 +41,9 @@ from dataclasses import replace
 
 from planner.catalog import Catalog, Function
 from planner.errors import SqlError, not_supported
-from planner.parse import pg_sql, walk
+from planner.parse import copy_tree, pg_sql, walk
 from planner.pgcatalog import replace_children
-from planner.sqltypes import canonical
+from planner.sqltypes import canonical, type_name
 
 __all__ = ["MAX_DEPTH", "check_body", "definition", "inline"]
 
@@ -143,6 +143,8 @@ def inline(node: ast.Node, catalog: Catalog, search_path: tuple[str, ...], depth
     """``node`` (changed in place) with every call of a SQL function replaced by its body."""
     if depth > MAX_DEPTH:
         raise SqlError("54001", "stack depth limit exceeded", hint="SQL functions here call each other too deeply (or recursively).")
+    if not catalog.defines_functions:
+        return node  # (every statement is bound through here: no walk while no SQL function exists)
 
     def replacement(n):
         if isinstance(n, ast.RangeFunction):
@@ -199,7 +201,7 @@ def _arguments(fn: Function, positional: list[ast.Node], named: dict[str, ast.No
 
 
 def _cast(n: ast.Node, sql_type: str) -> ast.TypeCast:
-    return ast.TypeCast(arg=n, typeName=pglast.parse_sql(f"SELECT NULL::{sql_type}")[0].stmt.targetList[0].val.typeName)
+    return ast.TypeCast(arg=n, typeName=type_name(sql_type))
 
 
 def _substituted(fn: Function, args: list[ast.Node], catalog: Catalog, search_path: tuple[str, ...], depth: int) -> ast.SelectStmt:
@@ -209,8 +211,8 @@ def _substituted(fn: Function, args: list[ast.Node], catalog: Catalog, search_pa
     (``SELECT _fn.* FROM (SELECT args) AS _fnargsN, LATERAL (body) AS _fn``),
     so a column the call's arguments name is the caller's, never one of the
     body's relations of the same name."""
-    body = pglast.parse_sql(fn.body)[0].stmt
-    typed = [_cast(inline(copy.deepcopy(a), catalog, search_path, depth + 1), t) for a, t in zip(args, fn.arg_types)]
+    body = copy_tree(_parsed(fn.body))
+    typed = [_cast(inline(copy_tree(a), catalog, search_path, depth + 1), t) for a, t in zip(args, fn.arg_types)]
     # columns in the arguments could be captured by the body's relations: those are read from a row before them
     plain = _plain_expression(body) is not None or not any(isinstance(x, (ast.ColumnRef, ast.SubLink)) for a in typed for x in walk(a))
     holder = f"_fnargs{next(_HOLDERS)}"
@@ -220,13 +222,13 @@ def _substituted(fn: Function, args: list[ast.Node], catalog: Catalog, search_pa
 
     def parameter(n):
         if isinstance(n, ast.ParamRef) and 1 <= n.number <= len(values):
-            return copy.deepcopy(values[n.number - 1])
+            return copy_tree(values[n.number - 1])
         if isinstance(n, ast.ColumnRef) and all(isinstance(f, ast.String) for f in n.fields):
             fields = [f.sval for f in n.fields]
             if len(fields) == 1 and fields[0] in by_name:
-                return copy.deepcopy(values[by_name[fields[0]]])
+                return copy_tree(values[by_name[fields[0]]])
             if len(fields) == 2 and fields[0] == fn.name and fields[1] in fn.arg_names:
-                return copy.deepcopy(values[fn.arg_names.index(fields[1])])
+                return copy_tree(values[fn.arg_names.index(fields[1])])
         return None
 
     _replace_everywhere(body, parameter)
@@ -240,6 +242,12 @@ def _substituted(fn: Function, args: list[ast.Node], catalog: Catalog, search_pa
 
 
 _HOLDERS = itertools.count()
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(body: str) -> ast.SelectStmt:
+    """A body's tree, parsed once per text (callers change copies of it)."""
+    return pglast.parse_sql(body)[0].stmt
 
 
 def _replace_everywhere(root: ast.Node, fn) -> None:
@@ -285,7 +293,7 @@ def _strict(fn: Function, args: list[ast.Node], value: ast.Node) -> ast.Node:
     """``value``, or NULL when the function is STRICT and an argument is NULL."""
     if not fn.strict or not args:
         return value
-    tests = [ast.NullTest(arg=copy.deepcopy(a), nulltesttype=pglast.enums.NullTestType.IS_NULL) for a in args]
+    tests = [ast.NullTest(arg=copy_tree(a), nulltesttype=pglast.enums.NullTestType.IS_NULL) for a in args]
     test = tests[0] if len(tests) == 1 else ast.BoolExpr(boolop=pglast.enums.BoolExprType.OR_EXPR, args=tuple(tests))
     return ast.CaseExpr(args=(ast.CaseWhen(expr=test, result=ast.A_Const(isnull=True)),), defresult=value)
 
@@ -344,7 +352,7 @@ def check_body(fn: Function, catalog: Catalog, search_path: tuple[str, ...]) -> 
     (``LIMIT 0``), for CREATE FUNCTION to bind: the names it reads exist
     (a call of the function itself, which does not exist yet, reads as a
     NULL of its type)."""
-    stub = replace(fn, body=pg_sql(_stubbed(pglast.parse_sql(fn.body)[0].stmt, fn)))
+    stub = replace(fn, body=pg_sql(_stubbed(copy_tree(_parsed(fn.body)), fn)))
     return _first_rows(_substituted(stub, [ast.A_Const(isnull=True)] * len(fn.arg_types), catalog, search_path, 0), 0)
 
 

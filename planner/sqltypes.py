@@ -15,7 +15,6 @@ DuckDB cannot cast; ``typed_literal`` rewrites one into
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import re
 from functools import lru_cache
@@ -26,6 +25,7 @@ from pglast import ast
 
 from local_exec import BOOLEAN_WORDS
 from planner.datetimes import datetime_input, fraction_micros, twelve_hour
+from planner.parse import copy_tree
 from planner.intervals import IntervalOverflow, IntervalSyntax, interval_input
 from planner.errors import (INVALID_DATETIME_FORMAT, INVALID_PARAMETER_VALUE, INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, SYNTAX_ERROR,
                             UNDEFINED_OBJECT, SqlError, not_supported)
@@ -240,7 +240,7 @@ def duckdb_type(sql_type: str) -> str:
 
 def type_name(sql_type: str) -> ast.TypeName:
     """A canonical SQL type as a pglast TypeName (a copy: callers rewrite it)."""
-    return copy.deepcopy(_parsed_type_name(sql_type))
+    return copy_tree(_parsed_type_name(sql_type))
 
 
 @lru_cache(maxsize=256)
