@@ -9,7 +9,8 @@ errors raised while rows stream).
 
 Modules: ``parse`` (pglast: split, classify, 42601 positions, result
 names), ``catalog`` (schemas, tables, views, materialized views as a shard),
-``bind`` (names to snapshots, rewrite for DuckDB), ``work`` (a transaction's
+``bind`` (names to snapshots, rewrite for DuckDB; ``resolve`` types its
+column references by scope), ``work`` (a transaction's
 read_ts, reads, buffered writes, commit), ``dml``, ``ddl``, ``copy``,
 ``session`` (statement dispatch, autocommit, implicit and explicit
 transactions, settings). Values as text are ``values``', below.

@@ -37,6 +37,7 @@ from planner import functions
 from planner.errors import FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
 from planner.parse import copy_tree, pg_sql, walk
+from planner.resolve import ColumnTypes, column_type, resolve, scoped_type
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, raised, replace_children
 from planner.sqltypes import type_name as sql_type_name
 from planner.sqltypes import (FLOAT_NAMES, INTEGER_NAMES, canonical, fraction_precision, interval_text, special_datetime, time_text,
@@ -160,11 +161,11 @@ class Binder:
                 ctes.add(n.ctename)
             elif isinstance(n, ast.TypeCast) and char_cast_length(n) is not None:
                 char_casts = True
-        columns = self._columns = self._column_types(node)
+        columns = self._columns = resolve(node, self.catalog, self.search_path, self._column_types(node), _output_type)
         if self.dialect == "duckdb" and isinstance(node, ast.SelectStmt) and (node.withClause is not None or any(
                 isinstance(f, (ast.RangeSubselect, ast.JoinExpr)) for f in node.fromClause or ())):
-            columns = self._columns = jsonops.with_derived(node, columns)  # a FROM subquery's jsonb outputs sort as jsonb
-        arrays = self._arrays = {name: t for name, t in columns.items() if t.endswith("[]")}
+            columns = self._columns = columns.derived(jsonops.with_derived(node, columns))  # a FROM subquery's jsonb outputs sort as jsonb
+        arrays = self._arrays = columns.derived({name: t for name, t in columns.items() if t.endswith("[]")}, lambda t: t.endswith("[]"))
         chars = char_casts or any(is_char(t) for t in columns.values()) or self._reads_char_columns(node)
         self._scales = decimals.Scales(columns, lambda x: _integer_width(x, columns) in ("smallint", "integer", "bigint"))
         if outputs and self.dialect == "duckdb" and isinstance(node, ast.SelectStmt):
@@ -794,7 +795,7 @@ class Binder:
         converts to without its padding): such a column or cast, a text
         function's result, or a concatenation with a text or char(n)."""
         if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
-            declared = self._columns.get(n.fields[-1].sval) or ""
+            declared = column_type(n, self._columns) or ""
             return declared == "text" or declared.startswith("varchar")
         if isinstance(n, ast.TypeCast):
             return n.typeName.names[-1].sval in ("text", "varchar") and not n.typeName.arrayBounds
@@ -833,7 +834,7 @@ class Binder:
         equality = n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("=", "<>", "!=") or n.kind == A_Expr_Kind.AEXPR_IN
         column, other = (n.lexpr, n.rexpr) if isinstance(n.lexpr, ast.ColumnRef) else (n.rexpr, n.lexpr)
         if not equality or not isinstance(column, ast.ColumnRef) or not isinstance(column.fields[-1], ast.String) \
-                or not is_char(declared := self._columns.get(column.fields[-1].sval, "")):
+                or not is_char(declared := column_type(column, self._columns, "")):
             return False
         constants = list(other) if isinstance(other, (list, tuple)) else [other]
         if not constants or not all(isinstance(c, ast.A_Const) and isinstance(c.val, ast.String) for c in constants):
@@ -898,7 +899,7 @@ class Binder:
         (a text column keeps them: PostgreSQL compares that as text)."""
         if isinstance(n, ast.A_Const) and isinstance(n.val, ast.String) and n.val.sval.endswith(" "):
             return ast.A_Const(val=ast.String(sval=n.val.sval.rstrip(" ")))
-        if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and self._columns.get(n.fields[-1].sval, "").startswith("varchar"):
+        if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and column_type(n, self._columns, "").startswith("varchar"):
             return self._trimmed_call(n)
         return None
 
@@ -906,7 +907,7 @@ class Binder:
         """The SQL type of a column, a cast (not to an array) or a number
         constant, None for anything else."""
         if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
-            return self._columns.get(n.fields[-1].sval)
+            return column_type(n, self._columns)
         if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
             return pg_sql(n.typeName)
         if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
@@ -1322,6 +1323,53 @@ def _numeric_aliases(node: ast.Node, found: dict[str, set[str]]) -> None:
                     found[t.name] = {width}
 
 
+#: sum's and avg's result type by their argument's (PostgreSQL's)
+_SUM_TYPES = {"smallint": "bigint", "integer": "bigint", "bigint": "numeric", "real": "real", "double precision": "double precision",
+              "interval": "interval"}
+_AVG_TYPES = {"smallint": "numeric", "integer": "numeric", "bigint": "numeric", "real": "double precision",
+              "double precision": "double precision", "interval": "interval"}
+
+
+#: functions whose value is text whatever their arguments (a char(n) argument's without its padding)
+_TEXT_FUNCTIONS = {"upper", "lower", "initcap", "btrim", "ltrim", "rtrim", "substr", "substring", "replace", "lpad", "rpad", "concat",
+                   "concat_ws", "left", "right", "repeat", "reverse", "translate", "to_char", "md5", "format", "string_agg", "split_part",
+                   "regexp_replace", "quote_ident", "quote_literal", "chr", "trim", "overlay", "textcat"}
+
+
+def _output_type(n: ast.Node, columns: dict[str, str]) -> str | None:
+    """The type of a query's output computed by ``n``, spelled as a
+    declared column's (resolve: what a FROM subquery's or CTE's column
+    reads as); None when it is not plain."""
+    if (inner := _scalar_subquery_output(n)) is not None:
+        n = inner
+    if isinstance(n, ast.ColumnRef):
+        return column_type(n, columns)
+    if isinstance(n, ast.TypeCast):
+        if n.typeName.names[-1].sval.lower() in ("bpchar", "char", "character") and not n.typeName.typmods:
+            return None  # an unconstrained bpchar: no declared length
+        try:
+            return canonical(n.typeName, array_ok=True)
+        except SqlError:
+            return None
+    if isinstance(n, ast.FuncCall) and len(n.funcname) == 1:
+        name, args = n.funcname[0].sval, n.args or ()
+        if name == "count":
+            return "bigint"
+        if name in _TEXT_FUNCTIONS:
+            return "text"
+        if name in ("min", "max", "any_value") and len(args) == 1:
+            return _output_type(args[0], columns)
+        if name in ("sum", "avg") and len(args) == 1 and (inner := _output_type(args[0], columns)) is not None:
+            return "numeric" if inner.startswith("numeric") else (_SUM_TYPES if name == "sum" else _AVG_TYPES).get(inner)
+    if (json_kind := jsonops.kind(n, columns)) is not None:
+        return json_kind
+    if (width := _integer_width(n, columns)) in ("smallint", "integer", "bigint"):
+        return width
+    if (kind := _operand_type(n, columns, floats=True)) in ("numeric", "real", "double precision"):
+        return kind
+    return None
+
+
 def is_char(t: str) -> bool:
     """``t`` is a declared character(n) type (stored padded to n)."""
     return t.startswith("char(")
@@ -1343,7 +1391,7 @@ def _maybe_list(n: ast.Node | None, columns: dict[str, str]) -> bool:
     if isinstance(n, ast.TypeCast):
         return bool(n.typeName.arrayBounds)
     if isinstance(n, ast.ColumnRef):
-        return isinstance(n.fields[-1], ast.String) and columns.get(n.fields[-1].sval, "").endswith("[]")
+        return isinstance(n.fields[-1], ast.String) and column_type(n, columns, "").endswith("[]")
     if isinstance(n, ast.SubLink):
         return n.subLinkType == SubLinkType.ARRAY_SUBLINK
     if isinstance(n, ast.FuncCall):
@@ -1381,7 +1429,7 @@ _JSONB_SCALAR_TARGETS = {"bool": "boolean", "boolean": "boolean", "int2": "small
 def _is_bytea(n: ast.Node, columns: dict[str, str]) -> bool:
     """``n`` is plainly a bytea: a bytea column or a cast to bytea."""
     if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
-        return columns.get(n.fields[-1].sval) == "bytea"
+        return column_type(n, columns) == "bytea"
     return isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval == "bytea"
 
 
@@ -1423,7 +1471,7 @@ def _maybe_interval(n: ast.Node | None, columns: dict[str, str]) -> bool:
     if isinstance(n, ast.TypeCast):
         return not n.typeName.arrayBounds and n.typeName.names[-1].sval == "interval"
     if isinstance(n, ast.ColumnRef):
-        return isinstance(n.fields[-1], ast.String) and columns.get(n.fields[-1].sval) == "interval"
+        return isinstance(n.fields[-1], ast.String) and column_type(n, columns) == "interval"
     if isinstance(n, ast.FuncCall):
         return n.funcname[-1].sval.lower() in _INTERVAL_FUNCTIONS
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-", "*", "/"):
@@ -1460,13 +1508,13 @@ def _cast_text(tc: ast.TypeCast, columns: dict[str, str]) -> ast.Node | None:
 
 def _char_in(n: ast.Node | None, types: dict[str, str]) -> bool:
     """``n`` is a char(n) column by ``types``, or a cast to char(n)."""
-    return isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and is_char(types.get(n.fields[-1].sval, "")) \
+    return isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and is_char(column_type(n, types, "")) \
         or char_cast_length(n) is not None
 
 
 def _char_length(n: ast.Node, types: dict[str, str]) -> int | None:
     """n of a char(n) column by ``types`` or of a cast to char(n)."""
-    if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and is_char(declared := types.get(n.fields[-1].sval, "")):
+    if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and is_char(declared := column_type(n, types, "")):
         m = re.fullmatch(r"char\((\d+)\)", declared)
         return int(m.group(1)) if m else None
     return char_cast_length(n)
@@ -1564,12 +1612,25 @@ def _pseudo_call(n: ast.Node) -> str | None:
 
 
 def _passed_type(n: ast.Node, found: dict[str, set[str]]) -> str | None:
-    """The declared type of a column reference (with one type by that name)."""
+    """The declared type of a column reference (resolved by scope, or with
+    one type by that name)."""
     if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
+        if (scoped := scoped_type(n, found)) is not None:
+            return scoped
         types = found.get(n.fields[-1].sval, ())
         if len(types) == 1:
             return next(iter(types))
     return None
+
+
+def _found(columns: dict[str, str]) -> dict[str, set[str]]:
+    """``columns`` as the sets of types by name the alias rules read (with its references' types by scope)."""
+    return ColumnTypes({name: {t} for name, t in columns.items()}, getattr(columns, "refs", None))
+
+
+def scoped_column_types(node: ast.Node, catalog: Catalog, search_path: tuple[str, ...]) -> ColumnTypes:
+    """``column_types`` with ``node``'s column references resolved by scope (planner.resolve)."""
+    return resolve(node, catalog, search_path, column_types(node, catalog, search_path), _output_type)
 
 
 def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, computed_only: bool) -> list[str | None] | None:
@@ -1598,7 +1659,7 @@ def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
     divided = any(isinstance(t.val, (ast.FuncCall, ast.A_Expr)) for t in targets)
     if not (passed or divided):
         return kinds  # a point SELECT of plain columns: nothing to look up
-    found = {name: {t} for name, t in columns().items()}
+    found = _found(columns())
     declared = [_passed_char(t.val, found) or _passed_varchar(t.val, found) or _pseudo_call(t.val) for t in targets]
     for i in exact_divisions(select, columns()) if divided else ():
         declared[i] = "numeric"
@@ -1617,7 +1678,7 @@ def _set_operation_types(select: ast.SelectStmt, columns: Callable[[], dict[str,
     leaves = decimals.set_operation_leaves(select)
     if leaves is None or any(isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star) for t in leaves[0].targetList):
         return None
-    found = {name: {t} for name, t in columns().items()}
+    found = _found(columns())
     declared = []
     for i in range(len(leaves[0].targetList)):
         first = next((leaf.targetList[i].val for leaf in leaves if not isinstance(leaf.targetList[i].val, ast.A_Const)), None)
@@ -1656,7 +1717,7 @@ def _datetime_kind(n: ast.Node, columns: dict[str, str]) -> str | None:
     if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
         name = n.typeName.names[-1].sval
     elif isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
-        name = columns.get(n.fields[-1].sval, "")
+        name = column_type(n, columns, "")
     else:
         return None
     return name if name in ("timestamp", "timestamptz") else None
@@ -1695,7 +1756,7 @@ def _resolved_type(n: ast.Node, columns: dict[str, str]) -> str | None:
     if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Boolean):
         return "boolean"
     if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
-        return columns.get(n.fields[-1].sval)
+        return column_type(n, columns)
     if isinstance(n, ast.TypeCast):
         try:
             return canonical(n.typeName, array_ok=True)
@@ -1721,7 +1782,7 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
     type and round's rounding."""
     known = {**_OPERAND_TYPES, **_FLOAT_TYPES} if floats else _OPERAND_TYPES
     if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
-        declared = columns.get(n.fields[-1].sval, "")
+        declared = column_type(n, columns, "")
         return known.get("numeric" if declared.startswith("numeric(") else declared)
     if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Float):
         return "numeric" if floats else None
@@ -1747,8 +1808,15 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
         return _operand_type(n.args[0], columns, floats=floats)
     if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
         return "integer"
-    if isinstance(n, ast.FuncCall) and FUNCTION_NAMES.get(n.funcname[-1].sval, n.funcname[-1].sval) in INTEGER_RESULTS:
+    if isinstance(n, ast.FuncCall) and (FUNCTION_NAMES.get(n.funcname[-1].sval, n.funcname[-1].sval) in INTEGER_RESULTS
+                                        or n.funcname[-1].sval in _ARRAY_INTEGERS):
         return "integer"
+    if isinstance(n, ast.A_Indirection) and len(n.indirection) == 1 and isinstance(n.indirection[0], ast.A_Indices) \
+            and not n.indirection[0].is_slice and (array := _array_type(n.arg, columns)) is not None:
+        return known.get(array.removesuffix("[]"))  # an element of an array of a known type
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "-" and n.lexpr is not None \
+            and _is_date(n.lexpr, columns) and _is_date(n.rexpr, columns):
+        return "integer"  # the days between two dates
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-", "*", "/", "%"):
         left = _operand_type(n.lexpr, columns, floats=floats) if n.lexpr is not None else "smallint"  # unary minus
         right = _operand_type(n.rexpr, columns, floats=floats)
@@ -1764,6 +1832,9 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
         return max(known_types, key=_WIDENING.index)
     return None
 
+
+#: array functions whose value is an integer (pgcatalog's macros: DuckDB's INTEGER too)
+_ARRAY_INTEGERS = {"array_length", "cardinality", "array_upper", "array_lower", "array_ndims"}
 
 #: the operators whose double precision and real results are checked for overflow (``Binder._float_checked``)
 _FLOAT_OPERATORS = ("+", "-", "*", "/")
@@ -1794,7 +1865,7 @@ _ROUNDINGS = ("round", "trunc", "ceil", "ceiling", "floor")
 def _integer_width(n: ast.Node, columns: dict[str, str]) -> str | None:
     """``_operand_type``, or bigint for a bigint column or cast, or for
     arithmetic with one (-1::bigint)."""
-    if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and columns.get(n.fields[-1].sval) == "bigint" \
+    if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and column_type(n, columns) == "bigint" \
             or isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval.lower() in ("int8", "bigint"):
         return "bigint"
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _ARITHMETIC:
@@ -2032,7 +2103,7 @@ def _array_type(n: ast.Node, arrays: dict[str, str]) -> str | None:
     """The type of an array column, cast (without modifiers), or ARRAY of
     constants of one kind (text[] or integer[]), else None."""
     if isinstance(n, ast.ColumnRef):
-        return arrays.get(n.fields[-1].sval) if isinstance(n.fields[-1], ast.String) else None
+        return column_type(n, arrays) if isinstance(n.fields[-1], ast.String) else None
     if isinstance(n, ast.TypeCast) and n.typeName.arrayBounds and not n.typeName.typmods:
         return n.typeName.names[-1].sval + "[]" * len(n.typeName.arrayBounds)
     if isinstance(n, ast.A_ArrayExpr) and n.elements:
@@ -2076,7 +2147,7 @@ def _aggregated_array_type(n: ast.Node, columns: dict[str, str]) -> str | None:
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "array_agg" and len(n.args or ()) == 1 and not n.over:
         arg = n.args[0]
         if isinstance(arg, ast.ColumnRef) and isinstance(arg.fields[-1], ast.String):
-            element = columns.get(arg.fields[-1].sval)
+            element = column_type(arg, columns)
         elif isinstance(arg, ast.TypeCast) and not arg.typeName.arrayBounds:
             element = canonical(arg.typeName)
         else:
@@ -2092,7 +2163,7 @@ def _is_element(n: ast.Node, arrays: dict[str, str], columns: dict[str, str]) ->
     if isinstance(n, ast.A_Const):
         return not n.isnull and not isinstance(n.val, ast.String)  # a string is unknown: read as the array's type
     if isinstance(n, ast.ColumnRef):
-        return isinstance(n.fields[-1], ast.String) and n.fields[-1].sval in columns and n.fields[-1].sval not in arrays
+        return isinstance(n.fields[-1], ast.String) and (t := column_type(n, columns)) is not None and not t.endswith("[]")
     if isinstance(n, ast.TypeCast):
         return not n.typeName.arrayBounds
     if isinstance(n, ast.A_Indirection) and n.indirection and all(isinstance(i, ast.A_Indices) and not i.is_slice for i in n.indirection):
@@ -2150,7 +2221,7 @@ def _is_date(n: ast.Node, columns: dict[str, str]) -> bool:
     if isinstance(n, ast.TypeCast):
         return n.typeName.names[-1].sval == "date" and not n.typeName.arrayBounds
     if isinstance(n, ast.ColumnRef):
-        return isinstance(n.fields[-1], ast.String) and columns.get(n.fields[-1].sval) == "date"
+        return isinstance(n.fields[-1], ast.String) and column_type(n, columns) == "date"
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-"):
         return _is_date(n.lexpr, columns) and _operand_type(n.rexpr, columns) in ("smallint", "integer")
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
@@ -2213,7 +2284,7 @@ def _time_type(n: ast.Node, columns: dict[str, str]) -> str | None:
     if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
         return names.get(n.typeName.names[-1].sval)
     if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
-        return names.get(columns.get(n.fields[-1].sval, ""))
+        return names.get(column_type(n, columns, ""))
     if isinstance(n, ast.SQLValueFunction):
         op = SQLValueFunctionOp
         return {op.SVFOP_CURRENT_TIMESTAMP: "timestamptz", op.SVFOP_CURRENT_TIMESTAMP_N: "timestamptz",
@@ -2269,7 +2340,7 @@ def _declared_number(n: ast.Node, columns: dict[str, str]) -> str | None:
         name = n.typeName.names[-1].sval
         return name if name in _NUMBER_TYPES.values() else {"int": "int4", "float": "float8", "decimal": "numeric"}.get(name)
     if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
-        declared = columns.get(n.fields[-1].sval, "")
+        declared = column_type(n, columns, "")
         return _NUMBER_TYPES.get("numeric" if declared.startswith("numeric(") else declared)
     return None
 
@@ -2295,7 +2366,7 @@ def _is_interval(n: ast.Node | None, columns: dict[str, str]) -> bool:
     if isinstance(n, ast.TypeCast):
         return n.typeName.names[-1].sval == "interval" and not n.typeName.arrayBounds
     if isinstance(n, ast.ColumnRef):
-        return isinstance(n.fields[-1], ast.String) and columns.get(n.fields[-1].sval) == "interval"
+        return isinstance(n.fields[-1], ast.String) and column_type(n, columns) == "interval"
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-", "*", "/"):
         op = n.name[-1].sval
         if n.lexpr is None:
@@ -2794,7 +2865,7 @@ def _variance_operand(n: ast.Node, columns: dict[str, str]) -> str | None:
 def _plain_type(n: ast.Node, columns: dict[str, str]) -> str:
     """The type of a column or cast, as written ("" for anything else)."""
     if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
-        return columns.get(n.fields[-1].sval, "")
+        return column_type(n, columns, "")
     if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
         return n.typeName.names[-1].sval
     return ""
@@ -2803,7 +2874,7 @@ def _plain_type(n: ast.Node, columns: dict[str, str]) -> str:
 def _declared_scale(n: ast.Node, columns: dict[str, str]) -> int | None:
     """The scale of a numeric(p, s) column or cast (an unconstrained numeric's
     values each have their own: None)."""
-    declared = columns.get(n.fields[-1].sval, "") if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) else \
+    declared = column_type(n, columns, "") if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) else \
         f"numeric({','.join(str(m.val.ival) for m in n.typeName.typmods)})" \
         if isinstance(n, ast.TypeCast) and n.typeName.typmods and all(isinstance(m, ast.A_Const) for m in n.typeName.typmods) else ""
     m = re.fullmatch(r"numeric\((\d+)(?:,(\d+))?\)", declared)
@@ -2916,7 +2987,7 @@ def _column_typed_constants(n: ast.A_Expr, columns: dict[str, str]) -> bool:
     for col, other in ((n.lexpr, "rexpr"), (n.rexpr, "lexpr")) if plain else ((n.lexpr, "rexpr"),):
         if not (isinstance(col, ast.ColumnRef) and isinstance(col.fields[-1], ast.String)):
             continue
-        sql_type = columns.get(col.fields[-1].sval)
+        sql_type = column_type(col, columns)
         if sql_type not in _TEXT_READ_OTHERWISE:
             continue
         values = getattr(n, other)
@@ -2939,7 +3010,7 @@ def _arithmetic_typed_constants(n: ast.A_Expr, columns: dict[str, str]) -> None:
         if not (isinstance(col, ast.ColumnRef) and isinstance(col.fields[-1], ast.String)
                 and isinstance(value, ast.A_Const) and isinstance(value.val, ast.String)):
             continue
-        sql_type = columns.get(col.fields[-1].sval, "")
+        sql_type = column_type(col, columns, "")
         if sql_type in INTEGER_NAMES.values() or sql_type in FLOAT_NAMES.values():
             typed = typed_literal(value, sql_type)  # checked as PostgreSQL's input (22P02)
             setattr(n, other, typed if typed is not value else _cast_to(value, sql_type))
@@ -2963,7 +3034,7 @@ def _text_read_at_run_time(tc: ast.TypeCast, columns: dict[str, str]) -> None:
         return
     arg = tc.arg
     column = isinstance(arg, ast.ColumnRef) and isinstance(arg.fields[-1], ast.String) \
-        and (columns.get(arg.fields[-1].sval) == "text" or columns.get(arg.fields[-1].sval, "").startswith("varchar"))
+        and (column_type(arg, columns) == "text" or column_type(arg, columns, "").startswith("varchar"))
     cast = isinstance(arg, ast.TypeCast) and arg.typeName.names[-1].sval.lower() in ("text", "varchar") and not arg.typeName.arrayBounds
     joined = isinstance(arg, ast.A_Expr) and arg.kind == A_Expr_Kind.AEXPR_OP and arg.name[-1].sval == "||" and target in ("bytea", "timestamptz")
     if not (column or cast or joined):

@@ -29,7 +29,7 @@ from pglast.enums import OnCommitAction
 
 from planner import grants
 from planner import parse as p
-from planner.bind import column_types, pg_sql, quoted, result_types, transpile
+from planner.bind import pg_sql, quoted, result_types, scoped_column_types, transpile
 from planner.catalog import (
     CATALOG_SHARD, IDENTITY, IDENTITY_ALWAYS, SEQUENCED, SERIAL, TEMP_SCHEMA_PREFIX, Catalog, Column, ForeignKey, Function, Relation,
     catalog_rows, function_rows, schema_rows, unique_slot,
@@ -221,7 +221,7 @@ class Ddl(Dml):
         names = _column_names(node.query, out, [c.sval for c in into.colNames or ()], "too many column names were specified")
         out = out.rename_columns(names)
         # json, jsonb and char(n), which the engine gives as text, keep their type
-        kinds = result_types(node.query, lambda: column_types(node.query, catalog, self.search_path), computed_only=False)
+        kinds = result_types(node.query, lambda: scoped_column_types(node.query, catalog, self.search_path), computed_only=False)
         kinds = kinds if kinds and len(kinds) == len(names) else [None] * len(names)
         columns = tuple(Column(n, k or of_arrow(f)) for n, f, k in zip(names, out.schema, kinds))
         for n in names:
@@ -294,7 +294,7 @@ class Ddl(Dml):
             cols = ", ".join(quoted(n) for n in names)
             query = f"SELECT * FROM ({query}) AS {quoted(name)}({cols})"
         # json, jsonb and char(n), which the engine gives as text, keep their type
-        kinds = result_types(node.query, lambda: column_types(node.query, catalog, self.search_path), computed_only=False)
+        kinds = result_types(node.query, lambda: scoped_column_types(node.query, catalog, self.search_path), computed_only=False)
         kinds = kinds if kinds and len(kinds) == len(names) else [None] * len(names)
         columns = tuple(Column(n, k or of_arrow(f)) for n, f, k in zip(names, out.schema, kinds))
         rel = Relation(name, schema, "view", columns, query=query, oid=old.oid if old is not None else catalog.new_oid())

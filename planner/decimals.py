@@ -23,6 +23,8 @@ from typing import Callable
 from pglast import ast
 from pglast.enums import A_Expr_Kind
 
+from planner.resolve import column_type
+
 __all__ = ["INTEGER_DIGITS", "Scales", "computed_type", "set_operation_leaves"]
 
 #: the integer digits of a computed numeric: an unconstrained numeric's (decimal(38, 10) holds 28)
@@ -46,7 +48,7 @@ class Scales:
             text = n.val.fval
             return None if "e" in text.lower() else len(text.partition(".")[2])
         if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
-            return _declared_scale(self.columns.get(n.fields[-1].sval, ""))
+            return _declared_scale(column_type(n, self.columns, ""))
         if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval in ("numeric", "decimal"):
             mods = [m.val.ival for m in n.typeName.typmods or () if isinstance(m, ast.A_Const) and isinstance(m.val, ast.Integer)]
             return 10 if not mods else mods[1] if len(mods) > 1 else 0  # unconstrained: 10 digits after the point, as computed

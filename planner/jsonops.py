@@ -30,6 +30,7 @@ from pglast.enums import A_Expr_Kind, CoercionForm, SortByDir, SortByNulls
 
 from planner.errors import SqlError, not_supported
 from planner.pgcatalog import expand
+from planner.resolve import column_type
 from planner.sqltypes import typed_literal
 
 JSON_TYPES = ("json", "jsonb")
@@ -129,8 +130,7 @@ def _name(fc: ast.FuncCall) -> str:
 def kind(n: ast.Node | None, columns: dict[str, str]) -> str | None:
     """``"jsonb"``, ``"json"`` or None: the json type ``n`` has."""
     if isinstance(n, ast.ColumnRef):
-        last = n.fields[-1]
-        t = columns.get(last.sval) if isinstance(last, ast.String) else None
+        t = column_type(n, columns)
         return t if t in JSON_TYPES else None
     if isinstance(n, ast.TypeCast):
         t = n.typeName.names[-1].sval

@@ -297,6 +297,12 @@ def output_names(node: ast.Node) -> list[str | None] | None:
     return [None if t is stars[0] else t.name or _figure_name(t.val)[0] for t in node.targetList]
 
 
+def figure_name(expr) -> str:
+    """The name PostgreSQL gives an output column computed by ``expr``
+    (FigureColname: a column's or function's name, ``?column?`` for none)."""
+    return _figure_name(expr)[0]
+
+
 def _figure_name(expr) -> tuple[str, int]:
     """PostgreSQL's FigureColname: (name, strength); strength 2 for names
     from columns and functions, 1 for type names and keywords, 0 for none."""

@@ -51,7 +51,7 @@ from planner import jsonops
 from planner import parse as p
 from planner import intervals, sequences, waits
 from values import DATE_ORDER, TextStyle, offset_of_hours, setting_of_offset, zone
-from planner.bind import Binder, column_types, pg_sql, result_types
+from planner.bind import Binder, pg_sql, result_types, scoped_column_types
 from planner.catalog import TEMP_SCHEMA_PREFIX
 from planner.copy import CopySink, CopySource, copy_from, copy_to
 from planner.cursors import CURSOR_OPT_HOLD, Cursors
@@ -768,7 +768,7 @@ class Session:
             return result
         catalog = await work.catalog()
         result.set_origins(column_origins(node.targetList, node.fromClause, catalog, self.search_path))
-        kinds = result_types(node, lambda: column_types(node, catalog, self.search_path), computed_only=True)
+        kinds = result_types(node, lambda: scoped_column_types(node, catalog, self.search_path), computed_only=True)
         if kinds is not None:
             result.set_kinds(kinds)
         return result

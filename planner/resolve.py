@@ -1,0 +1,297 @@
+"""Column references resolved as PostgreSQL scopes them, to the type of
+what each reads.
+
+The binder types a statement's expressions by its columns' declared
+types. Looked up by name alone, a name the statement uses twice reads the
+wrong one: in ``SELECT i / 2 FROM (SELECT avg(i) AS i FROM t) q`` the
+outer ``i`` is the subquery's numeric average, not t's integer ``i``, and
+dividing it as integers answered 2 where PostgreSQL answers 2.44...
+(``count(*) AS c`` over a table with a char(n) ``c`` was trimmed as text:
+an error). ``resolve(node, ...)`` walks the statement's query levels as
+PostgreSQL does (CTEs, FROM items with their aliases and column aliases,
+joins, LATERAL, subqueries in expressions seeing the levels around them)
+and records, per column reference, the type of the column it reads: a
+table's declared type, or the type of a FROM subquery's or CTE's output
+as ``output_type`` (the binder's inference) works it out.
+
+``ColumnTypes`` is the name -> type dict the binder used before (the
+fallback for every reference not recorded, and for copies of nodes made
+while rewriting) with those records; ``column_type(ref, columns)`` is the
+one lookup every typing rule uses.
+
+Invariants: a reference is recorded only when its resolution is certain:
+every FROM item on the way has known column names (a table, view, CTE or
+subquery whose outputs are all named; a function only with a column alias
+list), exactly one column (or several of one type, as a join's USING
+columns) answers it, and the type is known; anything else (ORDER BY and
+GROUP BY names, which may be output names, stars, unknown items) is left
+to the name dict, as before. Records hold their nodes, so an id is never
+reused by another node while the records live.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from pglast import ast
+
+from planner.catalog import Catalog
+from planner.errors import SqlError
+from planner.parse import figure_name
+
+__all__ = ["ColumnTypes", "column_type", "resolve", "scoped_type"]
+
+#: the type of a FROM item's column that is known to exist but whose type is not (never recorded)
+_UNTYPED = None
+
+
+class ColumnTypes(dict):
+    """Declared types by column name (names of one type only), with the
+    types of the column references resolved by scope (``refs``: id ->
+    (reference, type))."""
+
+    def __init__(self, by_name=(), refs: dict[int, tuple[ast.Node, str]] | None = None):
+        super().__init__(by_name)
+        self.refs: dict[int, tuple[ast.Node, str | None]] = {} if refs is None else refs
+
+    def derived(self, by_name: dict[str, str], keep: Callable[[str], bool] = lambda t: True) -> ColumnTypes:
+        """Another name dict with these records (a reference to a type ``keep``
+        refuses is recorded as of no type there, not looked up by name)."""
+        return ColumnTypes(by_name, {k: (n, t if keep(t) else None) for k, (n, t) in self.refs.items()})
+
+
+def scoped_type(n: ast.ColumnRef, columns: dict) -> str | None:
+    """The type recorded for the column ``n`` reads, if ``columns`` has one."""
+    refs = getattr(columns, "refs", None)
+    found = refs.get(id(n)) if refs else None
+    return found[1] if found is not None and found[0] is n else None
+
+
+def column_type(n: ast.ColumnRef, columns: dict[str, str], default=None):
+    """The type of the column ``n`` reads: its scoped record, else by its
+    name; ``default`` when neither knows it."""
+    refs = getattr(columns, "refs", None)
+    if refs:
+        found = refs.get(id(n))
+        if found is not None and found[0] is n:
+            return default if found[1] is None else found[1]
+    last = n.fields[-1]
+    return columns.get(last.sval, default) if isinstance(last, ast.String) else default
+
+
+class _Item:
+    """A FROM item: the name it is read by and its columns (name -> type or
+    None), or ``columns`` None when its column names are not known;
+    ``bare``: an unqualified name may read it (not a join's alias, whose
+    columns its tables answer)."""
+
+    __slots__ = ("alias", "columns", "bare")
+
+    def __init__(self, alias: str | None, columns: dict[str, str | None] | None, bare: bool = True):
+        self.alias, self.columns, self.bare = alias, columns, bare
+
+
+Outputs = list  # [(name or None, type or None)] of a query level, or None when its names are not known
+
+
+def resolve(node: ast.Node, catalog: Catalog, search_path: tuple[str, ...], by_name: dict[str, str],
+            output_type: Callable[[ast.Node, ColumnTypes], str | None]) -> ColumnTypes:
+    """``by_name`` with the column references of ``node`` resolved by scope."""
+    out = ColumnTypes(by_name)
+    _Resolver(catalog, search_path, out, output_type).statement(node)
+    return out
+
+
+class _Resolver:
+    def __init__(self, catalog, search_path, out: ColumnTypes, output_type):
+        self.catalog, self.search_path, self.out, self.output_type = catalog, search_path, out, output_type
+
+    def statement(self, node: ast.Node) -> None:
+        if isinstance(node, ast.SelectStmt):
+            self.select(node, [], {})
+        elif isinstance(node, (ast.InsertStmt, ast.UpdateStmt, ast.DeleteStmt)):
+            ctes = self.ctes(node.withClause, [], {})
+            target = self.table_item(node.relation, ctes)
+            if isinstance(node, ast.InsertStmt):
+                if isinstance(node.selectStmt, ast.SelectStmt):
+                    self.select(node.selectStmt, [], ctes)
+                self.expressions(node.returningList, [[target]], ctes)
+                return
+            items = [target]
+            for f in (node.fromClause if isinstance(node, ast.UpdateStmt) else node.usingClause) or ():
+                self.from_item(f, items, [], ctes)
+            scope = [items]
+            for clause in ((node.targetList if isinstance(node, ast.UpdateStmt) else None), node.whereClause, node.returningList):
+                self.expressions(clause, scope, ctes)
+
+    # -- query levels --------------------------------------------------------
+
+    def ctes(self, with_clause, outer, ctes: dict) -> dict:
+        ctes = dict(ctes)
+        for cte in (with_clause.ctes if with_clause is not None else ()) or ():
+            query = cte.ctequery
+            if not isinstance(query, ast.SelectStmt):
+                ctes[cte.ctename] = None  # a data-modifying CTE: its RETURNING columns are not followed
+                continue
+            if with_clause.recursive and query.op is not None and query.op.name != "SETOP_NONE":
+                ctes[cte.ctename] = _renamed(self.select(query.larg, outer, ctes), cte.aliascolnames)  # the seed names it
+            ctes[cte.ctename] = _renamed(self.select(query, outer, ctes), cte.aliascolnames)
+        return ctes
+
+    def select(self, sel: ast.SelectStmt, outer: list, ctes: dict) -> Outputs | None:
+        ctes = self.ctes(sel.withClause, outer, ctes)
+        if sel.op is not None and sel.op.name != "SETOP_NONE":
+            left, right = self.select(sel.larg, outer, ctes), self.select(sel.rarg, outer, ctes)
+            if left is None or right is None or len(left) != len(right):
+                return None
+            return [(name, lt if lt == rt else None) for (name, lt), (_n, rt) in zip(left, right)]
+        if sel.valuesLists:
+            for row in sel.valuesLists:
+                self.expressions(row, outer, ctes)
+            return [(f"column{i + 1}", None) for i in range(len(sel.valuesLists[0]))]
+        items: list[_Item] = []
+        for f in sel.fromClause or ():
+            self.from_item(f, items, outer, ctes)
+        scope = [items] + outer
+        for clause in (sel.targetList, sel.whereClause, sel.havingClause, sel.windowClause, sel.limitCount, sel.limitOffset):
+            self.expressions(clause, scope, ctes)
+        for clause in (sel.groupClause, sel.sortClause, sel.distinctClause):
+            self.expressions(clause, scope, ctes, names=False)  # a bare name there may be an output's
+        return self.outputs(sel, items)
+
+    def outputs(self, sel: ast.SelectStmt, items: list[_Item]) -> Outputs | None:
+        out = []
+        for t in sel.targetList or ():
+            if isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star):
+                star = self.star(t.val, items)
+                if star is None:
+                    return None
+                out += star
+                continue
+            name = t.name or figure_name(t.val)
+            try:
+                kind = self.output_type(t.val, self.out)
+            except SqlError:
+                kind = None
+            out.append((name, kind))
+        return out
+
+    def star(self, ref: ast.ColumnRef, items: list[_Item]) -> Outputs | None:
+        chosen = items if len(ref.fields) == 1 else [i for i in items if i.alias == ref.fields[-2].sval]
+        if not chosen or any(i.columns is None for i in chosen):
+            return None
+        return [(name, t) for i in chosen for name, t in i.columns.items()]
+
+    # -- FROM items ------------------------------------------------------------
+
+    def from_item(self, f: ast.Node, items: list[_Item], outer: list, ctes: dict) -> None:
+        if isinstance(f, ast.RangeVar):
+            items.append(self.table_item(f, ctes))
+        elif isinstance(f, ast.JoinExpr):
+            first = len(items)
+            self.from_item(f.larg, items, outer, ctes)
+            self.from_item(f.rarg, items, outer, ctes)
+            self.expressions(f.quals, [items] + outer, ctes)
+            if f.alias is not None:  # the join's own name reads its tables' columns (a name of two: not followed)
+                sides = [i for i in items[first:] if i.bare]
+                merged = None if any(i.columns is None for i in sides) else \
+                    _columns([(name, t) for i in sides for name, t in i.columns.items()], merge=bool(f.usingClause or f.isNatural))
+                items.append(_Item(f.alias.aliasname, merged, bare=False))
+        elif isinstance(f, ast.RangeSubselect):
+            seen = ([items] + outer) if f.lateral else outer
+            outputs = self.select(f.subquery, seen, ctes) if isinstance(f.subquery, ast.SelectStmt) else None
+            alias = f.alias
+            items.append(_Item(alias.aliasname if alias else None, _columns(_renamed(outputs, alias.colnames if alias else None))))
+        elif isinstance(f, ast.RangeFunction):
+            self.expressions(f.functions, [items] + outer, ctes)
+            alias = f.alias
+            if alias is not None and alias.colnames:
+                items.append(_Item(alias.aliasname, {c.sval: _UNTYPED for c in alias.colnames}))
+            else:
+                items.append(_Item(alias.aliasname if alias else None, None))
+        else:
+            items.append(_Item(None, None))  # anything else (TABLESAMPLE, XMLTABLE ...): unknown names
+
+    def table_item(self, rv: ast.RangeVar, ctes: dict) -> _Item:
+        alias = rv.alias.aliasname if rv.alias is not None else rv.relname
+        colnames = rv.alias.colnames if rv.alias is not None else None
+        if rv.schemaname is None and rv.relname in ctes:
+            return _Item(alias, _columns(_renamed(ctes[rv.relname], colnames)))
+        rel = self.catalog.lookup(rv.relname, rv.schemaname, self.search_path)
+        if rel is None:
+            return _Item(alias, None)
+        columns = [(c.name, c.type) for c in rel.columns]
+        return _Item(alias, _columns(_renamed(columns, colnames)))
+
+    # -- references --------------------------------------------------------------
+
+    def expressions(self, clause, scope: list, ctes: dict, *, names: bool = True) -> None:
+        """Record the references of ``clause``; subqueries in it see ``scope``
+        around their own levels. ``names``: bare names are resolved too."""
+        stack = [clause]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, (list, tuple)):
+                stack.extend(n)
+            elif isinstance(n, ast.SubLink):
+                stack.append(n.testexpr)
+                if isinstance(n.subselect, ast.SelectStmt):
+                    self.select(n.subselect, scope, ctes)
+            elif isinstance(n, ast.ColumnRef):
+                if names or len(n.fields) > 1:
+                    self.reference(n, scope)
+            elif isinstance(n, ast.SelectStmt):
+                self.select(n, scope, ctes)
+            elif isinstance(n, ast.Node):
+                stack.extend(v for v in map(n.__getattribute__, n.__slots__) if isinstance(v, (ast.Node, list, tuple)))
+
+    def reference(self, n: ast.ColumnRef, scope: list) -> None:
+        fields = n.fields
+        if not all(isinstance(f, ast.String) for f in fields) or len(fields) > 3:
+            return
+        name = fields[-1].sval
+        qualifier = fields[-2].sval if len(fields) >= 2 else None
+        for items in scope:
+            if qualifier is not None:
+                named = [i for i in items if i.alias == qualifier]
+                if not named:
+                    continue
+                if len(named) > 1 or named[0].columns is None or name not in named[0].columns:
+                    return
+                self.record(n, named[0].columns[name])
+                return
+            if any(i.columns is None for i in items if i.bare):
+                return  # an item of unknown columns may be the one
+            having = [i.columns[name] for i in items if i.bare and name in i.columns]
+            if not having:
+                continue
+            if len(set(having)) == 1:
+                self.record(n, having[0])
+            return
+
+    def record(self, n: ast.ColumnRef, sql_type: str | None) -> None:
+        if sql_type is not None:
+            self.out.refs[id(n)] = (n, sql_type)
+
+
+def _renamed(outputs: Outputs | None, colnames) -> Outputs | None:
+    """``outputs`` under an alias's column names (the first ones renamed)."""
+    if outputs is None or not colnames:
+        return outputs
+    names = [c.sval for c in colnames]
+    if len(names) > len(outputs):
+        return None
+    return [(names[i] if i < len(names) else name, t) for i, (name, t) in enumerate(outputs)]
+
+
+def _columns(outputs: Outputs | None, *, merge: bool = False) -> dict[str, str | None] | None:
+    """A FROM item's columns from a query's outputs; None when one has no
+    name (its name is the engine's, not known here). A name given twice
+    is untyped (ambiguous where read), unless ``merge`` (a join's USING
+    columns) and of one type."""
+    if outputs is None or any(name is None for name, _t in outputs):
+        return None
+    columns: dict[str, str | None] = {}
+    for name, t in outputs:
+        columns[name] = t if name not in columns or merge and columns[name] == t else None
+    return columns
