@@ -1790,6 +1790,9 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
         return _operand_type(n.lexpr, columns, floats=floats)
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "count" and floats:
         return "integer"  # bigint: an integer for the division's kind
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("extract", "date_part") and len(n.args or ()) == 2 and floats \
+            and isinstance(n.args[0], ast.A_Const) and isinstance(n.args[0].val, ast.String) and not n.over:
+        return "numeric" if n.funcname[-1].sval == "extract" else "double precision"  # extract's is PostgreSQL's numeric
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "avg" and len(n.args or ()) == 1 and floats:
         return "numeric" if _operand_type(n.args[0], columns, floats=True) in ("numeric", "smallint", "integer") else None
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _ROUNDINGS and floats and 1 <= len(n.args or ()) <= 2 and not n.over:

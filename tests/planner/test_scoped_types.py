@@ -5,7 +5,10 @@ subquery computes it, not as the table declares the name. Each query here
 answered wrongly or failed when the binder typed columns by name alone:
 ``i / 2`` over ``avg(i) AS i`` divided as integers (1 for 1.25), a
 ``count(*) AS c`` beside a char(4) ``c`` was trimmed as text (an error),
-``upper(c) AS c`` was compared padded (no row) and reported as char(4)."""
+``upper(c) AS c`` was compared padded (no row) and reported as char(4).
+Also the operand types the binder works out: array lengths and elements and
+days between dates are integers (their sum a bigint, not a numeric), and
+extract is a numeric (divided exactly, not as a double)."""
 
 from __future__ import annotations
 
@@ -44,6 +47,8 @@ QUERIES = [
     # integers the binder now types: array lengths and elements, days between dates (sum is a bigint, / divides integers)
     "SELECT sum(array_length(a, 1)), sum(cardinality(a)), sum(a[1]), sum(d - date '2000-01-01'), sum(array_upper(a, 1)) FROM sc",
     "SELECT id, a[1] / 2, (d - date '1999-01-01') / 7, cardinality(a) / 2 FROM sc ORDER BY id",
+    "SELECT id, extract(day FROM d) / 4, extract(epoch FROM d) / 7, date_part('day', d) / 4 FROM sc ORDER BY id",
+    "SELECT id, round(extract(day FROM d) / 3, 2), CASE WHEN id > 2 THEN 1 ELSE extract(month FROM d) END / 8 FROM sc ORDER BY id",
     # an UPDATE reading a subquery whose output shares a column's name
     "UPDATE sc SET n = q.i / 4 FROM (SELECT avg(i) AS i FROM sc) q WHERE sc.id = 1",
     "SELECT id, n FROM sc ORDER BY id",
