@@ -177,7 +177,7 @@ class _Resolver:
         return out
 
     def star(self, ref: ast.ColumnRef, items: list[_Item]) -> Outputs | None:
-        chosen = items if len(ref.fields) == 1 else [i for i in items if i.alias == ref.fields[-2].sval]
+        chosen = [i for i in items if i.bare] if len(ref.fields) == 1 else [i for i in items if i.alias == ref.fields[-2].sval]
         if not chosen or any(i.columns is None for i in chosen):
             return None
         return [(name, t) for i in chosen for name, t in i.columns.items()]
