@@ -6,20 +6,19 @@ from __future__ import annotations
 
 from pglast import ast
 
-from planner.bind import _output_type
+from planner.bind import scoped_column_types
 from planner.catalog import Catalog, Column, Relation
 from planner.parse import parse, walk
-from planner.resolve import ColumnTypes, column_type, resolve, scoped_type
+from planner.resolve import ColumnTypes, column_type, scoped_type
 
 T = Relation("t", "public", "table", (Column("i", "integer"), Column("c", "char(4)"), Column("v", "varchar(6)")), shard="s1")
 U = Relation("u", "public", "table", (Column("i", "bigint"), Column("k", "integer")), shard="s2")
-CATALOG = Catalog({"public.t": T, "public.u": U})
-BY_NAME = {"c": "char(4)", "v": "varchar(6)", "k": "integer"}  # i has two types: not by name
+CATALOG = Catalog({"public.t": T, "public.u": U})  # i has two types there: not known by name
 
 
 def refs(sql: str) -> tuple[ColumnTypes, list[ast.ColumnRef]]:
     node = parse(sql)[0].node
-    types = resolve(node, CATALOG, ("public",), BY_NAME, _output_type)
+    types = scoped_column_types(node, CATALOG, ("public",))
     return types, [n for n in walk(node) if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String)]
 
 
