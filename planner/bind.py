@@ -410,7 +410,9 @@ class Binder:
             # 100.0 ... END) gave 0.00), where PostgreSQL's numeric keeps them all
             a_width, b_width = _integer_width(n.lexpr, self._columns), _integer_width(n.rexpr, self._columns)
             common = isinstance(n.lexpr, ast.A_Const) and isinstance(n.lexpr.val, ast.String) or a_width is not None and b_width is None
-            if not common:
+            if _operand_type(n, self._columns, floats=True) == "double precision" and a_width != "double precision":
+                null = _cast_to(ast.A_Const(isnull=True), "float8")  # a numeric beside a double: compared and answered as doubles
+            elif not common:
                 null = ast.A_Const(isnull=True)  # integers compare across widths (int48eq, ...): the result keeps a's type
             elif a_width is not None and _operand_type(n.rexpr, self._columns, floats=True) == "numeric":
                 null = _cast_to(ast.A_Const(isnull=True), decimals.computed_type(0))  # an integer as a numeric: no places
@@ -542,7 +544,7 @@ class Binder:
             new = self._date_part(name, field, args[1])
             if new is not None:
                 return new
-        if name == "round" and len(args) == 2 and _operand_type(args[0], self._columns) in ("smallint", "integer") \
+        if name == "round" and len(args) == 2 and _operand_type(args[0], self._columns) in _INTEGERS \
                 and isinstance(args[1], ast.A_Const) and isinstance(args[1].val, ast.Integer):
             scale = max(0, args[1].val.ival)  # round(numeric, int): PostgreSQL's only two-argument round
             return ast.FuncCall(funcname=fc.funcname, args=(_cast_to(args[0], decimals.computed_type(scale)), args[1]))
@@ -1001,6 +1003,8 @@ class Binder:
             names = [x.sval for x in n.funcname]
             if names[-1] == "pg_typeof" and len(n.args or ()) == 1 and jsonops.kind(n.args[0], self._columns) == "jsonb":
                 return expand("pg_catalog.txngate_pg_typeof('JSONB')", [])  # the engine holds jsonb as JSON
+            if names[-1] == "pg_typeof" and len(n.args or ()) == 1 and (string := _declared_string(n.args[0], _found(self._columns))):
+                return _constant("character" if string.startswith("char") else "character varying")  # the engine's is text
             if len(names) == 1 or names[0] in ("pg_catalog", "information_schema"):
                 return self.pg.function(names[-1].lower(), list(n.args or ()))
             return None
@@ -1566,6 +1570,9 @@ def _passed_char(n: ast.Node, found: dict[str, set[str]]) -> str | None:
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("max", "min", "any_value", "mode") and len(n.args or ()) == 1:
         n = n.args[0]
     n = _window_argument(n)
+    if isinstance(n, _RESOLVED):
+        common = _common_string(n, found)
+        return common if common is not None and common.startswith("char") else None
     if (length := char_cast_length(n)) is not None:
         return f"char({length})"
     t = _passed_type(n, found)
@@ -1598,6 +1605,52 @@ def _passed_varchar(n: ast.Node, found: dict[str, set[str]]) -> str | None:
         return _passed_varchar(inner, found)
     t = _passed_type(_window_argument(n), found)
     return t if t is not None and t.startswith("varchar") else None
+
+
+#: the constructs whose type PostgreSQL resolves from their arms (or NULLIF's first argument)
+_RESOLVED = (ast.CoalesceExpr, ast.CaseExpr, ast.MinMaxExpr)
+
+
+def _declared_string(n: ast.Node, found: dict[str, set[str]]) -> str | None:
+    """The character or varchar type, with its length if it keeps one, of
+    an output that PostgreSQL types so and the engine as text: such a
+    column passed through (``_passed_char``, ``_passed_varchar``), a cast
+    to one, or a CASE, COALESCE, GREATEST, LEAST or NULLIF of them
+    (``_common_string``)."""
+    if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval in ("bpchar", "varchar"):
+        base = "char" if n.typeName.names[-1].sval == "bpchar" else "varchar"
+        mods = n.typeName.typmods or ()
+        if not mods:
+            return base
+        if len(mods) == 1 and isinstance(mods[0], ast.A_Const) and isinstance(mods[0].val, ast.Integer):
+            return f"{base}({mods[0].val.ival})"
+    return _passed_char(n, found) or _passed_varchar(n, found) or _common_string(n, found)
+
+
+def _common_string(n: ast.Node, found: dict[str, set[str]]) -> str | None:
+    """PostgreSQL's type of a CASE, COALESCE, GREATEST or LEAST whose first
+    arm of a known type (a CASE's ELSE first; a string constant or NULL is
+    of none) is character or varchar: the string types convert to each
+    other implicitly, so resolution keeps the first. Its length stays only
+    when every arm has that very type (PostgreSQL's typmod of the
+    construct). NULLIF is its first argument's type as its equality takes
+    it: character stays (bpchar's =), varchar becomes text (text's =)."""
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
+        first = _declared_string(n.lexpr, found)
+        return first if first is not None and first.startswith("char") else None
+    if isinstance(n, ast.CaseExpr):
+        arms = [n.defresult] + [w.result for w in n.args]
+    elif isinstance(n, (ast.CoalesceExpr, ast.MinMaxExpr)):
+        arms = list(n.args)
+    else:
+        return None
+    known = [a for a in arms if a is not None and not isinstance(a, (ast.A_Const, ast.ParamRef))]
+    first = _declared_string(known[0], found) if known else None
+    if first is None:
+        return None
+    if len(known) == len(arms) and all(_declared_string(a, found) == first for a in known[1:]):
+        return first
+    return "char" if first.startswith("char") else "varchar"
 
 
 _VOID_FUNCTIONS = {"pg_sleep", "pg_sleep_for", "pg_sleep_until"}
@@ -1655,12 +1708,13 @@ def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
     # a result of one table (a session's: computed_only) has its plain columns' types from the origins
     one_table = computed_only and len(getattr(select, "fromClause", None) or ()) == 1 and isinstance(select.fromClause[0], ast.RangeVar) \
         and getattr(select, "withClause", None) is None
-    passed = any(isinstance(t.val, (ast.FuncCall, ast.SubLink)) or (not one_table and isinstance(t.val, ast.ColumnRef)) for t in targets)
+    passed = any(isinstance(t.val, (ast.FuncCall, ast.SubLink, ast.TypeCast, *_RESOLVED)) or (not one_table and isinstance(t.val, ast.ColumnRef))
+                 for t in targets)
     divided = any(isinstance(t.val, (ast.FuncCall, ast.A_Expr)) for t in targets)
     if not (passed or divided):
         return kinds  # a point SELECT of plain columns: nothing to look up
     found = _found(columns())
-    declared = [_passed_char(t.val, found) or _passed_varchar(t.val, found) or _pseudo_call(t.val) for t in targets]
+    declared = [_declared_string(t.val, found) or _pseudo_call(t.val) for t in targets]
     for i in exact_divisions(select, columns()) if divided else ():
         declared[i] = "numeric"
     if not any(declared):
@@ -1770,31 +1824,44 @@ _TEXT_TYPES = {"text", "varchar", "bpchar", "char", "character", "character vary
 #: sum's result by its operand's type, where DuckDB's differs (hugeint, double)
 SUM_RESULTS = {"smallint": "int8", "integer": "int8", "real": "float4"}
 _OPERAND_TYPES = {"int2": "smallint", "smallint": "smallint", "int4": "integer", "int": "integer", "integer": "integer",
-                  "float4": "real", "real": "real"}
+                  "int8": "bigint", "bigint": "bigint", "float4": "real", "real": "real"}
+#: the integer types, narrowest first
+_INTEGERS = ("smallint", "integer", "bigint")
 _FLOAT_TYPES = {"float8": "double precision", "double precision": "double precision", "float": "double precision",
                 "numeric": "numeric", "decimal": "numeric"}  # numeric only ranks below the floats here
 
 
 def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False) -> str | None:
-    """The type of an operand when it is plainly smallint, integer or real
-    (or, with ``floats``, double precision): a column, a cast, an integer
-    constant, or arithmetic of those; else None. Enough for sum's result
-    type and round's rounding."""
+    """PostgreSQL's type of an operand when it is plainly smallint, integer,
+    bigint or real (or, with ``floats``, numeric or double precision): a
+    column, a cast, an integer constant, an aggregate of one, or arithmetic
+    of those; else None. Enough for sum's result type, round's rounding and
+    the kind of a division."""
     known = {**_OPERAND_TYPES, **_FLOAT_TYPES} if floats else _OPERAND_TYPES
+    if (inner := _scalar_subquery_output(n)) is not None:
+        return _operand_type(inner, columns, floats=floats)
     if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
         declared = column_type(n, columns, "")
         return known.get("numeric" if declared.startswith("numeric(") else declared)
     if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Float):
+        if re.fullmatch(r"-?\d+", n.val.fval) and -2 ** 63 <= int(n.val.fval) < 2 ** 63:
+            return "bigint"  # an integer constant too wide for an integer
         return "numeric" if floats else None
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
-        return _operand_type(n.lexpr, columns, floats=floats)
-    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "count" and floats:
-        return "integer"  # bigint: an integer for the division's kind
+        # compared (and answered) in the type its equality takes: integers across widths (int48eq) keep the
+        # first's, an integer beside a numeric or a float, or a numeric beside a float, the wider
+        first, second = _operand_type(n.lexpr, columns, floats=floats), _operand_type(n.rexpr, columns, floats=True)
+        if first is not None and second is not None and not (first in _INTEGERS and second in _INTEGERS) \
+                and _WIDENING.index(second) > _WIDENING.index(first):
+            return second if floats or second in _OPERAND_TYPES.values() else None
+        return first
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "count":
+        return "bigint"
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("extract", "date_part") and len(n.args or ()) == 2 and floats \
             and isinstance(n.args[0], ast.A_Const) and isinstance(n.args[0].val, ast.String) and not n.over:
         return "numeric" if n.funcname[-1].sval == "extract" else "double precision"  # extract's is PostgreSQL's numeric
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "avg" and len(n.args or ()) == 1 and floats:
-        return "numeric" if _operand_type(n.args[0], columns, floats=True) in ("numeric", "smallint", "integer") else None
+        return "numeric" if _operand_type(n.args[0], columns, floats=True) in ("numeric", *_INTEGERS) else None
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _ROUNDINGS and floats and 1 <= len(n.args or ()) <= 2 and not n.over:
         # of a numeric, a numeric; of a double or real, PostgreSQL's double precision versions
         inner = _operand_type(n.args[0], columns, floats=True)
@@ -1802,9 +1869,11 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _DOUBLE_FUNCTIONS and len(n.args or ()) == 1 and floats \
             and _operand_type(n.args[0], columns, floats=True) in ("double precision", "real"):
         return "double precision"  # sqrt(x) of a double or real: PostgreSQL's of double precision
-    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("abs", "sum", "min", "max") and len(n.args or ()) == 1 and not n.over:
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("abs", "sum", "min", "max") and len(n.args or ()) == 1:
         inner = _operand_type(n.args[0], columns, floats=floats)
-        return "numeric" if n.funcname[-1].sval == "sum" and inner == "integer" and floats else inner
+        if n.funcname[-1].sval == "sum" and inner in _INTEGERS:  # PostgreSQL's sum of smallint and integer is a bigint, of bigint a numeric
+            return "bigint" if inner != "bigint" else "numeric" if floats else None
+        return inner
     if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
         return known.get(n.typeName.names[-1].sval.lower())
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "txngate_float_checked":
@@ -1861,7 +1930,7 @@ def _arithmetic_tree(n: ast.Node) -> Iterator[ast.Node]:
 _DOUBLE_FUNCTIONS = ("sqrt", "cbrt", "exp", "ln", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh")
 
 #: arithmetic's result: the wider operand's type
-_WIDENING = ["smallint", "integer", "numeric", "real", "double precision"]
+_WIDENING = ["smallint", "integer", "bigint", "numeric", "real", "double precision"]
 _ROUNDINGS = ("round", "trunc", "ceil", "ceiling", "floor")
 
 
@@ -2103,8 +2172,11 @@ def _is_array(n: ast.Node | None, arrays: dict[str, str]) -> bool:
 
 
 def _array_type(n: ast.Node, arrays: dict[str, str]) -> str | None:
-    """The type of an array column, cast (without modifiers), or ARRAY of
-    constants of one kind (text[] or integer[]), else None."""
+    """The type of an array column, cast (without modifiers), ARRAY of
+    constants of one kind (text[] or integer[]) or of numbers of known
+    types, a slice of one, or what array_cat, array_append, array_prepend,
+    array_remove, array_replace, ``||`` and NULLIF, COALESCE and CASE make
+    of them; else None."""
     if isinstance(n, ast.ColumnRef):
         return column_type(n, arrays) if isinstance(n.fields[-1], ast.String) else None
     if isinstance(n, ast.TypeCast) and n.typeName.arrayBounds and not n.typeName.typmods:
@@ -2113,7 +2185,24 @@ def _array_type(n: ast.Node, arrays: dict[str, str]) -> str | None:
         kinds = {type(e.val) for e in n.elements if isinstance(e, ast.A_Const) and not e.isnull}
         if all(isinstance(e, ast.A_Const) for e in n.elements) and len(kinds) == 1:
             return {ast.String: "text[]", ast.Integer: "integer[]"}.get(kinds.pop())
+        elements = [_operand_type(e, arrays) for e in n.elements if not (isinstance(e, ast.A_Const) and e.isnull)]
+        return f"{max(elements, key=_WIDENING.index)}[]" if elements and None not in elements else None
+    if isinstance(n, ast.A_Indirection) and len(n.indirection) == 1 and isinstance(n.indirection[0], ast.A_Indices) \
+            and n.indirection[0].is_slice:
+        return _array_type(n.arg, arrays)
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _ARRAY_OF_ARGUMENT and not n.over:
+        sources = [n.args[i] for i in _ARRAY_OF_ARGUMENT[n.funcname[-1].sval] if i < len(n.args or ())]
+        return next((t for a in sources if (t := _array_type(a, arrays)) is not None), None)
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" and n.lexpr is not None:
+        return _array_type(n.lexpr, arrays) or _array_type(n.rexpr, arrays)
+    if (arms := _arms(n)) is not None:
+        return next((t for a in arms if a is not None and (t := _array_type(a, arrays)) is not None), None)
     return None
+
+
+#: functions whose value is an array of the type of their arguments at these positions
+_ARRAY_OF_ARGUMENT = {"array_cat": (0, 1), "txngate_array_cat": (0, 1), "array_append": (0,), "array_prepend": (1,),
+                      "array_remove": (0,), "array_replace": (0,)}
 
 
 def _string_arms_as_arrays(n: ast.Node, arms: list, arrays: dict[str, str], columns: dict[str, str]) -> None:
@@ -2618,26 +2707,25 @@ def _is_exact_division(v: ast.Node, columns: dict[str, str]) -> bool:
     of them, or + - * of such a result and a numeric, an integer or
     another such result."""
     if isinstance(v, ast.FuncCall) and v.funcname[-1].sval == "avg" and len(v.args or ()) == 1 and not v.agg_order:
-        return _operand_type(v.args[0], columns, floats=True) in ("numeric", "smallint", "integer") \
-            or _integer_width(v.args[0], columns) == "bigint"
+        return _operand_type(v.args[0], columns, floats=True) in ("numeric", *_INTEGERS)
     if isinstance(v, ast.A_Expr) and v.kind == A_Expr_Kind.AEXPR_OP and v.name[-1].sval in _EXACT_ARITHMETIC and v.lexpr is not None:
         # + - * of such a result and a numeric, an integer or another such result: carried exactly
         sides = (v.lexpr, v.rexpr)
         return any(_is_exact_division(x, columns) for x in sides) \
-            and all(_is_exact_division(x, columns) or _operand_type(x, columns, floats=True) in ("numeric", "smallint", "integer") for x in sides)
+            and all(_is_exact_division(x, columns) or _operand_type(x, columns, floats=True) in ("numeric", *_INTEGERS) for x in sides)
     if isinstance(v, ast.FuncCall) and v.funcname[-1].sval in _VARIANCES and len(v.args or ()) == 1 and not v.agg_order \
             and not v.agg_distinct and not v.agg_star:
         return _variance_operand(v.args[0], columns) is not None
     if isinstance(v, ast.A_Expr) and v.kind == A_Expr_Kind.AEXPR_OP and v.name[-1].sval == "/":
         types = {_operand_type(v.lexpr, columns, floats=True), _operand_type(v.rexpr, columns, floats=True)}
-        return "numeric" in types and types <= {"numeric", "smallint", "integer"}
+        return "numeric" in types and types <= {"numeric", *_INTEGERS}
     call = _numeric_call(v)
     if call is not None and call[0] == "txngate_to_number":
         return True  # of text: a numeric, read exactly (local_exec.tochar)
     if call is not None:
         # an untyped constant beside a numeric is one, as PostgreSQL resolves unknown (a finite number's text only)
         types = {_operand_type(a, columns, floats=True) for a in call[1] if not _numeric_text(a)}
-        return "numeric" in types and types <= {"numeric", "smallint", "integer"}
+        return "numeric" in types and types <= {"numeric", *_INTEGERS}
     return False
 
 
@@ -2678,7 +2766,7 @@ def _exact_division(v: ast.Node, columns: dict[str, str]) -> ast.Node:
 
     def scaled(n):  # an operand as its text with PostgreSQL's scale: an unconstrained numeric's without the zeros stored
         if _is_exact_division(n, columns) or isinstance(n, ast.A_Const) or _declared_scale(n, columns) is not None \
-                or _operand_type(n, columns) in ("smallint", "integer"):
+                or _operand_type(n, columns) in _INTEGERS:
             return text(n)
         return expand(_STRIPPED_TEXT, [n])
 

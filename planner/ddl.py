@@ -199,6 +199,15 @@ class Ddl(Dml):
             elif action == "delete" and self.work.pending.get(rel.shard):
                 await self.work.write(rel.shard, await self.work.contents(rel), -1)
 
+    def _declared_types(self, query: ast.Node, catalog: Catalog, width: int) -> list[str | None]:
+        """Per output of ``query``, the type its column is declared with where the
+        engine's (text) would lose it: json, jsonb, char(n), varchar(n). None for
+        the others, and for a character or varchar without a length (stored as
+        text, as txngate declares an unconstrained varchar)."""
+        kinds = result_types(query, lambda: scoped_column_types(query, catalog, self.search_path), computed_only=False)
+        kinds = kinds if kinds and len(kinds) == width else [None] * width
+        return [None if k in ("char", "varchar") else k for k in kinds]
+
     async def create_table_as(self, node: ast.CreateTableAsStmt) -> Result:
         kind = "matview" if node.objtype.name == "OBJECT_MATVIEW" else "table"
         into = node.into
@@ -220,9 +229,7 @@ class Ddl(Dml):
         out = spark if spark is not None else await self.select(node.query)
         names = _column_names(node.query, out, [c.sval for c in into.colNames or ()], "too many column names were specified")
         out = out.rename_columns(names)
-        # json, jsonb and char(n), which the engine gives as text, keep their type
-        kinds = result_types(node.query, lambda: scoped_column_types(node.query, catalog, self.search_path), computed_only=False)
-        kinds = kinds if kinds and len(kinds) == len(names) else [None] * len(names)
+        kinds = self._declared_types(node.query, catalog, len(names))
         columns = tuple(Column(n, k or of_arrow(f)) for n, f, k in zip(names, out.schema, kinds))
         for n in names:
             if names.count(n) > 1:
@@ -293,9 +300,7 @@ class Ddl(Dml):
         if node.aliases or names != out.column_names:
             cols = ", ".join(quoted(n) for n in names)
             query = f"SELECT * FROM ({query}) AS {quoted(name)}({cols})"
-        # json, jsonb and char(n), which the engine gives as text, keep their type
-        kinds = result_types(node.query, lambda: scoped_column_types(node.query, catalog, self.search_path), computed_only=False)
-        kinds = kinds if kinds and len(kinds) == len(names) else [None] * len(names)
+        kinds = self._declared_types(node.query, catalog, len(names))
         columns = tuple(Column(n, k or of_arrow(f)) for n, f, k in zip(names, out.schema, kinds))
         rel = Relation(name, schema, "view", columns, query=query, oid=old.oid if old is not None else catalog.new_oid())
         if old is not None:

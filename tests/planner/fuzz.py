@@ -556,12 +556,13 @@ KNOWN = {
     "numeric division as double": (
         "avg() and / of numerics are exact (local_exec.numeric): as text in output columns, as numeric(38,20) inside "
         "expressions (planner.bind._decimal_quotients), except per-row quotients in WHERE, join conditions and aggregate "
-        "arguments (doubles, for speed, unless rounded there); an operand whose type the binder does not work out (an element "
-        "of an ARRAY[...] of columns, a bigint) leaves the quotient to DuckDB's double (values equal to 12 digits)",
+        "arguments (doubles, for speed, unless rounded there); an operand whose type the binder does not work out leaves the "
+        "quotient to DuckDB's double (values equal to 12 digits)",
         _numeric_division_as_float),
     "common type": (
-        "CASE, COALESCE, NULLIF, set operations and rounding take DuckDB's result type, not PostgreSQL's common type "
-        "(int4/int8/numeric, text/varchar/character): the values agree", _common_type_only),
+        "an expression whose PostgreSQL type the binder does not work out takes DuckDB's (lag/lead with a default of a "
+        "wider type, a set operation's arms, an average of quotients over a window printed with DuckDB's scale): the values "
+        "agree", _common_type_only),
     "decimal overflow": (_decimal_overflow.__doc__, _decimal_overflow),
     "char set operation": (_char_set_operation.__doc__, _char_set_operation),
     "eager filter": (_eager_filter.__doc__, _eager_filter),
@@ -581,7 +582,7 @@ KNOWN = {
 #: so a class that is fixed must leave KNOWN)
 REPRODUCTIONS = {
     "numeric division as double": "SELECT max(n / 8.0) FROM fz",
-    "common type": "SELECT id, COALESCE(v, 'x') FROM fz ORDER BY id",
+    "common type": "SELECT id, lead(s, 2, -1) OVER (ORDER BY id) FROM fz ORDER BY id",
     "decimal overflow": "SELECT id, (n * n) FROM fz ORDER BY id",
     "char set operation": "SELECT c AS x FROM fz UNION SELECT t FROM fz ORDER BY 1 NULLS FIRST",
     "eager filter": "SELECT sum(b * 2) FILTER (WHERE id < 5) FROM fz",
