@@ -568,6 +568,8 @@ class Binder:
         leaves = list(n.args) if isinstance(n, ast.FuncCall) else [m for m in _arithmetic_tree(n) if not _is_arithmetic(m)]
         if any(self._float_checkable(m) for leaf in leaves for m in walk(leaf)):
             return None  # (one nested in another stays unchecked: each check repeats its operands, nested ones grew exponentially)
+        if any(_datetime_kind(leaf, self._columns) or _is_interval(leaf, self._columns) for leaf in leaves):
+            return None  # the days between two dates: no double to check (and none that could overflow)
         if isinstance(n, ast.FuncCall):
             self._cast.add(id(n))
             finite = expand("NOT isinf(CAST(_arg1 AS DOUBLE))", leaves)

@@ -217,6 +217,10 @@ class Generator:
                 aggs.append(f"count(DISTINCT {arg})")
             else:
                 aggs.append(f"{agg}({arg})" + (f" FILTER (WHERE {self.expr('boolean')})" if self.rnd.random() < 0.25 else ""))
+            if agg in ("sum", "min", "max", "count", "avg") and t in ("integer", "bigint", "numeric", "float") and self.rnd.random() < 0.3:
+                # an aggregate in arithmetic: its type (sum of a bigint is a numeric, of an integer a bigint) decides the division
+                op = self.pick(["/", "*", "+", "-"] + (["%"] if t != "float" else []))
+                aggs[-1] = f"({aggs[-1]} {op} {self.pick(['2', '3', '7', '2.5', 'count(*)', '(-2)'])})"
         having = f" HAVING count(*) > {self.pick(['0', '1'])}" if self.rnd.random() < 0.3 else ""
         return f"SELECT {key} AS g, {', '.join(aggs)} FROM fz GROUP BY 1{having} ORDER BY 1 NULLS FIRST"
 

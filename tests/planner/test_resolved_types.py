@@ -30,6 +30,8 @@ QUERIES = [
     "SELECT sum(i) / 3, sum(s) / 3, sum(s) / sum(i), sum(i) / count(*), count(*) / 3 FROM rt",
     "SELECT round(sum(i), 2), avg(b), var_pop(b) FROM rt",
     "SELECT id, b * 2 / 3, b / 2.5, (b + i) / 4 FROM rt ORDER BY id",
+    # a double less the days between two dates: checked for overflow as a double of its other operands (was 0A000)
+    "SELECT id, n::float8 - (date '2000-03-01' - date '2000-01-01'), sqrt(abs((n::float8 - 1) * (date '2000-01-01' - date '1999-01-01'))) FROM rt ORDER BY id",
     # array elements of known types, through array functions and ||: their sums are bigints
     "SELECT sum(-(array_cat(a, ARRAY[1, 2]))[1]), sum((array_remove(a || i, a[2]))[1]), sum(100 * (ARRAY[s, 2147483647])[1]) FROM rt",
     "SELECT sum(NULLIF((NULLIF(a, '{}'::integer[]))[2], s)), sum((a[1:2])[1]) FROM rt",
