@@ -79,7 +79,11 @@ def main() -> None:
             {"name": "PG serial.", "port": pg.port, "user": "postgres", "db": "pgbench", "dsn": pg.url(database="pgbench"),
              "env": {"PGOPTIONS": "-c default_transaction_isolation=serializable"}},
         ]
+        with psycopg.connect(pg.url(database="pgbench"), autocommit=True) as conn:
+            durability = ", ".join(f"{k}={conn.execute(f'SHOW {k}').fetchone()[0]}" for k in ("fsync", "synchronous_commit"))
         print(f"pgbench, {args.seconds} s per figure, {os.cpu_count()} cores; txngate: {workers} worker process(es), embedded default")
+        print(f"durability: txngate's commits are on disk when acknowledged (SQLite synchronous=full, blobs fsynced); "
+              f"the test PostgreSQL runs with {durability}")
         for scale in (int(s) for s in args.scales.split(",")):
             results = {t["name"]: run(t, scale, args.seconds, args.clients, args.select_clients) for t in targets}
             print(f"\nscale {scale} ({scale * 100_000:,} accounts), -S with {args.select_clients} clients, TPC-B with {args.clients}")
