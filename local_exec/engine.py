@@ -30,6 +30,7 @@ import pyarrow as pa
 
 from local_exec import intervals, jsonb, jsonpath, jsontext, numeric, regex, strings, texts, tochar, udf
 from local_exec.errors import EngineError, as_duckdb_error, map_error
+from local_exec.native import NativeTables
 from storage.persist.codec import TYPE_KEY, map_elements
 
 
@@ -181,13 +182,22 @@ def _close(cur) -> None:
         pass
 
 
+def _parse_bytes(size: str) -> int:
+    """Bytes of a DuckDB memory size ("4GB", "512MB")."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?i?B)\s*", size, re.I)
+    if m is None:
+        raise ValueError(f"not a memory size: {size!r}")
+    unit = m.group(2).upper().replace("I", "")
+    return int(float(m.group(1)) * {"B": 1, "KB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40}[unit])
+
+
 class EngineStream:
     """The record batches of one running DuckDB query, each fetched in a
     worker thread when asked for. Invariant: the cursor is closed exactly
     once, when the batches run out, on an error, or by ``close()``."""
 
-    def __init__(self, cur, reader, schema: pa.Schema, deadline: float | None):
-        self._cur, self._reader, self.schema, self._deadline = cur, reader, schema, deadline
+    def __init__(self, cur, reader, schema: pa.Schema, deadline: float | None, finish=_close):
+        self._cur, self._reader, self.schema, self._deadline, self._finish = cur, reader, schema, deadline, finish
 
     async def next(self) -> pa.RecordBatch | None:
         """The next batch (never empty), or None at the end."""
@@ -215,7 +225,7 @@ class EngineStream:
     def close(self) -> None:
         if self._cur is not None:
             cur, self._cur, self._reader = self._cur, None, None
-            _close(cur)
+            self._finish(cur)
 
 
 def use_arrow_allocator() -> str:
@@ -231,7 +241,11 @@ def use_arrow_allocator() -> str:
 
 
 class LocalEngine:
-    def __init__(self, *, threads: int = 2, memory_limit: str = "4GB", macros: tuple[str, ...] = ()):
+    """DuckDB over the snapshots a query reads; ``natives`` keeps native
+    copies of the large ones read again (``local_exec.native``), at most
+    ``native_share`` of ``memory_limit``."""
+
+    def __init__(self, *, threads: int = 2, memory_limit: str = "4GB", macros: tuple[str, ...] = (), native_share: float = 0.5):
         use_arrow_allocator()
         # integer_division: ``/`` on integers truncates, as in PostgreSQL.
         self._db = duckdb.connect(
@@ -250,6 +264,8 @@ class LocalEngine:
         strings.register(self._db)  # format, sha224/384/512, encode/decode, split_part, to_hex as PostgreSQL's
         for sql in macros:  # CREATE MACRO statements the planner's rewrites call (after the functions they may call)
             self._db.execute(sql)
+        self.natives = NativeTables(self._cursor, _with_uuids, max_bytes=int(_parse_bytes(memory_limit) * native_share))
+        self._leases: dict[int, list[str]] = {}  # id(cursor) -> the native copies its query scans
 
     def add_function(self, name: str, fn, params: list[str], result: str) -> None:
         """A Python scalar function SQL can call (row at a time, with side
@@ -266,8 +282,14 @@ class LocalEngine:
         relation, or None."""
         if timezone != "UTC":  # each cursor starts in UTC (the connection's)
             cur.execute("SET TimeZone = '" + timezone.replace("'", "''") + "'")
+        leased = self._leases.setdefault(id(cur), [])
         for name, table in (tables or {}).items():
-            cur.register(name, _with_uuids(table))
+            native = self.natives.use(table)
+            if native is None:
+                cur.register(name, _with_uuids(table))
+            else:
+                leased.append(native)
+                cur.execute(f'CREATE TEMP VIEW "{name}" AS SELECT * FROM "{native}"')
         for name, view_sql in views:
             cur.execute(f'CREATE TEMP VIEW "{name}" AS {view_sql}')
         return cur.sql(sql, params=_referenced(sql, params))
@@ -297,7 +319,7 @@ class LocalEngine:
         try:
             return await _in_thread(cur, work, timeout)
         finally:
-            _close(cur)
+            self._finish(cur)
 
     async def stream(
         self,
@@ -325,12 +347,20 @@ class LocalEngine:
         try:
             reader = await _in_thread(cur, start, timeout)
         except BaseException:
-            _close(cur)
+            self._finish(cur)
             raise
         if reader is None:
-            _close(cur)
+            self._finish(cur)
             return EngineStream(None, None, pa.schema([]), None)
-        return EngineStream(cur, reader, _plain_schema(reader.schema), deadline)
+        return EngineStream(cur, reader, _plain_schema(reader.schema), deadline, self._finish)
+
+    def _finish(self, cur) -> None:
+        """Close ``cur`` and end the leases its query held (taken off before
+        the close, while no other cursor can have its id)."""
+        leased = self._leases.pop(id(cur), [])
+        _close(cur)
+        self.natives.release(leased)
 
     def close(self) -> None:
+        self.natives.close()
         self._db.close()

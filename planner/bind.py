@@ -167,7 +167,7 @@ class Binder:
             columns = self._columns = columns.derived(jsonops.with_derived(node, columns))  # a FROM subquery's jsonb outputs sort as jsonb
         arrays = self._arrays = columns.derived({name: t for name, t in columns.items() if t.endswith("[]")}, lambda t: t.endswith("[]"))
         chars = char_casts or any(is_char(t) for t in columns.values()) or self._reads_char_columns(node)
-        self._scales = decimals.Scales(columns, lambda x: _integer_width(x, columns) in ("smallint", "integer", "bigint"))
+        self._scales = decimals.Scales(columns, lambda x: _operand_type(x, columns) in _INTEGERS)
         if outputs and self.dialect == "duckdb" and isinstance(node, ast.SelectStmt):
             jsonops.canonical_outputs(node, columns)
             for leaf in (decimals.set_operation_leaves(node) or ()) if node.op is not None and node.op.name != "SETOP_NONE" else ():
@@ -282,7 +282,7 @@ class Binder:
             return trunc
         if self.dialect == "duckdb" and isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "%" \
                 and n.lexpr is not None and id(n) not in self._cast \
-                and all(_integer_width(x, self._columns) in ("smallint", "integer", "bigint") for x in (n.lexpr, n.rexpr)):
+                and all(_operand_type(x, self._columns) in _INTEGERS for x in (n.lexpr, n.rexpr)):
             # x % -1 is 0 in PostgreSQL, the smallest integer's too (the engine's overflows dividing it by -1)
             self._cast.add(id(n))
             remainder = expand("CASE WHEN _arg2 = -1 THEN _arg1 - _arg1 END", [n.lexpr, n.rexpr])
@@ -290,10 +290,10 @@ class Binder:
             return remainder
         if self.dialect == "duckdb" and isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "/" \
                 and n.lexpr is not None and id(n) not in self._cast \
-                and all(_integer_width(x, self._columns) in ("smallint", "integer") for x in (n.lexpr, n.rexpr)):
+                and all(_operand_type(x, self._columns) in ("smallint", "integer") for x in (n.lexpr, n.rexpr)):
             # integer / integer is an integer (the engine's transpiled division is a bigint: ARRAY[s / 2, i] was bigint[])
             self._cast.add(id(n))
-            width = "smallint" if all(_integer_width(x, self._columns) == "smallint" for x in (n.lexpr, n.rexpr)) else "integer"
+            width = "smallint" if all(_operand_type(x, self._columns) == "smallint" for x in (n.lexpr, n.rexpr)) else "integer"
             n.lexpr, n.rexpr = _cast_to(n.lexpr, width), _cast_to(n.rexpr, width)  # (smallint / -1 is an integer's division)
             return _cast_to(n, width)
         if isinstance(n, ast.GroupingFunc) and id(n) not in self._cast:
@@ -323,7 +323,7 @@ class Binder:
             n.typeName = ast.TypeName(names=n.typeName.names, typemod=-1, arrayBounds=n.typeName.arrayBounds,
                                       typmods=(ast.A_Const(val=ast.Integer(ival=38)),) + tuple(n.typeName.typmods[1:]))
         if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval in ("numeric", "decimal") \
-                and not n.typeName.typmods and not n.typeName.arrayBounds and _integer_width(n.arg, self._columns) is not None:
+                and not n.typeName.typmods and not n.typeName.arrayBounds and _operand_type(n.arg, self._columns) is not None:
             # an integer as a numeric has no places (DuckDB's numeric has 10: i::numeric * 1.5 printed 4.50000000000)
             n.typeName = _cast_to(n.arg, decimals.computed_type(0)).typeName
         if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and len(n.typeName.arrayBounds or ()) == 1 and (depth := _array_depth(n.arg)) > 1:
@@ -398,7 +398,7 @@ class Binder:
             return checked
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "-" and n.lexpr is None \
                 and self.dialect == "duckdb" and id(n) not in self._cast \
-                and (width := _integer_width(n.rexpr, self._columns)) in ("smallint", "integer", "bigint"):
+                and (width := _operand_type(n.rexpr, self._columns)) in _INTEGERS:
             # -x of an integer is of x's type: DuckDB folds -(-9223372036854775808::int8) into a wider integer
             self._cast.add(id(n))
             return _cast_to(n, {"smallint": "int2", "integer": "int4", "bigint": "int8"}[width])
@@ -408,7 +408,7 @@ class Binder:
             # one, where a is an integer of b (NULLIF(int, 0.001) is numeric) or a string constant; else a's type
             # (a NULL of no type): DuckDB's common type of numerics may cut a's places (NULLIF(0.001, CASE ...
             # 100.0 ... END) gave 0.00), where PostgreSQL's numeric keeps them all
-            a_width, b_width = _integer_width(n.lexpr, self._columns), _integer_width(n.rexpr, self._columns)
+            a_width, b_width = _operand_type(n.lexpr, self._columns), _operand_type(n.rexpr, self._columns)
             common = isinstance(n.lexpr, ast.A_Const) and isinstance(n.lexpr.val, ast.String) or a_width is not None and b_width is None
             if _operand_type(n, self._columns, floats=True) == "double precision" and a_width != "double precision":
                 null = _cast_to(ast.A_Const(isnull=True), "float8")  # a numeric beside a double: compared and answered as doubles
@@ -950,7 +950,7 @@ class Binder:
                 and isinstance(fc.args[1].val, ast.Integer) else 0 if len(fc.args) == 1 else None
             return decimals.computed_type(places) if places is not None and 0 <= places <= 10 else None
         if name in _ROUNDINGS and len(fc.args or ()) == 1 and not fc.over \
-                and (_integer_width(fc.args[0], self._columns) in ("smallint", "integer", "bigint")
+                and (_operand_type(fc.args[0], self._columns) in _INTEGERS
                      or _operand_type(fc.args[0], self._columns) == "real"):
             return "float8"  # round(int) and round(real) are PostgreSQL's of double precision (DuckDB keeps the type)
         if name == "sum" and self.dialect == "duckdb" and len(fc.args or ()) == 1:
@@ -1325,7 +1325,7 @@ def _numeric_aliases(node: ast.Node, found: dict[str, set[str]]) -> None:
                     continue
                 if _operand_type(t.val, flat, floats=True) == "numeric":
                     found[t.name] = {"numeric"}
-                elif (width := _integer_width(t.val, flat)) in ("smallint", "integer", "bigint"):
+                elif (width := _operand_type(t.val, flat)) in _INTEGERS:
                     found[t.name] = {width}
 
 
@@ -1369,7 +1369,7 @@ def _output_type(n: ast.Node, columns: dict[str, str]) -> str | None:
             return "numeric" if inner.startswith("numeric") else (_SUM_TYPES if name == "sum" else _AVG_TYPES).get(inner)
     if (json_kind := jsonops.kind(n, columns)) is not None:
         return json_kind
-    if (width := _integer_width(n, columns)) in ("smallint", "integer", "bigint"):
+    if (width := _operand_type(n, columns)) in _INTEGERS:
         return width
     if (kind := _operand_type(n, columns, floats=True)) in ("numeric", "real", "double precision"):
         return kind
@@ -1934,23 +1934,6 @@ _DOUBLE_FUNCTIONS = ("sqrt", "cbrt", "exp", "ln", "log10", "sin", "cos", "tan", 
 #: arithmetic's result: the wider operand's type
 _WIDENING = ["smallint", "integer", "bigint", "numeric", "real", "double precision"]
 _ROUNDINGS = ("round", "trunc", "ceil", "ceiling", "floor")
-
-
-def _integer_width(n: ast.Node, columns: dict[str, str]) -> str | None:
-    """``_operand_type``, or bigint for a bigint column or cast, or for
-    arithmetic with one (-1::bigint)."""
-    if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and column_type(n, columns) == "bigint" \
-            or isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval.lower() in ("int8", "bigint"):
-        return "bigint"
-    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _ARITHMETIC:
-        widths = [_integer_width(x, columns) for x in (n.lexpr, n.rexpr) if x is not None]
-        if "bigint" in widths and all(w in ("smallint", "integer", "bigint") for w in widths):
-            return "bigint"
-    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
-        null = isinstance(n.rexpr, ast.A_Const) and n.rexpr.isnull
-        other = _integer_width(n.rexpr, columns)  # NULLIF(s, 2.5) is a numeric
-        return _integer_width(n.lexpr, columns) if null or other in ("smallint", "integer", "bigint") else None
-    return _operand_type(n, columns)
 
 
 #: PostgreSQL functions DuckDB knows under another name (or not with pg_catalog.)

@@ -269,8 +269,6 @@ SEQUENCES = [
 KNOWN_DIFFERENCES = {
     "gssenc_request_refused": "Debian's PostgreSQL is built with GSSAPI and answers 'G', then waits for a GSS token (the runner times out); "
                               "txngate has no GSSAPI and answers 'N', as a PostgreSQL built without it does",
-    "types_text": "a cast to varchar(n) inside a query is reported as text (DuckDB has no length-limited string type); "
-                  "table columns declared varchar(n) are reported as varchar with their typmod",
     "bad_integer_input": "22P02 from a failed literal cast carries no position: pglast keeps no location for constants",
     "array_bad_literal": "22P02 from a malformed array literal carries no position, as in bad_integer_input",
     "json_bad_literal": "22P02 from malformed json carries no position, as in bad_integer_input",

@@ -15,8 +15,11 @@ SEED, QUERIES = 20261124, 2000
 
 async def test_random_queries_match_postgres(tmp_path, pg_url):
     db = await Database.open(f"sqlite://{tmp_path}/c.db", f"file://{tmp_path}/b", spark_master=None)
+    # a table the engine reads twice unchanged is copied into DuckDB's own storage (local_exec.native): after the
+    # first queries the engine answers from the copy
     try:
         seen, failures = await fuzz.run(db, pg_url, SEED, QUERIES)
+        assert db.engine.natives.hits > QUERIES // 2, db.engine.natives.hits
     finally:
         await db.close()
     assert not failures, "\n".join(f"{sql}\n    {'; '.join(diff)}" for sql, diff in failures[:20])
@@ -33,7 +36,12 @@ async def test_each_known_class_still_reproduces(tmp_path, pg_url):
             await session.execute(sql)
             await conn.execute(sql)
         for name, sql in fuzz.REPRODUCTIONS.items():
-            got, expected = await fuzz.ours(session, sql), await fuzz.theirs(conn, sql)
+            expected = await fuzz.theirs(conn, sql)
+            # the order of peers is unspecified in both engines (DuckDB's varies with its threads): one run in ten must differ
+            for _ in range(10 if name in fuzz.UNSPECIFIED_ORDER else 1):
+                got = await fuzz.ours(session, sql)
+                if fuzz.differences(got, expected):
+                    break
             assert fuzz.differences(got, expected), f"{name} no longer differs: take it out of fuzz.KNOWN ({sql})"
             assert fuzz.classify(sql, got, expected) == name, (name, fuzz.differences(got, expected))
     finally:
