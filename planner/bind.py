@@ -471,6 +471,22 @@ class Binder:
             self.out.uncacheable = True
         return new
 
+    def _widened_value(self, value: ast.Node, default: ast.Node) -> ast.Node | None:
+        """``value`` cast to ``default``'s type where that is the wider number
+        type, or a numeric with more places (DuckDB casts the default to the
+        value's type: lag(i, 1, 0.5) answered 1 where the default applied);
+        else None. A numeric is computed with the default's places."""
+        kinds = _operand_type(value, self._columns, floats=True), _operand_type(default, self._columns, floats=True)
+        if None in kinds or _WIDENING.index(kinds[1]) < _WIDENING.index(kinds[0]):
+            return None
+        if kinds[1] != "numeric":
+            return _cast_to(value, _CASTS_OF[kinds[1]]) if kinds[1] != kinds[0] and kinds[1] in _CASTS_OF else None
+        places = _declared_scale(default, self._columns)
+        places = places if places is not None else _constant_scale(default) if isinstance(default, ast.A_Const) else None
+        if places is None or kinds[0] == "numeric" and (_declared_scale(value, self._columns) or 0) >= places:
+            return None
+        return _cast_to(value, decimals.computed_type(min(places, 38 - decimals.INTEGER_DIGITS)))
+
     def _pg_function(self, fc: ast.FuncCall) -> ast.Node | None:
         """A call whose DuckDB namesake answers differently, rewritten:
         substring's start before the first character (PostgreSQL counts the
@@ -516,6 +532,10 @@ class Binder:
             return expand(f"({tochar.expression(args[1].val.sval)})", [value])
         if name in _POLYMORPHIC and args and isinstance(args[0], ast.A_Const) and isinstance(args[0].val, ast.String):
             raise SqlError("42804", "could not determine polymorphic type because input has type unknown")
+        if name in ("lag", "lead") and len(args) == 3 and (widened := self._widened_value(args[0], args[2])) is not None:
+            call = copy.copy(fc)  # lag(value, n, default) is of the two's common type (anycompatible): the value widened
+            call.args = (widened, *args[1:])
+            return call
         if name == "string_to_table" and len(args) in (2, 3):
             return expand("unnest(string_to_array(" + ", ".join(f"_arg{i + 1}" for i in range(len(args))) + "))", args)
         if name == "array_fill" and len(args) in (2, 3):
@@ -2597,6 +2617,8 @@ _TEXT_FUNCTIONS = {"lower", "upper", "trim", "btrim", "ltrim", "rtrim", "substr"
                    "reverse", "concat", "concat_ws", "format", "repeat", "initcap", "md5", "to_char", "string_agg", "translate",
                    "json_typeof", "jsonb_typeof", "jsonb_pretty", "split_part", "quote_ident", "quote_literal", "to_hex", "chr",
                    "regexp_replace", "array_to_string", "encode", "current_user", "current_schema", "version"}
+#: the casts to the number types a value may be widened to exactly
+_CASTS_OF = {"integer": "int4", "bigint": "int8", "real": "float4", "double precision": "float8"}
 #: functions of anyelement: an untyped string constant gives them no type
 _POLYMORPHIC = {"lag", "lead", "first_value", "last_value", "nth_value"}
 

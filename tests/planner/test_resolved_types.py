@@ -8,7 +8,9 @@ numerics (a bigint: -2.0000000000000000 for -2). Types this fixed: sums of
 array elements are bigints, CASE / COALESCE / GREATEST / NULLIF whose first
 known arm is character or varchar are that type (not text), NULLIF of a
 numeric and a double is a double, of an integer and a bigint constant an
-integer, and pg_typeof names character and character varying."""
+integer, lag/lead of a value and a wider default their common type (a wrong
+answer: lag(i, 1, 0.5) gave 1), and pg_typeof names character and
+character varying."""
 
 from __future__ import annotations
 
@@ -45,6 +47,10 @@ QUERIES = [
     "SELECT max(COALESCE(c, t)), min(CASE WHEN id > 1 THEN v ELSE t END) FROM rt",
     "SELECT 'a'::bpchar, 'b'::varchar, 'c'::char(3), 'd'::varchar(2)",
     "SELECT pg_typeof(c), pg_typeof(v), pg_typeof(COALESCE(c, t)), pg_typeof(t) FROM rt WHERE id = 1",
+    # lag/lead's default and value are of their common type (DuckDB cast the default to the value's: 0.5 became 1)
+    "SELECT id, lead(s, 2, -1) OVER (ORDER BY id), lag(s, 1, 9000000000) OVER (ORDER BY id), lag(i, 1, 0.5::float8) OVER (ORDER BY id),"
+    " lag(n, 1, 0.12345) OVER (ORDER BY id) = 0.12345 FROM rt ORDER BY id",
+    "SELECT id, lag(i, 1, 0.5) OVER (ORDER BY id) * 2 = 1, lag(i, 2, 2.5::numeric(4,1)) OVER (ORDER BY id) > 2 FROM rt ORDER BY id",
 ]
 
 
