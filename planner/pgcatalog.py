@@ -1107,6 +1107,8 @@ def macros() -> tuple[str, ...]:
     """The DuckDB macros the rewritten functions call."""
     return (
         format_type_sql(),
+        # a character(n) value as text, without its padding (rtrim only where there is a space to trim: it is slow)
+        "CREATE OR REPLACE MACRO txngate_unpad(s) AS CASE WHEN ends_with(s, ' ') THEN rtrim(s) ELSE s END",
         # information_schema._pg_expandarray(a): rows (x, n) of the elements and their positions
         "CREATE OR REPLACE MACRO txngate_expandarray(a) AS list_transform(range(1, len(a) + 1), lambda _li: {'x': a[_li], 'n': _li})",
         # the dimensions of a (nested) list: its type's count of [], and the length of dimension d (the first element's at d > 1)
