@@ -1,4 +1,4 @@
-"""Native copies of large Arrow snapshots, for the engine's scans.
+"""Native copies of Arrow snapshots, for the engine's scans.
 
 DuckDB scans an Arrow table registered on a cursor more slowly than a table
 in its own storage, and plans joins over it without statistics: the 22
@@ -20,8 +20,9 @@ Invariants:
 * a copy holds exactly its table's rows, in its order and in the DuckDB
   types a registration of the table gives (``CREATE TABLE AS SELECT *``
   over the registration, ``prepare`` applied as for a query);
-* the copies' estimated sizes (their tables' ``nbytes``) stay under
-  ``max_bytes``: building one retires the least recently used first;
+* the copies' estimated sizes (their tables' ``nbytes``, and a block of
+  DuckDB's storage per column) stay under ``max_bytes`` and their number
+  under ``MAX_COPIES``: building one retires the least recently used first;
 * a query never waits for a copy: until one is ready it scans the table;
   a retired copy is dropped only once no query holds a lease on it.
 """
@@ -45,6 +46,10 @@ logger = logging.getLogger(__name__)
 
 #: Tables seen once, remembered so a second read starts a copy.
 SEEN_MAX = 256
+#: Copies kept at most (each is a table in DuckDB's catalog).
+MAX_COPIES = 512
+#: DuckDB's storage block: what each column of a copy takes at least.
+BLOCK_BYTES = 256 << 10
 
 
 @dataclass
@@ -58,14 +63,20 @@ class _Copy:
     leases: int = field(default=0)
 
 
+def estimated_bytes(table: pa.Table) -> int:
+    """What a native copy of ``table`` is reckoned to take."""
+    return table.nbytes + table.num_columns * BLOCK_BYTES
+
+
 class NativeTables:
     def __init__(self, cursor: Callable[[], duckdb.DuckDBPyConnection], prepare: Callable[[pa.Table], pa.Table], *, max_bytes: int):
         self._cursor, self._prepare = cursor, prepare
         self.max_bytes = max_bytes
         self._lock = threading.Lock()
-        self._copies: OrderedDict[int, _Copy] = OrderedDict()  # id(table) -> copy, least recently used first
+        self._copies: OrderedDict[str, _Copy] = OrderedDict()  # by name, least recently used first
+        self._current: dict[int, str] = {}  # id(table) -> its copy (another table may have had the id before)
         self._seen: OrderedDict[int, weakref.ref] = OrderedDict()
-        self._gone: deque[int] = deque()  # ids of tables that died (weakref callbacks: no lock taken there)
+        self._gone: deque[int] = deque()  # tables died (weakref callbacks append: no lock taken there)
         self._names = itertools.count(1)
         self._builder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="native-copy")
         self.hits = self.built = self.dropped = 0
@@ -74,14 +85,15 @@ class NativeTables:
         """The name of ``table``'s native copy, leased, if one is ready;
         else None (the caller scans ``table``), starting a copy on the
         second sighting."""
-        if table.nbytes > self.max_bytes:
+        nbytes = estimated_bytes(table)
+        if nbytes > self.max_bytes:
             return None
         key = id(table)
         with self._lock:
             self._forget_gone()
-            copy = self._copies.get(key)
+            copy = self._copies.get(self._current.get(key, ""))
             if copy is not None and copy.table() is table and not copy.retired:
-                self._copies.move_to_end(key)
+                self._copies.move_to_end(copy.name)
                 if copy.ready:
                     copy.leases += 1
                     self.hits += 1
@@ -93,8 +105,9 @@ class NativeTables:
                 while len(self._seen) > SEEN_MAX:
                     self._seen.popitem(last=False)
                 return None
-            copy = _Copy(f"txngate_native_{next(self._names)}", weakref.ref(table, lambda _r, k=key: self._gone.append(k)), table.nbytes)
-            self._copies[key] = copy
+            copy = _Copy(f"txngate_native_{next(self._names)}", weakref.ref(table, lambda _r: self._gone.append(1)), nbytes)
+            self._copies[copy.name] = copy
+            self._current[key] = copy.name
         self._builder.submit(self._build, copy, table)
         return None
 
@@ -102,21 +115,22 @@ class NativeTables:
         """End a lease on each copy named (once per mention)."""
         if not names:
             return
-        counts = Counter(names)
         with self._lock:
-            for copy in self._copies.values():
-                if copy.name in counts:
-                    copy.leases -= counts[copy.name]
-                    assert copy.leases >= 0, "a lease released twice"
-            droppable = any(c.retired and not c.leases and not c.building for c in self._copies.values())
+            for name, n in Counter(names).items():
+                copy = self._copies[name]
+                copy.leases -= n
+                assert copy.leases >= 0, "a lease released twice"
+            droppable = any(self._copies[name].retired and not self._copies[name].leases for name in names)
         if droppable:
             self._builder.submit(self._drop_retired)
 
     def _forget_gone(self) -> None:
         """Retire the copies whose tables died (under the lock)."""
-        while self._gone:
-            copy = self._copies.get(self._gone.popleft())
-            if copy is not None and copy.table() is None:
+        if not self._gone:
+            return
+        self._gone.clear()
+        for copy in self._copies.values():
+            if copy.table() is None:
                 copy.retired = True
 
     def _build(self, copy: _Copy, table: pa.Table) -> None:
@@ -145,24 +159,24 @@ class NativeTables:
         """Retire the least recently used copies until ``new`` fits (under the lock)."""
         live = [c for c in self._copies.values() if not c.retired and c is not new]
         total = sum(c.nbytes for c in live)
-        for c in live:
-            if total + new.nbytes <= self.max_bytes:
-                break
-            c.retired = True
-            total -= c.nbytes
+        while live and (total + new.nbytes > self.max_bytes or len(live) >= MAX_COPIES):
+            oldest = live.pop(0)
+            oldest.retired = True
+            total -= oldest.nbytes
 
     def _drop_retired(self) -> None:
         """Drop the retired copies no query leases (on the builder's thread)."""
         with self._lock:
             self._forget_gone()
-            done = [(k, c) for k, c in self._copies.items() if c.retired and c.leases == 0 and not c.building]
-            for k, _c in done:
-                del self._copies[k]
+            done = [c for c in self._copies.values() if c.retired and c.leases == 0 and not c.building]
+            for c in done:
+                del self._copies[c.name]
+            self._current = {k: name for k, name in self._current.items() if name in self._copies}
         if not done:
             return
         cur = self._cursor()
         try:
-            for _k, c in done:
+            for c in done:
                 cur.execute(f'DROP TABLE IF EXISTS "{c.name}"')
                 self.dropped += 1
                 logger.info("native copy %s dropped", c.name)

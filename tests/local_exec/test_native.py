@@ -12,6 +12,7 @@ import uuid
 import pyarrow as pa
 
 from local_exec import LocalEngine
+from local_exec.native import estimated_bytes
 
 
 def _table(n: int, offset: int = 0) -> pa.Table:
@@ -72,7 +73,7 @@ async def test_a_copy_goes_with_its_table():
 async def test_copies_stay_under_their_budget_and_a_leased_copy_outlives_its_retirement():
     engine = _engine()
     a, b = _table(800), _table(800, offset=1)
-    engine.natives.max_bytes = int(a.nbytes * 1.5)  # room for one copy
+    engine.natives.max_bytes = int(estimated_bytes(a) * 1.5)  # room for one copy
     for _ in range(2):
         await engine.run(QUERY, {"r": a})
     engine.natives.settle()
