@@ -401,7 +401,7 @@ class Binder:
                 and (width := _operand_type(n.rexpr, self._columns)) in _INTEGERS:
             # -x of an integer is of x's type: DuckDB folds -(-9223372036854775808::int8) into a wider integer
             self._cast.add(id(n))
-            return _cast_to(n, {"smallint": "int2", "integer": "int4", "bigint": "int8"}[width])
+            return _cast_to(n, _NUMBER_TYPES[width])
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF and self.dialect == "duckdb" and id(n) not in self._cast:
             # NULLIF(a, b) compares in the common type (DuckDB casts b to a's: NULLIF(int, 1e300) overflowed) and
             # answers a's value in it: NULLIF(b, b) is a NULL of b's type, which makes the CASE's type the common
@@ -480,7 +480,7 @@ class Binder:
         if None in kinds or _WIDENING.index(kinds[1]) < _WIDENING.index(kinds[0]):
             return None
         if kinds[1] != "numeric":
-            return _cast_to(value, _CASTS_OF[kinds[1]]) if kinds[1] != kinds[0] and kinds[1] in _CASTS_OF else None
+            return _cast_to(value, _NUMBER_TYPES[kinds[1]]) if kinds[1] != kinds[0] else None
         places = _declared_scale(default, self._columns)
         places = places if places is not None else _constant_scale(default) if isinstance(default, ast.A_Const) else None
         if places is None or kinds[0] == "numeric" and (_declared_scale(value, self._columns) or 0) >= places:
@@ -1649,7 +1649,9 @@ def _declared_string(n: ast.Node, found: dict[str, set[str]]) -> str | None:
             return base
         if len(mods) == 1 and isinstance(mods[0], ast.A_Const) and isinstance(mods[0].val, ast.Integer):
             return f"{base}({mods[0].val.ival})"
-    return _passed_char(n, found) or _passed_varchar(n, found) or _common_string(n, found)
+    if isinstance(n, _RESOLVED) or isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
+        return _common_string(n, found)  # (once: nested ones are resolved arm by arm)
+    return _passed_char(n, found) or _passed_varchar(n, found)
 
 
 def _common_string(n: ast.Node, found: dict[str, set[str]]) -> str | None:
@@ -2413,7 +2415,7 @@ def _select_something(node: ast.Node) -> None:
 
 
 _ARITHMETIC = ("+", "-", "*", "/", "%")
-#: number types an untyped string constant beside them takes, as PostgreSQL resolves ``x + '2'``
+#: the number types by their cast names (an untyped string constant beside one takes it, as PostgreSQL resolves ``x + '2'``)
 _NUMBER_TYPES = {"smallint": "int2", "integer": "int4", "bigint": "int8", "real": "float4", "double precision": "float8", "numeric": "numeric"}
 
 
@@ -2620,8 +2622,6 @@ _TEXT_FUNCTIONS = {"lower", "upper", "trim", "btrim", "ltrim", "rtrim", "txngate
                    "reverse", "concat", "concat_ws", "format", "repeat", "initcap", "md5", "to_char", "string_agg", "translate",
                    "json_typeof", "jsonb_typeof", "jsonb_pretty", "split_part", "quote_ident", "quote_literal", "to_hex", "chr",
                    "regexp_replace", "array_to_string", "encode", "current_user", "current_schema", "version"}
-#: the casts to the number types a value may be widened to exactly
-_CASTS_OF = {"integer": "int4", "bigint": "int8", "real": "float4", "double precision": "float8"}
 #: functions of anyelement: an untyped string constant gives them no type
 _POLYMORPHIC = {"lag", "lead", "first_value", "last_value", "nth_value"}
 
