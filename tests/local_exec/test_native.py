@@ -89,3 +89,29 @@ async def test_copies_stay_under_their_budget_and_a_leased_copy_outlives_its_ret
     assert ids == list(range(800))
     engine.natives.settle()
     assert engine.natives.dropped == 1 and len(engine.natives.names()) == 1
+
+
+async def test_copies_are_read_through_ctes_in_every_query_shape():
+    """A copy is named to the query by a CTE (not a temporary view) where a
+    WITH can lead it, merged into the query's own WITH (RECURSIVE) list;
+    views fall back to temporary views. Each shape answers as over Arrow."""
+    queries = [
+        "SELECT count(*) AS c, sum(id) AS s FROM r",
+        "  select count(*) AS c, sum(id) AS s FROM r JOIN r AS r2 USING (id)",
+        "WITH x AS (SELECT id FROM r WHERE id < 10) SELECT count(*) AS c, sum(id) AS s FROM x",
+        "WITH RECURSIVE w(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM w WHERE i < 5) SELECT count(*) AS c, sum(id) AS s FROM r, w",
+        "WITH recursive_x AS (SELECT id FROM r) SELECT count(*) AS c, sum(id) AS s FROM recursive_x",
+        "(SELECT count(*) AS c, sum(id) AS s FROM r)",
+    ]
+    engine = _engine()
+    arrow = [await engine.run(q, {"r": _table(300)}) for q in queries]  # each an Arrow table read once: never copied
+    table = _table(300)
+    for _ in range(2):
+        await engine.run(queries[0], {"r": table})
+    engine.natives.settle()
+    assert engine.natives.built == 1 and engine.natives.hits == 0
+    for query, expected in zip(queries, arrow):
+        assert (await engine.run(query, {"r": table})).equals(expected), query
+    viewed = await engine.run("SELECT count(*) AS c, sum(id) AS s FROM v", {"r": table}, views=[("v", "SELECT * FROM r")])
+    assert viewed.equals(arrow[0])
+    assert engine.natives.hits == len(queries) + 1
