@@ -766,9 +766,13 @@ class Session:
         char(n) columns typed so."""
         if not isinstance(node, ast.SelectStmt):
             return result
-        catalog = await work.catalog()
-        result.set_origins(column_origins(node.targetList, node.fromClause, catalog, self.search_path))
-        kinds = result_types(node, lambda: scoped_column_types(node, catalog, self.search_path), computed_only=True)
+
+        def describe(catalog):
+            origins = column_origins(node.targetList, node.fromClause, catalog, self.search_path)
+            return origins, result_types(node, lambda: scoped_column_types(node, catalog, self.search_path), computed_only=True)
+
+        origins, kinds = self.db.bind_cache.described(node, await work.catalog(), self.search_path, describe)
+        result.set_origins(origins)
         if kinds is not None:
             result.set_kinds(kinds)
         return result

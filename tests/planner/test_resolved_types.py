@@ -56,3 +56,20 @@ QUERIES = [
 
 async def test_resolved_types_as_postgres(db, pg_url):
     await assert_answers_as_postgres(db.session(), pg_url, SETUP + QUERIES, tables=("rt",))
+
+
+async def test_a_repeated_query_is_described_afresh_after_ddl(db):
+    """A result's column types (what RowDescription tells) are made once per
+    statement text and catalog version (``BindCache.described``): the same
+    text after the table changed is described by the new table."""
+    from tests.planner.helpers import text_answer
+
+    s = db.session()
+    query = "SELECT c, COALESCE(c, 'x') FROM rd"
+    await s.execute("CREATE TABLE rd (c varchar(3)); INSERT INTO rd VALUES ('ab')")
+    for _ in range(2):
+        assert await text_answer(s, query) == ([1043, 1043], [("ab", "ab")])
+    await s.execute("DROP TABLE rd; CREATE TABLE rd (c char(4)); INSERT INTO rd VALUES ('ab')")
+    assert await text_answer(s, query) == ([1042, 1042], [("ab  ", "ab  ")])
+    await s.execute("DROP TABLE rd; CREATE TABLE rd (c jsonb); INSERT INTO rd VALUES ('[1, 2]')")
+    assert (await text_answer(s, "SELECT c FROM rd"))[0] == [3802]
