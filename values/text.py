@@ -277,7 +277,10 @@ def format_value(v, sql_type: str, style: TextStyle | None = None) -> str | None
         return v
     if sql_type == "numeric":
         # unconstrained: computed with 10 digits after the point; show the significant ones
-        return format_numeric(v.normalize() if v.is_finite() and v != v.to_integral_value() else v.quantize(1) if v.is_finite() else v)
+        # (in a context wide enough for every digit: the default's 28 rounded wider values)
+        if not v.is_finite():
+            return format_numeric(v)
+        return format_numeric(v.normalize(_EXACT) if v != v.to_integral_value(context=_EXACT) else v.quantize(1, context=_EXACT))
     if sql_type.startswith("numeric"):
         return format_numeric(v)
     if sql_type == "timestamptz":
@@ -354,6 +357,15 @@ def _format_times(arr: pa.Array) -> pa.Array:
                                        two(pc.subtract(seconds, pc.multiply(minutes, 60))), point, "")
 
 
+#: decimal arithmetic without rounding for any value a numeric column holds
+_EXACT = decimal.Context(prec=1000, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+
+#: Arrow writes a decimal in plain notation (as PostgreSQL does) when its
+#: adjusted exponent is -6 or more, so always at a scale from 0 to 6; past
+#: that, small values come out as ``1E-7`` and go through format_numeric
+MAX_PLAIN_SCALE = 6
+
+
 def format_column(arr, sql_type: str, style: TextStyle | None = None) -> pa.Array:
     """A column as PostgreSQL text (a string array, nulls kept)."""
     if isinstance(arr, pa.ChunkedArray):
@@ -369,6 +381,11 @@ def format_column(arr, sql_type: str, style: TextStyle | None = None) -> pa.Arra
         return arr.cast(pa.string())
     if sql_type == "numeric" and pa.types.is_string(t):  # computed as its exact text (local_exec.numeric)
         return arr
+    if sql_type.startswith("numeric") and pa.types.is_decimal(t) and 0 <= t.scale <= MAX_PLAIN_SCALE:
+        text = arr.cast(pa.string())  # Arrow's text of a decimal is plain at these scales: format_numeric's
+        if sql_type == "numeric" and t.scale > 0:  # unconstrained: its significant digits after the point (format_value)
+            text = pc.replace_substring_regex(text, r"\.?0+$", "")
+        return text
     if pa.types.is_integer(t):
         return arr.cast(pa.string())
     if sql_type == "boolean":
