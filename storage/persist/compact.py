@@ -15,7 +15,8 @@ batch points at the same blobs), so compacting large insert-only batches
 costs no data I/O. Inputs with retractions are consolidated together, in
 memory, up to ``MAX_CONSOLIDATE_BYTES``; beyond that they are re-encoded
 part by part without cross-part consolidation (still correct, just less
-compact).
+compact). An output small enough stays inline in the state, as its inputs
+were (``inline_room``).
 
 The result is installed with a CaS that checks the inputs are still present
 and contiguous (``state.replace_batches``); if another compactor got there
@@ -69,6 +70,19 @@ def choose(state: st.ShardState) -> list[st.BatchMeta] | None:
     return None
 
 
+def inline_room(state: st.ShardState, inputs: list[st.BatchMeta], config: PersistConfig) -> int:
+    """The bytes below which a compaction's output stays inline: at least
+    ``config.inline_threshold``, and up to what keeps the state's inline
+    bytes within half their cap once the inputs are gone. Merging small
+    inline batches (the txns shard's, a small table's updates) then costs
+    no Blob write and no Parquet encode, where a 5 KB output of the txns
+    shard went to Blob (with its fsync) about every third commit; the other
+    half of the cap stays free for appends, which would otherwise move to
+    Blob themselves."""
+    others = state.inline_bytes - sum(b.inline_bytes for b in inputs)
+    return max(config.inline_threshold, config.max_inline_bytes // 2 - others)
+
+
 @dataclass
 class CompactionResult:
     applied: bool
@@ -86,7 +100,8 @@ async def compact_run(machine: Machine, blob: Blob, config: PersistConfig, input
     parts = [(b, p) for b in inputs for p in b.parts]
     retractions = any(p.min_diff < 0 for _, p in parts)
     total = sum(p.nbytes for _, p in parts)
-    builder = BatchBuilder(blob, machine.shard_id, schema, COMPACTOR, part_bytes=config.part_bytes, inline_threshold=config.inline_threshold, clock=config.clock)
+    builder = BatchBuilder(blob, machine.shard_id, schema, COMPACTOR, part_bytes=config.part_bytes,
+                           inline_threshold=inline_room(state, inputs, config), clock=config.clock)
     reused: list[st.PartMeta] = []
 
     def merge(datas: list[bytes], metas: list[st.PartMeta]) -> pa.Table:

@@ -18,6 +18,10 @@ def one(writer: int, n: int) -> pa.Table:
     return pa.table({"writer": pa.array([writer], pa.int32()), "n": pa.array([n], pa.int64())})
 
 
+def as_rows(table: pa.Table) -> list:
+    return sorted(tuple(r.values()) for r in table.to_pylist())
+
+
 async def race_writers(client: PersistClient, shard: str, writers: int, per_writer: int) -> None:
     await client.create_shard(shard, SCHEMA)
 
@@ -87,6 +91,34 @@ async def test_compaction_consolidates_below_since(mem_client):
     state = await mem_client.state("cons")
     assert len(state.batches) == 1 and state.batches[0].rows == 1, "insert and retraction were not consolidated"
     assert [row["writer"] for row in (await r.snapshot_table(2)).to_pylist()] == [2]
+
+
+async def test_a_compaction_of_inline_batches_stays_inline_within_half_the_cap(mem_client):
+    """Merging small inline batches writes nothing to Blob while the state's
+    inline bytes stay within half their cap; past that, the output goes to
+    Blob and the state stays under its cap."""
+    from storage.persist.compact import compact_run
+
+    mem_client.config.compaction = False
+    mem_client.config.inline_threshold = 512  # each batch below it; the merged output above
+    w = await mem_client.open_writer("inl", SCHEMA)
+    for i in range(40):
+        await w.compare_and_append(await w.batch(one(i % 3, i), ts=i), i, i + 1)
+    state = await mem_client.state("inl")
+    assert not state.blob_keys
+    before = await (await mem_client.open_reader("inl")).snapshot_table(39)
+    await compact_run(mem_client.machine("inl"), mem_client.blob, mem_client.config, list(state.batches))
+    state = await mem_client.state("inl")
+    assert len(state.batches) == 1 and state.inline_bytes > 512 and not state.blob_keys, "the merged output left the state"
+    assert as_rows(await (await mem_client.open_reader("inl")).snapshot_table(39)) == as_rows(before)
+    # with no room (the cap's half taken by others), the output goes to Blob
+    mem_client.config.max_inline_bytes = 2 * state.inline_bytes
+    for i in range(40, 80):
+        await w.compare_and_append(await w.batch(one(i % 3, i), ts=i), i, i + 1)
+    state = await mem_client.state("inl")
+    await compact_run(mem_client.machine("inl"), mem_client.blob, mem_client.config, list(state.batches[1:]))
+    state = await mem_client.state("inl")
+    assert len(state.batches) == 2 and state.blob_keys and state.inline_bytes <= mem_client.config.max_inline_bytes
 
 
 async def test_gc_never_deletes_what_a_long_snapshot_reads(mem_client, clock):
