@@ -13,7 +13,11 @@ A commit of this process hands its writes over (``note_commit``, from the
 committer's ``on_commit``, before they are applied to the shard): when
 every write to a shard after an entry's time is one handed over, the entry
 advances from them without reading the shard or waiting for the apply, so
-a session's next key lookup after its own write costs no Blob read.
+a session's next key lookup after its own write costs no Blob read. Another
+process's commits are read from their batches in the txns shard while it
+holds them (before they are tidied), so a gateway of several processes
+does not apply each other's commits (a compare-and-set on the data shard)
+and read them back from the shard to answer a point query.
 
 ``lookup`` answers equality on key columns (uniqueness checks, point
 SELECT/UPDATE/DELETE) by binary search in the runs: its cost does not grow
@@ -65,7 +69,8 @@ class SnapshotCache:
         #: rows touched: "fetched" (new updates), "loaded" (full snapshots),
         #: "sorted" (runs ordered by a key), "merged" (runs folded),
         #: "scanned" (contents materialized), "searched" (lookups' matches),
-        #: "handed" (updates taken from this process's own commits)
+        #: "handed" (updates taken without reading the shard), "committed"
+        #: (of them, other processes' commits read from the txns shard)
         self.stats: Counter = Counter()
 
     async def read(self, shard: str, ts: int) -> pa.Table:
@@ -117,18 +122,31 @@ class SnapshotCache:
 
     async def _handed(self, shard: str, entry: Runs, ts: int) -> bool:
         """Advance ``entry`` to ``ts`` from what was written since its time,
-        if all of it is known here (nothing written, or only handed-over
-        commits); False when the shard must be read."""
+        if all of it is known without reading the shard: commits of this
+        process handed over, and other processes' commits whose rows the
+        txns shard still holds (``TxnsHandle.committed_updates``); False
+        when the shard must be read."""
         times = await self.txns.writes_between(shard, entry.ts, ts)
-        noted = self._noted.get(shard, {})
-        if times is None or not all(t in noted for t in times):
+        if times is None:
             return False
+        noted = self._noted.get(shard, {})
+        missing = [t for t in times if t not in noted]
+        if missing:  # another process's commits: from their batches, while the txns shard holds them
+            committed = await self.txns.committed_updates(shard, missing)
+            if committed is None:
+                return False
+            try:
+                noted = {**noted, **{t: updates.cast(entry.schema) for t, updates in committed.items()}}
+            except (ValueError, pa.ArrowTypeError, pa.ArrowNotImplementedError):  # (ArrowInvalid is a ValueError)
+                return False
+            self.stats["committed"] += sum(updates.num_rows for updates in committed.values())
         parts = [noted[t].append_column(TS, pa.repeat(pa.scalar(t, pa.int64()), noted[t].num_rows)) for t in times]
         updates = pa.concat_tables(parts) if parts else entry.tail.schema.empty_table()
         self.stats["handed"] += updates.num_rows
         entry.advance(updates, ts)
-        for t in [t for t in noted if t <= ts]:
-            del noted[t]
+        kept = self._noted.get(shard, {})
+        for t in [t for t in kept if t <= ts]:
+            del kept[t]
         reader = await self.txns.data_reader(shard)
         entry.synced = max(entry.synced, min(ts, reader.known_upper - 1))
         moved = entry.upkeep_rows()

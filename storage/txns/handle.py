@@ -50,7 +50,7 @@ import pyarrow as pa
 
 from storage.errors import CommitUnknown, DeterminateError, IndeterminateError, ShardNotRegistered, UsageError
 from storage.persist import DIFF, TS, BatchHandle, LeasedParts, PersistClient, ReadHandle, WriteHandle
-from storage.persist.batch import BatchBuilder, join_inline
+from storage.persist.batch import BatchBuilder, decode_part, fetch_part, join_inline
 from storage.txns.cache import TXNS_SCHEMA, Row, TxnsCache
 from storage.txns.keys import WHOLE, attach, union
 
@@ -394,6 +394,28 @@ class TxnsHandle:
         await self.writer.machine.wait_for(lambda s: s.upper > ts, timeout)
         await self.cache.update_to(ts + 1)
         return self.cache.writes_between(shard, lo, ts)
+
+    async def committed_updates(self, shard: str, times: list[int]) -> dict[int, pa.Table] | None:
+        """The updates (user columns and ``_diff``) of ``shard``'s writes
+        committed at ``times`` (as ``writes_between`` gives them), read from
+        their batches while the txns shard still holds their rows (until
+        tidied): a reader advances past another process's commits without
+        applying them or reading the data shard. None when the rows of one
+        of them are gone (the caller reads the shard)."""
+        wanted = set(times)
+        batches: dict[int, list[BatchHandle]] = {}
+        for t, b in self.cache.unapplied_writes(shard, max(times)):
+            if t in wanted:
+                batches.setdefault(t, []).append(BatchHandle.from_bytes(b).rewrite_ts(t))
+        if len(batches) < len(wanted):
+            return None
+        schema = (await self._data_writer(shard)).schema
+        out = {}
+        for t, handles in batches.items():
+            parts = [p for h in handles for p in h.parts]
+            tables = [decode_part(await fetch_part(self.client.blob, p), p, schema).drop_columns([TS]) for p in parts]
+            out[t] = tables[0] if len(tables) == 1 else pa.concat_tables(tables)
+        return out
 
     async def latest_write(self, shard: str, ts: int, *, timeout: float | None = None) -> int | None:
         """The time of the latest write to ``shard`` at or below ``ts``, once

@@ -115,3 +115,31 @@ async def test_a_restarted_gateway_reads_the_catalog_once(tmp_path):
         assert reads.count(CATALOG_SHARD) == 1
     finally:
         await db.close()
+
+
+async def test_another_gateways_commits_are_read_from_the_txns_shard(two):
+    """A gateway's point reads follow another gateway's commits from their
+    batches in the txns shard: nothing is applied or read from the data
+    shard for them (with two processes, each applied the other's commits
+    with a compare-and-set and read them back), and the answers are right."""
+    from tests.planner.helpers import rows
+
+    a, b = two
+    held = []
+    b.committer._apply_later = lambda txn, ts: held.append((txn, ts))  # b's commits stay unapplied meanwhile
+    try:
+        sa, sb = a.session(), b.session()
+        await sb.execute("INSERT INTO k VALUES (1, 'a@x', 1), (2, 'b@x', 2)")
+        assert await rows(sa, "SELECT v FROM k WHERE id = 1") == [(1,)]
+        before = dict(a.snapshots.stats)
+        for i in range(6):
+            await sb.execute(f"UPDATE k SET v = v + 10 WHERE id = {1 + i % 2}")
+            assert await rows(sa, f"SELECT v FROM k WHERE id = {1 + i % 2}") == [(1 + i % 2 + 10 * (i // 2 + 1),)]
+        after = a.snapshots.stats
+        assert after["committed"] - before.get("committed", 0) == 12  # each UPDATE: a row retracted, a row added
+        assert after["fetched"] == before.get("fetched", 0) and after["loaded"] == before.get("loaded", 0)
+        assert await rows(sa, "SELECT id, v FROM k ORDER BY id") == [(1, 31), (2, 32)]
+    finally:
+        del b.committer._apply_later
+        for txn, ts in held:
+            b.committer._apply_later(txn, ts)
