@@ -154,7 +154,10 @@ class TxnsHandle:
                 rows = rows_fn(self.cache, at)
                 if rows is None:
                     return CommitResult(True, at, u)  # nothing to do (idempotent no-op)
-                tidy = [r for r in self._tidy if self.cache.contents.get(r)]
+                # a row gone from the contents was tidied by another process: forget it
+                # (kept, the set grew without bound, and so did the cost of every write)
+                self._tidy = {r for r in self._tidy if self.cache.contents.get(r)}
+                tidy = list(self._tidy)
                 updates = [(s, t, b, d) for s, t, b, d in rows] + [(s, t, b, -1) for s, t, b in tidy]
                 batch = None
                 if updates:
@@ -475,6 +478,11 @@ class TxnsHandle:
         for _ts, b in self.cache.unapplied_writes(shard):
             keys.update(BatchHandle.from_bytes(b).keys)
         return keys
+
+    @property
+    def tidy_backlog(self) -> int:
+        """Applied writes this handle is to retract with its next write."""
+        return len(self._tidy)
 
     def validate(self) -> None:
         self.cache.validate()

@@ -89,6 +89,30 @@ async def test_concurrent_apply_and_duplicate_tidy(env):
     assert ids(await b.read(d1, last)) == [100 + i for i in range(6)]
 
 
+async def test_tidies_another_handle_made_are_forgotten(env):
+    """Applied writes another process retracted first leave this one's list
+    of rows to retract at its next write (two gateways each apply every
+    write to a shard they read: the list grew without bound, and every
+    write to the txns shard went through all of it)."""
+    a, b = await env.txns(), await env.txns()
+    (d0,) = await env.shards(a, "d0")
+    for i in range(12):
+        for h in (a, b):
+            t = h.begin()
+            await t.write(d0, rows(2 * i + (h is b)))
+            r = await t.commit_at(await h.upper())
+            await asyncio.gather(a.apply_le(r.ts), b.apply_le(r.ts))
+    for h in (a, b):  # one more write each: retracts what it applied, forgets what the other retracted
+        t = h.begin()
+        await t.write(d0, rows(1000 + (h is b)))
+        await t.commit_at(await h.upper())
+    for h in (a, b):
+        await h.cache.update_to(await h.upper())
+        assert h.tidy_backlog <= 4, h.tidy_backlog
+        h.validate()
+    assert ids(await a.read(d0, await a.upper() - 1)) == list(range(24)) + [1000, 1001]
+
+
 async def test_register_racing_a_commit(env):
     a, b = await env.txns(), await env.txns()
     (d0,) = await env.shards(a, "d0")
