@@ -161,6 +161,7 @@ class SnapshotCache:
         Nothing written since the entry's time but commits handed over: it
         moves to ``ts`` without reading the shard."""
         entry = self._entries.get(shard)
+        rows = entry.num_rows if entry is not None else 0
         handed = entry is not None and entry.ts < ts and await self._handed(shard, entry, ts)
         if not handed and (entry is None or not entry.covers(ts)):
             await self.txns.data_snapshot(shard, ts)
@@ -177,6 +178,8 @@ class SnapshotCache:
         if entry is not None and entry.covers(ts):
             self.hits += 1
             self._entries.move_to_end(shard)
+            if entry.num_rows > rows:
+                self._evict()  # it grew: the others make room (never it, the most recent)
             return entry
         self.misses += 1
         if entry is not None:
@@ -208,6 +211,11 @@ class SnapshotCache:
             shard, old = self._entries.popitem(last=False)
             self._noted.pop(shard, None)
             total -= old.nbytes
+
+    def kept(self) -> dict[str, int]:
+        """The shards whose contents are kept, least recently used first,
+        with their sizes in bytes."""
+        return {shard: entry.nbytes for shard, entry in self._entries.items()}
 
     def forget(self, shard: str) -> None:
         self._entries.pop(shard, None)

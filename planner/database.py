@@ -204,9 +204,11 @@ class Database:
 
     @classmethod
     async def open(cls, consensus_url: str, blob_url: str, *, config: PersistConfig | None = None,
-                   spark_master: str | None = "local[*]", spark_conf: tuple[tuple[str, str], ...] = ()) -> "Database":
+                   spark_master: str | None = "local[*]", spark_conf: tuple[tuple[str, str], ...] = (),
+                   cache_bytes: int | None = None) -> "Database":
         """``spark_master`` None: no Spark (every query runs locally); else
-        the driver starts on the first query routed to it."""
+        the driver starts on the first query routed to it. ``cache_bytes``:
+        the budget of table contents kept between queries (``SnapshotCache``)."""
         consensus = await open_consensus(consensus_url, setting="--consensus")
         blob = await open_blob(blob_url, setting="--blob")
         oracle = await open_oracle(consensus_url, setting="--consensus")
@@ -222,7 +224,10 @@ class Database:
             runtime = SparkRuntime(spark_master, spark_conf)
             spark = SparkEngine(runtime, BlobAccess(blob_url, blob, _native_path(blob, spark_conf)))
         transpile("SELECT 1")  # sqlglot loads its dialects on first use (0.15 s): now, not in the first query
-        return cls(consensus, blob, oracle, client, txns, LocalEngine(macros=macros()), spark)
+        db = cls(consensus, blob, oracle, client, txns, LocalEngine(macros=macros()), spark)
+        if cache_bytes is not None:
+            db.snapshots.max_bytes = cache_bytes
+        return db
 
     def session(self, **kwargs):
         from planner.session import Session

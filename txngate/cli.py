@@ -60,7 +60,7 @@ async def _serve(cfg: config_mod.Config, worker: tuple[int, int, int, str] | Non
         raise ConfigError("--auth", f"{cfg.auth} authentication needs users: give --users-file or --users")
     tls = tls_context(cfg.tls_cert, cfg.tls_key)
     spark_master = None if cfg.spark_master.lower() in ("", "none", "off") else cfg.spark_master
-    db = await Database.open(cfg.consensus_url, cfg.blob_url, spark_master=spark_master, spark_conf=cfg.spark_conf)
+    db = await Database.open(cfg.consensus_url, cfg.blob_url, spark_master=spark_master, spark_conf=cfg.spark_conf, cache_bytes=cfg.cache_bytes)
     port, peers = cfg.port, None
     if worker is not None:
         index, count, port, folder = worker

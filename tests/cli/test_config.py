@@ -45,12 +45,22 @@ def test_environment_then_flags_win():
         ([], {"TXNGATE_PORT": "99999"}, "--port"),
         (["--log-level", "loud"], {}, "--log-level"),
         (["--spark-conf", "novalue"], {}, "--spark-conf"),
+        (["--cache-memory", "lots"], {}, "--cache-memory"),
     ],
 )
 def test_bad_settings_name_the_flag(argv, env, flag):
     with pytest.raises(ConfigError) as info:
         resolve(argv, env)
     assert info.value.setting == flag
+
+
+def test_cache_memory_is_a_size_or_a_share_of_the_machine():
+    assert resolve(["--cache-memory", "2GB"], {}).cache_bytes == 2 << 30
+    assert resolve([], {"TXNGATE_CACHE_MEMORY": "1.5g"}).cache_bytes == 3 << 29
+    assert resolve([], {"TXNGATE_CACHE_MEMORY": "700MiB"}).cache_bytes == 700 << 20
+    one, four = resolve(["--workers", "1"], {}), resolve(["--workers", "4"], {})
+    assert one.cache_bytes == max(512 << 20, config.machine_memory() // 4)
+    assert four.cache_bytes == max(512 << 20, config.machine_memory() // 16)
 
 
 def test_help_lists_every_setting_with_its_variable():
