@@ -676,7 +676,7 @@ class Binder:
                 "julian": "CAST(julian(_arg1) AS numeric(28,0))" if date else
                           "(CAST(CAST(julian(CAST(_arg1 AS date)) AS bigint) AS numeric(30,20)) + CAST(txngate_numeric_div(CAST((epoch_us(CAST(_arg1 AS timestamp)) "
                           "% 86400000000 + 86400000000) % 86400000000 AS text), '86400000000') AS numeric(30,20)))",
-            }.get(field, f"CAST({part} AS numeric(28,0))")
+            }.get(field, f"CAST({part} AS numeric(18,0))")  # every other field fits 18 digits: a decimal DuckDB keeps in 64 bits
             if kind and field in _MONOTONIC_FIELDS:  # numeric cannot hold infinity here: refused, not NULL
                 template = f"CASE WHEN isinf(_arg1) THEN txngate_infinite_extract('{kind}') ELSE {template} END"
         else:
