@@ -24,7 +24,8 @@ would otherwise be consolidated again by every lookup.
 
 So a lookup costs O(log² n + TAIL_MAX) whatever the table's size, adding
 a version costs O(its rows) plus amortized merging, nothing is rebuilt per
-version, and no Python object is held per row. A read at any time in
+version, and no Python object is held per row (but the tail's, at most
+``TAIL_MAX``, in its key index). A read at any time in
 ``[run_ts, ts]`` is exact (the tail keeps the times an explicit
 transaction's older ``read_ts`` needs).
 
@@ -241,7 +242,7 @@ class Runs:
         self._rows: pa.Table | None = None  # the contents at ts, once asked for
         #: (key columns, key) -> (time, its updates then, consolidated): see ``search``
         self.points: OrderedDict[tuple, tuple[int, pa.Table]] = OrderedDict()
-        #: key columns -> key -> the tail positions holding it (``_tail_index``)
+        #: key columns -> key -> the tail positions holding it (``_tail_hits``)
         self._tail_keys: dict[tuple[str, ...], dict[tuple, list[int]]] = {}
         self._nbytes: int | None = None
 
