@@ -115,14 +115,17 @@ class Binder:
     def _shape(self, node: ast.Node) -> None:
         """PostgreSQL's checks and rewrites of a statement's shape, each run
         only when one walk finds what it applies to: WITH (recursive
-        queries), FROM subqueries (their scope), SELECTs of no columns and
+        queries), FROM subqueries (their scope), subqueries in expressions
+        (an aggregate of an outer query in one), SELECTs of no columns and
         ``*`` (over joins USING columns)."""
-        withs = subqueries = nothing = star = False
+        withs = subqueries = sublinks = nothing = star = False
         for n in walk(node):
             if isinstance(n, ast.WithClause):
                 withs = True
             elif isinstance(n, ast.RangeSubselect):
                 subqueries = True
+            elif isinstance(n, ast.SubLink):
+                sublinks = True
             elif isinstance(n, ast.SelectStmt) and not n.targetList and not n.valuesLists and (n.op is None or n.op.name == "SETOP_NONE"):
                 nothing = True
             elif isinstance(n, ast.A_Star):
@@ -136,6 +139,8 @@ class Binder:
         if subqueries:
             scopes.check(node)
             scopes.check_unqualified(node, self.columns_of)
+        if sublinks:
+            scopes.check_outer_aggregates(node, self.columns_of)
         if nothing:
             _select_something(node)
         if star and self.dialect == "duckdb":

@@ -43,7 +43,7 @@ from typing import Callable
 from pglast import ast
 
 from planner.errors import SqlError
-from planner.parse import result_names, walk
+from planner.parse import is_aggregate_call, result_names, walk
 
 #: the call a star over a join USING columns leaves for the rest of its columns (DuckDB's * EXCLUDE)
 STAR_EXCLUDING = "txngate_star_excluding"
@@ -115,6 +115,102 @@ def check_unqualified(node: ast.Node, columns_of: Callable[[ast.RangeVar], list[
                 _check_subquery(item.subquery, before, after, [], names, lateral=bool(item.lateral))
     for sub, _sees in _nested_selects(node):  # (the other columns an INSERT, UPDATE or DELETE lets its subqueries read: not modelled)
         _visit(sub, [None], names)
+
+
+def check_outer_aggregates(node: ast.Node, columns_of: Callable[[ast.RangeVar], list[str] | None]) -> None:
+    """Refuse (0A000) an aggregate PostgreSQL computes in an outer query
+    that DuckDB computes where it is written: one in a subquery whose
+    arguments read no column directly but read, through subqueries of
+    their own, columns of the levels around it and none of its own.
+    PostgreSQL puts an aggregate at the innermost level of the columns it
+    reads, so ``SELECT (SELECT max((SELECT i.b FROM t i WHERE i.a = o.a)))
+    FROM t o`` aggregates o's rows into one row, where DuckDB answered a
+    maximum per row (a wrong answer). A reference not resolved for certain
+    refuses nothing."""
+    ctes = {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}
+    names = lambda item: _output_names(item, ctes, columns_of)  # noqa: E731
+    tops = [(node, False)] if isinstance(node, ast.SelectStmt) else list(_nested_selects(node))
+    for select, _sees in tops:
+        _outer_aggregates(select, [], names)
+
+
+def _scope(select: ast.SelectStmt, names) -> tuple[set[str], dict | None]:
+    """A query level as references resolve in it: its FROM items' names,
+    and its columns (None when not all are known)."""
+    return {n for n in map(_name, _leaves(select.fromClause)) if n is not None}, _level_columns(select, names)
+
+
+def _outer_aggregates(select: ast.SelectStmt, enclosing: list[tuple[set[str], dict | None]], names) -> None:
+    own = _scope(select, names)
+    if enclosing:
+        for fc in _own_aggregates(select):
+            direct, nested = _references(fc, names)
+            if direct or not nested:
+                continue  # DuckDB places it as PostgreSQL does (by the columns read directly), or it reads none
+            where = [_resolve(ref, chain, own, enclosing) for ref, chain in nested]
+            if "outer" in where and None not in where and "own" not in where:
+                raise SqlError("0A000", f"an aggregate ({fc.funcname[-1].sval}) reading an outer query's columns only through a "
+                                        "subquery of its argument is not supported")
+    for sub, sees in _nested_selects(select):
+        _outer_aggregates(sub, enclosing + [own] if sees else [], names)
+
+
+def _own_aggregates(select: ast.SelectStmt):
+    """The aggregate calls of ``select``'s own level (not in its subqueries)."""
+    stack = [getattr(select, a) for a in ("targetList", "havingClause", "sortClause")]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, tuple):
+            stack.extend(value)
+        elif isinstance(value, ast.Node) and not isinstance(value, ast.SelectStmt):
+            if isinstance(value, ast.FuncCall) and value.over is None and is_aggregate_call(value):
+                yield value
+                continue
+            stack.extend(getattr(value, a) for a in value)
+
+
+def _references(fc: ast.FuncCall, names):
+    """The column references of ``fc``'s arguments read directly, and
+    those inside subqueries, each with the scopes of the subquery levels
+    around it up to ``fc``'s (innermost last)."""
+    direct, nested = [], []
+
+    def visit(value, chain):
+        if isinstance(value, ast.SelectStmt):
+            inner = chain + [_scope(value, names)]
+            for attr in value:
+                visit(getattr(value, attr), inner)
+        elif isinstance(value, tuple):
+            for v in value:
+                visit(v, chain)
+        elif isinstance(value, ast.ColumnRef):
+            (nested.append((value, chain)) if chain else direct.append(value))
+        elif isinstance(value, ast.Node):
+            for attr in value:
+                visit(getattr(value, attr), chain)
+
+    visit(tuple(fc.args or ()) + (fc.agg_filter,), [])
+    return direct, nested
+
+
+def _resolve(ref: ast.ColumnRef, chain, own, enclosing) -> str | None:
+    """Where a reference in a subquery of an aggregate's argument reads:
+    "inside" that subquery, the aggregate's "own" level, an "outer" one,
+    or None when not certain."""
+    fields = ref.fields
+    if not all(isinstance(f, ast.String) for f in fields) or len(fields) > 2:
+        return None  # a star, or schema-qualified
+    qualifier, column = (fields[0].sval, fields[1].sval) if len(fields) == 2 else (None, fields[0].sval)
+    for place, scopes in (("inside", list(reversed(chain))), ("own", [own]), ("outer", list(reversed(enclosing)))):
+        for item_names, columns in scopes:
+            if qualifier is not None:
+                if qualifier in item_names:
+                    return place
+            elif columns is None:
+                return None
+            elif column in columns:
+                return place
+    return None
 
 
 def _visit(select: ast.SelectStmt, enclosing: list[dict | None], names) -> None:
