@@ -13,9 +13,9 @@ registers. ``BOOLEAN_WORDS``: PostgreSQL's boolean input words.
 """
 
 from local_exec import jsonb
-from local_exec.engine import EngineError, LocalEngine
+from local_exec.engine import EngineError, LocalEngine, parse_size
 from local_exec.runs import key_tuples, matching
 from local_exec.snapshots import SnapshotCache
 from local_exec.strings import BOOLEAN_WORDS
 
-__all__ = ["BOOLEAN_WORDS", "EngineError", "LocalEngine", "SnapshotCache", "jsonb", "key_tuples", "matching"]
+__all__ = ["BOOLEAN_WORDS", "EngineError", "LocalEngine", "SnapshotCache", "jsonb", "key_tuples", "matching", "parse_size"]

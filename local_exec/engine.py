@@ -203,13 +203,17 @@ def _close(cur) -> None:
         pass
 
 
-def _parse_bytes(size: str) -> int:
-    """Bytes of a DuckDB memory size ("4GB", "512MB")."""
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?i?B)\s*", size, re.I)
+_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?\s*", re.I)
+
+
+def parse_size(size: str) -> int:
+    """Bytes of a memory size as DuckDB's settings and txngate's write it
+    ("4GB", "512MB", "1.5g", "700MiB", or bytes), in units of 1024;
+    ValueError for anything else."""
+    m = _SIZE.fullmatch(size)
     if m is None:
         raise ValueError(f"not a memory size: {size!r}")
-    unit = m.group(2).upper().replace("I", "")
-    return int(float(m.group(1)) * {"B": 1, "KB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40}[unit])
+    return int(float(m.group(1)) * 1024 ** "BKMGT".index(m.group(2).upper() or "B"))
 
 
 class EngineStream:
@@ -285,7 +289,7 @@ class LocalEngine:
         strings.register(self._db)  # format, sha224/384/512, encode/decode, split_part, to_hex as PostgreSQL's
         for sql in macros:  # CREATE MACRO statements the planner's rewrites call (after the functions they may call)
             self._db.execute(sql)
-        self.natives = NativeTables(self._cursor, _with_uuids, max_bytes=int(_parse_bytes(memory_limit) * native_share))
+        self.natives = NativeTables(self._cursor, _with_uuids, max_bytes=int(parse_size(memory_limit) * native_share))
         self._leases: dict[int, list[str]] = {}  # id(cursor) -> the native copies its query scans
 
     def add_function(self, name: str, fn, params: list[str], result: str) -> None:

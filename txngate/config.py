@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 from dataclasses import dataclass, field
 
+from local_exec import parse_size
 from storage.errors import ConfigError
 
 
@@ -100,15 +100,13 @@ class Config:
         return self.consensus is None and self.blob is None
 
 
-_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?\s*", re.I)
-
-
 def parse_bytes(text: str, flag: str) -> int:
-    """A size as written in a setting (``4GB``, ``512MB``, ``1.5G``, bytes)."""
-    m = _SIZE.fullmatch(text)
-    if m is None:
-        raise ConfigError(flag, f"{text!r} is not a size such as 512MB or 4GB")
-    return int(float(m.group(1)) * 1024 ** "BKMGT".index(m.group(2).upper() or "B"))
+    """A size as written in a setting (``4GB``, ``512MB``, ``1.5G``, bytes:
+    ``local_exec.parse_size``), or a ConfigError naming ``flag``."""
+    try:
+        return parse_size(text)
+    except ValueError:
+        raise ConfigError(flag, f"{text!r} is not a size such as 512MB or 4GB") from None
 
 
 def machine_memory() -> int:
