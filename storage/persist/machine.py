@@ -19,8 +19,9 @@ compare_and_append checks the writer's idempotency token). Nothing is ever
 applied twice. If that refetch fails too, the call raises
 ``IndeterminateError``, never a determinate one.
 
-Invariants: the cached state only moves forward in seqno; every state this
-machine writes passed ``validate()``.
+Invariants: the cached state only moves forward in seqno (a compare-and-set
+whose answer comes after another task fetched a newer head leaves the newer
+one); every state this machine writes passed ``validate()``.
 """
 
 from __future__ import annotations
@@ -39,6 +40,11 @@ from storage.persist.state import InvariantViolation, ShardState
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+
+#: Compare-and-sets ``create`` makes, each of unknown outcome, before it
+#: gives up (each one is retried within ``retry_timeout_s`` first).
+CREATE_ATTEMPTS = 5
 
 
 def consensus_key(shard_id: str) -> str:
@@ -79,13 +85,14 @@ class Machine:
 
     async def create(self, initial: ShardState) -> ShardState:
         """Write seqno 0 if the shard does not exist yet; return the head."""
-        if await self.fetch() is None:
-            initial.validate()
+        initial.validate()
+        for _attempt in range(CREATE_ATTEMPTS):
+            if await self.fetch() is not None:
+                break
             try:
                 await self._retry(lambda: self.consensus.compare_and_set(self.key, None, initial.encode()))
             except IndeterminateError:
-                pass  # the fetch below finds out
-            await self.fetch()
+                pass  # the fetch finds out (an attempt that did not land is made again)
         return await self.current()
 
     async def apply(self, transition: Callable[[ShardState], tuple[ShardState | None, T]]) -> tuple[ShardState, T]:
@@ -111,7 +118,11 @@ class Machine:
                     won = False  # find out: refetch and run the transition again
                     uncertain = True
                 if won:
-                    self.state = new
+                    # A fetch by another task of this process may have cached
+                    # a newer head while this CaS's answer was on its way
+                    # (another process wrote after it): never go back to ours.
+                    if new.seqno > self.state.seqno:
+                        self.state = new
                     async with self._changed:
                         self._changed.notify_all()
                     return new, out

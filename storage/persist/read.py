@@ -158,13 +158,14 @@ class ReadHandle(ShardHandle):
         await self.wait_for_upper(as_of, timeout)
         return await self._hold(as_of)
 
-    async def _hold(self, as_of: int) -> st.ShardState:
+    async def _hold(self, as_of: int, upper: int | None = None) -> st.ShardState:
         async with self._pin_lock:
             # The cached state is never older than this reader's own hold
             # (heartbeats run through this machine), so it is safe to read;
-            # fetch only if it does not cover as_of yet.
+            # fetch only if it does not cover as_of (and ``upper``) yet.
             state = self.machine.state
-            if state is None or state.upper <= as_of or self.reader_id not in state.readers:
+            if (state is None or state.upper <= as_of or (upper is not None and state.upper < upper)
+                    or self.reader_id not in state.readers):
                 state = await self.machine.fetch()
             r = state.readers.get(self.reader_id)
             if r is None:
@@ -265,7 +266,9 @@ class ReadHandle(ShardHandle):
         if upper <= lower:
             raise UsageError(f"empty range [{lower}, {upper})")
         await self.machine.wait_for(lambda s: s.upper >= upper, timeout)
-        state = await self._hold(max(lower - 1, 0) if lower > 0 else 0)
+        state = await self._hold(max(lower - 1, 0) if lower > 0 else 0, upper)
+        if state.upper < upper:  # never report [lower, upper) from a state that does not hold all of it
+            raise st.InvariantViolation(f"shard {self.shard_id}: fetch_updates to {upper} read a state with upper {state.upper}")
         try:
             schema = codec.schema_from_bytes(state.schema)
             tables = []

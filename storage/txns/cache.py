@@ -107,11 +107,18 @@ class TxnsCache:
         self.progress = upper
 
     def _absorb_rows(self, rows: list[tuple[str, int, bytes, int, int]]) -> None:
+        # All or nothing: every count is checked before anything changes, so
+        # a violation leaves the cache as it was (a half-absorbed range would
+        # be absorbed again, and count its first rows twice).
+        counts: dict[Row, int] = {}
+        for shard, ts, batch, diff, _at in rows:
+            key = (shard, ts, batch)
+            count = counts[key] = counts.get(key, self.contents.get(key, 0)) + diff
+            if count not in (0, 1):
+                raise InvariantViolation(f"txns row {shard}@{ts} would have count {count}: applied or retracted twice")
         for shard, ts, batch, diff, at in rows:
             key = (shard, ts, batch)
             count = self.contents.get(key, 0) + diff
-            if count not in (0, 1):
-                raise InvariantViolation(f"txns row {shard}@{ts} would have count {count}: applied or retracted twice")
             if count:
                 self.contents[key] = count
             else:

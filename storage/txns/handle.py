@@ -256,7 +256,17 @@ class TxnsHandle:
             return [(s, at, b, 1) for s, _t, b in chosen]
 
         try:
-            return await self._write_txns(ts, make)
+            try:
+                return await self._write_txns(ts, make)
+            except ShardNotRegistered:
+                # The cache was brought to this process's last known upper,
+                # which may be stale: a registration since then is read
+                # before the shard is called unregistered.
+                upper = await self.upper()
+                if self.cache.progress >= upper:
+                    raise
+                await self.cache.update_to(upper)
+                return await self._write_txns(ts, make)
         except CommitUnknown:
             raise
         except IndeterminateError as e:

@@ -250,3 +250,19 @@ async def test_adopted_parquet_files_become_a_batch(client, uniq):
     await _stage(blob, f"{uniq}/staged/w2/part-0.parquet", _parquet(rows((4, "d"))))  # no _diff: not updates
     with pytest.raises(UsageError):
         await adopt_parquet(blob, uniq, SCHEMA, "spark-w2", f"{uniq}/staged/w2/")
+
+
+@pytest.mark.parametrize("kind", ["indeterminate-lost", "indeterminate-applied"])
+async def test_create_shard_survives_a_create_of_unknown_outcome(kind):
+    """Creating a shard whose first compare-and-set ends indeterminately
+    finds out from the head: made again if it did not land (it reported a
+    shard that does not exist), kept if it did."""
+    consensus = FaultyConsensus(MemConsensus())
+    consensus.inject_once("compare_and_set", kind)
+    client = PersistClient(MemBlob(), consensus)
+    try:
+        state = await client.create_shard("s", pa.schema([field_for("n", "bigint")]))
+        assert state.seqno == 0 and state.shard_id == "s"
+        assert consensus.counts[f"compare_and_set:{kind}"] == 1
+    finally:
+        await client.close()

@@ -263,3 +263,37 @@ async def test_one_apply_joins_the_inline_parts_of_its_commits(env):
     for i, ts in enumerate(times):
         assert ids(await b.read(d, ts)) == [k for k in range(i + 1) if not (k == 1 and i >= 2)]
     assert ids(await b.read(d, times[0] - 1)) == []
+
+
+def test_a_row_absorbed_twice_leaves_the_cache_as_it_was():
+    """The cache absorbs a range of the txns shard all or nothing: a row
+    that would count twice is refused before any other row of the range
+    changes the cache (a half-absorbed range was absorbed again, and its
+    first rows counted twice)."""
+    from storage.persist import InvariantViolation
+    from storage.txns import TxnsCache
+
+    cache = TxnsCache(reader=None)
+    cache._absorb_rows([("d0", 5, b"", 1, 5)])
+    before = (dict(cache.contents), {s: list(r) for s, r in cache.registrations.items()})
+    with pytest.raises(InvariantViolation, match="count 2"):
+        cache._absorb_rows([("d1", 6, b"", 1, 6), ("d0", 5, b"", 1, 6)])
+    assert (dict(cache.contents), {s: list(r) for s, r in cache.registrations.items() if r}) == before
+    cache.validate()
+
+
+async def test_a_shard_registered_by_another_handle_is_not_refused_at_commit(env):
+    """A commit at the txns upper brings the cache to the upper this
+    process last saw; a shard another process registered since is read
+    before the commit calls it unregistered (it was refused, a false
+    ShardNotRegistered, where the append would only have lost its race)."""
+    a, b = await env.txns(), await env.txns()
+    await b.cache.update_to(await b.upper())  # b's last known upper: before d0 exists
+    (d0,) = await env.shards(a, "d0")
+    t = b.begin()
+    await t.write(d0, rows(1))
+    result = await b.commit_rows(None, await t.seal())
+    assert result.committed
+    await b.apply_le(result.ts)
+    assert ids(await b.read(d0, result.ts)) == [1]
+    b.validate()
