@@ -29,7 +29,9 @@ import pglast
 import sqlglot
 from pglast import ast
 from pglast.enums import A_Expr_Kind, BoolExprType, CoercionForm, NullTestType, SortByDir, SortByNulls, SQLValueFunctionOp, SubLinkType
-from pglast.enums.parsenodes import FRAMEOPTION_NONDEFAULT
+from pglast.enums.parsenodes import (FRAMEOPTION_END_OFFSET_FOLLOWING, FRAMEOPTION_END_OFFSET_PRECEDING, FRAMEOPTION_GROUPS,
+                                     FRAMEOPTION_NONDEFAULT, FRAMEOPTION_RANGE, FRAMEOPTION_START_OFFSET_FOLLOWING,
+                                     FRAMEOPTION_START_OFFSET_PRECEDING)
 
 from planner import decimals, intervals, jsonops, recursive, scopes, tochar
 from planner.catalog import Catalog, Relation
@@ -132,8 +134,15 @@ class Binder:
                 star = True
             elif isinstance(n, ast.FuncCall):
                 jsonops.check_call(n)
+                _check_parameterless(n)
+            elif isinstance(n, ast.WindowDef):
+                _check_frame(n)
+            elif isinstance(n, ast.CommonTableExpr):
+                _check_cte_columns(n)
             if isinstance(n, ast.SelectStmt) and n.windowClause:
                 _check_window_copies(n)
+            if isinstance(n, ast.SelectStmt) and n.sortClause and n.op is not None and n.op.name != "SETOP_NONE":
+                _check_set_operation_sort(n)
         if withs:
             recursive.prepare(node)
         if subqueries:
@@ -2997,6 +3006,74 @@ def _check_window_copies(select: ast.SelectStmt) -> None:
         if ref in defs and defs[ref].frameOptions & FRAMEOPTION_NONDEFAULT:
             raise SqlError("42P20", f'cannot copy window "{ref}" because it has a frame clause',
                            hint="Omit the parentheses in this OVER clause." if isinstance(n, ast.FuncCall) else None)
+
+
+def _check_parameterless(fc: ast.FuncCall) -> None:
+    """42809 for ``count()``: PostgreSQL calls an aggregate without
+    arguments only as ``count(*)`` (the engine would count rows)."""
+    if fc.funcname[-1].sval == "count" and len(fc.funcname) <= 2 and not fc.args and not fc.agg_star:
+        raise SqlError("42809", "count(*) must be used to call a parameterless aggregate function", position=fc.location + 1)
+
+
+def _check_frame(window: ast.WindowDef) -> None:
+    """42P20 for a frame PostgreSQL cannot place: GROUPS without an ORDER
+    BY, RANGE with an offset and other than one ORDER BY column (the engine
+    would frame the whole partition). A window copying a named one takes
+    its ORDER BY from there, and is left to the engine."""
+    if window.refname is not None:
+        return
+    order = len(window.orderClause or ())
+    options = window.frameOptions
+    if options & FRAMEOPTION_GROUPS and not order:
+        raise SqlError("42P20", "GROUPS mode requires an ORDER BY clause", position=window.location + 1 if window.location else None)
+    offsets = FRAMEOPTION_START_OFFSET_PRECEDING | FRAMEOPTION_START_OFFSET_FOLLOWING | FRAMEOPTION_END_OFFSET_PRECEDING \
+        | FRAMEOPTION_END_OFFSET_FOLLOWING
+    if options & FRAMEOPTION_RANGE and options & offsets and order != 1:
+        raise SqlError("42P20", "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column",
+                       position=window.location + 1 if window.location else None)
+
+
+def _check_cte_columns(cte: ast.CommonTableExpr) -> None:
+    """42P10 for ``WITH x(a, b) AS (SELECT 1)``: more names than the query
+    has columns (the engine names the ones there are)."""
+    query = cte.ctequery
+    names = len(cte.aliascolnames or ())
+    if not names or not isinstance(query, ast.SelectStmt):
+        return
+    while query.op is not None and query.op.name != "SETOP_NONE":
+        query = query.larg
+    if query.valuesLists:
+        have = len(query.valuesLists[0])
+    elif query.targetList and not any(isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star) for t in query.targetList):
+        have = len(query.targetList)
+    else:
+        return  # * : known once bound
+    if names > have:
+        raise SqlError("42P10", f'WITH query "{cte.ctename}" has {have} columns available but {names} columns specified',
+                       position=cte.location + 1 if cte.location else None)
+
+
+def _check_set_operation_sort(select: ast.SelectStmt) -> None:
+    """A set operation's ORDER BY names its result columns (or their
+    positions) only: 42703 for another name, 0A000 for an expression, as
+    PostgreSQL's transformSetOperationStmt (the engine would read an arm's
+    column)."""
+    names = p.result_names(select)
+    if names is None:
+        return
+    for sort in select.sortClause:
+        ref = sort.node
+        if isinstance(ref, ast.A_Const):
+            continue
+        if isinstance(ref, ast.ColumnRef) and len(ref.fields) == 1 and isinstance(ref.fields[0], ast.String):
+            if ref.fields[0].sval not in names:
+                raise SqlError("42703", f'column "{ref.fields[0].sval}" does not exist', position=ref.location + 1)
+            continue
+        if isinstance(ref, ast.ColumnRef) and len(ref.fields) == 2 and isinstance(ref.fields[0], ast.String):
+            raise SqlError("42P01", f'missing FROM-clause entry for table "{ref.fields[0].sval}"', position=ref.location + 1)
+        raise SqlError("0A000", "invalid UNION/INTERSECT/EXCEPT ORDER BY clause",
+                       detail="Only result column names can be used, not expressions or functions.",
+                       hint="Add the expression/function to every SELECT, or move the UNION into a FROM clause.")
 
 
 def _check_sort_names(select: ast.SelectStmt) -> None:

@@ -237,8 +237,20 @@ def rewrite_subscript(n: ast.A_Indirection, columns: dict[str, str]) -> ast.Node
     """jsonb subscripting, ``doc['a'][0]``, as the path ``doc #> '{a,0}'``
     (a subscript into a scalar is NULL, where ``->`` reads a scalar as an
     array of one)."""
+    json_kind = kind(n.arg, columns)
+    if json_kind is None or not all(isinstance(i, ast.A_Indices) for i in n.indirection):
+        return None
+    if json_kind == "json":
+        raise SqlError("42804", "cannot subscript type json because it does not support subscripting")
+    if any(i.is_slice for i in n.indirection):
+        raise SqlError("42804", "jsonb subscript does not support slices")
+    for i in n.indirection:
+        if isinstance(i.uidx, ast.A_Const) and isinstance(i.uidx.val, (ast.Float, ast.Boolean)):
+            type_name = "numeric" if isinstance(i.uidx.val, ast.Float) else "boolean"
+            raise SqlError("42804", f"subscript type {type_name} is not supported",
+                           hint="jsonb subscript must be coercible to either integer or text.")
     subscripts = _subscripts(n)
-    if not subscripts or kind(n.arg, columns) is None:
+    if not subscripts:
         return None
     path = ast.A_ArrayExpr(elements=tuple(
         ast.TypeCast(arg=sub, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1)) for sub in subscripts))
