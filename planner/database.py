@@ -40,6 +40,9 @@ logger = logging.getLogger(__name__)
 
 #: seconds between data since downgrades
 SINCE_INTERVAL = 5.0
+#: seconds between reads of the txns shard that let its history go
+#: (``TxnsHandle.follow``), which keep it small when this process is idle
+FOLLOW_INTERVAL = 1.0
 #: catalog versions kept built
 CATALOG_VERSIONS = 16
 
@@ -195,12 +198,17 @@ class Database:
         return await self.txns.downgrade_data_sinces(self.snapshots.held_ts)
 
     async def _downgrade_sinces(self) -> None:
+        ticks = 0
         while True:
-            await asyncio.sleep(SINCE_INTERVAL)
+            await asyncio.sleep(FOLLOW_INTERVAL)
+            ticks += 1
             try:
-                await self.downgrade_sinces()
+                await self.txns.follow()  # an idle process too lets the txns shard forget
+                if ticks * FOLLOW_INTERVAL >= SINCE_INTERVAL:
+                    ticks = 0
+                    await self.downgrade_sinces()
             except Exception:  # noqa: BLE001 - only lets compaction do more; next time
-                logger.warning("downgrading data sinces failed", exc_info=True)
+                logger.warning("downgrading sinces failed", exc_info=True)
 
     @classmethod
     async def open(cls, consensus_url: str, blob_url: str, *, config: PersistConfig | None = None,

@@ -10,8 +10,9 @@ Public API:
 * ``PersistClient(blob, consensus, PersistConfig())``: ``create_shard``,
   ``open_writer``, ``open_reader``, ``register_critical`` /
   ``downgrade_critical``, ``compact``, ``gc``, ``inspect``, ``list_shards``;
-* ``WriteHandle``: ``builder``/``batch`` to write, ``compare_and_append``,
-  ``append``, ``heartbeat``;
+* ``WriteHandle``: ``builder``/``batch`` to write, ``compare_and_append``
+  (with a ``Downgrade`` of since holds riding along), ``append``,
+  ``heartbeat``;
 * ``ReadHandle``: ``snapshot`` (streamed), ``lease_parts`` (``LeasedParts``), ``snapshot_table``,
   ``snapshot_updates``, ``listen``, ``downgrade_since``, ``wait_for_upper``;
 * ``BatchHandle``: a written batch that can be sent to another process
@@ -34,7 +35,7 @@ from storage.persist.codec import DIFF, TS, SchemaError, comparable, field_for
 from storage.persist.config import PersistConfig
 from storage.persist.gc import GcReport
 from storage.persist.read import LeasedParts, ReadHandle
-from storage.persist.state import FOREVER, AppendOutcome, InvariantViolation, ShardState
+from storage.persist.state import FOREVER, AppendOutcome, Downgrade, InvariantViolation, ShardState
 from storage.persist.write import WriteHandle
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "BatchBuilder",
     "BatchHandle",
     "DIFF",
+    "Downgrade",
     "FOREVER",
     "GcReport",
     "InvariantViolation",

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import hashlib
 import io
 import json
@@ -98,7 +99,12 @@ def part_schema(schema: pa.Schema, part: PartMeta) -> pa.Schema:
     """The physical schema of ``part`` of a shard of ``schema``: its
     columns as stored, ``_ts`` unless the time lives in its metadata,
     ``_diff``."""
-    extra = ([] if part.ts is not None else [pa.field(TS, pa.int64(), False)]) + [pa.field(DIFF, pa.int64(), False)]
+    return _part_schema(schema, part.ts is not None)
+
+
+@functools.lru_cache(maxsize=1024)
+def _part_schema(schema: pa.Schema, timed: bool) -> pa.Schema:
+    extra = ([] if timed else [pa.field(TS, pa.int64(), False)]) + [pa.field(DIFF, pa.int64(), False)]
     return pa.schema(list(codec.physical_schema(schema)) + extra)
 
 

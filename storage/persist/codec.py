@@ -41,6 +41,7 @@ of ``schema`` (tested for every type above, with NULLs and extremes).
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pyarrow as pa
@@ -179,7 +180,11 @@ def _struct_to_interval(arr: pa.ChunkedArray | pa.Array) -> pa.Array:
     return pa.array(values, pa.month_day_nano_interval())
 
 
+@functools.lru_cache(maxsize=1024)
 def physical_schema(schema: pa.Schema) -> pa.Schema:
+    """``schema`` as stored (intervals as structs). Kept per schema: every
+    part decoded or encoded asks, and building one copies each field's
+    metadata (a few percent of a point write's time)."""
     return pa.schema([pa.field(f.name, physical_type(f.type), f.nullable, f.metadata) for f in schema], metadata=schema.metadata)
 
 
@@ -244,8 +249,10 @@ def schema_from_bytes(data: bytes) -> pa.Schema:
     return pa.ipc.read_schema(pa.py_buffer(data))
 
 
+@functools.lru_cache(maxsize=1024)
 def updates_schema(schema: pa.Schema) -> pa.Schema:
-    """``schema`` plus the ``_ts`` and ``_diff`` columns of updates."""
+    """``schema`` plus the ``_ts`` and ``_diff`` columns of updates (kept
+    per schema, as ``physical_schema``)."""
     return pa.schema(list(schema) + [pa.field(TS, pa.int64(), False), pa.field(DIFF, pa.int64(), False)])
 
 

@@ -6,7 +6,8 @@ than twice the rows of the newer one, and merge everything from there to the
 end, once that run holds ``LAZY_RUN`` batches. Under a stream of equal
 appends this behaves like a binary counter that carries in groups: a shard
 of n rows keeps at most about log2(n) + LAZY_RUN batches, and every row is
-rewritten O(log n) times.
+rewritten O(log n) times. A small shard holding retractions is merged whole
+instead (``CONSOLIDATE_ROWS``), so they cancel the rows they retract.
 
 Merging reads the inputs' parts, advances times below the shard's since (see
 ``consolidate.advance``) and consolidates. Parts already near the target
@@ -54,11 +55,22 @@ COMPACTOR = "compactor"
 LAZY_RUN = 4
 
 
+#: A shard of at most this many rows, some of them retractions, is merged
+#: whole once ``LAZY_RUN`` batches pile up: its retractions meet the rows
+#: they cancel, which size tiers would keep apart until the newer batches
+#: grew to half the older ones (the txns shard, whose every row is
+#: retracted soon after it is written, kept thousands of rows for tens live).
+CONSOLIDATE_ROWS = 8192
+
+
 def choose(state: st.ShardState) -> list[st.BatchMeta] | None:
     """The run of batches to merge next, or None if the shape is fine."""
     batches = list(state.batches)
     if batches and not batches[-1].parts:
         batches.pop()
+    if len(batches) >= LAZY_RUN and sum(b.rows for b in batches) <= CONSOLIDATE_ROWS \
+            and any(p.min_diff < 0 for b in batches for p in b.parts):
+        return batches
     for i in range(len(batches) - 1):
         older, newer = batches[i].rows, batches[i + 1].rows
         if older < 2 * newer or older == 0:

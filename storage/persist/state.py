@@ -342,6 +342,35 @@ def expire_leases(state: ShardState, now: int) -> ShardState | None:
     return replace(state, readers=readers, writers=writers, since=_recompute_since(state, readers, state.critical))
 
 
+@dataclass(frozen=True)
+class Downgrade:
+    """Since holds to advance in the compare-and-set of an append (so a
+    shard written often keeps its since close behind its upper at no CaS
+    of its own): ``readers`` maps reader ids to the since each promises,
+    ``critical`` critical holders to theirs. A hold only moves forward, and
+    one that is gone (a reader whose lease expired) is left alone: the
+    append never fails for it."""
+
+    readers: tuple[tuple[str, int], ...] = ()
+    critical: tuple[tuple[str, int], ...] = ()
+
+
+def downgrade_holds(state: ShardState, downgrade: Downgrade) -> ShardState:
+    readers, critical = state.readers, state.critical
+    for reader_id, since in downgrade.readers:
+        r = readers.get(reader_id)
+        if r is not None and since > r.since:
+            readers = dict(readers) if readers is state.readers else readers
+            readers[reader_id] = replace(r, since=since)
+    for holder, since in downgrade.critical:
+        if holder in critical and since > critical[holder]:
+            critical = dict(critical) if critical is state.critical else critical
+            critical[holder] = since
+    if readers is state.readers and critical is state.critical:
+        return state
+    return replace(state, readers=readers, critical=critical, since=_recompute_since(state, readers, critical))
+
+
 def register_critical(state: ShardState, holder: str) -> ShardState | None:
     if holder in state.critical:
         return None

@@ -72,9 +72,12 @@ class WriteHandle(ShardHandle):
             raise
 
     async def compare_and_append(
-        self, batch: BatchHandle | None, expected_upper: int, new_upper: int, *, token: str | None = None
+        self, batch: BatchHandle | None, expected_upper: int, new_upper: int, *, token: str | None = None,
+        downgrade: st.Downgrade | None = None,
     ) -> st.AppendOutcome:
-        """Append ``batch`` (None: no data, only advance the upper)."""
+        """Append ``batch`` (None: no data, only advance the upper), and if
+        it is appended, advance the since holds ``downgrade`` names in the
+        same compare-and-set."""
         parts = batch.parts if batch is not None else ()
         if batch is not None:
             if batch.shard_id != self.shard_id:
@@ -90,10 +93,13 @@ class WriteHandle(ShardHandle):
         lease = self.config.clock() + self.config.writer_lease_ms
 
         def t(s: st.ShardState):
-            return st.compare_and_append(
+            new, outcome = st.compare_and_append(
                 s, writer_id=self.writer_id, batch_id=batch_id, parts=parts, expected_upper=expected_upper,
                 new_upper=new_upper, token=token, lease_expires_at=lease, max_inline_bytes=self.config.max_inline_bytes,
             )
+            if new is not None and downgrade is not None:
+                new = st.downgrade_holds(new, downgrade)
+            return new, outcome
 
         try:
             state, outcome = await self.machine.apply(t)
@@ -103,7 +109,7 @@ class WriteHandle(ShardHandle):
             # Too many inline bytes in the state right now: move the inline
             # parts to Blob and append that instead.
             batch = await self._uninline(batch)
-            return await self.compare_and_append(batch, expected_upper, new_upper, token=token)
+            return await self.compare_and_append(batch, expected_upper, new_upper, token=token, downgrade=downgrade)
         if outcome.applied and not outcome.already:
             self._maintenance(self, state)
         return outcome

@@ -5,7 +5,7 @@ Public API:
 * ``TxnsHandle.open(client, txns_id, init_ts)``: ``register``, ``forget``,
   ``begin`` (a ``Txn``: ``write``, ``write_batch``, ``merge``, ``commit_at``,
   ``apply``, ``abort``), ``apply_le``, ``tidy``, ``compact_to``,
-  ``data_snapshot``, ``read``, ``estimate_bytes``, ``lease_parts``,
+  ``data_snapshot``, ``read``, ``estimate_bytes``, ``lease_parts``, ``follow``,
   ``note_committed``, ``validate``; its ``cache`` (``TxnsCache``) answers
   registration and latest-write questions;
 * ``Committer(txns, oracle).commit(txn, read_ts=, reads=, recompute=)``:

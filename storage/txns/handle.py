@@ -49,7 +49,7 @@ from typing import Callable
 import pyarrow as pa
 
 from storage.errors import CommitUnknown, DeterminateError, IndeterminateError, ShardNotRegistered, UsageError
-from storage.persist import DIFF, TS, BatchHandle, LeasedParts, PersistClient, ReadHandle, WriteHandle
+from storage.persist import DIFF, TS, BatchHandle, Downgrade, LeasedParts, PersistClient, ReadHandle, WriteHandle
 from storage.persist.batch import BatchBuilder, decode_part, fetch_part, join_inline
 from storage.txns.cache import TXNS_SCHEMA, Row, TxnsCache
 from storage.txns.keys import WHOLE, attach, union
@@ -72,6 +72,9 @@ def _in_background(coro) -> None:
     task.add_done_callback(done)
 
 CRITICAL = "txns"
+#: Timestamps the cache's reader may trail what the cache has read before
+#: ``follow`` moves it (a busy process's commits move it as they go).
+FOLLOW_LAG = 16
 #: Buffered rows per data shard per txn before they are spilled to a batch.
 SPILL_BYTES = 1 << 20
 #: Advance the txns shard's since after this many commits by this handle.
@@ -172,7 +175,7 @@ class TxnsHandle:
                         batch = await self.writer.batch(table)
                     except IndeterminateError as e:  # a blob write: nothing is committed before the CaS
                         raise DeterminateError(f"writing the txns batch: {e}") from e
-                out = await self.writer.compare_and_append(batch, u, at + 1)
+                out = await self.writer.compare_and_append(batch, u, at + 1, downgrade=self._holds_at(u, at))
                 if out.applied:
                     self._tidy.difference_update(tidy)
                     self.commits += 1
@@ -185,6 +188,19 @@ class TxnsHandle:
                 if batch is not None:
                     await batch.delete(self.client.blob)
                 u = out.upper if out.upper != u else await self.writer.fetch_upper()
+
+    def _holds_at(self, u: int, at: int) -> Downgrade:
+        """The since holds an append at ``at`` (the txns upper being ``u``,
+        the cache holding everything below it) advances with it: the
+        critical since to the earliest write still unapplied (this one at
+        the latest), as ``compact_to`` would; this process's reader to
+        there too, but never past what the cache has read. So compactions
+        consolidate applied-and-tidied rows away as they go, where they used
+        to wait for a ``compact_to`` (a txns shard of thousands of rows for
+        tens live, rewritten by every merge)."""
+        earliest = self.cache.earliest_unapplied()
+        critical = at if earliest is None else min(at, earliest)
+        return Downgrade(readers=((self.cache.reader.reader_id, min(critical, u - 1)),), critical=((CRITICAL, critical),))
 
     # -- registration -------------------------------------------------------------
 
@@ -348,6 +364,23 @@ class TxnsHandle:
         await self.cache.reader.downgrade_since(min(since, self.cache.progress - 1))
         self.cache.trim_history(min(since, self.cache.progress))
         return since
+
+    async def follow(self) -> bool:
+        """Read the txns shard up to its upper and let go of what this
+        process's cache has read: its reader's since (an idle process's,
+        which no commit of its own advances, held the shard's since where
+        it opened, and every compaction of the txns shard rewrote all its
+        history), and the cache's write history below the earliest write
+        still unapplied. Returns whether the since moved (at most one
+        compare-and-set, when it lags by ``FOLLOW_LAG`` or more)."""
+        await self.cache.update_to(await self.upper())
+        progress = self.cache.progress
+        earliest = self.cache.earliest_unapplied()
+        self.cache.trim_history(progress if earliest is None else min(earliest, progress))
+        if progress - 1 - self.cache.reader.since < FOLLOW_LAG:
+            return False
+        await self.cache.reader.downgrade_since(progress - 1)
+        return True
 
     async def downgrade_data_sinces(self, frontier: Callable[[str], int | None] = lambda shard: None) -> int:
         """Let compaction forget the history of the data shards this process

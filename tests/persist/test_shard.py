@@ -266,3 +266,32 @@ async def test_create_shard_survives_a_create_of_unknown_outcome(kind):
         assert consensus.counts[f"compare_and_set:{kind}"] == 1
     finally:
         await client.close()
+
+
+async def test_an_append_advances_since_holds_in_its_compare_and_set():
+    """``compare_and_append(..., downgrade=Downgrade(...))`` moves a reader's
+    since and a critical since forward with the append, in one
+    compare-and-set; a hold only moves forward, one that is gone is left
+    alone, and a lost append moves nothing."""
+    from storage.persist import Downgrade
+
+    client = PersistClient(MemBlob(), MemConsensus())
+    try:
+        w = await client.open_writer("s", SCHEMA)
+        r = await client.open_reader("s", heartbeats=False)
+        await client.register_critical("s", "keeper")
+        table = pa.table({"k": pa.array([1], pa.int64()), "v": ["a"]})
+        out = await w.compare_and_append(await w.batch(table, ts=0), 0, 5,
+                                         downgrade=Downgrade(readers=((r.reader_id, 3), ("gone", 9)), critical=(("keeper", 4),)))
+        assert out.applied
+        state = await client.state("s")
+        assert (state.readers[r.reader_id].since, state.critical["keeper"], state.since) == (3, 4, 3)
+        assert "gone" not in state.readers
+        lost = await w.compare_and_append(None, 0, 6, downgrade=Downgrade(readers=((r.reader_id, 4),)))
+        assert not lost.applied and (await client.state("s")).readers[r.reader_id].since == 3
+        await w.compare_and_append(None, 5, 6, downgrade=Downgrade(readers=((r.reader_id, 1),), critical=(("keeper", 2),)))
+        state = await client.state("s")
+        assert (state.readers[r.reader_id].since, state.critical["keeper"]) == (3, 4), "holds only move forward"
+        state.validate()
+    finally:
+        await client.close()

@@ -297,3 +297,34 @@ async def test_a_shard_registered_by_another_handle_is_not_refused_at_commit(env
     await b.apply_le(result.ts)
     assert ids(await b.read(d0, result.ts)) == [1]
     b.validate()
+
+
+async def test_the_txns_since_follows_commits_and_an_idle_process(env):
+    """The txns shard forgets applied, tidied writes as commits go on: each
+    append advances its writer's holds (the critical since to the earliest
+    write still unapplied, its own reader to what its cache read), and an
+    idle process's reader moves up when it ``follow``s. Before, a process
+    that never committed held the shard's since where it opened, and the
+    shard kept every row ever committed, rewritten by each compaction."""
+    a, idle = await env.txns(), await env.txns()
+    (d0,) = await env.shards(a, "d0")
+    for i in range(40):
+        t = a.begin()
+        await t.write(d0, rows(i))
+        r = await t.commit_at(await a.upper())
+        await a.apply_le(r.ts)
+    await a.tidy()
+    upper = await a.upper()
+    assert await idle.follow()
+    assert not await idle.follow(), "a since that does not lag is left alone (no compare-and-set)"
+    t = a.begin()  # one more commit: its append moves the critical since and a's reader
+    await t.write(d0, rows(1000))
+    r = await t.commit_at(await a.upper())
+    state = await a.client.state(a.txns_id)
+    assert state.since >= upper - 2, (state.since, upper)
+    await a.client.compact(a.txns_id)
+    live = len(a.cache.contents)
+    assert sum(b.rows for b in (await a.client.state(a.txns_id)).batches) <= 2 * live + 4
+    assert ids(await a.read(d0, r.ts)) == list(range(40)) + [1000]
+    a.validate()
+    idle.validate()
