@@ -471,6 +471,12 @@ ERRORS = [
     "SELECT sum(id) OVER (ORDER BY id, mgr RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM emp",
     "SELECT count() OVER () FROM emp",
     "SELECT count() FROM emp",
+    # values out of range, not bad input (the engine's errors were 22P02)
+    "SELECT make_date(2013, 2, 30)",
+    "SELECT make_time(24, 1, 2)",
+    "SELECT 9223372036854775808::numeric::int8",
+    "SELECT 2147483648::numeric::int4",
+    "SELECT max(id) FILTER (WHERE sum(id) > 0) FROM emp",
     # more names than the query has columns (the engine named the ones there were)
     "WITH x(a, b) AS (SELECT 1) SELECT * FROM x",
     "WITH x(a, b) AS (VALUES (1) UNION VALUES (2)) SELECT * FROM x",
