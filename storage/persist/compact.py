@@ -56,10 +56,11 @@ LAZY_RUN = 4
 
 
 #: A shard of at most this many rows, some of them retractions, is merged
-#: whole once ``LAZY_RUN`` batches pile up: its retractions meet the rows
-#: they cancel, which size tiers would keep apart until the newer batches
-#: grew to half the older ones (the txns shard, whose every row is
-#: retracted soon after it is written, kept thousands of rows for tens live).
+#: whole once ``LAZY_RUN`` batches pile up and its since has passed into
+#: the second: its retractions meet the rows they cancel, which size tiers
+#: would keep apart until the newer batches grew to half the older ones
+#: (the txns shard, whose every row is retracted soon after it is written,
+#: kept thousands of rows for tens live).
 CONSOLIDATE_ROWS = 8192
 
 
@@ -68,9 +69,9 @@ def choose(state: st.ShardState) -> list[st.BatchMeta] | None:
     batches = list(state.batches)
     if batches and not batches[-1].parts:
         batches.pop()
-    if len(batches) >= LAZY_RUN and sum(b.rows for b in batches) <= CONSOLIDATE_ROWS \
+    if len(batches) >= LAZY_RUN and batches[1].lower <= state.since and sum(b.rows for b in batches) <= CONSOLIDATE_ROWS \
             and any(p.min_diff < 0 for b in batches for p in b.parts):
-        return batches
+        return batches  # (only once the since lets newer updates meet the oldest batch's: else it would rewrite them for nothing)
     for i in range(len(batches) - 1):
         older, newer = batches[i].rows, batches[i + 1].rows
         if older < 2 * newer or older == 0:
