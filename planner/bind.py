@@ -120,10 +120,12 @@ class Binder:
         queries), FROM subqueries (their scope), subqueries in expressions
         (an aggregate of an outer query in one), SELECTs of no columns and
         ``*`` (over joins USING columns)."""
-        withs = subqueries = sublinks = nothing = star = False
+        withs = subqueries = sublinks = nothing = star = aliased_joins = False
         for n in walk(node):
             if isinstance(n, ast.WithClause):
                 withs = True
+            elif isinstance(n, ast.JoinExpr) and n.alias is not None:
+                aliased_joins = True
             elif isinstance(n, ast.RangeSubselect):
                 subqueries = True
             elif isinstance(n, ast.SubLink):
@@ -150,6 +152,8 @@ class Binder:
             scopes.check_unqualified(node, self.columns_of)
         if sublinks:
             scopes.check_outer_aggregates(node, self.columns_of)
+        if aliased_joins:
+            scopes.check_join_aliases(node, self.columns_of)
         if nothing:
             _select_something(node)
         if star and self.dialect == "duckdb":

@@ -18,6 +18,9 @@ the FROM list (written qualified, so DuckDB reads it there too), or
 t.x; ``(SELECT q2 AS r) y`` beside ``(SELECT q1 AS q2) x`` read x's q2
 where PostgreSQL reads the outer query's).
 
+``check_join_aliases(node, columns_of)`` refuses (42702) a name an aliased
+join has twice where its query reads it; DuckDB read the first.
+
 ``join_columns_first(node, columns_of)`` lists a join's USING columns
 first where ``SELECT *`` reads it, as PostgreSQL does (then the left
 side's other columns, then the right side's); DuckDB keeps them where the
@@ -115,6 +118,75 @@ def check_unqualified(node: ast.Node, columns_of: Callable[[ast.RangeVar], list[
                 _check_subquery(item.subquery, before, after, [], names, lateral=bool(item.lateral))
     for sub, _sees in _nested_selects(node):  # (the other columns an INSERT, UPDATE or DELETE lets its subqueries read: not modelled)
         _visit(sub, [None], names)
+
+
+def check_join_aliases(node: ast.Node, columns_of: Callable[[ast.RangeVar], list[str] | None]) -> None:
+    """42702 for a name an aliased join gives more than one column
+    (``(t x CROSS JOIN t y) j``: two columns f1) where the query reads it,
+    as ``f1`` or ``j.f1``, as PostgreSQL does; the engine read the first.
+    Only the expressions of the query level the join is a FROM item of
+    are looked at (its own ON clauses see its tables, not it), and only
+    where every table under the join has known columns."""
+    ctes = {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}
+    for select in walk(node):
+        if not isinstance(select, ast.SelectStmt) or not select.fromClause:
+            continue
+        ambiguous: dict[str | None, set[str]] = {}
+        for join in _aliased_joins(select.fromClause):
+            names = _output_names(join, ctes, columns_of)
+            dupes = {n for n in names or () if names.count(n) > 1}
+            if dupes:
+                ambiguous[join.alias.aliasname] = dupes
+                ambiguous.setdefault(None, set()).update(dupes)
+        if ambiguous:
+            for ref in _level_refs(select):
+                fields = [f.sval for f in ref.fields if isinstance(f, ast.String)]
+                if len(fields) != len(ref.fields) or len(fields) > 2:
+                    continue
+                qualifier, name = (None, fields[0]) if len(fields) == 1 else fields
+                if name in ambiguous.get(qualifier, ()):
+                    raise SqlError("42702", f'column reference "{name}" is ambiguous', position=ref.location + 1)
+
+
+def _aliased_joins(items) -> list[ast.JoinExpr]:
+    """The joins with an alias a FROM list reads directly (not those inside
+    another aliased join, whose names the outer alias hides)."""
+    out, stack = [], list(items or ())
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.JoinExpr):
+            if item.alias is not None and not item.alias.colnames:
+                out.append(item)
+            else:
+                stack += [item.larg, item.rarg]
+    return out
+
+
+def _level_refs(select: ast.SelectStmt) -> list[ast.ColumnRef]:
+    """The column references of ``select``'s own level: its target list,
+    WHERE, GROUP BY, HAVING, ORDER BY, and the ON clauses of joins above
+    its aliased joins; not inside subqueries or the aliased joins."""
+    roots: list[ast.Node] = [*(select.targetList or ()), select.whereClause, *(select.groupClause or ()), select.havingClause,
+                             *(select.sortClause or ())]
+    stack = list(select.fromClause or ())
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.JoinExpr) and (item.alias is None or item.alias.colnames):
+            roots.append(item.quals)
+            stack += [item.larg, item.rarg]
+    refs, todo = [], [r for r in roots if r is not None]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.SubLink, ast.SelectStmt, ast.RangeSubselect)):
+            continue
+        if isinstance(n, ast.ColumnRef):
+            refs.append(n)
+            continue
+        if isinstance(n, (list, tuple)):
+            todo += n
+        elif isinstance(n, ast.Node):
+            todo += [v for v in map(n.__getattribute__, n.__slots__) if isinstance(v, (ast.Node, list, tuple))]
+    return refs
 
 
 def check_outer_aggregates(node: ast.Node, columns_of: Callable[[ast.RangeVar], list[str] | None]) -> None:

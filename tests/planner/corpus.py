@@ -53,6 +53,8 @@ SETUP = [
 ]
 
 QUERIES = [
+    # an aliased join read by its unambiguous names (USING merges its column)
+    "SELECT id, count(*) FROM (emp a JOIN emp b USING (id)) j WHERE j.id > 2 GROUP BY id ORDER BY id",
     # interval literals with a field qualifier (TPC-H's interval '90' day)
     "SELECT date '1998-12-01' - interval '90' day, date '1995-01-01' + interval '1' year, date '2000-01-31' + interval '3' month, date '2000-01-31' + interval '1-2' year to month,"
     " interval '3 4:05' day to minute, interval '5:30' minute to second, interval '1 day 2 hours' day, date '2000-01-31' + interval '1.5' month,"
@@ -471,6 +473,10 @@ ERRORS = [
     "SELECT sum(id) OVER (ORDER BY id, mgr RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM emp",
     "SELECT count() OVER () FROM emp",
     "SELECT count() FROM emp",
+    # a name an aliased join has twice (the engine read the first)
+    "SELECT id FROM (emp a CROSS JOIN emp b) j",
+    "SELECT j.name FROM (emp a JOIN emp b ON a.id = b.mgr) j",
+    "SELECT count(*) FROM dept d JOIN (emp a CROSS JOIN emp b) j ON d.code = dept",
     # values out of range, not bad input (the engine's errors were 22P02)
     "SELECT make_date(2013, 2, 30)",
     "SELECT make_time(24, 1, 2)",
