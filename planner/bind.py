@@ -2155,10 +2155,22 @@ def _constant(value: int | str) -> ast.A_Const:
     return ast.A_Const(val=ast.Integer(ival=value) if isinstance(value, int) else ast.String(sval=value))
 
 
+#: the flags PostgreSQL's regular expression functions take (local_exec.regex)
+REGEXP_FLAGS = set("bcegimnpqstwx")
+
+
 def _regexp_replace_from(fc: ast.FuncCall) -> None:
     """regexp_replace(s, p, r, start [, N] [, flags]) as local_exec.regex's
     (DuckDB's takes no start or N); N -1 stands for "not given"."""
     args = list(fc.args or ())
+    if len(args) >= 4 and isinstance(args[-1], ast.A_Const) and isinstance(args[-1].val, ast.String):
+        bad = next((f for f in args[-1].val.sval if f not in REGEXP_FLAGS), None)
+        if bad is not None:
+            raise SqlError("22023", f'invalid regular expression option: "{bad}"')
+    for i, (name, least) in enumerate((("start", 1), ("n", 0)), 3):
+        value = args[i] if len(args) > i else None
+        if isinstance(value, ast.A_Const) and isinstance(value.val, ast.Integer) and value.val.ival < least:
+            raise SqlError("22023", f'invalid value for parameter "{name}": {value.val.ival}')
     if len(args) < 4 or (len(args) == 4 and isinstance(args[3], ast.A_Const) and isinstance(args[3].val, ast.String)):
         return
     flags = args.pop() if len(args) == 6 or (len(args) == 5 and isinstance(args[4], ast.A_Const) and isinstance(args[4].val, ast.String)) \

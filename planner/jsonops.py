@@ -262,6 +262,9 @@ def rewrite_function(fc: ast.FuncCall, columns: dict[str, str]) -> ast.Node | No
     name = _name(fc)
     args = list(fc.args or ())
     if name in _BUILT and not fc.agg_star and not fc.func_variadic:
+        if name.endswith("build_object") and any(isinstance(k, ast.ColumnRef) and (column_type(k, columns) or "").endswith("[]")
+                                                  for k in args[::2]):
+            raise SqlError("22023", "key value must be scalar, not array, composite, or json")
         return _built(fc, name, [_as_json(a, columns) for a in args])
     if name in ("json_extract_path", "jsonb_extract_path", "json_extract_path_text", "jsonb_extract_path_text") and args:
         path = ast.A_ArrayExpr(elements=tuple(
@@ -326,6 +329,15 @@ _BUILT = {f"{p}_{f}" for p in JSON_TYPES for f in ("build_object", "build_array"
                                                                                                         "array_to_json"}
 
 
+def _not_scalar(n: ast.Node) -> bool:
+    """Whether a json constructor's argument (as ``_as_json`` leaves it) is
+    an array, a row or a json document as written: no object key (the
+    engine printed one as a key)."""
+    if isinstance(n, (ast.A_ArrayExpr, ast.RowExpr)):
+        return True
+    return isinstance(n, ast.TypeCast) and (bool(n.typeName.arrayBounds) or n.typeName.names[-1].sval in JSON_TYPES)
+
+
 def _built(fc: ast.FuncCall, name: str, args: list[ast.Node]) -> ast.Node | None:
     """json_build_object, json_build_array, json_agg, json_object_agg and
     to_json (and their jsonb twins, which print canonically at the end) as
@@ -352,6 +364,8 @@ def _built(fc: ast.FuncCall, name: str, args: list[ast.Node]) -> ast.Node | None
         if len(args) % 2:
             raise SqlError("22023", "argument list must have even number of elements",
                            hint=f"The arguments of {name}() must consist of alternating keys and values.")
+        if any(_not_scalar(k) for k in args[::2]):
+            raise SqlError("22023", "key value must be scalar, not array, composite, or json")
         pairs = [joined([key(k, 2 * i + 1), _string(" : "), value(v)], "") for i, (k, v) in enumerate(zip(args[::2], args[1::2]))]
         text = joined([_string("{"), joined(pairs, ", "), _string("}")], "") if pairs else _string("{}")
     elif name.endswith("build_array"):

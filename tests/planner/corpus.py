@@ -473,6 +473,14 @@ ERRORS = [
     "SELECT sum(id) OVER (ORDER BY id, mgr RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM emp",
     "SELECT count() OVER () FROM emp",
     "SELECT count() FROM emp",
+    # regexp_replace's flags, start and N (the engine took any)
+    "SELECT regexp_replace(name, 'a', 'x', 'z') FROM emp",
+    "SELECT regexp_replace(name, 'a', 'x', 1, -1) FROM emp",
+    "SELECT regexp_replace(name, 'a', 'x', 0) FROM emp",
+    # an object key that is no scalar (the engine printed it as a key)
+    "SELECT json_build_object(doc, 1) FROM docs",
+    "SELECT jsonb_build_object(tags, 1) FROM tagged",
+    "SELECT json_build_object(ARRAY[1, 2], 'x')",
     # a name an aliased join has twice (the engine read the first)
     "SELECT id FROM (emp a CROSS JOIN emp b) j",
     "SELECT j.name FROM (emp a JOIN emp b ON a.id = b.mgr) j",
