@@ -120,7 +120,7 @@ class Binder:
         queries), FROM subqueries (their scope), subqueries in expressions
         (an aggregate of an outer query in one), SELECTs of no columns and
         ``*`` (over joins USING columns)."""
-        withs = subqueries = sublinks = nothing = star = aliased_joins = False
+        withs = subqueries = sublinks = nothing = star = aliased_joins = empty_arrays = False
         for n in walk(node):
             if isinstance(n, ast.WithClause):
                 withs = True
@@ -137,6 +137,10 @@ class Binder:
             elif isinstance(n, ast.FuncCall):
                 jsonops.check_call(n)
                 _check_parameterless(n)
+                if n.agg_distinct and n.agg_order:
+                    _check_distinct_order(n)
+            elif isinstance(n, ast.A_ArrayExpr) and not n.elements:
+                empty_arrays = True
             elif isinstance(n, ast.WindowDef):
                 _check_frame(n)
             elif isinstance(n, ast.CommonTableExpr):
@@ -154,6 +158,8 @@ class Binder:
             scopes.check_outer_aggregates(node, self.columns_of)
         if aliased_joins:
             scopes.check_join_aliases(node, self.columns_of)
+        if empty_arrays:
+            _check_empty_arrays(node)
         if nothing:
             _select_something(node)
         if star and self.dialect == "duckdb":
@@ -3022,6 +3028,28 @@ def _check_window_copies(select: ast.SelectStmt) -> None:
         if ref in defs and defs[ref].frameOptions & FRAMEOPTION_NONDEFAULT:
             raise SqlError("42P20", f'cannot copy window "{ref}" because it has a frame clause',
                            hint="Omit the parentheses in this OVER clause." if isinstance(n, ast.FuncCall) else None)
+
+
+def _check_distinct_order(fc: ast.FuncCall) -> None:
+    """42P10 for ``string_agg(DISTINCT x::text, ',' ORDER BY x)``: with
+    DISTINCT, each ORDER BY expression is one of the arguments (the engine
+    sorted by another)."""
+    args = {pg_sql(a) for a in fc.args or ()}
+    stray = next((sort.node for sort in fc.agg_order if pg_sql(sort.node) not in args), None)
+    if stray is not None:
+        location = getattr(stray, "location", None)
+        raise SqlError("42P10", "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list",
+                       position=location + 1 if isinstance(location, int) and location >= 0 else None)
+
+
+def _check_empty_arrays(node: ast.Node) -> None:
+    """42P18 for ``ARRAY[]`` that no cast types (the engine typed it as an
+    integer array)."""
+    cast = {id(a) for n in walk(node) if isinstance(n, ast.TypeCast) for a in walk(n.arg) if isinstance(a, ast.A_ArrayExpr)}
+    for n in walk(node):
+        if isinstance(n, ast.A_ArrayExpr) and not n.elements and id(n) not in cast:
+            raise SqlError("42P18", "cannot determine type of empty array",
+                           hint="Explicitly cast to the desired type, for example ARRAY[]::integer[].", position=n.location + 1)
 
 
 def _check_parameterless(fc: ast.FuncCall) -> None:

@@ -473,6 +473,10 @@ ERRORS = [
     "SELECT sum(id) OVER (ORDER BY id, mgr RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM emp",
     "SELECT count() OVER () FROM emp",
     "SELECT count() FROM emp",
+    # an empty ARRAY[] no cast types (the engine made it an integer array); DISTINCT ordered by a non-argument
+    "SELECT ARRAY[]",
+    "SELECT id FROM tagged WHERE scores = ARRAY[]",
+    "SELECT string_agg(DISTINCT name::text, ',' ORDER BY id) FROM emp",
     # regexp_replace's flags, start and N (the engine took any)
     "SELECT regexp_replace(name, 'a', 'x', 'z') FROM emp",
     "SELECT regexp_replace(name, 'a', 'x', 1, -1) FROM emp",
