@@ -124,6 +124,8 @@ def check_join_aliases(node: ast.Node, columns_of: Callable[[ast.RangeVar], list
     """42702 for a name an aliased join gives more than one column
     (``(t x CROSS JOIN t y) j``: two columns f1) where the query reads it,
     as ``f1`` or ``j.f1``, as PostgreSQL does; the engine read the first.
+    42P01 for a table the join's alias hides (``x.f1``), with PostgreSQL's
+    words (the engine's say it is missing).
     Only the expressions of the query level the join is a FROM item of
     are looked at (its own ON clauses see its tables, not it), and only
     where every table under the join has known columns."""
@@ -131,21 +133,41 @@ def check_join_aliases(node: ast.Node, columns_of: Callable[[ast.RangeVar], list
     for select in walk(node):
         if not isinstance(select, ast.SelectStmt) or not select.fromClause:
             continue
+        joins = _aliased_joins(select.fromClause)
+        if not joins:
+            continue
         ambiguous: dict[str | None, set[str]] = {}
-        for join in _aliased_joins(select.fromClause):
+        for join in joins:
             names = _output_names(join, ctes, columns_of)
             dupes = {n for n in names or () if names.count(n) > 1}
             if dupes:
                 ambiguous[join.alias.aliasname] = dupes
                 ambiguous.setdefault(None, set()).update(dupes)
-        if ambiguous:
-            for ref in _level_refs(select):
-                fields = [f.sval for f in ref.fields if isinstance(f, ast.String)]
-                if len(fields) != len(ref.fields) or len(fields) > 2:
-                    continue
-                qualifier, name = (None, fields[0]) if len(fields) == 1 else fields
-                if name in ambiguous.get(qualifier, ()):
-                    raise SqlError("42702", f'column reference "{name}" is ambiguous', position=ref.location + 1)
+        visible = {_name(item) for item in _leaves_outside(select.fromClause)} | {join.alias.aliasname for join in joins}
+        hidden = {_name(leaf) for join in joins for leaf in _leaves([join.larg, join.rarg])} - visible - {None}
+        for ref in _level_refs(select):
+            fields = [f.sval for f in ref.fields if isinstance(f, ast.String)]
+            if len(fields) != len(ref.fields) or len(fields) > 2:
+                continue
+            qualifier, name = (None, fields[0]) if len(fields) == 1 else fields
+            if qualifier in hidden:  # a table the join's alias hides (the engine could not tell why it is not found)
+                raise SqlError("42P01", f'invalid reference to FROM-clause entry for table "{qualifier}"', position=ref.location + 1,
+                               hint=f'There is an entry for table "{qualifier}", but it cannot be referenced from this part of the query.')
+            if name in ambiguous.get(qualifier, ()):
+                raise SqlError("42702", f'column reference "{name}" is ambiguous', position=ref.location + 1)
+
+
+def _leaves_outside(items) -> list[ast.Node]:
+    """The FROM items of a FROM list outside its aliased joins."""
+    out, stack = [], list(items or ())
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.JoinExpr):
+            if item.alias is None or item.alias.colnames:
+                stack += [item.larg, item.rarg]
+        else:
+            out.append(item)
+    return out
 
 
 def _aliased_joins(items) -> list[ast.JoinExpr]:
@@ -164,18 +186,22 @@ def _aliased_joins(items) -> list[ast.JoinExpr]:
 
 def _level_refs(select: ast.SelectStmt) -> list[ast.ColumnRef]:
     """The column references of ``select``'s own level: its target list,
-    WHERE, GROUP BY, HAVING, ORDER BY, and the ON clauses of joins above
-    its aliased joins; not inside subqueries or the aliased joins."""
-    roots: list[ast.Node] = [*(select.targetList or ()), select.whereClause, *(select.groupClause or ()), select.havingClause,
-                             *(select.sortClause or ())]
+    WHERE, GROUP BY, HAVING, ORDER BY (but a name of an output column),
+    and the ON clauses of joins above its aliased joins; not inside
+    subqueries or the aliased joins."""
+    outputs = set(result_names(select) or ())  # ORDER BY x reads the output column x first
+    sorts = [s.node for s in select.sortClause or ()
+             if not (isinstance(s.node, ast.ColumnRef) and len(s.node.fields) == 1 and isinstance(s.node.fields[0], ast.String)
+                     and s.node.fields[0].sval in outputs)]
+    roots: list[ast.Node] = [*(select.targetList or ()), select.whereClause, *(select.groupClause or ()), select.havingClause, *sorts]
     stack = list(select.fromClause or ())
     while stack:
         item = stack.pop()
         if isinstance(item, ast.JoinExpr) and (item.alias is None or item.alias.colnames):
             roots.append(item.quals)
             stack += [item.larg, item.rarg]
-    refs, todo = [], [r for r in roots if r is not None]
-    while todo:
+    refs, todo = [], [r for r in reversed(roots) if r is not None]
+    while todo:  # in the order written (PostgreSQL reports the first bad reference)
         n = todo.pop()
         if isinstance(n, (ast.SubLink, ast.SelectStmt, ast.RangeSubselect)):
             continue
@@ -183,9 +209,9 @@ def _level_refs(select: ast.SelectStmt) -> list[ast.ColumnRef]:
             refs.append(n)
             continue
         if isinstance(n, (list, tuple)):
-            todo += n
+            todo += reversed(n)
         elif isinstance(n, ast.Node):
-            todo += [v for v in map(n.__getattribute__, n.__slots__) if isinstance(v, (ast.Node, list, tuple))]
+            todo += reversed([v for v in map(n.__getattribute__, n.__slots__) if isinstance(v, (ast.Node, list, tuple))])
     return refs
 
 

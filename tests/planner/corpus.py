@@ -55,6 +55,7 @@ SETUP = [
 QUERIES = [
     # an aliased join read by its unambiguous names (USING merges its column)
     "SELECT id, count(*) FROM (emp a JOIN emp b USING (id)) j WHERE j.id > 2 GROUP BY id ORDER BY id",
+    "SELECT j.name AS id FROM (emp a JOIN dept d ON a.dept = d.code) j ORDER BY id",  # ORDER BY reads the output column
     # interval literals with a field qualifier (TPC-H's interval '90' day)
     "SELECT date '1998-12-01' - interval '90' day, date '1995-01-01' + interval '1' year, date '2000-01-31' + interval '3' month, date '2000-01-31' + interval '1-2' year to month,"
     " interval '3 4:05' day to minute, interval '5:30' minute to second, interval '1 day 2 hours' day, date '2000-01-31' + interval '1.5' month,"
@@ -489,6 +490,7 @@ ERRORS = [
     "SELECT id FROM (emp a CROSS JOIN emp b) j",
     "SELECT j.name FROM (emp a JOIN emp b ON a.id = b.mgr) j",
     "SELECT count(*) FROM dept d JOIN (emp a CROSS JOIN emp b) j ON d.code = dept",
+    "SELECT a.id AS x FROM (emp a CROSS JOIN emp b) j ORDER BY id",  # the hidden table first: 42P01
     # values out of range, not bad input (the engine's errors were 22P02)
     "SELECT make_date(2013, 2, 30)",
     "SELECT make_time(24, 1, 2)",
