@@ -55,15 +55,18 @@ class WriteHandle(ShardHandle):
     async def fetch_upper(self) -> int:
         return (await self.machine.fetch()).upper
 
-    def builder(self, *, ts: int | None = None) -> BatchBuilder:
+    def builder(self, *, ts: int | None = None, inline_threshold: int | None = None) -> BatchBuilder:
+        """A builder of this shard's batches; ``inline_threshold`` (default
+        the config's): the encoded size below which a batch stays inline."""
         return BatchBuilder(
-            self.blob, self.shard_id, self.schema, self.writer_id, ts=ts,
-            part_bytes=self.config.part_bytes, inline_threshold=self.config.inline_threshold, clock=self.config.clock,
+            self.blob, self.shard_id, self.schema, self.writer_id, ts=ts, part_bytes=self.config.part_bytes,
+            inline_threshold=self.config.inline_threshold if inline_threshold is None else inline_threshold, clock=self.config.clock,
         )
 
-    async def batch(self, table: pa.Table, *, ts: int | None = None, diff: int | None = None) -> BatchHandle:
+    async def batch(self, table: pa.Table, *, ts: int | None = None, diff: int | None = None,
+                    inline_threshold: int | None = None) -> BatchHandle:
         """Write ``table`` as one batch (times from ``_ts`` or ``ts``)."""
-        b = self.builder(ts=ts)
+        b = self.builder(ts=ts, inline_threshold=inline_threshold)
         try:
             await b.add(table, diff=diff)
             return await b.finish()

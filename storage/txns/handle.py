@@ -172,7 +172,7 @@ class TxnsHandle:
                         DIFF: pa.array([x[3] for x in updates], pa.int64()),
                     })
                     try:
-                        batch = await self.writer.batch(table)
+                        batch = await self.writer.batch(table, inline_threshold=self._inline_room())
                     except IndeterminateError as e:  # a blob write: nothing is committed before the CaS
                         raise DeterminateError(f"writing the txns batch: {e}") from e
                 out = await self.writer.compare_and_append(batch, u, at + 1, downgrade=self._holds_at(u, at))
@@ -188,6 +188,17 @@ class TxnsHandle:
                 if batch is not None:
                     await batch.delete(self.client.blob)
                 u = out.upper if out.upper != u else await self.writer.fetch_upper()
+
+    def _inline_room(self) -> int:
+        """The encoded size below which a txns write stays inline in the
+        shard's state: half the room its state has left (at least the
+        default). A group commit's rows carry its members' small batches,
+        often past the default 4 KB: each went to Blob (a Parquet encode, a
+        put, and a get in every other process)."""
+        config = self.client.config
+        if config.inline_threshold <= 0:
+            return config.inline_threshold  # nothing inline (tests of the Blob path)
+        return max(config.inline_threshold, (config.max_inline_bytes - self.writer.machine.state.inline_bytes) // 2)
 
     def _holds_at(self, u: int, at: int) -> Downgrade:
         """The since holds an append at ``at`` (the txns upper being ``u``,

@@ -328,3 +328,26 @@ async def test_the_txns_since_follows_commits_and_an_idle_process(env):
     assert ids(await a.read(d0, r.ts)) == list(range(40)) + [1000]
     a.validate()
     idle.validate()
+
+
+async def test_a_commit_past_the_inline_threshold_stays_inline_while_the_state_has_room(env):
+    """A commit's txns rows carry its small batches inline: four shards of
+    1-2 KB each pass the default 4 KB threshold, and went to Blob (a put,
+    a get by every other process, a delete if the append lost); they stay
+    in the txns state while it has room."""
+    blob = CountingBlob(env.blob)
+    client = PersistClient(blob, env.consensus, PersistConfig(compaction=False))
+    env.clients.append(client)
+    txns = await TxnsHandle.open(client)
+    shards = await env.shards(txns, "d0", "d1", "d2", "d3")
+    t = txns.begin()
+    for n, shard in enumerate(shards):
+        await t.write(shard, rows(*range(n * 100, n * 100 + 20), v="y" * 60))
+    rows_bytes = sum(len(b) for _s, _t, b in await t.seal())
+    assert rows_bytes > client.config.inline_threshold, rows_bytes
+    puts = blob.puts
+    result = await t.commit_at(await txns.upper())
+    assert result.committed and blob.puts == puts, "nothing written to Blob"
+    await txns.apply_le(result.ts)
+    assert ids(await txns.read(shards[3], result.ts)) == list(range(300, 320))
+    txns.validate()
