@@ -21,7 +21,10 @@ were (``inline_room``).
 
 The result is installed with a CaS that checks the inputs are still present
 and contiguous (``state.replace_batches``); if another compactor got there
-first, the output parts this run wrote are deleted. Writers never wait for
+first, the output parts this run wrote are deleted. The head is read once
+before the output is written, so a run another process finished meanwhile
+writes nothing (with two gateway processes each compacting after its own
+appends, half the outputs were written to Blob only to be deleted). Writers never wait for
 compaction: it runs in background tasks started by ``Maintenance``.
 """
 
@@ -145,6 +148,11 @@ async def compact_run(machine: Machine, blob: Blob, config: PersistConfig, input
                     chunk, chunk_bytes = [], 0
             if chunk:
                 await merge_chunk(chunk)
+        if st.run_start(await machine.fetch(), [b.id for b in inputs]) is None:
+            # another process compacted them meanwhile (it appended too): a
+            # small output is not written at all, a big one's parts go now
+            await builder.abort()
+            return CompactionResult(False, len(inputs), sum(b.rows for b in inputs), 0, 0)
         handle = await builder.finish()
     except BaseException:
         await builder.abort()

@@ -433,16 +433,23 @@ def compare_and_append(
     return replace(state, upper=new_upper, batches=tuple(batches), writers=writers), AppendOutcome(True, new_upper)
 
 
+def run_start(state: ShardState, batch_ids: list[str]) -> int | None:
+    """Where the batches ``batch_ids`` are, as a contiguous run, in
+    ``state``'s list; None when they are not all there, in that order."""
+    ids = [b.id for b in state.batches]
+    try:
+        start = ids.index(batch_ids[0])
+    except ValueError:
+        return None
+    return start if ids[start : start + len(batch_ids)] == batch_ids else None
+
+
 def replace_batches(state: ShardState, input_ids: list[str], output: BatchMeta) -> ShardState | None:
     """Install a compaction result: the contiguous run ``input_ids`` becomes
     ``output`` (widened to the run's current range). None if the inputs are
     no longer all present and contiguous."""
-    ids = [b.id for b in state.batches]
-    try:
-        start = ids.index(input_ids[0])
-    except ValueError:
-        return None
-    if ids[start : start + len(input_ids)] != input_ids:
+    start = run_start(state, input_ids)
+    if start is None:
         return None
     run = state.batches[start : start + len(input_ids)]
     merged = replace(output, lower=run[0].lower, upper=run[-1].upper)

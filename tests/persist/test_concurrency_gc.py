@@ -236,3 +236,33 @@ async def test_leased_parts_survive_compaction_and_gc_until_released(mem_client,
     again = await r.lease_parts(6)
     assert again.needs_consolidation
     again.release()
+
+
+async def test_a_run_another_process_compacted_writes_nothing():
+    """Two processes compact the same run (each after its own appends): the
+    one that finishes second finds its inputs gone before writing its output
+    and writes nothing to Blob (it wrote its output, then deleted it)."""
+    from storage.location import CountingBlob
+    from storage.persist.compact import compact_run
+
+    blob, consensus = MemBlob(), MemConsensus()
+    config = PersistConfig(compaction=False, inline_threshold=0, max_inline_bytes=0)
+    counting = CountingBlob(blob)
+    a, b = PersistClient(counting, consensus, config), PersistClient(blob, consensus, config)
+    try:
+        w = await b.open_writer("s", SCHEMA)
+        for i in range(LAZY_RUN):
+            await w.append(await w.batch(one(0, i), ts=i), i + 1)
+        stale = await a.machine("s").fetch()  # process a sees the run...
+        inputs = choose(stale)
+        assert inputs is not None and len(inputs) == LAZY_RUN
+        assert (await compact_run(b.machine("s"), blob, config, inputs)).applied  # ...which b compacts first
+        puts, deletes = counting.puts, counting.deletes
+        result = await compact_run(a.machine("s"), counting, config, inputs)
+        assert not result.applied
+        assert (counting.puts, counting.deletes) == (puts, deletes), "nothing written, nothing to delete"
+        state = await b.machine("s").fetch()
+        assert len(state.batches) == 1 and state.batches[0].rows == LAZY_RUN
+    finally:
+        await a.close()
+        await b.close()
