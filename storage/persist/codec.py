@@ -190,18 +190,22 @@ def physical_schema(schema: pa.Schema) -> pa.Schema:
 
 def to_physical(table: pa.Table, schema: pa.Schema) -> pa.Table:
     """The user columns of ``table`` encoded for Parquet (plus any _ts/_diff as is)."""
-    cols, fields = [], []
-    for f in schema:
-        col = table.column(f.name)
-        if _has_interval(f.type):
-            col = _encode_intervals(col, f.type)
-        cols.append(col)
-        fields.append(pa.field(f.name, physical_type(f.type), f.nullable, f.metadata))
-    for extra in RESERVED:
-        if extra in table.column_names:
-            cols.append(table.column(extra))
-            fields.append(pa.field(extra, pa.int64(), False))
-    return pa.Table.from_arrays(cols, schema=pa.schema(fields))
+    names = table.column_names
+    extras = tuple(x for x in RESERVED if x in names)
+    out, intervals = _physical_layout(schema, extras)
+    cols = [table.column(name) for name in schema.names] + [table.column(x) for x in extras]
+    for i in intervals:
+        cols[i] = _encode_intervals(cols[i], schema.field(i).type)
+    return pa.Table.from_arrays(cols, schema=out)
+
+
+@functools.lru_cache(maxsize=1024)
+def _physical_layout(schema: pa.Schema, extras: tuple[str, ...]) -> tuple[pa.Schema, tuple[int, ...]]:
+    """``to_physical``'s result schema for ``schema`` and the reserved
+    columns ``extras``, and which of its columns hold intervals (kept per
+    schema: building the schema copies each field's metadata)."""
+    fields = list(physical_schema(schema)) + [pa.field(x, pa.int64(), False) for x in extras]
+    return pa.schema(fields), tuple(i for i, f in enumerate(schema) if _has_interval(f.type))
 
 
 def to_logical(table: pa.Table, schema: pa.Schema) -> pa.Table:
@@ -224,7 +228,13 @@ def to_logical(table: pa.Table, schema: pa.Schema) -> pa.Table:
 
 def conform(table: pa.Table, schema: pa.Schema) -> pa.Table:
     """``table``'s user columns in ``schema``'s order and types, or SchemaError."""
-    missing = [n for n in schema.names if n not in table.column_names]
+    if table.schema.equals(schema):  # already so (a point write's rows, mostly): the NOT NULL checks only
+        for i in _not_null(schema):
+            if table.column(i).null_count:
+                raise SchemaError(f"column {schema.names[i]!r} is NOT NULL but has {table.column(i).null_count} NULLs")
+        return table
+    names = set(table.column_names)
+    missing = [n for n in schema.names if n not in names]
     if missing:
         raise SchemaError(f"table lacks columns {missing}")
     cols = []
@@ -239,6 +249,11 @@ def conform(table: pa.Table, schema: pa.Schema) -> pa.Table:
             raise SchemaError(f"column {f.name!r} is NOT NULL but has {col.null_count} NULLs")
         cols.append(col)
     return pa.Table.from_arrays(cols, schema=schema)
+
+
+@functools.lru_cache(maxsize=1024)
+def _not_null(schema: pa.Schema) -> tuple[int, ...]:
+    return tuple(i for i, f in enumerate(schema) if not f.nullable)
 
 
 def schema_to_bytes(schema: pa.Schema) -> bytes:
