@@ -3115,9 +3115,12 @@ def _check_set_operation_sort(select: ast.SelectStmt) -> None:
             continue
         if isinstance(ref, ast.ColumnRef) and len(ref.fields) == 2 and isinstance(ref.fields[0], ast.String):
             raise SqlError("42P01", f'missing FROM-clause entry for table "{ref.fields[0].sval}"', position=ref.location + 1)
+        starts = [loc for n in walk(ref) if isinstance(loc := getattr(n, "location", None), int) and loc >= 0]
+        location = min(starts) if starts else None  # where the expression begins (an operator's is its own)
         raise SqlError("0A000", "invalid UNION/INTERSECT/EXCEPT ORDER BY clause",
                        detail="Only result column names can be used, not expressions or functions.",
-                       hint="Add the expression/function to every SELECT, or move the UNION into a FROM clause.")
+                       hint="Add the expression/function to every SELECT, or move the UNION into a FROM clause.",
+                       position=location + 1 if isinstance(location, int) and location >= 0 else None)
 
 
 def _check_sort_names(select: ast.SelectStmt) -> None:
