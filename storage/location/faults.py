@@ -9,7 +9,9 @@ by a seeded ``random.Random``, inject:
   forwarded and raises ``IndeterminateError``, or the call *is* forwarded and
   takes effect, then raises ``IndeterminateError`` ("the write happened, then
   the caller got a timeout");
-* latency: a random sleep before the call.
+* latency: a random sleep before the call;
+* late answers: a write takes effect, and its answer reaches the caller
+  after a random sleep (meanwhile others see it: a store's round trip).
 
 Reads (``get``, ``list``, ``head``, ``scan``) only ever fail determinately:
 nothing changes when a read fails. The same seed gives the same sequence of
@@ -38,10 +40,11 @@ class FaultConfig:
     determinate: float = 0.0
     indeterminate: float = 0.0
     latency: float = 0.0  # probability of sleeping before the call
+    late: float = 0.0  # probability that a write's answer comes late (it took effect at once)
     max_latency_s: float = 0.01
 
     def off(self) -> None:
-        self.determinate = self.indeterminate = self.latency = 0.0
+        self.determinate = self.indeterminate = self.latency = self.late = 0.0
 
 
 KINDS = ("determinate", "indeterminate-lost", "indeterminate-applied")
@@ -86,7 +89,11 @@ class _Injector:
             await call()
             self.counts[f"{op}:indeterminate-applied"] += 1
             raise IndeterminateError(f"injected indeterminate failure of {op} (applied, then timed out)")
-        return await call()
+        out = await call()
+        if mutating and cfg.late and self.rng.random() < cfg.late:
+            self.counts["late"] += 1
+            await asyncio.sleep(self.rng.random() * cfg.max_latency_s)
+        return out
 
 
 class FaultyBlob(Blob):

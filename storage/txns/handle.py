@@ -220,18 +220,19 @@ class TxnsHandle:
         after it if ``ts`` is closed). Idempotent: returns the registration time."""
         await self.client.machine(shard).current()  # the data shard must exist
 
+        existing: list[int] = []  # the registration found, if the shard was registered already
+
         def rows(cache: TxnsCache, at: int):
-            if cache.registration_ts(shard) is not None:
-                return None
-            return [(shard, at, b"", 1)]
+            existing[:] = [reg] if (reg := cache.registration_ts(shard)) is not None else []
+            return None if existing else [(shard, at, b"", 1)]
 
         while True:
             u = await self.upper()
             result = await self._write_txns(max(ts, u), rows)
             if result.committed:
-                reg = self.cache.registration_ts(shard)
-                assert reg is not None
-                return reg
+                # (not read back from the cache: another process may forget
+                # the shard right after, and the cache may have read that)
+                return existing[0] if existing else result.ts
 
     async def forget(self, shard: str, ts: int) -> int:
         """Remove ``shard`` from the txns set at ``ts`` (or later), after
