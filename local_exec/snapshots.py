@@ -111,10 +111,11 @@ class SnapshotCache:
             entry = self._entries.get(shard)
             if entry is None or entry.ts >= ts or updates.column_names != entry.schema.names:
                 continue
-            try:
-                updates = updates.cast(entry.schema)
-            except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
-                continue
+            if not updates.schema.equals(entry.schema):
+                try:
+                    updates = updates.cast(entry.schema)
+                except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+                    continue
             noted = self._noted.setdefault(shard, {})
             if len(noted) >= NOTED_MAX:
                 noted.pop(min(noted))
@@ -136,7 +137,8 @@ class SnapshotCache:
             if committed is None:
                 return False
             try:
-                noted = {**noted, **{t: updates.cast(entry.schema) for t, updates in committed.items()}}
+                noted = {**noted, **{t: updates if updates.schema.equals(entry.schema) else updates.cast(entry.schema)
+                                     for t, updates in committed.items()}}
             except (ValueError, pa.ArrowTypeError, pa.ArrowNotImplementedError):  # (ArrowInvalid is a ValueError)
                 return False
             self.stats["committed"] += sum(updates.num_rows for updates in committed.values())
