@@ -3030,6 +3030,14 @@ def _check_window_copies(select: ast.SelectStmt) -> None:
                            hint="Omit the parentheses in this OVER clause." if isinstance(n, ast.FuncCall) else None)
 
 
+def _position(node: ast.Node) -> int | None:
+    """The 1-based position in the statement where ``node`` begins (its
+    leftmost token: an operator's own location is the operator's), None
+    when the parser gave none."""
+    starts = [loc for n in walk(node) if isinstance(loc := getattr(n, "location", None), int) and loc >= 0]
+    return min(starts) + 1 if starts else None
+
+
 def _check_distinct_order(fc: ast.FuncCall) -> None:
     """42P10 for ``string_agg(DISTINCT x::text, ',' ORDER BY x)``: with
     DISTINCT, each ORDER BY expression is one of the arguments (the engine
@@ -3037,9 +3045,7 @@ def _check_distinct_order(fc: ast.FuncCall) -> None:
     args = {pg_sql(a) for a in fc.args or ()}
     stray = next((sort.node for sort in fc.agg_order if pg_sql(sort.node) not in args), None)
     if stray is not None:
-        location = getattr(stray, "location", None)
-        raise SqlError("42P10", "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list",
-                       position=location + 1 if isinstance(location, int) and location >= 0 else None)
+        raise SqlError("42P10", "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list", position=_position(stray))
 
 
 def _check_empty_arrays(node: ast.Node) -> None:
@@ -3049,14 +3055,14 @@ def _check_empty_arrays(node: ast.Node) -> None:
     for n in walk(node):
         if isinstance(n, ast.A_ArrayExpr) and not n.elements and id(n) not in cast:
             raise SqlError("42P18", "cannot determine type of empty array",
-                           hint="Explicitly cast to the desired type, for example ARRAY[]::integer[].", position=n.location + 1)
+                           hint="Explicitly cast to the desired type, for example ARRAY[]::integer[].", position=_position(n))
 
 
 def _check_parameterless(fc: ast.FuncCall) -> None:
     """42809 for ``count()``: PostgreSQL calls an aggregate without
     arguments only as ``count(*)`` (the engine would count rows)."""
     if fc.funcname[-1].sval == "count" and len(fc.funcname) <= 2 and not fc.args and not fc.agg_star:
-        raise SqlError("42809", "count(*) must be used to call a parameterless aggregate function", position=fc.location + 1)
+        raise SqlError("42809", "count(*) must be used to call a parameterless aggregate function", position=_position(fc))
 
 
 def _check_frame(window: ast.WindowDef) -> None:
@@ -3069,12 +3075,11 @@ def _check_frame(window: ast.WindowDef) -> None:
     order = len(window.orderClause or ())
     options = window.frameOptions
     if options & FRAMEOPTION_GROUPS and not order:
-        raise SqlError("42P20", "GROUPS mode requires an ORDER BY clause", position=window.location + 1 if window.location else None)
+        raise SqlError("42P20", "GROUPS mode requires an ORDER BY clause", position=_position(window))
     offsets = FRAMEOPTION_START_OFFSET_PRECEDING | FRAMEOPTION_START_OFFSET_FOLLOWING | FRAMEOPTION_END_OFFSET_PRECEDING \
         | FRAMEOPTION_END_OFFSET_FOLLOWING
     if options & FRAMEOPTION_RANGE and options & offsets and order != 1:
-        raise SqlError("42P20", "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column",
-                       position=window.location + 1 if window.location else None)
+        raise SqlError("42P20", "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column", position=_position(window))
 
 
 def _check_cte_columns(cte: ast.CommonTableExpr) -> None:
@@ -3094,7 +3099,7 @@ def _check_cte_columns(cte: ast.CommonTableExpr) -> None:
         return  # * : known once bound
     if names > have:
         raise SqlError("42P10", f'WITH query "{cte.ctename}" has {have} columns available but {names} columns specified',
-                       position=cte.location + 1 if cte.location else None)
+                       position=_position(cte))
 
 
 def _check_set_operation_sort(select: ast.SelectStmt) -> None:
@@ -3115,12 +3120,9 @@ def _check_set_operation_sort(select: ast.SelectStmt) -> None:
             continue
         if isinstance(ref, ast.ColumnRef) and len(ref.fields) == 2 and isinstance(ref.fields[0], ast.String):
             raise SqlError("42P01", f'missing FROM-clause entry for table "{ref.fields[0].sval}"', position=ref.location + 1)
-        starts = [loc for n in walk(ref) if isinstance(loc := getattr(n, "location", None), int) and loc >= 0]
-        location = min(starts) if starts else None  # where the expression begins (an operator's is its own)
         raise SqlError("0A000", "invalid UNION/INTERSECT/EXCEPT ORDER BY clause",
                        detail="Only result column names can be used, not expressions or functions.",
-                       hint="Add the expression/function to every SELECT, or move the UNION into a FROM clause.",
-                       position=location + 1 if isinstance(location, int) and location >= 0 else None)
+                       hint="Add the expression/function to every SELECT, or move the UNION into a FROM clause.", position=_position(ref))
 
 
 def _check_sort_names(select: ast.SelectStmt) -> None:
