@@ -38,8 +38,9 @@ The contract (what a caller, and so a client, may conclude):
    commit point. What follows it — ``oracle.apply_write`` (later
    ``read_ts`` see it) is attempted at once and, if it fails, retried in
    the background; ``apply`` (batches moved into the data shards) and tidy
-   run in the background (any reader also finishes an unapplied commit,
-   and ``on_commit`` hands the txn's in-memory writes to a cache of
+   run in the background (by the process of the latest commit to a shard,
+   whose apply covers the earlier ones; any reader also finishes an
+   unapplied commit, and ``on_commit`` hands the txn's in-memory writes to a cache of
    contents so key lookups need not wait for either). Until the
    oracle has heard, this process reads at or above the commit
    (``TxnsHandle.note_committed``), so its sessions read their own writes.
@@ -292,11 +293,14 @@ class Committer:
         what an earlier member writes)."""
         # A member writing a shard that was dropped meanwhile fails alone,
         # not the group (a drop racing the commit still fails the group: rare).
-        at = self.txns.cache.progress
+        cache = self.txns.cache
+        if any(not cache.is_registered(s, cache.progress) for m in group for s in m.txn.shards):
+            await cache.update_to(await self.txns.upper())  # registered since the cache last read (another process's DDL)?
+        at = cache.progress
         kept = []
         for m in group:
             m.verdict = ""  # a member back from an earlier group is judged afresh
-            gone = [s for s in m.txn.shards if not self.txns.cache.is_registered(s, at)]
+            gone = [s for s in m.txn.shards if not cache.is_registered(s, at)]
             if gone:
                 m.fut.set_exception(ShardNotRegistered(f"data shard {gone[0]} is not registered in the txns set at {at}"))
                 continue
@@ -412,6 +416,12 @@ class Committer:
             await asyncio.sleep(APPLY_DELAY)  # let more commits join this apply
             dirty, self._dirty = self._dirty, {}
             for shard, ts in sorted(dirty.items()):
+                later = self.txns.cache.unapplied.get(shard)
+                if later and later[-1] > ts and later[-1] != self._dirty.get(shard):
+                    # another process committed to the shard after us: its
+                    # applier applies ours with its own (two appliers racing
+                    # for one shard lost half their compare-and-sets)
+                    continue
                 try:
                     await self.txns.apply_shard(shard, le=ts)
                 except Exception as e:  # noqa: BLE001 - readers apply what they need themselves

@@ -459,3 +459,31 @@ async def test_a_transaction_with_no_rows_commits_a_real_time(env):
     assert upper > done.ts and await oracle.read_ts() < upper
     assert await committer.commit(txns.begin(), read_ts=await oracle.read_ts())  # and reads at it do not wait
     committer.validate()
+
+
+async def test_the_last_committer_to_a_shard_applies_for_both(env):
+    """Two processes commit to one shard, one after the other: the first's
+    applier leaves the apply to the second (whose covers both), so their
+    appliers do not race for the shard's compare-and-sets; the data shard
+    holds both commits once both appliers are done."""
+    a, b = await env.txns(), await env.txns()
+    (d0,) = await env.shards(a, "d0")
+    oracle = MemOracle() if env.kind == "mem" else env.oracle
+    first, second = Committer(a, oracle), Committer(b, oracle)
+    t = a.begin()
+    await t.write(d0, rows(1))
+    one = await first.commit(t)
+    t = b.begin()
+    await t.write(d0, rows(2))
+    two = await second.commit(t)
+    await a.cache.update_to(two.ts + 1)  # a knows of b's commit before its applier runs
+    writer_a = await a.client.open_writer(d0)
+    attempts = writer_a.machine.cas_attempts
+    await first.settled()
+    await second.settled()
+    assert writer_a.machine.cas_attempts == attempts, "the first applier made no compare-and-set on the shard"
+    assert (await (await b.client.open_writer(d0)).fetch_upper()) > two.ts, "b applied both"
+    assert sorted((await b.read(d0, two.ts)).column("id").to_pylist()) == [1, 2]
+    assert (await b.read(d0, one.ts)).column("id").to_pylist() == [1]
+    a.validate()
+    b.validate()
