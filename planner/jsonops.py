@@ -262,8 +262,7 @@ def rewrite_function(fc: ast.FuncCall, columns: dict[str, str]) -> ast.Node | No
     name = _name(fc)
     args = list(fc.args or ())
     if name in _BUILT and not fc.agg_star and not fc.func_variadic:
-        if name.endswith("build_object") and any(isinstance(k, ast.ColumnRef) and (column_type(k, columns) or "").endswith("[]")
-                                                  for k in args[::2]):
+        if name.endswith("build_object") and any(_not_scalar(k, columns) for k in args[::2]):
             raise SqlError("22023", "key value must be scalar, not array, composite, or json")
         return _built(fc, name, [_as_json(a, columns) for a in args])
     if name in ("json_extract_path", "jsonb_extract_path", "json_extract_path_text", "jsonb_extract_path_text") and args:
@@ -329,13 +328,15 @@ _BUILT = {f"{p}_{f}" for p in JSON_TYPES for f in ("build_object", "build_array"
                                                                                                         "array_to_json"}
 
 
-def _not_scalar(n: ast.Node) -> bool:
-    """Whether a json constructor's argument (as ``_as_json`` leaves it) is
-    an array, a row or a json document as written: no object key (the
-    engine printed one as a key)."""
-    if isinstance(n, (ast.A_ArrayExpr, ast.RowExpr)):
+def _not_scalar(n: ast.Node, columns: dict[str, str]) -> bool:
+    """Whether a json constructor's argument is an array, a row or json
+    (written so, or a column of such a type): no object key (the engine
+    printed one as a key)."""
+    if isinstance(n, (ast.A_ArrayExpr, ast.RowExpr)) or kind(n, columns) is not None:
         return True
-    return isinstance(n, ast.TypeCast) and (bool(n.typeName.arrayBounds) or n.typeName.names[-1].sval in JSON_TYPES)
+    if isinstance(n, ast.TypeCast):
+        return bool(n.typeName.arrayBounds)
+    return isinstance(n, ast.ColumnRef) and (column_type(n, columns) or "").endswith("[]")
 
 
 def _built(fc: ast.FuncCall, name: str, args: list[ast.Node]) -> ast.Node | None:
@@ -364,8 +365,6 @@ def _built(fc: ast.FuncCall, name: str, args: list[ast.Node]) -> ast.Node | None
         if len(args) % 2:
             raise SqlError("22023", "argument list must have even number of elements",
                            hint=f"The arguments of {name}() must consist of alternating keys and values.")
-        if any(_not_scalar(k) for k in args[::2]):
-            raise SqlError("22023", "key value must be scalar, not array, composite, or json")
         pairs = [joined([key(k, 2 * i + 1), _string(" : "), value(v)], "") for i, (k, v) in enumerate(zip(args[::2], args[1::2]))]
         text = joined([_string("{"), joined(pairs, ", "), _string("}")], "") if pairs else _string("{}")
     elif name.endswith("build_array"):

@@ -382,11 +382,8 @@ def register_critical(state: ShardState, holder: str) -> ShardState | None:
 def downgrade_critical(state: ShardState, holder: str, since: int) -> ShardState | None:
     if holder not in state.critical:
         raise UsageError(f"{holder} holds no critical since on shard {state.shard_id}")
-    if since <= state.critical[holder]:
-        return None
-    critical = dict(state.critical)
-    critical[holder] = since
-    return replace(state, critical=critical, since=_recompute_since(state, state.readers, critical))
+    new = downgrade_holds(state, Downgrade(critical=((holder, since),)))
+    return None if new is state else new
 
 
 @dataclass(frozen=True)
