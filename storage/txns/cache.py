@@ -173,6 +173,12 @@ class TxnsCache:
         firsts = [times[0] for times in self.unapplied.values() if times]
         return min(firsts) if firsts else None
 
+    def unapplied_below(self, ts: int) -> int:
+        """``ts``, or the earliest write still unapplied if that is earlier:
+        how far the txns shard's history may be let go."""
+        earliest = self.earliest_unapplied()
+        return ts if earliest is None else min(ts, earliest)
+
     def all_unapplied(self, le: int) -> list[Row]:
         return sorted((r for r in self.contents if r[2] and r[1] <= le), key=lambda r: (r[1], r[0]))
 

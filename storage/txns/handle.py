@@ -209,8 +209,7 @@ class TxnsHandle:
         consolidate applied-and-tidied rows away as they go, where they used
         to wait for a ``compact_to`` (a txns shard of thousands of rows for
         tens live, rewritten by every merge)."""
-        earliest = self.cache.earliest_unapplied()
-        critical = at if earliest is None else min(at, earliest)
+        critical = self.cache.unapplied_below(at)
         return Downgrade(readers=((self.cache.reader.reader_id, min(critical, u - 1)),), critical=((CRITICAL, critical),))
 
     # -- registration -------------------------------------------------------------
@@ -369,8 +368,7 @@ class TxnsHandle:
         """Let the txns shard forget history below ``ts``, but never past the
         earliest unapplied write. Returns the since requested."""
         await self.cache.update_to(await self.upper())
-        earliest = self.cache.earliest_unapplied()
-        since = ts if earliest is None else min(ts, earliest)
+        since = self.cache.unapplied_below(ts)
         await self.client.downgrade_critical(self.txns_id, CRITICAL, since)
         # The cache's own reader must trail what it has absorbed.
         await self.cache.reader.downgrade_since(min(since, self.cache.progress - 1))
@@ -387,8 +385,7 @@ class TxnsHandle:
         compare-and-set, when it lags by ``FOLLOW_LAG`` or more)."""
         await self.cache.update_to(await self.upper())
         progress = self.cache.progress
-        earliest = self.cache.earliest_unapplied()
-        self.cache.trim_history(progress if earliest is None else min(earliest, progress))
+        self.cache.trim_history(self.cache.unapplied_below(progress))
         if progress - 1 - self.cache.reader.since < FOLLOW_LAG:
             return False
         await self.cache.reader.downgrade_since(progress - 1)
