@@ -266,3 +266,29 @@ async def test_a_run_another_process_compacted_writes_nothing():
     finally:
         await a.close()
         await b.close()
+
+
+async def test_a_small_shard_with_retractions_is_merged_whole_once_its_since_passes():
+    """Retractions of rows in an older, bigger batch meet them only if the
+    merge takes that batch too: a small shard holding retractions is merged
+    whole once its since has passed into its second batch (size tiers
+    merged the newer batches among themselves, and nothing cancelled)."""
+    client = PersistClient(MemBlob(), MemConsensus(), PersistConfig(compaction=False))
+    try:
+        w = await client.open_writer("s", SCHEMA)
+        await client.register_critical("s", "holder")
+        base = pa.concat_tables([one(0, n) for n in range(100)])
+        await w.append(await w.batch(base, ts=0), 1)
+        for i in range(LAZY_RUN):
+            gone = pa.concat_tables([one(0, n) for n in range(5 * i, 5 * i + 5)])
+            await w.append(await w.batch(gone, ts=1 + i, diff=-1), 2 + i)
+        state = await client.machine("s").fetch()
+        assert choose(state) == list(state.batches[1:]), "before the since moves: size tiers, the newer batches"
+        await client.downgrade_critical("s", "holder", LAZY_RUN + 1)
+        state = await client.machine("s").fetch()
+        assert choose(state) == list(state.batches)
+        await client.compact("s")
+        state = await client.machine("s").fetch()
+        assert sum(b.rows for b in state.batches) == 100 - 5 * LAZY_RUN
+    finally:
+        await client.close()
