@@ -461,11 +461,14 @@ async def test_a_transaction_with_no_rows_commits_a_real_time(env):
     committer.validate()
 
 
-async def test_the_last_committer_to_a_shard_applies_for_both(env):
+async def test_the_last_committer_to_a_shard_applies_for_both(env, monkeypatch):
     """Two processes commit to one shard, one after the other: the first's
     applier leaves the apply to the second (whose covers both), so their
     appliers do not race for the shard's compare-and-sets; the data shard
     holds both commits once both appliers are done."""
+    # the first applier waits long enough for the second commit to be made
+    # and read (a loaded machine took more than the usual 0.1 s for it)
+    monkeypatch.setattr("storage.txns.commit.APPLY_DELAY", 1.0)
     a, b = await env.txns(), await env.txns()
     (d0,) = await env.shards(a, "d0")
     oracle = MemOracle() if env.kind == "mem" else env.oracle
