@@ -191,7 +191,7 @@ class Binder:
             columns = self._columns = columns.derived(jsonops.with_derived(node, columns))  # a FROM subquery's jsonb outputs sort as jsonb
         arrays = self._arrays = columns.derived({name: t for name, t in columns.items() if t.endswith("[]")}, lambda t: t.endswith("[]"))
         chars = char_casts or any(is_char(t) for t in columns.values()) or self._reads_char_columns(node)
-        self._scales = decimals.Scales(columns, lambda x: _operand_type(x, columns) in _INTEGERS)
+        self._scales = decimals.Scales(columns, lambda x: _operand_type(x, columns, floats=True))
         if outputs and self.dialect == "duckdb" and isinstance(node, ast.SelectStmt):
             jsonops.canonical_outputs(node, columns)
             for leaf in (decimals.set_operation_leaves(node) or ()) if node.op is not None and node.op.name != "SETOP_NONE" else ():
@@ -346,6 +346,10 @@ class Binder:
             # numeric(50,2): computed in DuckDB's 38 digits (as stored: storage.persist.codec)
             n.typeName = ast.TypeName(names=n.typeName.names, typemod=-1, arrayBounds=n.typeName.arrayBounds,
                                       typmods=(ast.A_Const(val=ast.Integer(ival=38)),) + tuple(n.typeName.typmods[1:]))
+        if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval in ("numeric", "decimal") \
+                and not n.typeName.typmods and not n.typeName.arrayBounds and isinstance(n.arg, ast.ParamRef):
+            # a parameter's places are known only when it runs: the 10 a computed numeric keeps, or 22003 (never rounded)
+            return ast.FuncCall(funcname=(ast.String(sval="txngate_stored_numeric"),), args=(n.arg,))
         if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval in ("numeric", "decimal") \
                 and not n.typeName.typmods and not n.typeName.arrayBounds and _operand_type(n.arg, self._columns) is not None:
             # an integer as a numeric has no places (DuckDB's numeric has 10: i::numeric * 1.5 printed 4.50000000000)
@@ -2129,14 +2133,12 @@ def _exact_numeric(text: str) -> ast.TypeCast:
 
 def _constant_scale(n: ast.Node) -> int:
     """The digits after the point of a number constant (``1e-20``: 20), or
-    of the numeric(p, s) it was read as; 0 for anything else (a constant
-    cast to plain numeric keeps them all, where a column keeps 10)."""
+    of the numeric(p, s) it was read as; 0 for anything else and past 38
+    digits (a constant cast to plain numeric keeps them all, where a
+    column keeps 10)."""
     if isinstance(n, ast.A_Const) and isinstance(n.val, (ast.Float, ast.String)):
-        try:
-            exact = _exact_numeric(n.val.fval if isinstance(n.val, ast.Float) else n.val.sval)
-        except (decimal.InvalidOperation, SqlError):
-            return 0
-        return exact.typeName.typmods[1].val.ival
+        places = decimals.constant_places(n.val.fval if isinstance(n.val, ast.Float) else n.val.sval)
+        return places if places is not None and places <= _NUMERIC_DIGITS else 0
     if isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval == "numeric" and len(n.typeName.typmods or ()) == 2 \
             and isinstance(n.arg, ast.A_Const):
         return n.typeName.typmods[1].val.ival

@@ -1,15 +1,20 @@
 """Numerics as PostgreSQL computes them where DuckDB's decimals differ.
 
 DuckDB's DECIMAL has one scale per column and at most 38 digits; where
-two decimals meet (CASE, COALESCE, GREATEST/LEAST, IN (SELECT ...), set
-operations) its common type keeps the integer digits and cuts the scale
-when both need more than 38 digits, rounding values silently; its %, mod
-and div of decimals run in double precision. PostgreSQL's numeric keeps
-every digit. ``Scales.unify`` casts the arms of such a meeting to
-the largest scale with 28 integer digits (``computed_type``) when every arm's scale is known
-(``Scales.scale``: columns, casts, constants, round/trunc, sum/min/max,
-+ - *); ``Scales.exact_remainder`` sends %, mod and div of numerics to
-local_exec.numeric's exact functions.
+two decimals meet (CASE, COALESCE, GREATEST/LEAST, IN, a VALUES column,
+ARRAY[...], set operations) its common type keeps the integer digits and
+cuts the scale when both need more than 38 digits, rounding values
+silently (a constant of 21 places beside a column's 10 became 1); its %,
+mod and div of decimals run in double precision. PostgreSQL's numeric
+keeps every digit. ``Scales.unify`` casts the arms of such a meeting to
+the largest scale with 28 integer digits (``computed_type``) when every
+arm's scale is known (``Scales.scale``: columns, casts, constants,
+round/trunc, sum/min/max, + - *); ``Scales.exact_remainder`` sends %,
+mod and div of numerics to local_exec.numeric's exact functions.
+A parameter holding a decimal of more places than a computed numeric
+keeps is written into the statement as its constant
+(``with_wide_parameters_written``), so it meets the others as a constant
+does, where DuckDB typed it by its value and cut it beside a column.
 
 Invariant: a rewrite never changes a value PostgreSQL would give; a value
 the 38-digit type cannot hold is an error (22003), never a rounded one.
@@ -17,15 +22,20 @@ the 38-digit type cannot hold is an error (22003), never a rounded one.
 
 from __future__ import annotations
 
+import decimal
 import re
 from typing import Callable
 
 from pglast import ast
 from pglast.enums import A_Expr_Kind
 
+from planner.errors import not_supported
+from planner.parse import copy_tree, walk
+from planner.pgcatalog import replace_children
 from planner.resolve import column_type
+from planner.sqltypes import STORED_PLACES
 
-__all__ = ["INTEGER_DIGITS", "Scales", "computed_type", "set_operation_leaves"]
+__all__ = ["INTEGER_DIGITS", "Scales", "computed_type", "constant_places", "set_operation_leaves", "with_wide_parameters_written"]
 
 #: the integer digits of a computed numeric: an unconstrained numeric's (decimal(38, 10) holds 28)
 INTEGER_DIGITS = 28
@@ -33,11 +43,14 @@ INTEGER_DIGITS = 28
 
 class Scales:
     """The numerics of one statement: ``columns`` are its column types by
-    name, ``integer(node)`` says whether an expression is plainly an integer
-    (the binder's operand typing)."""
+    name, ``operand_type(node)`` an expression's type when it is plainly an
+    integer, a numeric or a float (the binder's operand typing), else None."""
 
-    def __init__(self, columns: dict[str, str], integer: Callable[[ast.Node], bool]):
-        self.columns, self.integer = columns, integer
+    def __init__(self, columns: dict[str, str], operand_type: Callable[[ast.Node], str | None]):
+        self.columns, self.operand_type = columns, operand_type
+
+    def integer(self, n: ast.Node) -> bool:
+        return self.operand_type(n) in ("smallint", "integer", "bigint")
 
     def scale(self, n: ast.Node | None) -> int | None:
         """The scale of ``n`` when it is plainly a numeric (a numeric column,
@@ -45,13 +58,16 @@ class Scales:
         + - * of such, a CASE or COALESCE of them); None when it is not a
         numeric or not known."""
         if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Float):
-            text = n.val.fval
-            return None if "e" in text.lower() else len(text.partition(".")[2])
+            return constant_places(n.val.fval)  # (1e-20 is read as the exact numeric: planner.bind)
         if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
             return _declared_scale(column_type(n, self.columns, ""))
         if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval in ("numeric", "decimal"):
             mods = [m.val.ival for m in n.typeName.typmods or () if isinstance(m, ast.A_Const) and isinstance(m.val, ast.Integer)]
-            return 10 if not mods else mods[1] if len(mods) > 1 else 0  # unconstrained: 10 digits after the point, as computed
+            if mods:
+                return mods[1] if len(mods) > 1 else 0
+            if isinstance(n.arg, ast.A_Const) and isinstance(n.arg.val, (ast.Float, ast.String)):
+                return max(10, constant_places(getattr(n.arg.val, "fval", None) or n.arg.val.sval) or 0)  # a constant keeps its places
+            return 10  # unconstrained: 10 digits after the point, as computed
         if isinstance(n, ast.FuncCall):
             return self._call_scale(n)
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
@@ -98,36 +114,60 @@ class Scales:
         return scale
 
     def unify(self, n: ast.Node) -> None:
-        """CASE, COALESCE, GREATEST/LEAST, IN (SELECT ...) and set operations
-        over numerics of different scales: when every numeric arm's scale is
-        known, each is cast to the largest scale (``computed_type``)."""
+        """CASE, COALESCE, GREATEST/LEAST, IN, ARRAY[...], a VALUES column and
+        set operations over numerics of different scales: when every
+        numeric arm's scale is known, each is cast to the largest scale
+        (``computed_type``)."""
         if isinstance(n, ast.CaseExpr):
-            self._unify([(w, "result") for w in n.args] + [(n, "defresult")])
+            arms = [w.result for w in n.args] + [n.defresult]
+            if (cast := self._unified(arms)) is not None:
+                for w, v in zip(n.args, cast):
+                    w.result = v
+                n.defresult = cast[-1]
         elif isinstance(n, (ast.CoalesceExpr, ast.MinMaxExpr)):
-            self._unify([(n, i) for i in range(len(n.args))])
+            n.args = tuple(self._unified(list(n.args)) or n.args)
+        elif isinstance(n, ast.A_ArrayExpr) and n.elements:
+            n.elements = tuple(self._unified(list(n.elements)) or n.elements)
+        elif isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_IN and isinstance(n.rexpr, (list, tuple)) and n.lexpr is not None:
+            if (cast := self._unified([n.lexpr, *n.rexpr])) is not None:
+                n.lexpr, n.rexpr = cast[0], tuple(cast[1:])
         elif isinstance(n, ast.SubLink) and n.subLinkType.name == "ANY_SUBLINK" and isinstance(n.testexpr, ast.Node) \
                 and len(getattr(n.subselect, "targetList", None) or ()) == 1:
-            self._unify([(n, "testexpr"), (n.subselect.targetList[0], "val")])  # x IN (SELECT y ...) compares in the common type
+            target = n.subselect.targetList[0]  # x IN (SELECT y ...) compares in the common type
+            if (cast := self._unified([n.testexpr, target.val])) is not None:
+                n.testexpr, target.val = cast
+        elif isinstance(n, ast.SelectStmt) and n.valuesLists and len(n.valuesLists) > 1:
+            rows = [list(row) for row in n.valuesLists]
+            for i in range(min(len(row) for row in rows)):
+                if (cast := self._unified([row[i] for row in rows])) is not None:
+                    for row, v in zip(rows, cast):
+                        row[i] = v
+            n.valuesLists = tuple(tuple(row) for row in rows)
         elif isinstance(n, ast.SelectStmt) and n.op is not None and n.op.name != "SETOP_NONE":
             leaves = set_operation_leaves(n)
             for i in range(len(leaves[0].targetList) if leaves else 0):
-                self._unify([(leaf.targetList[i], "val") for leaf in leaves])
+                if (cast := self._unified([leaf.targetList[i].val for leaf in leaves])) is not None:
+                    for leaf, v in zip(leaves, cast):
+                        leaf.targetList[i].val = v
 
-    def _unify(self, arms: list[tuple[ast.Node, object]]) -> None:
-        values = [owner.args[key] if isinstance(key, int) else getattr(owner, key) for owner, key in arms]
+    def _unified(self, values: list) -> list | None:
+        """``values`` with each numeric of known scale cast to the largest
+        scale among them; None when they agree or one's scale is unknown."""
         scales = [None if v is None or (isinstance(v, ast.A_Const) and v.isnull) else self.scale_or_integer(v) for v in values]
         known = [sc for sc in scales if sc is not None and sc >= 0]
-        unknown = any(sc is None and v is not None and not (isinstance(v, ast.A_Const) and v.isnull) for sc, v in zip(scales, values))
-        if len(set(known)) < 2 or unknown:
-            return
-        for (owner, key), v, sc in zip(arms, values, scales):
-            if sc is None or sc < 0:
-                continue
-            cast = ast.TypeCast(arg=v, typeName=_numeric(max(known)))
-            if isinstance(key, int):
-                owner.args = tuple(cast if i == key else a for i, a in enumerate(owner.args))
-            else:
-                setattr(owner, key, cast)
+        unknown = [v for sc, v in zip(scales, values) if sc is None and v is not None and not (isinstance(v, ast.A_Const) and v.isnull)]
+        if unknown and max(known, default=0) > STORED_PLACES \
+                and any(self.operand_type(v) == "numeric" or isinstance(v, ast.ColumnRef) and self.operand_type(v) is None for v in unknown):
+            # beside a numeric of unknown scale, or a column of unknown type (a numeric column's 10 places come with 28
+            # digits before the point), DuckDB's common type would cut these places
+            raise not_supported(f"a numeric of more than {STORED_PLACES} digits after the point beside a value whose scale txngate "
+                                "does not know here")
+        if len(set(known)) < 2 or unknown or max(known) > 38:
+            return None  # (past 38 places the constant itself is refused: planner.bind)
+        target = max(known)
+        if target > STORED_PLACES:  # a constant's trailing zeros are not kept where they would cost digits before the point
+            target = max(_significant_places(v, sc) for v, sc in zip(values, scales) if sc is not None and sc >= 0)
+        return [v if sc is None or sc < 0 else ast.TypeCast(arg=v, typeName=_numeric(target)) for v, sc in zip(values, scales)]
 
     def exact_remainder(self, n: ast.Node) -> ast.Node | None:
         """``a % b`` / ``mod(a, b)`` of numerics and ``div(a, b)`` as calls of
@@ -161,6 +201,55 @@ def set_operation_leaves(n: ast.SelectStmt) -> list[ast.SelectStmt] | None:
         else:
             return None
     return leaves if len({len(leaf.targetList) for leaf in leaves}) == 1 else None
+
+
+def with_wide_parameters_written(node: ast.Node, params: list) -> ast.Node | None:
+    """A copy of ``node`` with each parameter whose value is a decimal of
+    more than STORED_PLACES places written in as its number constant;
+    None when no parameter's is."""
+    wide = {i + 1 for i, v in enumerate(params) if isinstance(v, decimal.Decimal) and v.is_finite() and v.as_tuple().exponent < -STORED_PLACES}
+    if not wide:
+        return None
+    node = copy_tree(node)
+    for n in walk(node):
+        replace_children(n, lambda c: _number(params[c.number - 1]) if isinstance(c, ast.ParamRef) and c.number in wide else None)
+    return node
+
+
+def _number(value: decimal.Decimal) -> ast.Node:
+    """A decimal as the numeric constant PostgreSQL reads: a negative one
+    is the constant negated (the parser's own form)."""
+    constant = ast.A_Const(val=ast.Float(fval=format(abs(value), "f")))
+    return constant if not value.is_signed() else ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval="-"),), rexpr=constant)
+
+
+def _significant_places(n: ast.Node, scale: int) -> int:
+    """``scale``, or for a number constant (cast to plain numeric or not) its
+    places without trailing zeros (``2.50000000000000000000``: 1)."""
+    if isinstance(n, ast.TypeCast) and not n.typeName.typmods and not n.typeName.arrayBounds:
+        n = n.arg
+    if isinstance(n, ast.A_Const) and isinstance(n.val, (ast.Float, ast.String)):
+        try:
+            value = decimal.Decimal((getattr(n.val, "fval", None) or n.val.sval).strip())
+        except decimal.InvalidOperation:
+            return scale
+        if not value.is_finite() or not value:
+            return 0
+        digits, exponent = value.as_tuple()[1:]
+        zeros = len(digits) - len("".join(map(str, digits)).rstrip("0"))
+        return max(0, -(exponent + zeros))  # (normalize() would round to the context's 28 digits)
+    return scale
+
+
+def constant_places(text: str) -> int | None:
+    """The digits after the point of a number's text as PostgreSQL reads it,
+    exactly (``1.50``: 2, ``1e-20``: 20, ``1e5``: 0); None when the text is
+    not a number."""
+    try:
+        value = decimal.Decimal(text.strip())
+    except decimal.InvalidOperation:
+        return None
+    return max(0, -value.as_tuple().exponent) if value.is_finite() else None
 
 
 def _declared_scale(sql_type: str) -> int | None:

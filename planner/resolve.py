@@ -12,7 +12,8 @@ PostgreSQL does (CTEs, FROM items with their aliases and column aliases,
 joins, LATERAL, subqueries in expressions seeing the levels around them)
 and records, per column reference, the type of the column it reads: a
 table's declared type, or the type of a FROM subquery's or CTE's output
-as ``output_type`` (the binder's inference) works it out.
+as ``output_type`` (the binder's inference) works it out (a VALUES
+column's when all its values but NULLs have that one type).
 
 ``ColumnTypes`` is the name -> type dict the binder used before (the
 fallback for every reference not recorded, and for copies of nodes made
@@ -148,7 +149,8 @@ class _Resolver:
         if sel.valuesLists:
             for row in sel.valuesLists:
                 self.expressions(row, outer, ctes)
-            return [(f"column{i + 1}", None) for i in range(len(sel.valuesLists[0]))]
+            return [(f"column{i + 1}", self._values_type([row[i] for row in sel.valuesLists if i < len(row)]))
+                    for i in range(len(sel.valuesLists[0]))]
         items: list[_Item] = []
         for f in sel.fromClause or ():
             self.from_item(f, items, outer, ctes)
@@ -158,6 +160,19 @@ class _Resolver:
         for clause in (sel.groupClause, sel.sortClause, sel.distinctClause):
             self.expressions(clause, scope, ctes, names=False)  # a bare name there may be an output's
         return self.outputs(sel, items)
+
+    def _values_type(self, column: list[ast.Node]) -> str | None:
+        """A VALUES column's type: the one type all its values but NULLs
+        have; None when one's is not known or they differ."""
+        kinds = set()
+        for v in column:
+            if isinstance(v, ast.A_Const) and v.isnull:
+                continue
+            try:
+                kinds.add(self.output_type(v, self.out))
+            except SqlError:
+                return None
+        return kinds.pop() if len(kinds) == 1 else None
 
     def outputs(self, sel: ast.SelectStmt, items: list[_Item]) -> Outputs | None:
         out = []

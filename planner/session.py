@@ -34,6 +34,7 @@ import asyncio
 import datetime as dt
 import contextlib
 import copy
+import dataclasses
 import functools
 import logging
 import re
@@ -49,7 +50,7 @@ from pglast.enums import A_Expr_Kind
 from local_exec import EngineError
 from planner import jsonops
 from planner import parse as p
-from planner import intervals, sequences, waits
+from planner import decimals, intervals, sequences, waits
 from values import DATE_ORDER, TextStyle, offset_of_hours, setting_of_offset, zone
 from planner.bind import Binder, pg_sql, result_types, scoped_column_types
 from planner.catalog import TEMP_SCHEMA_PREFIX
@@ -494,6 +495,8 @@ class Session:
         commit already under way still reaches its outcome first
         (``storage.txns`` awaits it to the end), and a committed statement
         is reported as such."""
+        if params and (written := decimals.with_wide_parameters_written(stmt.node, params)) is not None:
+            stmt = dataclasses.replace(stmt, node=written, text=pg_sql(written))
         return await self._timed(self._run(stmt, params, copy_source, copy_sink, lazy=lazy))
 
     async def run_batch(self, stmt: p.Statement, batch: list[list]) -> AsyncIterator[Result]:

@@ -231,6 +231,13 @@ QUERIES = [
     # numerics of different scales meeting: no digit lost (DuckDB's common type cut 0.125 to 0.1)
     "SELECT x FROM (SELECT round(v::numeric, 1) AS x FROM (VALUES (1.25), (2.5)) t(v) UNION SELECT 0.125) u ORDER BY 1",
     "SELECT COALESCE(sum(v::numeric(30,2)), 0.0001), CASE WHEN false THEN round(2.5, 0) ELSE 0.125 END FROM (VALUES (1.25)) t(v) WHERE false",
+    # ... and of more places than a column's 10 (the common type kept 28 digits before the point and cut them: 1e-20 was 0)
+    "SELECT id, coalesce(NULLIF(salary, salary), 1e-20) = 1e-20, greatest(salary, 1e-25) = salary, "
+    "CASE WHEN id > 2 THEN salary ELSE 0.000000000000000000001 END > 0 FROM emp ORDER BY id",
+    "SELECT sum(x), min(x) FROM (VALUES (1.000000000000000000001::numeric), (2.5::numeric)) t(x)",
+    "SELECT sum(x) FROM (SELECT 1.000000000000000000001::numeric AS x UNION ALL SELECT 2.5::numeric) t",
+    "SELECT a[1] = 1.000000000000000000001 FROM (SELECT ARRAY[1.000000000000000000001::numeric, 2.5::numeric] AS a) t",
+    "SELECT coalesce(x, 1e-20) = 1e-20 FROM (VALUES (NULL::numeric), (1.5)) t(x) ORDER BY 1",
     "SELECT to_char(1234.5, 'FM9,999.00'), to_char(-0.5, '990.99'), to_char(42, '999th'), to_char(7.125, '0.99EEEE'), to_char(-3, '999PR')",
     "SELECT to_char(date '2024-02-29', 'Y,YYY IYYY-IW-ID CC J Q RM WW W DDD \"day\" FMDDth'), to_char(timestamp '2001-12-31 23:59:59.5', 'HH12 A.M. SSSS FF3')",
     "SELECT format('%I.%L %3$s|%-5s|%5s|', 'My T', E'it''s', true, NULL, 'ab'), concat(1, true, NULL, 2.50), concat_ws('-', false, 'x')",

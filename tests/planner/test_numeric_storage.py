@@ -19,6 +19,7 @@ from planner.errors import SqlError
 REFUSED = [
     "INSERT INTO n VALUES (9, 1.123456789012345678)",
     "INSERT INTO n VALUES (9, '0.000000000001')",
+    "INSERT INTO n VALUES (9, 1), (10, 1.000000000000000000001)",  # (the rows' common type had cut it to 1)
     "INSERT INTO n VALUES (9, 1::float8 / 3)",
     "INSERT INTO n SELECT k + 10, v / 3 FROM n WHERE k <> 2",
     "UPDATE n SET v = v / 7 WHERE k <> 2",
@@ -69,3 +70,50 @@ async def test_parameters_and_copy_are_refused(n):
     assert await _stored(n) == before
     await n.execute("COPY n FROM STDIN (FORMAT csv)", copy_source=BytesSource("9,1.25\n10,3.1415926536\n"))
     assert (await _stored(n))[-2:] == [{"k": 9, "v": Decimal("1.25")}, {"k": 10, "v": Decimal("3.1415926536")}]
+
+
+async def test_numerics_of_many_places_meet_others_without_losing_one(n):
+    """Where numerics meet (a VALUES column, CASE, COALESCE, GREATEST, ARRAY,
+    UNION, IN), DuckDB's common type of a 21-place constant and a numeric
+    of 10 places kept 28 integer digits and cut the places: 1 for
+    1.000000000000000000001, stored or answered without an error."""
+    await n.execute("CREATE TABLE w (k integer, v numeric(30,25))")
+    await n.execute("INSERT INTO w VALUES (1, 1.000000000000000000001), (2, 2.5), (3, '0.0000000000000000000000001')")
+    wide = Decimal("1.000000000000000000001")
+    stored = (await n.execute("SELECT v FROM w ORDER BY k"))[-1].table.column("v").to_pylist()
+    assert stored == [wide, Decimal("2.5"), Decimal("1e-25")]
+    queries = {
+        "SELECT coalesce(NULLIF(v, v), 1.000000000000000000001) FROM n WHERE k = 1": wide,
+        "SELECT CASE WHEN k = 1 THEN 1.000000000000000000001::numeric ELSE v END FROM n WHERE k = 1": wide,
+        "SELECT greatest(v, 1.000000000000000000001) FROM n WHERE k = 1": Decimal("1.5"),
+        "SELECT (ARRAY[v, 1.000000000000000000001])[2] FROM n WHERE k = 1": wide,
+        "SELECT x FROM (SELECT v AS x FROM n WHERE k = 1 UNION ALL SELECT 1.000000000000000000001) u ORDER BY x LIMIT 1": wide,
+        "SELECT max(x) FROM (VALUES (1.000000000000000000001::numeric), (0.5::numeric)) t(x)": wide,
+    }
+    for sql, expected in queries.items():
+        assert (await n.execute(sql))[-1].table.column(0).to_pylist() == [expected], sql
+    assert (await n.execute("SELECT 1.000000000000000000001 IN (1.0, v) FROM n WHERE k = 1"))[-1].table.column(0).to_pylist() == [False]
+
+
+async def test_a_parameter_of_many_places_keeps_them(n):
+    """A decimal parameter is typed by its value; beside a numeric column
+    the common type cut it to 10 places (0 for 1e-21): it is written in as
+    its constant, which keeps them."""
+    tiny = Decimal("0.000000000000000000001")
+    for sql in ("SELECT coalesce(NULLIF(v, v), $1) FROM n WHERE k = 1", "SELECT CASE WHEN k > 1 THEN v ELSE $1 END FROM n WHERE k = 1",
+                "SELECT $1::numeric", "SELECT x FROM (SELECT $1 AS x UNION ALL SELECT v FROM n WHERE k = 1) u ORDER BY x LIMIT 1"):
+        assert (await n.execute(sql, [tiny]))[-1].table.column(0).to_pylist() == [tiny], sql
+    assert (await n.execute("SELECT v + $1 FROM n WHERE k = 1", [-tiny]))[-1].table.column(0).to_pylist() == [Decimal("1.5") - tiny]
+
+
+async def test_many_places_beside_a_numeric_of_unknown_scale_are_refused(n):
+    """A column whose type the planner cannot tell (a function's) may be a
+    numeric of 10 places: a wider constant beside it is refused (0A000),
+    never cut; a VALUES column of one type is known."""
+    with pytest.raises(SqlError) as e:
+        await n.execute("SELECT coalesce(x, 1e-20) FROM unnest(ARRAY[NULL, 1.5]::numeric[]) t(x)")
+    assert e.value.sqlstate == "0A000"
+    answer = (await n.execute("SELECT coalesce(x, 1e-20) FROM (VALUES (NULL::numeric), (1.5)) t(x) ORDER BY 1"))[-1]
+    assert answer.table.column(0).to_pylist() == [Decimal("1e-20"), Decimal("1.5")]
+    answer = (await n.execute("SELECT coalesce(x, 1e-20) FROM (VALUES (NULL::float8), (1.5::float8)) t(x) ORDER BY 1"))[-1]
+    assert answer.table.column(0).to_pylist() == [1e-20, 1.5]  # beside a double, a double (PostgreSQL's too)
