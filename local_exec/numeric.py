@@ -151,6 +151,25 @@ def _rounded(value: decimal.Decimal, scale: int) -> str:
         return format(value.quantize(decimal.Decimal(1).scaleb(-scale)), "f")
 
 
+def _rounded_surely(compute, digits: int, scale: int) -> str:
+    """``compute()`` (a transcendental value, rounded to the context's
+    ``digits``) rounded to ``scale`` places as ``_rounded`` does, computed
+    again with twice the digits while what lies past the scale is within a
+    last digit of a half: rounding a rounded value there could cross it
+    (x.99999...9|7 to the context, then up to the scale)."""
+    for _ in range(4):
+        with _precise(digits):
+            value = compute()
+        if not value:
+            break
+        with _precise(len(value.as_tuple().digits) + abs(scale) + 10):
+            past = (abs(value).scaleb(scale) % 1) - decimal.Decimal("0.5")
+            if abs(past) > decimal.Decimal(1).scaleb(value.adjusted() + 1 - max(digits, 30) + scale + 1):
+                break
+        digits *= 2
+    return _rounded(value, scale)
+
+
 def _bounded(scale: int, *dscales: int) -> int:
     return min(max(scale, *dscales, 0), MAX_DISPLAY_SCALE)
 
@@ -184,7 +203,18 @@ def numeric_sqrt(a: str) -> str:
     weight, _ = _weight(x)
     scale = _bounded(MIN_SIG_DIGITS - ((weight + 1) * 2 - 1), _dscale(x))
     with _precise(x.adjusted() // 2 + scale + 12):
-        return _rounded(x.sqrt(), scale)
+        root = decimal.Decimal(_rounded(x.sqrt(), scale))
+    # The root was rounded twice (to the context's digits, then to the scale), which can cross a half: the
+    # square root of 1.000000000000003 is 1.00000000000000149999..., whose 30 digits round to ...1500...
+    # and then up. The rounded root r is right when (r - half)^2 <= x < (r + half)^2, squared exactly.
+    ulp = decimal.Decimal(1).scaleb(-scale)
+    half = ulp / 2
+    with decimal.localcontext(decimal.Context(prec=2 * len(root.as_tuple().digits) + 10, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)):
+        if root > 0 and (root - half) ** 2 > x:
+            root -= ulp
+        elif (root + half) ** 2 <= x:
+            root += ulp
+    return format(root, "f")
 
 
 def numeric_exp(a: str) -> str:
@@ -193,8 +223,7 @@ def numeric_exp(a: str) -> str:
     if weight > MAX_RESULT_SCALE * 3 / 2:  # past numeric's range
         raise FunctionError("22003", "value overflows numeric format")
     scale = _bounded(MIN_SIG_DIGITS - int(weight), _dscale(x))
-    with _precise(max(int(weight), 0) + scale + 12):
-        return _rounded(x.exp(), scale)
+    return _rounded_surely(x.exp, max(int(weight), 0) + scale + 12, scale)
 
 
 def _ln_checked(x: decimal.Decimal) -> None:
@@ -208,8 +237,7 @@ def numeric_ln(a: str) -> str:
     x = decimal.Decimal(a)
     _ln_checked(x)
     scale = _bounded(MIN_SIG_DIGITS - ln_dweight(x), _dscale(x))
-    with _precise(abs(x.adjusted()) + scale + 20):
-        return _rounded(x.ln(), scale)
+    return _rounded_surely(x.ln, abs(x.adjusted()) + scale + 20, scale)
 
 
 def numeric_log(base: str, a: str) -> str:
@@ -220,8 +248,7 @@ def numeric_log(base: str, a: str) -> str:
     if b == 1:
         raise FunctionError("22012", "division by zero")
     scale = _bounded(MIN_SIG_DIGITS - (ln_dweight(x) - ln_dweight(b)), _dscale(b), _dscale(x))
-    with _precise(abs(x.adjusted()) + abs(b.adjusted()) + scale + 20):
-        return _rounded(x.ln() / b.ln(), scale)
+    return _rounded_surely(lambda: x.ln() / b.ln(), abs(x.adjusted()) + abs(b.adjusted()) + scale + 20, scale)
 
 
 def numeric_power(base: str, exponent: str) -> str:
@@ -257,8 +284,7 @@ def numeric_power(base: str, exponent: str) -> str:
     weight *= 0.434294481903252
     scale = _bounded(MIN_SIG_DIGITS - int(weight), _dscale(b), _dscale(e))
     sign = -1 if b < 0 and integral and int(e) % 2 else 1  # an odd integral exponent beyond int32 keeps a negative base's sign
-    with _precise(abs(int(weight)) + scale + abs(e.adjusted()) + abs(b.adjusted()) + 20):
-        return _rounded(sign * (e * abs(b).ln()).exp(), scale)
+    return _rounded_surely(lambda: sign * (e * abs(b).ln()).exp(), abs(int(weight)) + scale + abs(e.adjusted()) + abs(b.adjusted()) + 20, scale)
 
 
 FUNCTIONS = {

@@ -163,7 +163,9 @@ class _Resolver:
 
     def _values_type(self, column: list[ast.Node]) -> str | None:
         """A VALUES column's type: the one type all its values but NULLs
-        have; None when one's is not known or they differ."""
+        have, or of integers and numerics PostgreSQL's common type (the
+        widest integer, or numeric); None when one's is not known or they
+        differ otherwise."""
         kinds = set()
         for v in column:
             if isinstance(v, ast.A_Const) and v.isnull:
@@ -172,6 +174,8 @@ class _Resolver:
                 kinds.add(self.output_type(v, self.out))
             except SqlError:
                 return None
+        if len(kinds) > 1 and kinds <= {*_INTEGERS, "numeric"} | {k for k in kinds if k and k.startswith("numeric(")}:
+            return "numeric" if kinds - set(_INTEGERS) else max(kinds, key=_INTEGERS.index)
         return kinds.pop() if len(kinds) == 1 else None
 
     def outputs(self, sel: ast.SelectStmt, items: list[_Item]) -> Outputs | None:
@@ -287,6 +291,10 @@ class _Resolver:
     def record(self, n: ast.ColumnRef, sql_type: str | None) -> None:
         if sql_type is not None:
             self.out.refs[id(n)] = (n, sql_type)
+
+
+#: the integer types, narrowest first
+_INTEGERS = ("smallint", "integer", "bigint")
 
 
 def _renamed(outputs: Outputs | None, colnames) -> Outputs | None:
