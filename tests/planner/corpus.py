@@ -296,6 +296,9 @@ QUERIES = [
     "SELECT NULL::text || 'x', 'x' || NULL",
     "SELECT name FROM emp ORDER BY mgr NULLS FIRST, id",
     # VALUES, constants, generate_series
+    # a function of one value in FROM is one row (DuckDB's repeat() there repeated a row 500 times)
+    "SELECT length(s), count(*) FROM repeat('xyzzy', 500) s GROUP BY 1",
+    "SELECT * FROM upper('abc') AS u(x), lower('ABC') l, abs(-3) WITH ORDINALITY AS a(v, n)",
     "VALUES (1, 'a'), (2, 'b')",
     "SELECT * FROM (VALUES (1, 'x'), (2, 'y')) AS v(n, s) ORDER BY n DESC",
     "SELECT generate_series(1, 5)",
