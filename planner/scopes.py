@@ -497,6 +497,31 @@ def _joined_on(join: ast.JoinExpr, output_names) -> list[str] | None:
     return None if left is None or right is None else [c for c in left if c in right]
 
 
+def _star_names(sub: ast.SelectStmt, ctes: set[str], columns_of) -> list[str] | None:
+    """The result names of a SELECT whose targets include stars (``*`` or
+    ``alias.*``), each star as the names of the FROM items it reads; None
+    when one of those is not known."""
+    items = {}
+    for f in sub.fromClause:
+        alias = f.alias.aliasname if getattr(f, "alias", None) is not None else f.relname if isinstance(f, ast.RangeVar) else None
+        items[alias] = f
+    names = []
+    for target in sub.targetList or ():
+        star = isinstance(target.val, ast.ColumnRef) and isinstance(target.val.fields[-1], ast.A_Star)
+        if not star:
+            one = result_names(ast.SelectStmt(targetList=(target,)))
+            if not one:
+                return None
+            names += one
+            continue
+        chosen = list(sub.fromClause) if len(target.val.fields) == 1 else [items.get(target.val.fields[-2].sval)]
+        for f in chosen:
+            if f is None or (star_of := _output_names(f, ctes, columns_of)) is None:
+                return None
+            names += star_of
+    return names
+
+
 def _output_names(item: ast.Node, ctes: set[str], columns_of) -> list[str] | None:
     """PostgreSQL's column names of a FROM item (a join's USING columns
     first), None when a table of it is not a known one."""
@@ -509,9 +534,8 @@ def _output_names(item: ast.Node, ctes: set[str], columns_of) -> list[str] | Non
     if isinstance(item, ast.RangeSubselect) and isinstance(item.subquery, ast.SelectStmt):
         sub = item.subquery
         names = result_names(sub)
-        if names is None and sub.fromClause and len(sub.fromClause) == 1 and len(sub.targetList or ()) == 1 \
-                and _is_bare_star(sub.targetList[0]):
-            names = _output_names(sub.fromClause[0], ctes, columns_of)  # SELECT * of one FROM item
+        if names is None and sub.fromClause and (sub.op is None or sub.op.name == "SETOP_NONE"):
+            names = _star_names(sub, ctes, columns_of)  # SELECT *, x AS y: the FROM items' names where a star is
     elif isinstance(item, ast.RangeVar) and not (item.schemaname is None and item.relname in ctes):
         names = columns_of(item)
     else:

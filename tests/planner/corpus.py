@@ -296,6 +296,8 @@ QUERIES = [
     "SELECT NULL::text || 'x', 'x' || NULL",
     "SELECT name FROM emp ORDER BY mgr NULLS FIRST, id",
     # VALUES, constants, generate_series
+    # SELECT * over a join USING a column of subqueries that select * and more: the merged column first
+    "SELECT * FROM (SELECT *, 3 AS x FROM emp WHERE id < 3) a JOIN (SELECT id AS x, name AS n2 FROM emp) b USING (x) ORDER BY 2",
     # a function of one value in FROM is one row (DuckDB's repeat() there repeated a row 500 times)
     "SELECT length(s), count(*) FROM repeat('xyzzy', 500) s GROUP BY 1",
     "SELECT * FROM upper('abc') AS u(x), lower('ABC') l, abs(-3) WITH ORDINALITY AS a(v, n)",
