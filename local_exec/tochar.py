@@ -286,7 +286,7 @@ def to_char_number(text: str, template: str) -> str:
         elif t == "SG":
             piece = "-" if negative else "+"
         elif t in ("TH", "th"):
-            piece = "" if overflow or negative else _ordinal(int(whole or "0"), t == "TH")
+            piece = "" if overflow or negative or point is not None else _ordinal(int(whole or "0"), t == "TH")  # (nor of a fraction)
         elif t in ("PR", "V"):
             piece = ""
         elif t.startswith('"'):

@@ -243,6 +243,7 @@ QUERIES = [
     "SELECT variance(a), avg(a), sum(a) FROM (VALUES (1::numeric), (2), (3), (4), (5)) v(a)",
     # a square root rounded once (the root of 1.000000000000003 is 1.0000000000000014999...: rounded to 30 digits, then up)
     "SELECT sqrt(1.000000000000003::numeric), sqrt(1.0000000000000030000000), sqrt(99999999999999999999999999::numeric), sqrt(0.0000000001)",
+    "SELECT to_char(0, '9th'), to_char(0.0, 'FM9.9TH'), to_char(2.5, 'FM9.9th'), to_char(-3, '999TH')",  # no ordinal of a fraction
     "SELECT to_char(1234.5, 'FM9,999.00'), to_char(-0.5, '990.99'), to_char(42, '999th'), to_char(7.125, '0.99EEEE'), to_char(-3, '999PR')",
     "SELECT to_char(date '2024-02-29', 'Y,YYY IYYY-IW-ID CC J Q RM WW W DDD \"day\" FMDDth'), to_char(timestamp '2001-12-31 23:59:59.5', 'HH12 A.M. SSSS FF3')",
     "SELECT format('%I.%L %3$s|%-5s|%5s|', 'My T', E'it''s', true, NULL, 'ab'), concat(1, true, NULL, 2.50), concat_ws('-', false, 'x')",
