@@ -156,10 +156,10 @@ class Scales:
         scales = [None if v is None or (isinstance(v, ast.A_Const) and v.isnull) else self.scale_or_integer(v) for v in values]
         known = [sc for sc in scales if sc is not None and sc >= 0]
         unknown = [v for sc, v in zip(scales, values) if sc is None and v is not None and not (isinstance(v, ast.A_Const) and v.isnull)]
-        if unknown and max(known, default=0) > STORED_PLACES \
+        if unknown and any(sc is not None and sc > STORED_PLACES and _constant(v) for v, sc in zip(values, scales)) \
                 and any(self.operand_type(v) == "numeric" or isinstance(v, ast.ColumnRef) and self.operand_type(v) is None for v in unknown):
-            # beside a numeric of unknown scale, or a column of unknown type (a numeric column's 10 places come with 28
-            # digits before the point), DuckDB's common type would cut these places
+            # a constant's places beside a numeric of unknown scale, or a column of unknown type (a numeric column's 10
+            # places come with 28 digits before the point): DuckDB's common type would cut them
             raise not_supported(f"a numeric of more than {STORED_PLACES} digits after the point beside a value whose scale txngate "
                                 "does not know here")
         if len(set(known)) < 2 or unknown or max(known) > 38:
@@ -221,6 +221,13 @@ def _number(value: decimal.Decimal) -> ast.Node:
     is the constant negated (the parser's own form)."""
     constant = ast.A_Const(val=ast.Float(fval=format(abs(value), "f")))
     return constant if not value.is_signed() else ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval="-"),), rexpr=constant)
+
+
+def _constant(n: ast.Node) -> bool:
+    """A number constant, cast to numeric or not."""
+    if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
+        n = n.arg
+    return isinstance(n, ast.A_Const) and isinstance(n.val, (ast.Float, ast.String))
 
 
 def _significant_places(n: ast.Node, scale: int) -> int:

@@ -115,5 +115,9 @@ async def test_many_places_beside_a_numeric_of_unknown_scale_are_refused(n):
     assert e.value.sqlstate == "0A000"
     answer = (await n.execute("SELECT coalesce(x, 1e-20) FROM (VALUES (NULL::numeric), (1.5)) t(x) ORDER BY 1"))[-1]
     assert answer.table.column(0).to_pylist() == [Decimal("1e-20"), Decimal("1.5")]
+    # a quotient (computed at 20 places) beside a numeric of unknown scale is not a constant: answered as before
+    await n.execute("CREATE TABLE q (id integer, d numeric(12,3))")
+    await n.execute("INSERT INTO q VALUES (1, 0.5), (2, NULL)")
+    assert (await n.execute("SELECT id FROM q WHERE (round((100.0 * d), 2) / 2) IN (SELECT (COALESCE(y.id, -2.50) / 2) FROM q y)"))[-1].table.num_rows == 0
     answer = (await n.execute("SELECT coalesce(x, 1e-20) FROM (VALUES (NULL::float8), (1.5::float8)) t(x) ORDER BY 1"))[-1]
     assert answer.table.column(0).to_pylist() == [1e-20, 1.5]  # beside a double, a double (PostgreSQL's too)
