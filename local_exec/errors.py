@@ -73,6 +73,10 @@ _RULES: tuple[Rule, ...] = (
     _rule(r"Could not convert string ['\"](.*?)['\"] to (INTERVAL|DATE|TIME|TIMESTAMP(?: WITH TIME ZONE)?)\b", "22007",
           lambda m: f'invalid input syntax for type {_pg_type(m.group(2))}: "{m.group(1)}"'),  # invalid_datetime_format, as PostgreSQL's
     _rule(r"Overflow in \w+ of INTERVAL", "22008", "interval out of range"),
+    # a negative or NaN frame offset
+    _rule(r"Invalid RANGE (?:PRECEDING|FOLLOWING) value", "22013", "invalid preceding or following size in window function"),
+    _rule(r"Window (?:ROWS|GROUPS) (PRECEDING|FOLLOWING) expression cannot be negative", "22013",
+          lambda m: f"frame {'starting' if m.group(1) == 'PRECEDING' else 'ending'} offset must not be negative"),
     _rule(r"interval (?:value|fraction) is out of range", "22015", "interval field value out of range"),
     _rule(r"Cannot subtract infinite timestamps", "22008", "cannot subtract infinite timestamps"),
     # a number too wide for a decimal (a numeric's 38 digits): PostgreSQL's overflow, not a syntax error

@@ -207,6 +207,8 @@ class Binder:
                 _arithmetic_typed_constants(n, columns)
             if isinstance(n, ast.A_Expr) and _column_typed_constants(n, columns):
                 self.out.uncacheable = True  # read by the session's DateStyle
+            if isinstance(n, ast.WindowDef) and self.dialect == "duckdb":
+                _range_offsets(n, columns)
             if isinstance(n, ast.SelectStmt) and n.groupClause and n.fromClause:
                 _group_by_output_names(n)
                 self._group_dependents(n, ctes)  # before its RangeVars are renamed
@@ -3109,6 +3111,50 @@ def _check_frame(window: ast.WindowDef) -> None:
         | FRAMEOPTION_END_OFFSET_FOLLOWING
     if options & FRAMEOPTION_RANGE and options & offsets and order != 1:
         raise SqlError("42P20", "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column", position=_position(window))
+
+
+#: PostgreSQL's names of the types a RANGE frame's ORDER BY column and offset have, in its errors
+_FRAME_TYPE_NAMES = {"timestamp": "timestamp without time zone", "timestamptz": "timestamp with time zone"}
+
+
+def _range_offsets(window: ast.WindowDef, columns: dict[str, str]) -> None:
+    """A RANGE frame's offsets typed as PostgreSQL's in_range functions take
+    them: an interval for a date or timestamp column (a string read as
+    one: DuckDB refused date - '1 day'), the column's integer type for an
+    integer column (a string read as that: 22P02); another offset type is
+    0A000, as a constant offset that is negative or NaN is 22013 (the
+    engine framed a date by days, an integer by a fraction)."""
+    options = window.frameOptions
+    if not options & FRAMEOPTION_RANGE or len(window.orderClause or ()) != 1:
+        return
+    order = window.orderClause[0].node
+    column = _datetime_kind(order, columns) or _operand_type(order, columns, floats=True)
+    if column is None:
+        return
+    for flags, field in ((FRAMEOPTION_START_OFFSET_PRECEDING | FRAMEOPTION_START_OFFSET_FOLLOWING, "startOffset"),
+                         (FRAMEOPTION_END_OFFSET_PRECEDING | FRAMEOPTION_END_OFFSET_FOLLOWING, "endOffset")):
+        offset = getattr(window, field)
+        if not options & flags or offset is None:
+            continue
+        datetime = column in ("date", "timestamp", "timestamptz")
+        if isinstance(offset, ast.A_Const) and isinstance(offset.val, ast.String):
+            offset = typed_literal(offset, "interval" if datetime else column)  # (22P02 for text that is no such value)
+            setattr(window, field, offset)
+        kind = _datetime_kind(offset, columns) or _operand_type(offset, columns, floats=True) \
+            or ("interval" if isinstance(offset, ast.TypeCast) and offset.typeName.names[-1].sval == "interval" else None)
+        if kind is None:
+            continue
+        fits = kind == "interval" if datetime else kind in _INTEGERS if column in _INTEGERS else kind != "interval"
+        if not fits:
+            raise SqlError("0A000", f"RANGE with offset PRECEDING/FOLLOWING is not supported for column type "
+                           f"{_FRAME_TYPE_NAMES.get(column, column)} and offset type {_FRAME_TYPE_NAMES.get(kind, kind)}",
+                           position=_position(offset))
+        constant = offset.arg if isinstance(offset, ast.TypeCast) else offset
+        if isinstance(constant, ast.A_Const) and isinstance(constant.val, (ast.Integer, ast.Float, ast.String)) and not constant.isnull:
+            text = str(getattr(constant.val, "ival", None) if isinstance(constant.val, ast.Integer) else getattr(constant.val, "fval", None)
+                       or constant.val.sval).strip().lower()
+            if text.startswith("-") or text in ("nan", "+nan"):
+                raise SqlError("22013", "invalid preceding or following size in window function")
 
 
 def _check_cte_columns(cte: ast.CommonTableExpr) -> None:

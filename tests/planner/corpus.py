@@ -299,6 +299,8 @@ QUERIES = [
     # VALUES, constants, generate_series
     # SELECT * over a join USING a column of subqueries that select * and more: the merged column first
     "SELECT * FROM (SELECT *, 3 AS x FROM emp WHERE id < 3) a JOIN (SELECT id AS x, name AS n2 FROM emp) b USING (x) ORDER BY 2",
+    # a RANGE offset given as text for a date column is an interval (the engine could not subtract text from a date)
+    "SELECT id, max(id) OVER (ORDER BY hired RANGE BETWEEN '400 days' PRECEDING AND '1 day' FOLLOWING) FROM emp ORDER BY id",
     # a function of one value in FROM is one row (DuckDB's repeat() there repeated a row 500 times)
     "SELECT length(s), count(*) FROM repeat('xyzzy', 500) s GROUP BY 1",
     "SELECT * FROM upper('abc') AS u(x), lower('ABC') l, abs(-3) WITH ORDINALITY AS a(v, n)",
@@ -515,6 +517,12 @@ ERRORS = [
     "SELECT 9223372036854775808::numeric::int8",
     "SELECT 2147483648::numeric::int4",
     "SELECT max(id) FILTER (WHERE sum(id) > 0) FROM emp",
+    # RANGE offsets of a type the ORDER BY column's in_range does not take, negative or NaN (the engine framed a date by days)
+    "SELECT max(id) OVER (ORDER BY hired RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM emp",
+    "SELECT max(id) OVER (ORDER BY id RANGE BETWEEN 1.5 PRECEDING AND CURRENT ROW) FROM emp",
+    "SELECT max(id) OVER (ORDER BY id RANGE BETWEEN -1 PRECEDING AND CURRENT ROW) FROM emp",
+    "SELECT max(id) OVER (ORDER BY id RANGE BETWEEN '1 day' PRECEDING AND CURRENT ROW) FROM emp",
+    "SELECT max(id) OVER (ORDER BY id ROWS BETWEEN -1 PRECEDING AND CURRENT ROW) FROM emp",
     # more names than the query has columns (the engine named the ones there were)
     "WITH x(a, b) AS (SELECT 1) SELECT * FROM x",
     "WITH x(a, b) AS (VALUES (1) UNION VALUES (2)) SELECT * FROM x",
