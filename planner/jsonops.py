@@ -163,8 +163,22 @@ def _string_const(n) -> bool:
 
 
 def rewrite_operator(n: ast.A_Expr, columns: dict[str, str]) -> ast.Node | None:
-    """A json operator as its local_exec.jsonb function; a string literal
-    compared with jsonb in canonical form (None: not json, or left as is)."""
+    """A json operator as its local_exec.jsonb function; jsonb compared
+    (IS [NOT] DISTINCT FROM and IN lists too) by its sort key, a string literal in
+    canonical form (None: not json, or left as is)."""
+    if n.kind == A_Expr_Kind.AEXPR_IN and isinstance(n.rexpr, (list, tuple)) and n.lexpr is not None:
+        items = [n.lexpr, *n.rexpr]
+        if any(kind(x, columns) == "jsonb" for x in items) and all(kind(x, columns) == "jsonb" or _string_const(x) for x in items):
+            listed = ", ".join(f"txngate_jsonb_sortkey(_arg{i + 2})" for i in range(len(n.rexpr)))
+            test = "NOT IN" if n.name[-1].sval == "<>" else "IN"
+            return expand(f"txngate_jsonb_sortkey(_arg1) {test} ({listed})", items)
+        return None
+    if n.kind in (A_Expr_Kind.AEXPR_DISTINCT, A_Expr_Kind.AEXPR_NOT_DISTINCT):
+        sides = [(kind(x, columns), x) for x in (n.lexpr, n.rexpr)]
+        if any(k == "jsonb" for k, _x in sides) and all(k == "jsonb" or _string_const(x) for k, x in sides):
+            test = "IS NOT DISTINCT FROM" if n.kind == A_Expr_Kind.AEXPR_NOT_DISTINCT else "IS DISTINCT FROM"
+            return expand(f"txngate_jsonb_sortkey(_arg1) {test} txngate_jsonb_sortkey(_arg2)", [n.lexpr, n.rexpr])
+        return None
     if n.kind != A_Expr_Kind.AEXPR_OP or not n.name:
         return None
     op = n.name[-1].sval

@@ -364,6 +364,9 @@ QUERIES = [
     "SELECT id, 3 = ALL(scores) FROM tagged ORDER BY id",
     "SELECT id, array_dims(scores), array_ndims(tags) FROM tagged ORDER BY id",
     "SELECT id, array_remove(scores, 5), array_remove(scores, NULL), array_replace(tags, 'blue', 'navy') FROM tagged ORDER BY id",
+    # jsonb numbers compared by value through IS [NOT] DISTINCT FROM and IN lists, as with = (1.0 is 1)
+    "SELECT to_jsonb(1.50) IS DISTINCT FROM '1.5'::jsonb, to_jsonb(1.50) IS NOT DISTINCT FROM '1.5'::jsonb, '1.0'::jsonb IN ('1', '2'), "
+    "'1.0'::jsonb NOT IN ('1'::jsonb, '2'), '3'::jsonb IN ('1', NULL)",
     # json and jsonb
     "SELECT * FROM docs ORDER BY id",
     "SELECT id, doc->'name', doc->>'name', doc->'tags'->0, doc->'tags'->>-1 FROM docs ORDER BY id",
