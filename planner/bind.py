@@ -39,7 +39,7 @@ from planner import functions
 from planner.errors import FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
 from planner.parse import copy_tree, pg_sql, walk
-from planner.resolve import ColumnTypes, column_type, resolve, scoped_type
+from planner.resolve import ColumnTypes, column_type, resolve, scalar_in_from, scoped_type
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, raised, replace_children
 from planner.sqltypes import type_name as sql_type_name
 from planner.sqltypes import (FLOAT_NAMES, INTEGER_NAMES, canonical, fraction_precision, interval_text, special_datetime, time_text,
@@ -1255,14 +1255,14 @@ def _table_function(n: ast.RangeFunction, columns: dict[str, str]) -> ast.RangeS
     local_exec.regex or string_to_array splits, unnested in a LATERAL
     subquery whose one column the alias names (as PostgreSQL names a
     scalar function's); ``generate_series`` of integers likewise, its
-    values integers; a function of one value (``_scalar_in_from``) as the
+    values integers; a function of one value (``resolve.scalar_in_from``) as the
     one row of its value (DuckDB's FROM repeat('ab', 500) repeated a row
     500 times)."""
     fc = n.functions[0][0] if len(n.functions) == 1 else None
     name = fc.funcname[-1].sval if isinstance(fc, ast.FuncCall) else None
     if name is None:
         return None
-    if _scalar_in_from(name):
+    if scalar_in_from(name):
         query = ast.SelectStmt(targetList=(ast.ResTarget(name="value", val=fc),)
                                + ((ast.ResTarget(name="ordinality", val=_cast_to(_constant(1), "bigint")),) if n.ordinality else ()))
     elif n.ordinality or name not in ("regexp_split_to_table", "string_to_table", "generate_series") or len(fc.args or ()) not in (2, 3):
@@ -1282,26 +1282,6 @@ def _table_function(n: ast.RangeFunction, columns: dict[str, str]) -> ast.RangeS
     names = [c.sval for c in alias.colnames or ()] + [alias.aliasname, "ordinality"][len(alias.colnames or ()):]
     alias.colnames = tuple(ast.String(sval=c) for c in names[:len(query.targetList)])
     return ast.RangeSubselect(lateral=True, subquery=query, alias=alias)
-
-
-#: PostgreSQL 15's set-returning functions (pg_proc.proretset) and those of one record, by name (pg_* ones aside)
-_ROWS_FUNCTIONS = frozenset({
-    "aclexplode", "generate_series", "generate_subscripts", "json_array_elements", "json_array_elements_text", "json_each",
-    "json_each_text", "json_object_keys", "json_populate_recordset", "json_to_recordset", "jsonb_array_elements",
-    "jsonb_array_elements_text", "jsonb_each", "jsonb_each_text", "jsonb_object_keys", "jsonb_path_query", "jsonb_path_query_tz",
-    "jsonb_populate_recordset", "jsonb_to_recordset", "regexp_matches", "regexp_split_to_table", "string_to_table", "ts_debug",
-    "ts_parse", "ts_stat", "ts_token_type", "txid_snapshot_xip", "unnest",
-    "json_to_record", "jsonb_to_record", "json_populate_record", "jsonb_populate_record",
-    "range",  # (DuckDB's and Spark's rows of numbers; PostgreSQL has no range())
-})
-
-
-def _scalar_in_from(name: str) -> bool:
-    """Whether a function named ``name`` in FROM is one of a single value
-    (one row, one column the alias names): not a set-returning or record
-    function of PostgreSQL's, nor a catalog function or one of txngate's."""
-    name = name.lower()
-    return name not in _ROWS_FUNCTIONS and not name.startswith(("pg_", "_pg", "txngate_", "information_schema"))
 
 
 def _group_by_output_names(select: ast.SelectStmt) -> None:

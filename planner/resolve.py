@@ -40,7 +40,7 @@ from planner.catalog import Catalog
 from planner.errors import SqlError
 from planner.parse import figure_name
 
-__all__ = ["ColumnTypes", "column_type", "resolve", "scoped_type"]
+__all__ = ["ColumnTypes", "column_type", "resolve", "scalar_in_from", "scoped_type"]
 
 #: the type of a FROM item's column that is known to exist but whose type is not (never recorded)
 _UNTYPED = None
@@ -224,12 +224,38 @@ class _Resolver:
         elif isinstance(f, ast.RangeFunction):
             self.expressions(f.functions, [items] + outer, ctes)
             alias = f.alias
-            if alias is not None and alias.colnames:
+            value = self.function_value(f)
+            if value is not None:  # one column: the alias names it (else the function's name)
+                name, kind = value
+                names = [c.sval for c in alias.colnames or ()] if alias is not None else []
+                names += [alias.aliasname if alias is not None else name, "ordinality"][len(names):]
+                kinds = [kind, "bigint"] if f.ordinality else [kind]
+                items.append(_Item(alias.aliasname if alias else name, dict(zip(names, kinds))))
+            elif alias is not None and alias.colnames:
                 items.append(_Item(alias.aliasname, {c.sval: _UNTYPED for c in alias.colnames}))
             else:
                 items.append(_Item(alias.aliasname if alias else None, None))
         else:
             items.append(_Item(None, None))  # anything else (TABLESAMPLE, XMLTABLE ...): unknown names
+
+    def function_value(self, f: ast.RangeFunction) -> tuple[str, str | None] | None:
+        """(name, type) of the one column a function in FROM gives: a
+        function of one value (its type as ``output_type`` works it out),
+        generate_series of integers (the widest) or numerics; None for
+        others (columns of their own, or unknown)."""
+        fc = f.functions[0][0] if len(f.functions) == 1 and not f.functions[0][1] else None
+        if not isinstance(fc, ast.FuncCall):
+            return None
+        name = fc.funcname[-1].sval
+        try:
+            if name == "generate_series" and len(fc.args or ()) in (2, 3):
+                kinds = {self.output_type(a, self.out) for a in fc.args[:2]}
+                if kinds <= set(_INTEGERS):
+                    return name, max(kinds, key=_INTEGERS.index)
+                return (name, "numeric") if kinds <= {*_INTEGERS, "numeric"} else None
+            return (name, self.output_type(fc, self.out)) if scalar_in_from(name) else None
+        except SqlError:
+            return None
 
     def table_item(self, rv: ast.RangeVar, ctes: dict) -> _Item:
         alias = rv.alias.aliasname if rv.alias is not None else rv.relname
@@ -291,6 +317,26 @@ class _Resolver:
     def record(self, n: ast.ColumnRef, sql_type: str | None) -> None:
         if sql_type is not None:
             self.out.refs[id(n)] = (n, sql_type)
+
+
+#: PostgreSQL 15's set-returning functions (pg_proc.proretset) and those of one record, by name (pg_* ones aside)
+_ROWS_FUNCTIONS = frozenset({
+    "aclexplode", "generate_series", "generate_subscripts", "json_array_elements", "json_array_elements_text", "json_each",
+    "json_each_text", "json_object_keys", "json_populate_recordset", "json_to_recordset", "jsonb_array_elements",
+    "jsonb_array_elements_text", "jsonb_each", "jsonb_each_text", "jsonb_object_keys", "jsonb_path_query", "jsonb_path_query_tz",
+    "jsonb_populate_recordset", "jsonb_to_recordset", "regexp_matches", "regexp_split_to_table", "string_to_table", "ts_debug",
+    "ts_parse", "ts_stat", "ts_token_type", "txid_snapshot_xip", "unnest",
+    "json_to_record", "jsonb_to_record", "json_populate_record", "jsonb_populate_record",
+    "range",  # (DuckDB's and Spark's rows of numbers; PostgreSQL has no range())
+})
+
+
+def scalar_in_from(name: str) -> bool:
+    """Whether a function named ``name`` in FROM is one of a single value
+    (one row, one column the alias names): not a set-returning or record
+    function of PostgreSQL's, nor a catalog function or one of txngate's."""
+    name = name.lower()
+    return name not in _ROWS_FUNCTIONS and not name.startswith(("pg_", "_pg", "txngate_", "information_schema"))
 
 
 #: the integer types, narrowest first

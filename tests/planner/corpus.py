@@ -538,6 +538,8 @@ MESSAGE_DIFFERENCES: dict[str, str] = {
 
 # queries whose result column types must be PostgreSQL's (type OIDs)
 TYPED = [
+    # a function's column in FROM is typed: generate_series of integers an integer (its sum a bigint), upper() text
+    "SELECT x, sum(x) OVER (ORDER BY x), u FROM generate_series(1, 3) x, upper('a') u ORDER BY x",
     # numeric division and avg as PostgreSQL's numeric, with its per-value scale
     "SELECT avg(salary), avg(id), sum(salary) / count(salary), max(salary) / 3, avg(salary) FILTER (WHERE active), avg(DISTINCT mgr) FROM emp",
     "SELECT dept, avg(salary), avg(salary) / 7 FROM emp GROUP BY dept ORDER BY dept",

@@ -46,10 +46,16 @@ def test_ctes_with_column_aliases_and_lateral():
 def test_uncertain_references_are_left_to_the_name_dict():
     # two items have i (of two types): ambiguous; a function's columns are not known; ORDER BY may name an output
     assert scoped("SELECT i FROM t, u") == [("i", None)]
-    assert scoped("SELECT c FROM t, generate_series(1, 2) g") == [("c", None)]
-    types, found = refs("SELECT c FROM t, generate_series(1, 2) g")
+    assert scoped("SELECT c FROM t, unnest(ARRAY[1, 2]) g") == [("c", None)]
+    types, found = refs("SELECT c FROM t, unnest(ARRAY[1, 2]) g")
     assert column_type(found[0], types) == "char(4)"  # the fallback by name
     assert scoped("SELECT i AS k FROM t ORDER BY k") == [("i", "integer"), ("k", None)]
+
+
+def test_a_function_of_one_column_in_from_is_typed():
+    assert scoped("SELECT g, c FROM t, generate_series(1, 2) g") == [("g", "integer"), ("c", "char(4)")]
+    assert scoped("SELECT generate_series FROM generate_series(1, 2::bigint)") == [("generate_series", "bigint")]
+    assert scoped("SELECT u.x, n FROM upper('a') WITH ORDINALITY u(x, n)") == [("u.x", "text"), ("n", "bigint")]
 
 
 def test_a_join_alias_reads_its_tables_columns():
