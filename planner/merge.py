@@ -49,6 +49,8 @@ async def merge(dml, node: ast.MergeStmt) -> Result:
     """Run MERGE ``node`` through ``dml`` (planner.dml.Dml): its writes go
     to the work; returns ``MERGE n``, n the rows inserted, updated and
     deleted."""
+    if node.withClause is not None and node.withClause.recursive:
+        raise SqlError(SYNTAX_ERROR, "WITH RECURSIVE is not supported for MERGE statement")  # (PostgreSQL 15's parser)
     if node.withClause is not None and any(not isinstance(c.ctequery, ast.SelectStmt) for c in node.withClause.ctes):
         raise not_supported("data-modifying statements in WITH of MERGE")
     if node.returningClause is not None:

@@ -83,6 +83,9 @@ MERGE_UNDER_WITH = [
     "SELECT * FROM mw ORDER BY id",
     "WITH src AS (SELECT id + 1 AS id FROM mw) MERGE INTO mw t USING src s ON t.id = s.id WHEN MATCHED THEN DELETE",
     "SELECT * FROM mw ORDER BY id",
+    # PostgreSQL 15's parser refuses WITH RECURSIVE on MERGE (42601; the engine merged)
+    "WITH RECURSIVE src AS (SELECT 5 AS id) MERGE INTO mw t USING src s ON t.id = s.id WHEN NOT MATCHED THEN INSERT VALUES (s.id, 'r')",
+    "SELECT * FROM mw ORDER BY id",
 ]
 
 
