@@ -236,27 +236,28 @@ def _significant_places(n: ast.Node, scale: int) -> int:
     if isinstance(n, ast.TypeCast) and not n.typeName.typmods and not n.typeName.arrayBounds:
         n = n.arg
     if isinstance(n, ast.A_Const) and isinstance(n.val, (ast.Float, ast.String)):
-        try:
-            value = decimal.Decimal((getattr(n.val, "fval", None) or n.val.sval).strip())
-        except decimal.InvalidOperation:
-            return scale
-        if not value.is_finite() or not value:
-            return 0
-        digits, exponent = value.as_tuple()[1:]
-        zeros = len(digits) - len("".join(map(str, digits)).rstrip("0"))
-        return max(0, -(exponent + zeros))  # (normalize() would round to the context's 28 digits)
+        places = constant_places(getattr(n.val, "fval", None) or n.val.sval, significant=True)
+        return scale if places is None else places
     return scale
 
 
-def constant_places(text: str) -> int | None:
+def constant_places(text: str, *, significant: bool = False) -> int | None:
     """The digits after the point of a number's text as PostgreSQL reads it,
-    exactly (``1.50``: 2, ``1e-20``: 20, ``1e5``: 0); None when the text is
-    not a number."""
+    exactly (``1.50``: 2, ``1e-20``: 20, ``1e5``: 0), or with
+    ``significant`` without trailing zeros (``1.50``: 1); None when the
+    text is not a finite number."""
     try:
         value = decimal.Decimal(text.strip())
     except decimal.InvalidOperation:
         return None
-    return max(0, -value.as_tuple().exponent) if value.is_finite() else None
+    if not value.is_finite():
+        return None
+    digits, exponent = value.as_tuple()[1:]
+    if significant and not value:
+        return 0
+    if significant:
+        exponent += len(digits) - len("".join(map(str, digits)).rstrip("0"))  # (normalize() would round to 28 digits)
+    return max(0, -exponent)
 
 
 def _declared_scale(sql_type: str) -> int | None:
