@@ -1,8 +1,8 @@
 """Numerics as PostgreSQL computes them where DuckDB's decimals differ.
 
 DuckDB's DECIMAL has one scale per column and at most 38 digits; where
-two decimals meet (CASE, COALESCE, GREATEST/LEAST, IN, a VALUES column,
-ARRAY[...], set operations) its common type keeps the integer digits and
+two decimals meet (CASE, COALESCE, GREATEST/LEAST, IN, a comparison with
+ANY or ALL of a subquery, a VALUES column, ARRAY[...], set operations) its common type keeps the integer digits and
 cuts the scale when both need more than 38 digits, rounding values
 silently (a constant of 21 places beside a column's 10 became 1); its %,
 mod and div of decimals run in double precision. PostgreSQL's numeric
@@ -114,8 +114,8 @@ class Scales:
         return scale
 
     def unify(self, n: ast.Node) -> None:
-        """CASE, COALESCE, GREATEST/LEAST, IN, ARRAY[...], a VALUES column and
-        set operations over numerics of different scales: when every
+        """CASE, COALESCE, GREATEST/LEAST, IN, ANY/ALL (SELECT ...), ARRAY[...],
+        a VALUES column and set operations over numerics of different scales: when every
         numeric arm's scale is known, each is cast to the largest scale
         (``computed_type``)."""
         if isinstance(n, ast.CaseExpr):
@@ -131,9 +131,9 @@ class Scales:
         elif isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_IN and isinstance(n.rexpr, (list, tuple)) and n.lexpr is not None:
             if (cast := self._unified([n.lexpr, *n.rexpr])) is not None:
                 n.lexpr, n.rexpr = cast[0], tuple(cast[1:])
-        elif isinstance(n, ast.SubLink) and n.subLinkType.name == "ANY_SUBLINK" and isinstance(n.testexpr, ast.Node) \
+        elif isinstance(n, ast.SubLink) and n.subLinkType.name in ("ANY_SUBLINK", "ALL_SUBLINK") and isinstance(n.testexpr, ast.Node) \
                 and len(getattr(n.subselect, "targetList", None) or ()) == 1:
-            target = n.subselect.targetList[0]  # x IN (SELECT y ...) compares in the common type
+            target = n.subselect.targetList[0]  # x IN (SELECT y ...), x >= ALL (SELECT y ...) compare in the common type
             if (cast := self._unified([n.testexpr, target.val])) is not None:
                 n.testexpr, target.val = cast
         elif isinstance(n, ast.SelectStmt) and n.valuesLists and len(n.valuesLists) > 1:

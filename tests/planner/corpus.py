@@ -238,6 +238,9 @@ QUERIES = [
     "SELECT sum(x) FROM (SELECT 1.000000000000000000001::numeric AS x UNION ALL SELECT 2.5::numeric) t",
     "SELECT a[1] = 1.000000000000000000001 FROM (SELECT ARRAY[1.000000000000000000001::numeric, 2.5::numeric] AS a) t",
     "SELECT coalesce(x, 1e-20) = 1e-20 FROM (VALUES (NULL::numeric), (1.5)) t(x) ORDER BY 1",
+    # ... and compared with ALL or ANY of a subquery (its common type cut -0.001 to 0.00 beside a product of 36 integer digits)
+    "SELECT id, (salary - salary) - 0.001 >= ALL (SELECT round(0.001, 2) * round(1.5, 0) FROM emp), "
+    "(salary - salary) - 0.001 = ANY (SELECT round(0.001, 2) * round(1.0, 0) FROM emp) FROM emp ORDER BY id",
     # a VALUES column of integers and numerics is a numeric (divided as one, not as doubles)
     "SELECT a / 3, variance(a) OVER (), pg_typeof(a) FROM (VALUES (1.5::numeric(4,2)), (2)) v(a) ORDER BY 1",
     "SELECT variance(a), avg(a), sum(a) FROM (VALUES (1::numeric), (2), (3), (4), (5)) v(a)",
