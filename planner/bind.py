@@ -849,8 +849,9 @@ class Binder:
 
     def _texty(self, n: ast.Node | None) -> bool:
         """``n`` is of type text or varchar (a string type a char(n) arm
-        converts to without its padding): such a column or cast, a text
-        function's result, or a concatenation with a text or char(n)."""
+        converts to without its padding): such a column or cast, an element
+        of an array of them, a text function's result, or a concatenation
+        with a text or char(n)."""
         if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
             declared = column_type(n, self._columns) or ""
             return declared == "text" or declared.startswith("varchar")
@@ -865,6 +866,13 @@ class Binder:
             return any(self._texty(x) or self._char_operand_shape(x) for x in (n.lexpr, n.rexpr))  # (a string's concatenation)
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("->>", "#>>"):
             return True  # json's text
+        if isinstance(n, ast.A_Indirection) and len(n.indirection) == 1 and isinstance(n.indirection[0], ast.A_Indices) \
+                and not n.indirection[0].is_slice:  # an element of a text or varchar array
+            array = n.arg
+            if isinstance(array, ast.ColumnRef) and isinstance(array.fields[-1], ast.String):
+                declared = column_type(array, self._columns) or ""
+                return declared.endswith("[]") and (declared == "text[]" or declared.startswith("varchar"))
+            return isinstance(array, ast.TypeCast) and bool(array.typeName.arrayBounds) and array.typeName.names[-1].sval in ("text", "varchar")
         return isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _TEXT_FUNCTIONS
 
     def _trim_sublink(self, n: ast.SubLink) -> None:

@@ -73,6 +73,9 @@ QUERIES = [
     "SELECT n_key, CASE n_name WHEN 'BRAZIL' THEN 1 ELSE 0 END, coalesce(n_name, 'none') = 'BRAZIL', octet_length(n_name), n_code IN ('PE', 'BR') FROM nation ORDER BY n_key",
     "SELECT a.n_key, b.n_key FROM nation a JOIN nation b ON a.n_name = b.n_name AND a.n_key < b.n_key ORDER BY 1, 2",
     "SELECT n_name, count(*) FROM nation GROUP BY n_name ORDER BY n_name",
+    # character(n) beside an element of a text array: text, without the padding
+    "SELECT n.n_key, t.id, concat(CASE WHEN t.id = 1 THEN n.n_code ELSE t.tags[1] END, '|'), COALESCE(t.tags[5], n.n_code) || '|' "
+    "FROM nation n, tagged t ORDER BY 1, 2",
     # character(n) against varchar (compared as character), text (as text) and constants
     "SELECT k, c = v, c = t, c = 'ab ', c IN ('ab ', 'x'), c BETWEEN 'ab ' AND 'ab ', v = 'ab ' FROM cv ORDER BY k",
     "SELECT a.k, b.k FROM cv a JOIN cv b ON a.c = b.v ORDER BY 1, 2",
