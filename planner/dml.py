@@ -732,7 +732,7 @@ class Dml:
 
 
 
-_PLAIN_TYPES = ("smallint", "integer", "bigint", "text", "double precision", "real", "boolean", "date", "timestamp", "timestamptz")
+_PLAIN_TYPES = ("smallint", "integer", "bigint", "text", "varchar", "double precision", "real", "boolean", "date", "timestamp", "timestamptz")
 
 
 _LITERAL_TYPES = {ast.Integer: ("ival", pa.int32()), ast.String: ("sval", pa.string()), ast.Boolean: ("boolval", pa.bool_())}
@@ -1187,7 +1187,7 @@ def _constant_value(node, params):
             cast = canonical(node.typeName)
         except SqlError:
             return False, None
-        keeps = (cast == "text" and isinstance(value, str)) or (cast == "boolean" and isinstance(value, bool)) \
+        keeps = (cast in ("text", "varchar") and isinstance(value, str)) or (cast == "boolean" and isinstance(value, bool)) \
             or (cast in INTEGER_RANGES and _fits(value, cast)) or (cast == "double precision" and _fits(value, cast))
         return (ok, value) if ok and keeps else (False, None)
     if isinstance(node, ast.ParamRef):
@@ -1218,7 +1218,7 @@ def _fits(value, sql_type: str) -> bool:
         return integer_fits(value, sql_type)
     if sql_type in ("real", "double precision"):
         return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if sql_type == "text" or sql_type.startswith(("varchar(", "char(")):
+    if sql_type in ("text", "varchar") or sql_type.startswith(("varchar(", "char(")):
         return isinstance(value, str)
     if sql_type == "boolean":
         return isinstance(value, bool)

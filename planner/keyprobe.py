@@ -128,6 +128,6 @@ def constant(node, sql_type: str, params):
                 return None
             raw = int(raw)
         return raw if integer_fits(raw, sql_type) else None
-    if sql_type == "text" or sql_type.startswith("varchar("):
+    if sql_type == "text" or sql_type.startswith("varchar"):
         return raw if isinstance(raw, str) else None
     return None

@@ -71,6 +71,13 @@ def relation_oid(rel: Relation) -> int:
     return rel.oid or FIRST_USER_OID + (zlib.crc32(rel.qualified.encode()) & ((1 << 29) - 1))
 
 
+def sequences_of(rel: Relation) -> list[tuple[int, str, int]]:
+    """(attnum, name, OID) of the sequence behind each serial or identity
+    column of ``rel`` (PostgreSQL's relkind 'S', owned by the column)."""
+    oid = relation_oid(rel)
+    return [(i, rel.sequence_shown(c.name), derived_oid(oid, rel.sequence_shown(c.name))) for i, c in enumerate(rel.columns, 1) if c.sequenced]
+
+
 def namespace_oid(schema: str) -> int:
     return NAMESPACE_OIDS.get(schema) or derived_oid("schema", schema)
 
@@ -461,6 +468,18 @@ class PgCatalog:
                     out.update(derived_oid(relation_oid(rel), name) for name, *_ in rel.all_indexes)
         return out
 
+    def _pg_depend(self):
+        """A serial column's sequence depends on it automatically ('a'), an
+        identity column's internally ('i'): how clients find the sequence
+        a column owns (Alembic, pg_dump)."""
+        rows = []
+        for rel in self._relations():
+            for attnum, _seq, seq_oid in sequences_of(rel):
+                identity = rel.columns[attnum - 1].default in (IDENTITY, IDENTITY_ALWAYS)
+                rows.append(dict(classid=SYSTEM_RELATION_OIDS["pg_class"], objid=seq_oid, objsubid=0, refclassid=SYSTEM_RELATION_OIDS["pg_class"],
+                                 refobjid=relation_oid(rel), refobjsubid=attnum, deptype="i" if identity else "a"))
+        return rows
+
     def _pg_namespace(self):
         return [dict(oid=namespace_oid(s), nspname=s, nspowner=SUPERUSER_OID) for s in self._schemas()]
 
@@ -478,6 +497,14 @@ class PgCatalog:
                              relhasrules=kind == "v", relhastriggers=triggers, relhassubclass=False, relrowsecurity=False,
                              relforcerowsecurity=False, relispopulated=True, relreplident="d", relispartition=False,
                              relrewrite=0, relfrozenxid=0, relminmxid=0))
+            for _attnum, seq, seq_oid in sequences_of(rel):
+                rows.append(dict(oid=seq_oid, relname=seq, relnamespace=namespace_oid(rel.schema), reltype=0, reloftype=0,
+                                 relowner=SUPERUSER_OID, relam=0, relfilenode=seq_oid, reltablespace=0, relpages=1, reltuples=1.0,
+                                 relallvisible=0, reltoastrelid=0, relhasindex=False, relisshared=False,
+                                 relpersistence="t" if rel.temporary else "p", relkind="S", relnatts=3, relchecks=0, relhasrules=False,
+                                 relhastriggers=False, relhassubclass=False, relrowsecurity=False, relforcerowsecurity=False,
+                                 relispopulated=True, relreplident="n", relispartition=False, relrewrite=0, relfrozenxid=0,
+                                 relminmxid=0))
             for cname, cols, _unique, _primary in rel.all_indexes:
                 rows.append(dict(oid=derived_oid(oid, cname), relname=cname, relnamespace=namespace_oid(rel.schema), reltype=0,
                                  reloftype=0, relowner=SUPERUSER_OID, relam=403, relfilenode=0, reltablespace=0, relpages=1,
@@ -765,6 +792,10 @@ class PgCatalog:
                 for spelling in _spellings(rel.schema, cname, oid in visible):
                     add(derived_oid(oid, cname), "regclass_in", spelling)
                 add(derived_oid(oid, cname), "indexdef", self._indexdef(rel, cname, cols, unique))
+            for _attnum, seq, seq_oid in sequences_of(rel):
+                add(seq_oid, "regclass", _quote_ident(seq) if oid in visible else f"{_quote_ident(rel.schema)}.{_quote_ident(seq)}")
+                for spelling in _spellings(rel.schema, seq, oid in visible):
+                    add(seq_oid, "regclass_in", spelling)
         for _rel, oid, _cname, _kind, _cols, definition, _fk in self._constraints():
             add(oid, "constraintdef", definition)
         for name, oid in SYSTEM_RELATION_OIDS.items():
@@ -795,6 +826,9 @@ class PgCatalog:
             for cname, *_ in r.all_indexes:
                 if cname == name and (schema is None or r.schema == schema):
                     return derived_oid(relation_oid(r), cname)
+            for _attnum, seq, seq_oid in sequences_of(r):
+                if seq == name and (schema is None and r.schema in self.search_path or r.schema == schema):
+                    return seq_oid
         if self.relation(schema, name) is not None:
             return SYSTEM_RELATION_OIDS.get(name) or derived_oid(schema or "pg_catalog", name)
         raise SqlError(UNDEFINED_TABLE, f'relation "{text}" does not exist')

@@ -79,7 +79,7 @@ def canonical(tn: ast.TypeName, *, array_ok: bool = False) -> str:
             raise not_supported(f"numeric({precision},{scale}): a scale beyond the precision, negative or over 38")
         return f"numeric({precision},{scale})"
     if name in ("varchar", "character varying"):
-        return f"varchar({mods[0]})" if mods else "text"
+        return f"varchar({mods[0]})" if mods else "varchar"
     if name in ("bpchar", "char", "character"):
         return f"char({mods[0] if mods else 1})"
     if name == "timetz":

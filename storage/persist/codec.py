@@ -15,7 +15,7 @@ real                   float32
 double precision       float64
 numeric(p,s)           decimal128(min(p, 38), s)  (s <= 38; numeric alone: 38,10)
 boolean                bool
-text, varchar(n)       string
+text, varchar, varchar(n) string
 char(n)                string (blank-padded by the SQL layer)
 date                   date32
 timestamp              timestamp[us]
@@ -71,6 +71,7 @@ _SIMPLE = {
     "uuid": pa.binary(16),
     "json": pa.string(),
     "jsonb": pa.string(),
+    "varchar": pa.string(),
 }
 _NUMERIC = re.compile(r"^numeric(?:\((\d+)(?:,\s*(\d+))?\))?$")
 _VARCHAR = re.compile(r"^(varchar|char)\((\d+)\)$")

@@ -32,6 +32,9 @@ def model() -> sa.MetaData:
              sa.Column("meta", JSONB),
              sa.Index("book_title_idx", "title"),
              sa.UniqueConstraint("author_id", "title", name="book_author_title_key"))
+    # SQLAlchemy's plain Integer key is a serial (Alembic looks its sequence up through pg_depend and regclass),
+    # a String without a length a varchar (autogenerate compares it with what the catalog reports)
+    sa.Table("note", md, sa.Column("id", sa.Integer, primary_key=True), sa.Column("title", sa.String()))
     return md
 
 
@@ -49,7 +52,7 @@ def main(url: str) -> None:
                            .select_from(author.outerjoin(book)).group_by(author.c.name).order_by(author.c.name)).all())
         print(conn.execute(sa.select(book.c.title).where(book.c.meta["n"].as_integer() > 0).order_by(book.c.title)).scalars().all())
     insp = sa.inspect(engine)
-    for table in ("author", "book"):
+    for table in ("author", "book", "note"):
         print(table, [(c["name"], str(c["type"]), c["nullable"]) for c in insp.get_columns(table)])
         print(" pk", insp.get_pk_constraint(table)["constrained_columns"])
         print(" fk", [(f["constrained_columns"], f["referred_table"], f["referred_columns"]) for f in insp.get_foreign_keys(table)])
