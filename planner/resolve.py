@@ -249,7 +249,7 @@ class _Resolver:
         name = fc.funcname[-1].sval
         try:
             if name == "generate_series" and len(fc.args or ()) in (2, 3):
-                kinds = {self.output_type(a, self.out) for a in fc.args[:2]}
+                kinds = {self.output_type(a, self.out) for a in fc.args}  # (a numeric step makes the series numeric)
                 if kinds <= set(_INTEGERS):
                     return name, max(kinds, key=_INTEGERS.index)
                 return (name, "numeric") if kinds <= {*_INTEGERS, "numeric"} else None

@@ -55,6 +55,7 @@ def test_uncertain_references_are_left_to_the_name_dict():
 def test_a_function_of_one_column_in_from_is_typed():
     assert scoped("SELECT g, c FROM t, generate_series(1, 2) g") == [("g", "integer"), ("c", "char(4)")]
     assert scoped("SELECT generate_series FROM generate_series(1, 2::bigint)") == [("generate_series", "bigint")]
+    assert scoped("SELECT g FROM generate_series(1, 2, 0.5) g") == [("g", "numeric")]  # its step makes it numeric
     assert scoped("SELECT u.x, n FROM upper('a') WITH ORDINALITY u(x, n)") == [("u.x", "text"), ("n", "bigint")]
 
 
