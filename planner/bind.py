@@ -42,7 +42,7 @@ from planner.parse import copy_tree, pg_sql, walk
 from planner.resolve import ColumnTypes, column_type, resolve, scalar_in_from, scoped_type
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, raised, replace_children
 from planner.sqltypes import type_name as sql_type_name
-from planner.sqltypes import (FLOAT_NAMES, INTEGER_NAMES, canonical, fraction_precision, interval_text, special_datetime, time_text,
+from planner.sqltypes import (FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, canonical, fraction_precision, interval_text, special_datetime, time_text,
                               typed_literal)
 from values import CATALOG_TYPES, ArrayLiteralError, ByteaInputError, abbreviation, abbreviation_steps, engine_offset, parse_array, parse_bytea
 
@@ -308,7 +308,7 @@ class Binder:
             return trunc
         if self.dialect == "duckdb" and isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "%" \
                 and n.lexpr is not None and id(n) not in self._cast \
-                and all(_operand_type(x, self._columns) in _INTEGERS for x in (n.lexpr, n.rexpr)):
+                and all(_operand_type(x, self._columns) in INTEGER_TYPES for x in (n.lexpr, n.rexpr)):
             # x % -1 is 0 in PostgreSQL, the smallest integer's too (the engine's overflows dividing it by -1)
             self._cast.add(id(n))
             remainder = expand("CASE WHEN _arg2 = -1 THEN _arg1 - _arg1 END", [n.lexpr, n.rexpr])
@@ -428,7 +428,7 @@ class Binder:
             return checked
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "-" and n.lexpr is None \
                 and self.dialect == "duckdb" and id(n) not in self._cast \
-                and (width := _operand_type(n.rexpr, self._columns)) in _INTEGERS:
+                and (width := _operand_type(n.rexpr, self._columns)) in INTEGER_TYPES:
             # -x of an integer is of x's type: DuckDB folds -(-9223372036854775808::int8) into a wider integer
             self._cast.add(id(n))
             return _cast_to(n, _NUMBER_TYPES[width])
@@ -594,7 +594,7 @@ class Binder:
             new = self._date_part(name, field, args[1])
             if new is not None:
                 return new
-        if name == "round" and len(args) == 2 and _operand_type(args[0], self._columns) in _INTEGERS \
+        if name == "round" and len(args) == 2 and _operand_type(args[0], self._columns) in INTEGER_TYPES \
                 and isinstance(args[1], ast.A_Const) and isinstance(args[1].val, ast.Integer):
             scale = max(0, args[1].val.ival)  # round(numeric, int): PostgreSQL's only two-argument round
             return ast.FuncCall(funcname=fc.funcname, args=(_cast_to(args[0], decimals.computed_type(scale)), args[1]))
@@ -1011,7 +1011,7 @@ class Binder:
                 and isinstance(fc.args[1].val, ast.Integer) else 0 if len(fc.args) == 1 else None
             return decimals.computed_type(places) if places is not None and 0 <= places <= 10 else None
         if name in _ROUNDINGS and len(fc.args or ()) == 1 and not fc.over \
-                and (_operand_type(fc.args[0], self._columns) in _INTEGERS
+                and (_operand_type(fc.args[0], self._columns) in INTEGER_TYPES
                      or _operand_type(fc.args[0], self._columns) == "real"):
             return "float8"  # round(int) and round(real) are PostgreSQL's of double precision (DuckDB keeps the type)
         if name == "sum" and self.dialect == "duckdb" and len(fc.args or ()) == 1:
@@ -1393,7 +1393,7 @@ def _numeric_aliases(node: ast.Node, found: dict[str, set[str]]) -> None:
                     continue
                 if _operand_type(t.val, flat, floats=True) == "numeric":
                     found[t.name] = {"numeric"}
-                elif (width := _operand_type(t.val, flat)) in _INTEGERS:
+                elif (width := _operand_type(t.val, flat)) in INTEGER_TYPES:
                     found[t.name] = {width}
 
 
@@ -1437,7 +1437,7 @@ def _output_type(n: ast.Node, columns: dict[str, str]) -> str | None:
             return "numeric" if inner.startswith("numeric") else (_SUM_TYPES if name == "sum" else _AVG_TYPES).get(inner)
     if (json_kind := jsonops.kind(n, columns)) is not None:
         return json_kind
-    if (width := _operand_type(n, columns)) in _INTEGERS:
+    if (width := _operand_type(n, columns)) in INTEGER_TYPES:
         return width
     if (kind := _operand_type(n, columns, floats=True)) in ("numeric", "real", "double precision"):
         return kind
@@ -1897,8 +1897,6 @@ _TEXT_TYPES = {"text", "varchar", "bpchar", "char", "character", "character vary
 SUM_RESULTS = {"smallint": "int8", "integer": "int8", "real": "float4"}
 _OPERAND_TYPES = {"int2": "smallint", "smallint": "smallint", "int4": "integer", "int": "integer", "integer": "integer",
                   "int8": "bigint", "bigint": "bigint", "float4": "real", "real": "real"}
-#: the integer types, narrowest first
-_INTEGERS = ("smallint", "integer", "bigint")
 _FLOAT_TYPES = {"float8": "double precision", "double precision": "double precision", "float": "double precision",
                 "numeric": "numeric", "decimal": "numeric"}  # numeric only ranks below the floats here
 
@@ -1923,7 +1921,7 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
         # compared (and answered) in the type its equality takes: integers across widths (int48eq) keep the
         # first's, an integer beside a numeric or a float, or a numeric beside a float, the wider
         first, second = _operand_type(n.lexpr, columns, floats=floats), _operand_type(n.rexpr, columns, floats=True)
-        if first is not None and second is not None and not (first in _INTEGERS and second in _INTEGERS) \
+        if first is not None and second is not None and not (first in INTEGER_TYPES and second in INTEGER_TYPES) \
                 and _WIDENING.index(second) > _WIDENING.index(first):
             return second if floats or second in _OPERAND_TYPES.values() else None
         return first
@@ -1933,7 +1931,7 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
             and isinstance(n.args[0], ast.A_Const) and isinstance(n.args[0].val, ast.String) and not n.over:
         return "numeric" if n.funcname[-1].sval == "extract" else "double precision"  # extract's is PostgreSQL's numeric
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "avg" and len(n.args or ()) == 1 and floats:
-        return "numeric" if _operand_type(n.args[0], columns, floats=True) in ("numeric", *_INTEGERS) else None
+        return "numeric" if _operand_type(n.args[0], columns, floats=True) in ("numeric", *INTEGER_TYPES) else None
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _ROUNDINGS and floats and 1 <= len(n.args or ()) <= 2 and not n.over:
         # of a numeric, a numeric; of a double or real, PostgreSQL's double precision versions
         inner = _operand_type(n.args[0], columns, floats=True)
@@ -1943,7 +1941,7 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
         return "double precision"  # sqrt(x) of a double or real: PostgreSQL's of double precision
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("abs", "sum", "min", "max") and len(n.args or ()) == 1:
         inner = _operand_type(n.args[0], columns, floats=floats)
-        if n.funcname[-1].sval == "sum" and inner in _INTEGERS:  # PostgreSQL's sum of smallint and integer is a bigint, of bigint a numeric
+        if n.funcname[-1].sval == "sum" and inner in INTEGER_TYPES:  # PostgreSQL's sum of smallint and integer is a bigint, of bigint a numeric
             return "bigint" if inner != "bigint" else "numeric" if floats else None
         return inner
     if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
@@ -2772,25 +2770,25 @@ def _is_exact_division(v: ast.Node, columns: dict[str, str]) -> bool:
     of them, or + - * of such a result and a numeric, an integer or
     another such result."""
     if isinstance(v, ast.FuncCall) and v.funcname[-1].sval == "avg" and len(v.args or ()) == 1 and not v.agg_order:
-        return _operand_type(v.args[0], columns, floats=True) in ("numeric", *_INTEGERS)
+        return _operand_type(v.args[0], columns, floats=True) in ("numeric", *INTEGER_TYPES)
     if isinstance(v, ast.A_Expr) and v.kind == A_Expr_Kind.AEXPR_OP and v.name[-1].sval in _EXACT_ARITHMETIC and v.lexpr is not None:
         # + - * of such a result and a numeric, an integer or another such result: carried exactly
         sides = (v.lexpr, v.rexpr)
         return any(_is_exact_division(x, columns) for x in sides) \
-            and all(_is_exact_division(x, columns) or _operand_type(x, columns, floats=True) in ("numeric", *_INTEGERS) for x in sides)
+            and all(_is_exact_division(x, columns) or _operand_type(x, columns, floats=True) in ("numeric", *INTEGER_TYPES) for x in sides)
     if isinstance(v, ast.FuncCall) and v.funcname[-1].sval in _VARIANCES and len(v.args or ()) == 1 and not v.agg_order \
             and not v.agg_distinct and not v.agg_star:
         return _variance_operand(v.args[0], columns) is not None
     if isinstance(v, ast.A_Expr) and v.kind == A_Expr_Kind.AEXPR_OP and v.name[-1].sval == "/":
         types = {_operand_type(v.lexpr, columns, floats=True), _operand_type(v.rexpr, columns, floats=True)}
-        return "numeric" in types and types <= {"numeric", *_INTEGERS}
+        return "numeric" in types and types <= {"numeric", *INTEGER_TYPES}
     call = _numeric_call(v)
     if call is not None and call[0] == "txngate_to_number":
         return True  # of text: a numeric, read exactly (local_exec.tochar)
     if call is not None:
         # an untyped constant beside a numeric is one, as PostgreSQL resolves unknown (a finite number's text only)
         types = {_operand_type(a, columns, floats=True) for a in call[1] if not _numeric_text(a)}
-        return "numeric" in types and types <= {"numeric", *_INTEGERS}
+        return "numeric" in types and types <= {"numeric", *INTEGER_TYPES}
     return False
 
 
@@ -2831,7 +2829,7 @@ def _exact_division(v: ast.Node, columns: dict[str, str]) -> ast.Node:
 
     def scaled(n):  # an operand as its text with PostgreSQL's scale: an unconstrained numeric's without the zeros stored
         if _is_exact_division(n, columns) or isinstance(n, ast.A_Const) or _declared_scale(n, columns) is not None \
-                or _operand_type(n, columns) in _INTEGERS:
+                or _operand_type(n, columns) in INTEGER_TYPES:
             return text(n)
         return expand(_STRIPPED_TEXT, [n])
 
@@ -3119,12 +3117,12 @@ def _range_offsets(window: ast.WindowDef, columns: dict[str, str]) -> None:
     column = _datetime_kind(order, columns) or _operand_type(order, columns, floats=True)
     if column is None:
         return
+    datetime = column in ("date", "timestamp", "timestamptz")
     for flags, field in ((FRAMEOPTION_START_OFFSET_PRECEDING | FRAMEOPTION_START_OFFSET_FOLLOWING, "startOffset"),
                          (FRAMEOPTION_END_OFFSET_PRECEDING | FRAMEOPTION_END_OFFSET_FOLLOWING, "endOffset")):
         offset = getattr(window, field)
         if not options & flags or offset is None:
             continue
-        datetime = column in ("date", "timestamp", "timestamptz")
         if isinstance(offset, ast.A_Const) and isinstance(offset.val, ast.String):
             offset = typed_literal(offset, "interval" if datetime else column)  # (22P02 for text that is no such value)
             setattr(window, field, offset)
@@ -3132,15 +3130,15 @@ def _range_offsets(window: ast.WindowDef, columns: dict[str, str]) -> None:
             or ("interval" if isinstance(offset, ast.TypeCast) and offset.typeName.names[-1].sval == "interval" else None)
         if kind is None:
             continue
-        fits = kind == "interval" if datetime else kind in _INTEGERS if column in _INTEGERS else kind != "interval"
+        fits = kind == "interval" if datetime else kind in INTEGER_TYPES if column in INTEGER_TYPES else kind != "interval"
         if not fits:
             raise SqlError("0A000", f"RANGE with offset PRECEDING/FOLLOWING is not supported for column type "
                            f"{_FRAME_TYPE_NAMES.get(column, column)} and offset type {_FRAME_TYPE_NAMES.get(kind, kind)}",
                            position=_position(offset))
         constant = offset.arg if isinstance(offset, ast.TypeCast) else offset
-        if isinstance(constant, ast.A_Const) and isinstance(constant.val, (ast.Integer, ast.Float, ast.String)) and not constant.isnull:
-            text = str(getattr(constant.val, "ival", None) if isinstance(constant.val, ast.Integer) else getattr(constant.val, "fval", None)
-                       or constant.val.sval).strip().lower()
+        value = constant.val if isinstance(constant, ast.A_Const) else None  # (None for NULL)
+        if isinstance(value, (ast.Integer, ast.Float, ast.String)):
+            text = str(value.ival if isinstance(value, ast.Integer) else value.fval if isinstance(value, ast.Float) else value.sval).strip().lower()
             if text.startswith("-") or text in ("nan", "+nan"):
                 raise SqlError("22013", "invalid preceding or following size in window function")
 

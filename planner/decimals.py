@@ -33,7 +33,7 @@ from planner.errors import not_supported
 from planner.parse import copy_tree, walk
 from planner.pgcatalog import replace_children
 from planner.resolve import column_type
-from planner.sqltypes import STORED_PLACES
+from planner.sqltypes import INTEGER_TYPES, STORED_PLACES
 
 __all__ = ["INTEGER_DIGITS", "Scales", "computed_type", "constant_places", "set_operation_leaves", "with_wide_parameters_written"]
 
@@ -50,7 +50,7 @@ class Scales:
         self.columns, self.operand_type = columns, operand_type
 
     def integer(self, n: ast.Node) -> bool:
-        return self.operand_type(n) in ("smallint", "integer", "bigint")
+        return self.operand_type(n) in INTEGER_TYPES
 
     def scale(self, n: ast.Node | None) -> int | None:
         """The scale of ``n`` when it is plainly a numeric (a numeric column,

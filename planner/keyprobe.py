@@ -24,13 +24,12 @@ from dataclasses import dataclass
 from pglast import ast
 
 from planner.catalog import Relation
-from planner.sqltypes import integer_fits
+from planner.sqltypes import INTEGER_TYPES, integer_fits
 
 #: Most keys one probe carries (a longer IN list scans).
 MAX_PROBE_KEYS = 1024
 
 _INTEGER = re.compile(r"\s*[+-]?[0-9]+\s*", re.ASCII)
-_INT_TYPES = ("smallint", "integer", "bigint")
 
 
 @dataclass
@@ -122,7 +121,7 @@ def constant(node, sql_type: str, params):
         raw = node.val.ival if isinstance(node.val, ast.Integer) else node.val.sval if isinstance(node.val, ast.String) else None
     else:
         return None
-    if sql_type in _INT_TYPES:
+    if sql_type in INTEGER_TYPES:
         if isinstance(raw, str):
             if not _INTEGER.fullmatch(raw):
                 return None

@@ -78,6 +78,15 @@ def sequences_of(rel: Relation) -> list[tuple[int, str, int]]:
     return [(i, rel.sequence_shown(c.name), derived_oid(oid, rel.sequence_shown(c.name))) for i, c in enumerate(rel.columns, 1) if c.sequenced]
 
 
+def _owned_class_row(oid: int, name: str, rel: Relation, **kind) -> dict:
+    """The pg_class row of an object a relation owns (an index, a
+    sequence): ``kind`` gives what sets it apart."""
+    return dict(oid=oid, relname=name, relnamespace=namespace_oid(rel.schema), reltype=0, reloftype=0, relowner=SUPERUSER_OID,
+                reltablespace=0, relpages=1, relallvisible=0, reltoastrelid=0, relhasindex=False, relisshared=False, relchecks=0,
+                relhasrules=False, relhastriggers=False, relhassubclass=False, relrowsecurity=False, relforcerowsecurity=False,
+                relispopulated=True, relreplident="n", relispartition=False, relrewrite=0, relfrozenxid=0, relminmxid=0, **kind)
+
+
 def namespace_oid(schema: str) -> int:
     return NAMESPACE_OIDS.get(schema) or derived_oid("schema", schema)
 
@@ -498,21 +507,11 @@ class PgCatalog:
                              relforcerowsecurity=False, relispopulated=True, relreplident="d", relispartition=False,
                              relrewrite=0, relfrozenxid=0, relminmxid=0))
             for _attnum, seq, seq_oid in sequences_of(rel):
-                rows.append(dict(oid=seq_oid, relname=seq, relnamespace=namespace_oid(rel.schema), reltype=0, reloftype=0,
-                                 relowner=SUPERUSER_OID, relam=0, relfilenode=seq_oid, reltablespace=0, relpages=1, reltuples=1.0,
-                                 relallvisible=0, reltoastrelid=0, relhasindex=False, relisshared=False,
-                                 relpersistence="t" if rel.temporary else "p", relkind="S", relnatts=3, relchecks=0, relhasrules=False,
-                                 relhastriggers=False, relhassubclass=False, relrowsecurity=False, relforcerowsecurity=False,
-                                 relispopulated=True, relreplident="n", relispartition=False, relrewrite=0, relfrozenxid=0,
-                                 relminmxid=0))
+                rows.append(_owned_class_row(seq_oid, seq, rel, relkind="S", relam=0, relfilenode=seq_oid, relnatts=3, reltuples=1.0,
+                                             relpersistence="t" if rel.temporary else "p"))
             for cname, cols, _unique, _primary in rel.all_indexes:
-                rows.append(dict(oid=derived_oid(oid, cname), relname=cname, relnamespace=namespace_oid(rel.schema), reltype=0,
-                                 reloftype=0, relowner=SUPERUSER_OID, relam=403, relfilenode=0, reltablespace=0, relpages=1,
-                                 reltuples=0.0, relallvisible=0, reltoastrelid=0, relhasindex=False, relisshared=False,
-                                 relpersistence="p", relkind="i", relnatts=len(cols), relchecks=0, relhasrules=False,
-                                 relhastriggers=False, relhassubclass=False, relrowsecurity=False, relforcerowsecurity=False,
-                                 relispopulated=True, relreplident="n", relispartition=False, relrewrite=0, relfrozenxid=0,
-                                 relminmxid=0))
+                rows.append(_owned_class_row(derived_oid(oid, cname), cname, rel, relkind="i", relam=403, relfilenode=0,
+                                             relnatts=len(cols), reltuples=0.0, relpersistence="p"))
         return rows
 
     def _pg_attribute(self):

@@ -39,6 +39,7 @@ from pglast import ast
 from planner.catalog import Catalog
 from planner.errors import SqlError
 from planner.parse import figure_name
+from planner.sqltypes import INTEGER_TYPES
 
 __all__ = ["ColumnTypes", "column_type", "resolve", "scalar_in_from", "scoped_type"]
 
@@ -174,8 +175,8 @@ class _Resolver:
                 kinds.add(self.output_type(v, self.out))
             except SqlError:
                 return None
-        if len(kinds) > 1 and kinds <= {*_INTEGERS, "numeric"} | {k for k in kinds if k and k.startswith("numeric(")}:
-            return "numeric" if kinds - set(_INTEGERS) else max(kinds, key=_INTEGERS.index)
+        if len(kinds) > 1 and kinds <= {*INTEGER_TYPES, "numeric"} | {k for k in kinds if k and k.startswith("numeric(")}:
+            return "numeric" if kinds - set(INTEGER_TYPES) else max(kinds, key=INTEGER_TYPES.index)
         return kinds.pop() if len(kinds) == 1 else None
 
     def outputs(self, sel: ast.SelectStmt, items: list[_Item]) -> Outputs | None:
@@ -250,9 +251,9 @@ class _Resolver:
         try:
             if name == "generate_series" and len(fc.args or ()) in (2, 3):
                 kinds = {self.output_type(a, self.out) for a in fc.args}  # (a numeric step makes the series numeric)
-                if kinds <= set(_INTEGERS):
-                    return name, max(kinds, key=_INTEGERS.index)
-                return (name, "numeric") if kinds <= {*_INTEGERS, "numeric"} else None
+                if kinds <= set(INTEGER_TYPES):
+                    return name, max(kinds, key=INTEGER_TYPES.index)
+                return (name, "numeric") if kinds <= {*INTEGER_TYPES, "numeric"} else None
             return (name, self.output_type(fc, self.out)) if scalar_in_from(name) else None
         except SqlError:
             return None
@@ -337,10 +338,6 @@ def scalar_in_from(name: str) -> bool:
     function of PostgreSQL's, nor a catalog function or one of txngate's."""
     name = name.lower()
     return name not in _ROWS_FUNCTIONS and not name.startswith(("pg_", "_pg", "txngate_", "information_schema"))
-
-
-#: the integer types, narrowest first
-_INTEGERS = ("smallint", "integer", "bigint")
 
 
 def _renamed(outputs: Outputs | None, colnames) -> Outputs | None:

@@ -111,6 +111,8 @@ def fraction_precision(tn: ast.TypeName) -> int | None:
 
 #: The integer types and the least and greatest value each holds.
 INTEGER_RANGES = {"smallint": (-(1 << 15), (1 << 15) - 1), "integer": (-(1 << 31), (1 << 31) - 1), "bigint": (-(1 << 63), (1 << 63) - 1)}
+#: the integer types, narrowest first
+INTEGER_TYPES = tuple(INTEGER_RANGES)
 
 
 #: PostgreSQL's spellings of the integer types -> the canonical names
