@@ -1,4 +1,4 @@
-"""PostgreSQL's numeric division for the local engine.
+"""PostgreSQL's numeric division (and input) for the local engine.
 
 DuckDB divides decimals in double precision; PostgreSQL divides numerics
 exactly and rounds the quotient (half away from zero) to a scale chosen
@@ -14,6 +14,9 @@ sqrt, exp, ln, log and power of numerics are computed to the scale
 PostgreSQL's numeric.c picks for each (its estimates of the result's
 weight included) and rounded half away from zero; ``txngate_numeric_add``,
 ``_sub`` and ``_mul`` carry such a result through + - * exactly.
+``txngate_numeric_input(text, places)`` reads a number's text as
+PostgreSQL's numeric input does, refusing what DuckDB's cast would round
+or misread (planner.bind's casts to numeric of text, doubles and reals).
 
 Invariant: the text returned is PostgreSQL's output for the same
 operands, digit for digit.
@@ -24,12 +27,14 @@ from __future__ import annotations
 import decimal
 import math
 import operator
+import re
 
 from local_exec import udf
 from local_exec.udf import FunctionError
+from values import TOO_MANY_PLACES
 
-__all__ = ["FUNCTIONS", "ln_dweight", "numeric_div", "numeric_exp", "numeric_ln", "numeric_log", "numeric_power", "numeric_sqrt",
-           "numeric_variance", "register"]
+__all__ = ["FUNCTIONS", "ln_dweight", "numeric_div", "numeric_exp", "numeric_input", "numeric_ln", "numeric_log", "numeric_power", "numeric_sqrt",
+           "numeric_variance", "register", "significant_places"]
 
 #: NUMERIC_MIN_SIG_DIGITS and the display scale bounds of PostgreSQL's numeric.c
 MIN_SIG_DIGITS, MAX_DISPLAY_SCALE = 16, 1000
@@ -287,7 +292,37 @@ def numeric_power(base: str, exponent: str) -> str:
     return _rounded_surely(lambda: sign * (e * abs(b).ln()).exp(), abs(int(weight)) + scale + abs(e.adjusted()) + abs(b.adjusted()) + 20, scale)
 
 
+_NUMBER = re.compile(r"\s*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*")
+_SPECIAL = re.compile(r"\s*[+-]?(?:nan|inf|infinity)\s*", re.IGNORECASE)
+
+
+def numeric_input(text: str, places: int) -> str:
+    """PostgreSQL's numeric of ``text`` (a number's text, exponents too:
+    ``1e-12`` has 12 places) as a plain decimal DuckDB's cast reads
+    exactly; NaN and the infinities are refused (0A000: DuckDB's decimal
+    has none), text that is not a number too (22P02: DuckDB's cast reads
+    ``1_000``), and, when ``places`` is not negative, a value with more
+    digits after the point (22003: the cast would round them away)."""
+    if _SPECIAL.fullmatch(text):
+        raise FunctionError("0A000", f'numeric value "{text.strip()}" (NaN and infinity) is not supported')
+    if not _NUMBER.fullmatch(text):
+        raise FunctionError("22P02", f'invalid input syntax for type numeric: "{text}"')
+    value = decimal.Decimal(text.strip())  # (exact: no context rounds a constructed Decimal)
+    if places >= 0 and significant_places(value) > places:
+        raise FunctionError("22003", TOO_MANY_PLACES)
+    return f"{value:f}"
+
+
+def significant_places(value: decimal.Decimal) -> int:
+    """The digits after the point of ``value`` without its trailing zeros
+    (exactly: normalize() would round to the context's 28 digits)."""
+    _, digits, exponent = value.as_tuple()
+    zeros = len(digits) - len("".join(map(str, digits)).rstrip("0"))
+    return max(0, -(exponent + zeros)) if any(digits) else 0
+
+
 FUNCTIONS = {
+    "txngate_numeric_input": (numeric_input, ["VARCHAR", "INTEGER"], "VARCHAR"),
     "txngate_numeric_div": (numeric_div, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_numeric_mod": (numeric_mod, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_numeric_add": (numeric_add, ["VARCHAR", "VARCHAR"], "VARCHAR"),

@@ -1,4 +1,5 @@
-"""PostgreSQL's text of values DuckDB prints otherwise: lists and intervals.
+"""PostgreSQL's text of values DuckDB prints otherwise: lists, intervals,
+records and unconstrained numerics.
 
 DuckDB casts a list to text as ``[1, 2]`` and a list of lists as
 ``[[1, 2], [3, 4]]``; PostgreSQL prints ``{1,2}`` and ``{{1,2},{3,4}}``,
@@ -19,7 +20,14 @@ positive time after negative fields; ``txngate_interval_text`` is
 PostgreSQL's ``postgres`` IntervalStyle (``2 mons``, ``-1 days +03:00:00``),
 by ``values``' interval printer.
 
-Invariant: the text of a one-dimensional list or an interval equals what
+A struct (a ROW, a whole-row reference) prints as ``{'a': 1}`` or
+``(1, a b, NULL)``; PostgreSQL's record text is ``(1,"a b",)``:
+``txngate_record_text(to_json(r), typeof(r))`` prints each field from its
+JSON value and DuckDB type (records and arrays inside too), quoted as
+``values.format_record_texts`` quotes. An unconstrained numeric, kept
+with 10 places, prints without the zeros they add (``1.5``).
+
+Invariant: the text of a one-dimensional list, an interval or a record equals what
 the gateway sends for the same value as a result column in PostgreSQL's
 default styles (tested beside PostgreSQL).
 """
@@ -33,7 +41,7 @@ import re
 import pyarrow as pa
 
 from local_exec import udf
-from values import format_array, format_interval, format_value
+from values import format_array, format_interval, format_record_texts, format_value
 
 _INTEGER = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT"}
 _DECIMAL = re.compile(r"DECIMAL\((\d+),(\d+)\)")
@@ -80,6 +88,59 @@ def array_text(json_text: str, duckdb_type: str) -> str:
     return format_array(_typed(_load(json_text), element_type), element_type)
 
 
+_RECORD_TYPES = ("STRUCT(", "TUPLE(")
+
+
+def _struct_fields(duckdb_type: str) -> list[str]:
+    """The field types of a DuckDB STRUCT type name, in order
+    (``STRUCT(a INTEGER, "b c" DECIMAL(38,10))``: INTEGER, DECIMAL(38,10));
+    a ``TUPLE(INTEGER, VARCHAR)`` (an unnamed struct: ROW(...)) has no names."""
+    inner, parts, depth, quoted, start = duckdb_type[duckdb_type.index("(") + 1:-1], [], 0, False, 0
+    for i, ch in enumerate(inner):
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch == "(":
+            depth += 1
+        elif not quoted and ch == ")":
+            depth -= 1
+        elif not quoted and depth == 0 and ch == ",":
+            parts.append(inner[start:i])
+            start = i + 1
+    parts.append(inner[start:])
+    if duckdb_type.startswith("TUPLE("):
+        return [p.strip() for p in parts]
+    types = []
+    for part in (p.strip() for p in parts):
+        name_end = part.index('"', 1) + 1 if part.startswith('"') else part.index(" ")
+        types.append(part[name_end:].strip())
+    return types
+
+
+def _field_text(v, duckdb_type: str) -> str | None:
+    """A record field's PostgreSQL text, from its JSON value and DuckDB type."""
+    if v is None:
+        return None
+    if duckdb_type.startswith(_RECORD_TYPES):
+        return _record(v, duckdb_type)
+    if duckdb_type.endswith("]"):
+        element_type = _element_type(duckdb_type)
+        return format_array(_typed(v, element_type), element_type)
+    element_type = _element_type(duckdb_type)
+    return format_value(_typed(v, element_type), element_type)
+
+
+def _record(v: dict | list, duckdb_type: str) -> str:
+    """A struct's JSON is an object, an unnamed one's (a TUPLE) a list."""
+    values = v.values() if isinstance(v, dict) else v
+    return format_record_texts([_field_text(x, t) for x, t in zip(values, _struct_fields(duckdb_type))])
+
+
+def record_text(json_text: str, duckdb_type: str) -> str:
+    """PostgreSQL's text of a DuckDB struct (a row) given as its JSON and
+    type name: ``(1,"a b",,t)``, each field in its type's text."""
+    return _record(_load(json_text), duckdb_type)
+
+
 def _flat(v: list) -> list:
     return [y for x in v for y in (_flat(x) if isinstance(x, list) else (x,))]
 
@@ -105,17 +166,24 @@ def _intervals(column):
 
 FUNCTIONS = {
     "txngate_list_text": (array_text, ["VARCHAR", "VARCHAR"], "VARCHAR"),
+    "txngate_record_text": (record_text, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_list_join": (array_flat_text, ["VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_list_join_or": (array_flat_text_or, ["VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR"),
 }
 
+
+#: the DuckDB type of an unconstrained numeric (planner.sqltypes.STORED_PLACES places)
+UNCONSTRAINED_NUMERIC = "DECIMAL(38,10)"
 
 #: a value cast to text (``txngate_cast_text``: planner.bind._cast_text) and an "any" argument of format, concat and
 #: concat_ws (``txngate_text``: PostgreSQL's output function, booleans ``t``/``f``) as PostgreSQL prints them, where
 #: DuckDB's cast differs; the DuckDB type decides when the statement is bound
 MACROS = (
     "CREATE OR REPLACE MACRO txngate_cast_text(x) AS CASE WHEN typeof(x) LIKE '%[]' THEN txngate_list_text(to_json(x), typeof(x)) "
-    "WHEN typeof(x) = 'INTERVAL' THEN txngate_interval_text(TRY_CAST(x AS INTERVAL)) ELSE CAST(x AS VARCHAR) END",
+    "WHEN typeof(x) = 'INTERVAL' THEN txngate_interval_text(TRY_CAST(x AS INTERVAL)) "
+    "WHEN typeof(x) LIKE 'STRUCT(%' OR typeof(x) LIKE 'TUPLE(%' THEN txngate_record_text(to_json(x), typeof(x)) "
+    # an unconstrained numeric (kept with 10 places) without the zeros its 10 places add: 1.5, not 1.5000000000
+    f"WHEN typeof(x) = '{UNCONSTRAINED_NUMERIC}' THEN rtrim(rtrim(CAST(x AS VARCHAR), '0'), '.') ELSE CAST(x AS VARCHAR) END",
     "CREATE OR REPLACE MACRO txngate_text(x) AS CASE WHEN typeof(x) = 'BOOLEAN' THEN left(CAST(x AS VARCHAR), 1) ELSE txngate_cast_text(x) END",
 )
 

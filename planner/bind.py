@@ -42,8 +42,8 @@ from planner.parse import copy_tree, pg_sql, walk
 from planner.resolve import ColumnTypes, column_type, resolve, scalar_in_from, scoped_type
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, raised, replace_children
 from planner.sqltypes import type_name as sql_type_name
-from planner.sqltypes import (FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, canonical, fraction_precision, interval_text, special_datetime, time_text,
-                              typed_literal)
+from planner.sqltypes import (FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, STORED_PLACES, canonical, fraction_precision, interval_text,
+                              spark_stored_numeric, special_datetime, time_text, typed_literal)
 from values import CATALOG_TYPES, ArrayLiteralError, ByteaInputError, abbreviation, abbreviation_steps, engine_offset, parse_array, parse_bytea
 
 #: ``emulation(catalog)`` -> a planner.pgcatalog.PgCatalog for that catalog
@@ -348,14 +348,13 @@ class Binder:
             # numeric(50,2): computed in DuckDB's 38 digits (as stored: storage.persist.codec)
             n.typeName = ast.TypeName(names=n.typeName.names, typemod=-1, arrayBounds=n.typeName.arrayBounds,
                                       typmods=(ast.A_Const(val=ast.Integer(ival=38)),) + tuple(n.typeName.typmods[1:]))
+        if isinstance(n, ast.TypeCast) and _plain_numeric_cast(n) and id(n) not in self._cast \
+                and not (isinstance(n.arg, ast.A_Const) and not isinstance(n.arg.val, ast.Integer)):  # (others are read when bound)
+            return self._numeric_cast(n)
         if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval in ("numeric", "decimal") \
-                and not n.typeName.typmods and not n.typeName.arrayBounds and isinstance(n.arg, ast.ParamRef):
-            # a parameter's places are known only when it runs: the 10 a computed numeric keeps, or 22003 (never rounded)
-            return ast.FuncCall(funcname=(ast.String(sval="txngate_stored_numeric"),), args=(n.arg,))
-        if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval in ("numeric", "decimal") \
-                and not n.typeName.typmods and not n.typeName.arrayBounds and _operand_type(n.arg, self._columns) is not None:
-            # an integer as a numeric has no places (DuckDB's numeric has 10: i::numeric * 1.5 printed 4.50000000000)
-            n.typeName = _cast_to(n.arg, decimals.computed_type(0)).typeName
+                and n.typeName.typmods and not n.typeName.arrayBounds and id(n) not in self._cast and not isinstance(n.arg, ast.A_Const) \
+                and jsonops.kind(n.arg, self._columns) != "jsonb" and _operand_type(n.arg, self._columns, floats=True) not in _EXACT_SOURCES:
+            return self._float_numeric_cast(n)
         if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and len(n.typeName.arrayBounds or ()) == 1 and (depth := _array_depth(n.arg)) > 1:
             # ARRAY[[1,2],[3,4]]::bigint[]: PostgreSQL's array types have any number of dimensions, DuckDB's lists one each
             n.typeName = ast.TypeName(names=n.typeName.names, typmods=n.typeName.typmods, typemod=-1, arrayBounds=n.typeName.arrayBounds * depth)
@@ -363,6 +362,12 @@ class Binder:
                 and any(_maybe_interval(x, self._columns) for x in (n.lexpr, n.rexpr)):
             # text || interval: the interval's text as PostgreSQL prints it (``1 mon``, DuckDB's ``1 month``)
             n.lexpr, n.rexpr = (ast.FuncCall(funcname=(ast.String(sval="txngate_cast_text"),), args=(x,)) if _maybe_interval(x, self._columns) else x
+                                for x in (n.lexpr, n.rexpr))
+        if self.dialect == "duckdb" and isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" \
+                and n.lexpr is not None and any(_plainly_text(x, self._columns) for x in (n.lexpr, n.rexpr)):
+            # text || numeric: an unconstrained numeric's text without the zeros of its 10 places (1.5x, not 1.5000000000x)
+            n.lexpr, n.rexpr = (ast.FuncCall(funcname=(ast.String(sval="txngate_cast_text"),), args=(x,))
+                                if not _plainly_text(x, self._columns) and not _texted(x) and _maybe_unconstrained(x, self._columns) else x
                                 for x in (n.lexpr, n.rexpr))
         if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and id(n) not in self._cast and not n.typeName.arrayBounds \
                 and n.typeName.names[-1].sval.lower() == "json" and jsonops.kind(n.arg, self._columns) is None:
@@ -470,6 +475,12 @@ class Binder:
             new = self._pg_function(n)
             if new is not None:
                 return new
+        if isinstance(n, ast.FuncCall) and self.dialect == "spark" and n.funcname[-1].sval == "round" and n.args:
+            return self._rounded_numeric_cast(n.args)
+        if isinstance(n, ast.TypeCast) and self.dialect == "spark" and n.typeName.names[-1].sval in ("numeric", "decimal") \
+                and n.typeName.typmods and not n.typeName.arrayBounds and (digits := self._float_digits(n.arg)) is not None:
+            n.arg = digits  # a double's numeric(p,s) is its 15 significant digits rounded (Spark rounded its binary fraction)
+            return n
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("@>", "<@") and self.dialect == "duckdb" \
                 and (_is_array(n.lexpr, self._arrays) or _is_array(n.rexpr, self._arrays)):
             _array_operands(n, self._arrays)
@@ -594,6 +605,8 @@ class Binder:
             new = self._date_part(name, field, args[1])
             if new is not None:
                 return new
+        if name == "round" and (rounded := self._rounded_numeric_cast(args)) is not None:
+            return rounded
         if name == "round" and len(args) == 2 and _operand_type(args[0], self._columns) in INTEGER_TYPES \
                 and isinstance(args[1], ast.A_Const) and isinstance(args[1].val, ast.Integer):
             scale = max(0, args[1].val.ival)  # round(numeric, int): PostgreSQL's only two-argument round
@@ -967,6 +980,88 @@ class Binder:
         if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and column_type(n, self._columns, "").startswith("varchar"):
             return self._trimmed_call(n)
         return None
+
+    def _rounded_numeric_cast(self, args: tuple) -> ast.Node | None:
+        """``round(x::numeric, k)`` of a double, a real or text (the common
+        ``round(avg(f)::numeric, 2)``): PostgreSQL's numeric of ``x``
+        rounded at once to k places, 0 to 10 (their cast to 10 places
+        first is refused when it would lose a digit: ``_numeric_cast``);
+        None for anything else."""
+        k = args[1].val.ival if len(args) == 2 and isinstance(args[1], ast.A_Const) and isinstance(args[1].val, ast.Integer) \
+            else 0 if len(args) == 1 else None
+        cast = args[0]
+        if k is None or not 0 <= k <= STORED_PLACES or not isinstance(cast, ast.TypeCast) or cast.typeName.typmods \
+                or cast.typeName.arrayBounds or cast.typeName.names[-1].sval not in ("numeric", "decimal") or isinstance(cast.arg, ast.A_Const) \
+                or _operand_type(cast.arg, self._columns) in INTEGER_TYPES or self._scales.scale(cast.arg) is not None:
+            return None
+        digits = self._float_digits(cast.arg) if self.dialect == "spark" else self._numeric_input(cast.arg, exact=False)
+        return None if digits is None else _cast_to(digits, f"numeric(38,{k})")
+
+    def _float_digits(self, n: ast.Node) -> ast.Node | None:
+        """On Spark, the text of PostgreSQL's numeric of ``n`` when it is
+        plainly a double (15 significant digits) or a real (6); else None."""
+        kind = _operand_type(n, self._columns, floats=True)
+        if kind not in ("real", "double precision"):
+            return None
+        return expand(f"format_string('%.{6 if kind == 'real' else 15}g', _arg1)", [n])
+
+    def _numeric_input(self, n: ast.Node, *, exact: bool) -> ast.Node:
+        """The text of PostgreSQL's numeric of ``n`` (a double's 15
+        significant digits, a real's 6, a jsonb's number, a text as it
+        is), read by local_exec.numeric's ``txngate_numeric_input``: NaN,
+        infinities and bad text refused, and (``exact``) a digit past the
+        10 places an unconstrained numeric keeps. Where ``n``'s type is
+        known the text is made directly, naming ``n`` once (pgcatalog's
+        ``txngate_numeric_source`` chooses when it runs, naming it four
+        times: nested casts would multiply it)."""
+        kind = _operand_type(n, self._columns, floats=True)
+        if jsonops.kind(n, self._columns) == "jsonb":
+            text = ast.FuncCall(funcname=(ast.String(sval="txngate_jsonb_scalar_text"),), args=(n, _constant("numeric")))
+        elif kind in ("real", "double precision"):
+            text = ast.FuncCall(funcname=(ast.String(sval="txngate_real_digits" if kind == "real" else "txngate_double_digits"),), args=(n,))
+        elif _plainly_text(n, self._columns):
+            text = n
+        else:
+            text = ast.FuncCall(funcname=(ast.String(sval="txngate_numeric_source"),), args=(n,))
+        return ast.FuncCall(funcname=(ast.String(sval="txngate_numeric_input"),), args=(text, _constant(STORED_PLACES if exact else -1)))
+
+    def _float_numeric_cast(self, n: ast.TypeCast) -> ast.Node:
+        """``x::numeric(p,s)`` of a double or a real as PostgreSQL casts it,
+        its 15 (6) significant digits rounded: 1.005::float8 is 1.01, where
+        DuckDB rounded the binary 1.00499...; when ``x``'s type is known
+        only when it runs (a parameter, a VALUES column), chosen then; of
+        another type, as it was."""
+        self._cast.add(id(n))
+        if _operand_type(n.arg, self._columns, floats=True) in ("real", "double precision"):
+            n.arg = self._numeric_input(n.arg, exact=False)
+            return n
+        digits = ast.TypeCast(arg=self._numeric_input(n.arg, exact=False), typeName=copy_tree(n.typeName))
+        self._cast.add(id(digits))
+        floats = expand("typeof(_arg1) IN ('DOUBLE', 'FLOAT')", [n.arg])
+        return ast.CaseExpr(args=(ast.CaseWhen(expr=floats, result=digits),), defresult=n)
+
+    def _numeric_cast(self, n: ast.TypeCast) -> ast.Node | None:
+        """``x::numeric`` computed as PostgreSQL's numeric of ``x``: an
+        integer's has no places (DuckDB's numeric has 10: i::numeric * 1.5
+        printed 4.50000000000), a numeric's is itself (numeric(20,15) kept
+        10 places, numeric(12,4) showed 2 for 2.0000); anything else (a
+        double, a real, text, json, a parameter) is read in the 10 places
+        a computed numeric keeps, or 22003: DuckDB's cast rounded it away
+        (0.1::real gave 0, '1e-12' 0, 1/3.0::float8 0.3333333333)."""
+        if _operand_type(n.arg, self._columns) in INTEGER_TYPES:
+            if self.dialect == "duckdb":
+                n.typeName = _cast_to(n.arg, decimals.computed_type(0)).typeName
+            return None
+        if not isinstance(n.arg, ast.ParamRef) and self._scales.scale(n.arg) is not None:
+            return n.arg  # PostgreSQL's numeric of a numeric is itself, its places (and their display) kept
+        if self.dialect == "spark":
+            return expand(spark_stored_numeric("_arg1"), [n.arg])
+        if _operand_type(n.arg, self._columns, floats=True) is None and not _plainly_text(n.arg, self._columns) \
+                and jsonops.kind(n.arg, self._columns) != "jsonb":
+            return ast.FuncCall(funcname=(ast.String(sval="txngate_stored_numeric"),), args=(n.arg,))  # (integers and decimals as they are)
+        cast = _cast_to(self._numeric_input(n.arg, exact=True), decimals.computed_type(STORED_PLACES))
+        self._cast.add(id(cast))
+        return cast
 
     def _known_type(self, n: ast.Node) -> str | None:
         """The SQL type of a column, a cast (not to an array) or a number
@@ -1435,6 +1530,8 @@ def _output_type(n: ast.Node, columns: dict[str, str]) -> str | None:
             return _output_type(args[0], columns)
         if name in ("sum", "avg") and len(args) == 1 and (inner := _output_type(args[0], columns)) is not None:
             return "numeric" if inner.startswith("numeric") else (_SUM_TYPES if name == "sum" else _AVG_TYPES).get(inner)
+        if (series := _integer_series(n, lambda: columns)) is not None:
+            return series
     if (json_kind := jsonops.kind(n, columns)) is not None:
         return json_kind
     if (width := _operand_type(n, columns)) in INTEGER_TYPES:
@@ -1573,11 +1670,42 @@ def _cast_text(tc: ast.TypeCast, columns: dict[str, str]) -> ast.Node | None:
     text (``{1,2}``, ``{{1,2},{3,4}}``, ``2 mons``: ``txngate_cast_text``,
     ``local_exec.texts``), where DuckDB prints its own (``[1, 2]``, ``2
     months``); the DuckDB type decides when the statement is bound, so a
-    value that turns out to be neither is cast as before."""
-    if tc.typeName.arrayBounds or tc.typeName.typmods or tc.typeName.names[-1].sval not in ("text", "varchar") \
-            or not (_maybe_list(tc.arg, columns) or _maybe_interval(tc.arg, columns)):
+    value that turns out to be neither is cast as before; an unconstrained
+    numeric's without the zeros of its 10 places (``1.5``)."""
+    if tc.typeName.arrayBounds or tc.typeName.names[-1].sval not in ("text", "varchar") or _texted(tc.arg) \
+            or not (_maybe_list(tc.arg, columns) or _maybe_interval(tc.arg, columns) or _maybe_unconstrained(tc.arg, columns)):
+        return None
+    if tc.typeName.typmods:  # varchar(n): the text cut to n (planner.bind's length rules go on with the cast)
+        tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_cast_text"),), args=(tc.arg,))
         return None
     return ast.FuncCall(funcname=(ast.String(sval="txngate_cast_text"),), args=(tc.arg,))
+
+
+def _plainly_text(n: ast.Node | None, columns: dict[str, str]) -> bool:
+    """``n`` is a string constant, a text or varchar column, or a cast to text."""
+    if isinstance(n, ast.A_Const):
+        return isinstance(n.val, ast.String)
+    if isinstance(n, ast.ColumnRef):
+        return isinstance(n.fields[-1], ast.String) and (column_type(n, columns, "") in ("text", "varchar") or column_type(n, columns, "").startswith("varchar("))
+    return isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval in ("text", "varchar")
+
+
+def _texted(n: ast.Node) -> bool:
+    return isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "txngate_cast_text"
+
+
+def _maybe_unconstrained(n: ast.Node | None, columns: dict[str, str]) -> bool:
+    """Whether ``n`` may be an unconstrained numeric (DuckDB's 10 places,
+    whose text has zeros PostgreSQL's has not) or a record: a column of
+    that type or of none known (a whole-row reference too), a cast to
+    numeric, a ROW, or plainly a numeric by its operands. (Not any
+    expression: ``txngate_cast_text`` names its argument a dozen times,
+    and DuckDB copies it into each.)"""
+    if isinstance(n, ast.ColumnRef):
+        return isinstance(n.fields[-1], ast.String) and column_type(n, columns, "numeric") == "numeric"
+    if isinstance(n, ast.TypeCast):
+        return _plain_numeric_cast(n)
+    return isinstance(n, ast.RowExpr) or _operand_type(n, columns, floats=True) == "numeric"
 
 
 def _char_in(n: ast.Node | None, types: dict[str, str]) -> bool:
@@ -1728,6 +1856,16 @@ def _common_string(n: ast.Node, found: dict[str, set[str]]) -> str | None:
 _VOID_FUNCTIONS = {"pg_sleep", "pg_sleep_for", "pg_sleep_until"}
 
 
+def _integer_series(n: ast.Node, columns: Callable[[], dict[str, str]]) -> str | None:
+    """integer, for generate_series of integers in a select list (the
+    engine's is a bigint); None for anything else."""
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "generate_series" and 2 <= len(n.args or ()) <= 3 and not n.over:
+        types = columns()
+        if all(_operand_type(a, types) in ("smallint", "integer") for a in n.args):
+            return "integer"
+    return None
+
+
 def _pseudo_call(n: ast.Node) -> str | None:
     """void, for a call of a function that returns nothing (the engine's
     NULL); regtype for pg_typeof (the engine's text: the type's name)."""
@@ -1782,11 +1920,11 @@ def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
         and getattr(select, "withClause", None) is None
     passed = any(isinstance(t.val, (ast.FuncCall, ast.SubLink, ast.TypeCast, *_RESOLVED)) or (not one_table and isinstance(t.val, ast.ColumnRef))
                  for t in targets)
-    divided = any(isinstance(t.val, (ast.FuncCall, ast.A_Expr)) for t in targets)
+    divided = any(isinstance(t.val, (ast.FuncCall, ast.A_Expr, ast.TypeCast)) for t in targets)
     if not (passed or divided):
         return kinds  # a point SELECT of plain columns: nothing to look up
     found = _found(columns())
-    declared = [_declared_string(t.val, found) or _pseudo_call(t.val) for t in targets]
+    declared = [_declared_string(t.val, found) or _pseudo_call(t.val) or _integer_series(t.val, columns) for t in targets]
     for i in exact_divisions(select, columns()) if divided else ():
         declared[i] = "numeric"
     if not any(declared):
@@ -2022,6 +2160,8 @@ FUNCTION_NAMES = {
     # PostgreSQL's errors (2201E, 2201F, 22003) where DuckDB returns NaN or -inf (pgcatalog.macros())
     "sqrt": "txngate_sqrt", "ln": "txngate_ln", "log": "txngate_log", "log10": "txngate_log", "power": "txngate_power",
     "pow": "txngate_power",
+    # a numeric's places (pgcatalog.macros()): DuckDB has no scale, min_scale or trim_scale
+    "scale": "txngate_scale", "min_scale": "txngate_min_scale", "trim_scale": "txngate_trim_scale",
     "asin": "txngate_asin", "acos": "txngate_acos", "acosh": "txngate_acosh", "atanh": "txngate_atanh",
     "sin": "txngate_sin", "cos": "txngate_cos", "tan": "txngate_tan", "cot": "txngate_cot",
     # uuid-ossp's and pgcrypto's (planner.grants: built in)
@@ -2758,8 +2898,17 @@ def exact_divisions(select: ast.Node, columns: dict[str, str]) -> list[int]:
     return out
 
 
+#: the operand types whose cast to numeric(p,s) DuckDB computes as PostgreSQL does
+_EXACT_SOURCES = ("numeric", *INTEGER_TYPES)
+
 #: the variances and standard deviations PostgreSQL computes as numerics of numerics and integers
 _VARIANCES = {"var_pop", "var_samp", "variance", "stddev_pop", "stddev_samp", "stddev"}
+
+
+def _plain_numeric_cast(v: ast.Node) -> bool:
+    """``v`` is a cast to numeric without a precision (not to an array)."""
+    return isinstance(v, ast.TypeCast) and v.typeName.names[-1].sval in ("numeric", "decimal") and not v.typeName.typmods \
+        and not v.typeName.arrayBounds
 
 
 def _is_exact_division(v: ast.Node, columns: dict[str, str]) -> bool:
@@ -2768,7 +2917,9 @@ def _is_exact_division(v: ast.Node, columns: dict[str, str]) -> bool:
     values: their squares are not the squares' distinct values), ``/`` of
     numerics (or a numeric and an integer), sqrt, exp, ln, log, power or ^
     of them, or + - * of such a result and a numeric, an integer or
-    another such result."""
+    another such result; a cast of one to an unconstrained numeric (itself)."""
+    if _plain_numeric_cast(v):
+        return _is_exact_division(v.arg, columns)
     if isinstance(v, ast.FuncCall) and v.funcname[-1].sval == "avg" and len(v.args or ()) == 1 and not v.agg_order:
         return _operand_type(v.args[0], columns, floats=True) in ("numeric", *INTEGER_TYPES)
     if isinstance(v, ast.A_Expr) and v.kind == A_Expr_Kind.AEXPR_OP and v.name[-1].sval in _EXACT_ARITHMETIC and v.lexpr is not None:
@@ -2833,6 +2984,8 @@ def _exact_division(v: ast.Node, columns: dict[str, str]) -> ast.Node:
             return text(n)
         return expand(_STRIPPED_TEXT, [n])
 
+    if _plain_numeric_cast(v):
+        return _exact_division(v.arg, columns)
     if isinstance(v, ast.FuncCall) and v.funcname[-1].sval in _VARIANCES:
         return _exact_variance(v, columns)
     call = _numeric_call(v)

@@ -67,7 +67,10 @@ class Scales:
                 return mods[1] if len(mods) > 1 else 0
             if isinstance(n.arg, ast.A_Const) and isinstance(n.arg.val, (ast.Float, ast.String)):
                 return max(10, constant_places(getattr(n.arg.val, "fval", None) or n.arg.val.sval) or 0)  # a constant keeps its places
-            return 10  # unconstrained: 10 digits after the point, as computed
+            if self.integer(n.arg):
+                return 10  # (cast to no places: planner.bind)
+            # a numeric keeps its places; anything else is read in the 10 a computed numeric keeps (planner.bind)
+            return max(STORED_PLACES, self.scale(n.arg) or 0)
         if isinstance(n, ast.FuncCall):
             return self._call_scale(n)
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:

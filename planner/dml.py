@@ -57,7 +57,8 @@ from planner.pgcatalog import column_origins, replace_children
 from planner.references import References
 from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain, out_of_memory
-from planner.sqltypes import INTEGER_RANGES, LOST_PLACES, TOO_MANY_PLACES, canonical, integer_fits, stored_cast, type_name, typed_literal
+from planner.sqltypes import (INTEGER_RANGES, TOO_MANY_PLACES, canonical, integer_fits, spark_raise, spark_stored_numeric, stored_cast, type_name,
+                              typed_literal)
 from values import ByteaInputError, TextStyle, engine_zone, format_column, format_value, parse_bytea, zone
 from planner.work import Work, off_loop, with_diff
 from planner.waits import waiting
@@ -850,17 +851,17 @@ def _checked(query: ast.SelectStmt, rel: Relation, *, diff: bool) -> ast.SelectS
         ref = f"__w.{quoted(col.name)}"
         value = f"CAST({ref} AS {_cast_type(col.type)})"
         if col.type == "numeric":
-            value = _spark_numeric(ref)
+            value = spark_stored_numeric(ref)
         if col.type.startswith(("varchar(", "char(")):
             limit = int(col.type[col.type.index("(") + 1 : -1])
             kind = "character varying" if col.type.startswith("varchar") else "character"
             text = f"rtrim({value})" if col.type.startswith("char(") else value
-            fail = _raise("22001", f"value too long for type {kind}({limit})")
+            fail = spark_raise("22001", f"value too long for type {kind}({limit})")
             fitted = f"rpad({text}, {limit}, ' ')" if col.type.startswith("char(") else text
             fitted = f"left({fitted}, {limit})" if col.type.startswith("varchar") else fitted  # spaces past the limit are cut off
             value = f"CASE WHEN char_length(rtrim({text})) > {limit} THEN {fail} ELSE {fitted} END"
         if col.not_null:
-            fail = _raise("23502", f'null value in column "{col.name}" of relation "{rel.name}" violates not-null constraint')
+            fail = spark_raise("23502", f'null value in column "{col.name}" of relation "{rel.name}" violates not-null constraint')
             value = f"CASE WHEN {ref} IS NULL THEN CAST({fail} AS {_cast_type(col.type)}) ELSE {value} END"
         exprs.append(f"{value} AS {quoted(col.name)}")
     # every part holds _diff (readers expect it): 1 unless the query says
@@ -876,19 +877,6 @@ def _spark_cast(expr: str, sql_type: str) -> str:
     if sql_type in ("bytea", "uuid", "numeric"):
         return f"({expr})"
     return f"CAST(({expr}) AS {_cast_type(sql_type)})"
-
-
-def _spark_numeric(expr: str) -> str:
-    """``expr`` cast to an unconstrained numeric on Spark, refusing (22003)
-    what the cast would round (as ``stored_cast`` does locally)."""
-    cast = f"CAST(({expr}) AS numeric)"  # (Spark compares a decimal with the cast's scale, so its text and double)
-    lost = f"CAST(({expr}) AS text) ~ '{LOST_PLACES}' OR CAST({cast} AS double precision) <> CAST(({expr}) AS double precision)"
-    return f"CASE WHEN {lost} THEN CAST({_raise(NUMERIC_VALUE_OUT_OF_RANGE, TOO_MANY_PLACES)} AS numeric) ELSE {cast} END"
-
-
-def _raise(state: str, message: str) -> str:
-    text = f"TXNGATE_SQLSTATE[{state}]: {message}".replace("'", "''")
-    return f"raise_error('{text}')"
 
 
 def _spark_rewritable(node, rel: Relation, work: Work, *, keyed_ok: bool) -> bool:

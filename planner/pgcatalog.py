@@ -41,11 +41,11 @@ from pglast import ast
 from pglast.keywords import COL_NAME_KEYWORDS, RESERVED_KEYWORDS, TYPE_FUNC_NAME_KEYWORDS, UNRESERVED_KEYWORDS
 
 from planner.catalog import FIRST_USER_OID, IDENTITY, IDENTITY_ALWAYS, SERIAL, Catalog, Relation
-from planner.errors import NUMERIC_VALUE_OUT_OF_RANGE, UNDEFINED_TABLE, SqlError, not_supported
+from planner.errors import FEATURE_NOT_SUPPORTED, NUMERIC_VALUE_OUT_OF_RANGE, UNDEFINED_TABLE, SqlError, not_supported
 from planner.result import UNCONSTRAINED
 from planner.sequences import serial_sequence
 from planner.parse import copy_tree, pg_sql, walk
-from planner.sqltypes import LOST_PLACES, TOO_MANY_PLACES, duckdb_type
+from planner.sqltypes import STORED_PLACES, duckdb_type
 from values import PG_ARRAY_ELEMENT, PG_TYPE_BY_OID, PG_TYPES, type_oid
 
 DATABASE = "txngate"
@@ -1123,17 +1123,38 @@ def _trigonometry_sql() -> tuple[str, ...]:
                  f"THEN {out_of_range} ELSE {f}(x) END" for f, domain in domains.items())
 
 
-def _stored_numeric_sql() -> str:
-    """``txngate_stored_numeric(x)``: ``x`` (any type) as an unconstrained
-    numeric column stores it, or 22003 when that would lose digits after
-    the point: the cast must equal ``x`` (a decimal, an integer, a double
-    compared as a double) and ``x``'s text (text given for a number
-    compares as the cast) must not have a non-zero digit past them."""
+def _stored_numeric_sql() -> tuple[str, ...]:
+    """``txngate_stored_numeric(x)``: ``x`` (any type) as PostgreSQL's
+    numeric of it, in the places an unconstrained numeric keeps, or 22003
+    when that would lose a digit after the point (never rounded away).
+
+    PostgreSQL's numeric of a double is its text to 15 significant digits,
+    of a real to 6 (``0.1::real`` is 0.1, not the binary fraction's
+    0.1000000015), of text or json the number the text spells, exponents
+    too (``'1e-12'`` has 12 places): ``txngate_numeric_source(x)``, that
+    text, read by local_exec.numeric's ``txngate_numeric_input``.
+    Integers, and decimals of no more places, are cast as they are. Each
+    macro names its argument a few times, and DuckDB copies it into each:
+    the planner calls the input function directly where it knows ``x``'s
+    type (planner.bind), so nested casts do not multiply their copies."""
     stored = duckdb_type("numeric")
-    lost = f"'{LOST_PLACES}'"
-    return (f"CREATE OR REPLACE MACRO txngate_stored_numeric(x) AS CASE WHEN x IS NULL OR (CAST(x AS {stored}) = x "
-            f"AND NOT regexp_matches(CAST(x AS VARCHAR), {lost})) THEN CAST(x AS {stored}) "
-            f"ELSE {raised(NUMERIC_VALUE_OUT_OF_RANGE, TOO_MANY_PLACES, stored)} END")
+    digits = ("CREATE OR REPLACE MACRO txngate_double_digits(x) AS printf('%.15g', x)",
+              "CREATE OR REPLACE MACRO txngate_real_digits(x) AS printf('%.6g', x)")
+    source = ("CREATE OR REPLACE MACRO txngate_numeric_source(x) AS CASE typeof(x) "
+              "WHEN 'DOUBLE' THEN txngate_double_digits(TRY_CAST(x AS DOUBLE)) WHEN 'FLOAT' THEN txngate_real_digits(TRY_CAST(x AS DOUBLE)) "
+              "ELSE CAST(x AS VARCHAR) END")
+    exact = rf"'^(TINYINT|SMALLINT|INTEGER|BIGINT|UTINYINT|USMALLINT|UINTEGER|DECIMAL\([0-9]+,([0-9]|{STORED_PLACES})\))$'"
+    numeric = (f"CREATE OR REPLACE MACRO txngate_stored_numeric(x) AS CASE WHEN regexp_matches(typeof(x), {exact}) "
+               f"THEN CAST(x AS {stored}) ELSE CAST(txngate_numeric_input(txngate_numeric_source(x), {STORED_PLACES}) AS {stored}) END")
+    # scale, min_scale and trim_scale: a numeric's places (an unconstrained one's display scale is not kept: its scale is refused)
+    min_scale = ("CREATE OR REPLACE MACRO txngate_min_scale(x) AS CASE WHEN x IS NULL THEN NULL "
+                 "ELSE CAST(length(regexp_extract(rtrim(CAST(x AS VARCHAR), '0'), '\\.([0-9]*)$', 1)) AS INTEGER) END")
+    unknown = raised(FEATURE_NOT_SUPPORTED, "scale of a numeric without a declared scale (txngate keeps no per-value display scale)", "INTEGER")
+    scale = (f"CREATE OR REPLACE MACRO txngate_scale(x) AS CASE WHEN x IS NULL THEN NULL WHEN typeof(x) = '{stored}' THEN {unknown} "
+             r"ELSE CAST(coalesce(nullif(regexp_extract(typeof(x), '^DECIMAL\([0-9]+,([0-9]+)\)$', 1), ''), '0') AS INTEGER) END")
+    trim_scale = (f"CREATE OR REPLACE MACRO txngate_trim_scale(x) AS CASE WHEN txngate_min_scale(x) <= {STORED_PLACES} THEN CAST(x AS {stored}) "
+                  f"ELSE txngate_stored_numeric(x) END")
+    return *digits, source, numeric, min_scale, scale, trim_scale
 
 
 def macros() -> tuple[str, ...]:
@@ -1210,7 +1231,7 @@ def macros() -> tuple[str, ...]:
         "CREATE OR REPLACE MACRO txngate_array_remove(a, e) AS list_filter(a, lambda _lx: _lx IS DISTINCT FROM e)",
         "CREATE OR REPLACE MACRO txngate_array_replace(a, f, t) AS list_transform(a, lambda _lx: CASE WHEN _lx IS NOT DISTINCT FROM f THEN t ELSE _lx END)",
         "CREATE OR REPLACE MACRO txngate_pg_typeof(t) AS " + _pg_typeof_sql(),
-        _stored_numeric_sql(),
+        *_stored_numeric_sql(),
         # PostgreSQL refuses what DuckDB answers with NaN or -inf (errors carry their SQLSTATE: local_exec.errors),
         # raised by a failing cast, not error(), which is volatile: PARTITION BY sqrt(x) would be refused
         "CREATE OR REPLACE MACRO txngate_sqrt(x) AS CASE WHEN x < 0 THEN " + raised("2201F", "cannot take square root of a negative number")

@@ -29,7 +29,8 @@ from planner.parse import copy_tree
 from planner.intervals import IntervalOverflow, IntervalSyntax, interval_input
 from planner.errors import (INVALID_DATETIME_FORMAT, INVALID_PARAMETER_VALUE, INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, SYNTAX_ERROR,
                             UNDEFINED_OBJECT, SqlError, not_supported)
-from values import CATALOG_TYPES, ArrayLiteralError, DateSyntax, abbreviation, bc_input, date_input, parse_array, timestamp_input
+from values import (CATALOG_TYPES, STORED_PLACES, TOO_MANY_PLACES, ArrayLiteralError, DateSyntax, abbreviation, bc_input, date_input, parse_array,
+                    timestamp_input)
 
 _ALIASES = {
     "int2": "smallint", "smallint": "smallint",
@@ -202,15 +203,6 @@ DUCKDB_TYPES = {
 SERIALS = {"serial": "integer", "serial4": "integer", "bigserial": "bigint", "serial8": "bigint", "smallserial": "smallint", "serial2": "smallint"}
 
 
-#: an unconstrained numeric is stored with this many digits after the point (DuckDB's DECIMAL(38,10))
-STORED_PLACES = 10
-
-#: what a value with more digits after the point than a column without a declared scale keeps is refused with
-#: (PostgreSQL would keep them all; rounding them away would be a silent wrong answer)
-TOO_MANY_PLACES = (f"numeric value has more than {STORED_PLACES} digits after the decimal point, "
-                   "the most txngate keeps in a numeric column without a declared scale")
-
-
 #: a number's text with a non-zero digit past the ones stored (a regular expression)
 LOST_PLACES = f"[.][0-9]{{{STORED_PLACES}}}0*[1-9]"
 
@@ -218,10 +210,32 @@ LOST_PLACES = f"[.][0-9]{{{STORED_PLACES}}}0*[1-9]"
 def stored_cast(expr: str, sql_type: str) -> str:
     """DuckDB SQL casting ``expr`` to the type a ``sql_type`` column stores,
     refusing (22003) a value an unconstrained numeric would keep rounded
-    (``txngate_stored_numeric``, a macro of planner.pgcatalog)."""
+    (``txngate_stored_numeric``, a macro of planner.pgcatalog) and giving
+    a float's numeric as PostgreSQL's (its digits' text rounded)."""
     if sql_type == "numeric":
         return f"txngate_stored_numeric({expr})"
+    if sql_type.startswith("numeric("):  # a double's is its 15 significant digits rounded, a real's 6 (DuckDB rounded its binary fraction)
+        exact = f"CAST(txngate_numeric_input(txngate_numeric_source({expr}), -1) AS {duckdb_type(sql_type)})"
+        return f"CASE WHEN typeof({expr}) IN ('DOUBLE', 'FLOAT') THEN {exact} ELSE CAST({expr} AS {duckdb_type(sql_type)}) END"
+    if sql_type == "text" or sql_type.startswith("varchar") and not sql_type.endswith("[]"):  # a value's text as PostgreSQL's (an unconstrained numeric's: 1.5)
+        return f"CAST(txngate_cast_text({expr}) AS {duckdb_type(sql_type)})"
     return f"CAST({expr} AS {duckdb_type(sql_type)})"
+
+
+def spark_stored_numeric(expr: str) -> str:
+    """PostgreSQL SQL for Spark casting ``expr`` to an unconstrained numeric,
+    refusing (22003) what the cast would round (as ``stored_cast`` does
+    locally): a digit past the 10 places in its text, or a value its
+    double shows was changed (an exponent's places: '1e-12')."""
+    cast = f"CAST(({expr}) AS numeric(38,{STORED_PLACES}))"  # (Spark compares a decimal with the cast's scale, so its text and double)
+    lost = f"CAST(({expr}) AS text) ~ '{LOST_PLACES}' OR CAST({cast} AS double precision) <> CAST(({expr}) AS double precision)"
+    return f"CASE WHEN {lost} THEN CAST({spark_raise(NUMERIC_VALUE_OUT_OF_RANGE, TOO_MANY_PLACES)} AS numeric(38,{STORED_PLACES})) ELSE {cast} END"
+
+
+def spark_raise(state: str, message: str) -> str:
+    """PostgreSQL SQL that fails on Spark with ``state`` and ``message`` (spark_exec.runtime reads them back)."""
+    text = f"TXNGATE_SQLSTATE[{state}]: {message}".replace("'", "''")
+    return f"raise_error('{text}')"
 
 
 def duckdb_type(sql_type: str) -> str:

@@ -56,7 +56,7 @@ CANCEL_REPEAT_SECONDS = 0.25
 LOCAL_CONF = {"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"}
 
 #: our own code's errors raised inside executors carry their SQLSTATE so
-SQLSTATE_MARK = re.compile(r"TXNGATE_SQLSTATE\[(\w{5})\]: ([^\n]*)")
+SQLSTATE_MARK = re.compile(r"TXNGATE_SQLSTATE\[(\w{5})\]: ([^\n]*?)(?: SQLSTATE: \w{5})?(?:\n|$)")  # (Spark appends raise_error's own)
 
 #: Spark SQLSTATEs whose PostgreSQL spelling differs
 _SQLSTATES = {"22018": "22P02", "42K09": "42804"}

@@ -32,14 +32,15 @@ the module keeps no state but the ``DATE_ORDER`` context variable.
 from values.binary import decode_binary, encode_binary
 from values.columns import python_values
 from values.text import (DATE_ORDER, INFINITIES, ArrayLiteralError, ByteaInputError, DateSyntax, TextStyle, bc_input, date_input, format_array, format_column,
-                         format_interval, format_value, parse_array, parse_bytea, split_far_dates, split_infinities, timestamp_input, value_type)
+                         format_interval, format_record_texts, format_value, parse_array, parse_bytea, split_far_dates, split_infinities, timestamp_input, value_type)
 from values.zones import ABBREVIATIONS as ZONE_ABBREVIATIONS
 from values.zones import (abbreviation, abbreviation_offset, abbreviation_steps, engine_offset, engine_zone, is_engine_offset, local_offset, offset_of_hours,
                           setting_of_offset, zone)
-from values.types import CATALOG_TYPES, PG_ARRAY_ELEMENT, PG_TYPE_BY_OID, PG_TYPES, PgType, of_arrow, sql_of_oid, type_length, type_oid
+from values.types import (CATALOG_TYPES, PG_ARRAY_ELEMENT, PG_TYPE_BY_OID, PG_TYPES, STORED_PLACES, TOO_MANY_PLACES, PgType, of_arrow, sql_of_oid,
+                          type_length, type_oid)
 
-__all__ = ["CATALOG_TYPES", "DATE_ORDER", "INFINITIES", "PG_ARRAY_ELEMENT", "PG_TYPES", "PG_TYPE_BY_OID", "ArrayLiteralError", "DateSyntax",
+__all__ = ["CATALOG_TYPES", "DATE_ORDER", "STORED_PLACES", "TOO_MANY_PLACES", "INFINITIES", "PG_ARRAY_ELEMENT", "PG_TYPES", "PG_TYPE_BY_OID", "ArrayLiteralError", "DateSyntax",
            "PgType", "TextStyle", "bc_input", "date_input", "decode_binary", "encode_binary", "format_array", "format_column", "format_interval",
-           "format_value", "of_arrow", "parse_array", "python_values", "split_far_dates", "split_infinities", "sql_of_oid", "timestamp_input",
+           "format_record_texts", "format_value", "of_arrow", "parse_array", "python_values", "split_far_dates", "split_infinities", "sql_of_oid", "timestamp_input",
            "type_length", "type_oid", "value_type", "zone", "engine_zone", "is_engine_offset", "offset_of_hours", "setting_of_offset",
            "abbreviation", "abbreviation_offset", "abbreviation_steps", "local_offset", "engine_offset", "ZONE_ABBREVIATIONS"]

@@ -474,7 +474,7 @@ def _format_records(arr: pa.StructArray, style: TextStyle | None) -> pa.Array:
     valid = arr.is_valid().to_pylist()
     out = []
     for r, ok in enumerate(valid):
-        out.append("(" + ",".join(_record_field(f[r]) for f in fields) + ")" if ok else None)
+        out.append(format_record_texts([f[r] for f in fields]) if ok else None)
     return pa.array(out, pa.string())
 
 
@@ -513,7 +513,12 @@ def value_type(v) -> str:
 
 def format_record(values: dict, style: TextStyle | None = None) -> str:
     """One record (field name -> Python value) in text format."""
-    return "(" + ",".join(_record_field(format_value(x, value_type(x), style)) for x in values.values()) + ")"
+    return format_record_texts([format_value(x, value_type(x), style) for x in values.values()])
+
+
+def format_record_texts(texts: list[str | None]) -> str:
+    """One record in text format from its fields' texts (None for NULL)."""
+    return "(" + ",".join(_record_field(t) for t in texts) + ")"
 
 
 def _record_field(text: str | None) -> str:

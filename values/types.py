@@ -26,6 +26,14 @@ import pyarrow as pa
 
 from storage.persist.codec import sql_type_of
 
+#: an unconstrained numeric is computed and stored with this many digits after the point (DuckDB's DECIMAL(38,10))
+STORED_PLACES = 10
+
+#: what a value with more digits after the point than an unconstrained numeric keeps is refused with (22003):
+#: PostgreSQL would keep them all, and rounding them away would be a silent wrong answer
+TOO_MANY_PLACES = (f"numeric value has more than {STORED_PLACES} digits after the decimal point, "
+                   "the most txngate keeps in a numeric column without a declared scale")
+
 
 def of_arrow(field: pa.Field) -> str:
     """The SQL type name for a result column."""
@@ -46,7 +54,7 @@ def of_arrow(field: pa.Field) -> str:
     if pa.types.is_floating(t):
         return "double precision"
     if pa.types.is_decimal(t):
-        if (t.precision, t.scale) == (38, 10):
+        if (t.precision, t.scale) == (38, STORED_PLACES):
             return "numeric"  # how unconstrained numerics are computed and stored
         return f"numeric({t.precision},{t.scale})"
     if pa.types.is_boolean(t):

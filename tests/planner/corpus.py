@@ -237,6 +237,18 @@ QUERIES = [
     # ... and of more places than a column's 10 (the common type kept 28 digits before the point and cut them: 1e-20 was 0)
     "SELECT id, coalesce(NULLIF(salary, salary), 1e-20) = 1e-20, greatest(salary, 1e-25) = salary, "
     "CASE WHEN id > 2 THEN salary ELSE 0.000000000000000000001 END > 0 FROM emp ORDER BY id",
+    # a numeric's places: scale of a constant or a typed column, min_scale, trim_scale
+    "SELECT scale(1.12), scale(0), scale(-13.000000000000000), min_scale(1.1000), min_scale(0.00), trim_scale(1.1234500), trim_scale(0.00),"
+    " scale(salary), min_scale(salary), trim_scale(salary) FROM emp ORDER BY id",
+    # a value's text: an unconstrained numeric without its stored zeros, a record as PostgreSQL prints it
+    "SELECT n::text, n || 'x', 'x' || n, concat(n, '/', d), n::varchar(6), format('%s', n), row(n, d, 'a b', NULL, true)::text, t::text"
+    " FROM (SELECT 1.5::numeric AS n, 2.500::numeric(8,3) AS d UNION ALL SELECT -0.25, 0::numeric(8,3)) t ORDER BY 1",
+    # casts to numeric: a double's 15 significant digits, a real's 6, a text's or jsonb's number, a numeric's own places
+    "SELECT id, amount::numeric, (amount / 3)::numeric(12,2), round((amount * 1.1)::numeric, 2), (amount * 0.1)::real::numeric FROM sales ORDER BY id",
+    "SELECT x::numeric(6,2), x::numeric(6,1), round(x::numeric, 1) FROM (VALUES (1.005::float8), (0.15::float8), (2.675::float8), (0.35::real)) v(x)",
+    "SELECT id, (doc->'age')::numeric, (doc->>'age')::numeric, round((doc->'age')::numeric, 1) FROM docs WHERE jsonb_typeof(doc->'age') = 'number' ORDER BY id",
+    "SELECT t::numeric, t::numeric(8,3) FROM (VALUES ('1e-3'), (' 7 '), ('-2.50E+2'), ('.5'), ('5.')) v(t)",
+    "SELECT salary::numeric, (salary * 2)::numeric, avg(salary)::numeric FROM emp GROUP BY salary ORDER BY 1",
     "SELECT sum(x), min(x) FROM (VALUES (1.000000000000000000001::numeric), (2.5::numeric)) t(x)",
     "SELECT sum(x) FROM (SELECT 1.000000000000000000001::numeric AS x UNION ALL SELECT 2.5::numeric) t",
     "SELECT a[1] = 1.000000000000000000001 FROM (SELECT ARRAY[1.000000000000000000001::numeric, 2.5::numeric] AS a) t",
@@ -443,6 +455,8 @@ ERRORS = [
     "SELECT 'x'::smallint",
     "SELECT 'nope'::boolean",
     "SELECT '1.5.1'::numeric",
+    "SELECT t::numeric FROM (VALUES ('1_000')) v(t)",
+    "SELECT (doc->'name')::numeric FROM docs WHERE id = 1",
     "SELECT 'tomorrowish'::date",
     "SELECT '2020-13-01'::date",
     "SELECT 1/0",

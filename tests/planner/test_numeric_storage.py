@@ -121,3 +121,35 @@ async def test_many_places_beside_a_numeric_of_unknown_scale_are_refused(n):
     assert (await n.execute("SELECT id FROM q WHERE (round((100.0 * d), 2) / 2) IN (SELECT (COALESCE(y.id, -2.50) / 2) FROM q y)"))[-1].table.num_rows == 0
     answer = (await n.execute("SELECT coalesce(x, 1e-20) FROM (VALUES (NULL::float8), (1.5::float8)) t(x) ORDER BY 1"))[-1]
     assert answer.table.column(0).to_pylist() == [1e-20, 1.5]  # beside a double, a double (PostgreSQL's too)
+
+
+CAST_REFUSED = [
+    "SELECT t::numeric FROM (VALUES ('1.000000000001')) v(t)",  # text: DuckDB's cast gave 1
+    "SELECT t::numeric FROM (VALUES ('1e-12')) v(t)",  # an exponent's places (it gave 0)
+    "SELECT (j ->> 'a')::numeric FROM (VALUES ('{\"a\": 1.000000000001}'::jsonb)) v(j)",
+    "SELECT (j -> 'a')::numeric + 1 FROM (VALUES ('{\"a\": 12345.0000000000000000000000000000000000000000000005}'::jsonb)) v(j)",
+    "SELECT f::numeric FROM (VALUES (1::float8 / 3)) v(f)",  # PostgreSQL's 0.333333333333333 (it gave 0.3333333333)
+    "SELECT sum(f::numeric) FROM (VALUES (2::float8 / 3)) v(f)",
+]
+
+
+@pytest.mark.parametrize("sql", CAST_REFUSED)
+async def test_casts_that_would_lose_digits_are_refused(n, sql):
+    """A cast to numeric keeps PostgreSQL's value of its operand (a double's
+    15 significant digits, a real's 6, a text's number) or is refused:
+    DuckDB's cast to its 10 places rounded them away without a word."""
+    with pytest.raises(SqlError) as e:
+        await n.execute(sql)
+    assert e.value.sqlstate == "22003", e.value.message
+    assert "10 digits after the decimal point" in e.value.message
+
+
+async def test_casts_keep_postgres_values(n):
+    """What a cast can hold exactly is PostgreSQL's value: a real's 6 digits
+    (0.1, where its binary fraction is 0.100000001), a numeric(20,15)'s 15
+    places, and round(x::numeric, k) of a double rounds its 15 digits at
+    once (2/3 to 0.67; its 10-place cast would be refused)."""
+    r = (await n.execute(
+        "SELECT r::numeric AS a, d::numeric AS b, round(f::numeric, 2) AS c, round(f::numeric) AS d, f::numeric(6,2) AS e "
+        "FROM (VALUES (0.1::real, 1.000000000000001::numeric(20,15), 2::float8 / 3)) v(r, d, f)"))[-1].table.to_pylist()
+    assert list(r[0].values()) == [Decimal("0.1"), Decimal("1.000000000000001"), Decimal("0.67"), Decimal("1"), Decimal("0.67")]
