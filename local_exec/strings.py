@@ -19,6 +19,10 @@ otherwise, for the local engine (the planner renames the calls to these):
   integer), in lower case;
 - ``txngate_integer_text``: COPY's text for an integer column, checked as
   PostgreSQL's input function checks it (22P02 for ``34.5``);
+- ``txngate_float_text``: text cast to real or double precision as the
+  statement runs, checked as PostgreSQL's input checks it (22P02 for
+  ``1_000``, 22003 for ``1e400`` and ``4e-400``, which DuckDB's cast read
+  as infinity and 0);
 - ``txngate_boolean_text``: COPY's text for a boolean column, read as
   PostgreSQL reads it (``on``, ``of``, prefixes of true/false/yes/no);
 - ``txngate_zone_text``: text cast to timestamptz as the statement runs,
@@ -208,6 +212,16 @@ MACROS = (
     # text PostgreSQL's integer input takes (DuckDB's cast rounds '34.5' and reads '1e2', '0x10'), as it is
     "CREATE OR REPLACE MACRO txngate_integer_text(s, t) AS CASE WHEN s IS NULL OR regexp_full_match(s, '[ \t\n\r\v\f]*[+-]?[0-9]+[ \t\n\r\v\f]*') "
     "THEN s ELSE error('[22P02] invalid input syntax for type ' || t || ': \"' || s || '\"') END",
+    # text PostgreSQL's real and double precision input take, as it is (DuckDB's cast reads '1_000', and overflows to
+    # infinity or underflows to 0 where PostgreSQL refuses with 22003)
+    "CREATE OR REPLACE MACRO txngate_float_text(s, t) AS CASE WHEN s IS NULL THEN NULL "
+    "WHEN regexp_full_match(s, '[ \t\n\r\v\f]*[+-]?(nan|inf|infinity)[ \t\n\r\v\f]*', 'i') THEN s "
+    "WHEN NOT regexp_full_match(s, '[ \t\n\r\v\f]*[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?[ \t\n\r\v\f]*') "
+    "THEN error('[22P02] invalid input syntax for type ' || t || ': \"' || s || '\"') "
+    "WHEN abs(CAST(s AS DOUBLE)) > CASE WHEN t = 'real' THEN 3.4028234663852886e38 ELSE 1.7976931348623157e308 END "
+    "OR (abs(CAST(s AS DOUBLE)) < CASE WHEN t = 'real' THEN 1.1754943508222875e-38 ELSE 2.2250738585072014e-308 END "
+    "AND regexp_matches(regexp_extract(s, '^[^eE]*'), '[1-9]')) "
+    "THEN error('[22003] \"' || trim(s, ' \t\n\r\v\f') || '\" is out of range for type ' || t) ELSE s END",
     "CREATE OR REPLACE MACRO txngate_boolean_text(s) AS CASE WHEN s IS NULL THEN NULL "
     "WHEN lower(trim(s, ' \t\n\r\v\f')) IN (" + ", ".join(f"'{w}'" for w, v in BOOLEAN_WORDS.items() if v) + ") THEN true "
     "WHEN lower(trim(s, ' \t\n\r\v\f')) IN (" + ", ".join(f"'{w}'" for w, v in BOOLEAN_WORDS.items() if not v) + ") THEN false "

@@ -3471,12 +3471,16 @@ def _text_read_at_run_time(tc: ast.TypeCast, columns: dict[str, str]) -> None:
     suffix read as BC by ``txngate_bc_text`` (DuckDB's cast reads it as
     AD); cast to an integer type: refused unless it is an integer's text
     (``txngate_integer_text``: DuckDB's cast rounds '1.5' and reads '1e3');
+    to real or double precision: checked as PostgreSQL's input checks it
+    (``txngate_float_text``: DuckDB's cast read '1e400' as infinity); to
+    boolean: PostgreSQL's words (``txngate_boolean_text``);
     to timestamptz: a trailing zone abbreviation read as PostgreSQL's
     (``txngate_zone_text``), a concatenation's too, and to timestamp
     ignored (``txngate_zone_dropped``); constants are read when bound
     (``_pg_casts``)."""
     target = tc.typeName.names[-1].sval.lower()
-    if target not in ("date", "timestamp", "timestamptz", "bytea") and target not in INTEGER_NAMES or tc.typeName.arrayBounds:
+    if target not in ("date", "timestamp", "timestamptz", "bytea", "bool", "boolean") and target not in INTEGER_NAMES \
+            and target not in FLOAT_NAMES or tc.typeName.arrayBounds:
         return
     arg = tc.arg
     column = isinstance(arg, ast.ColumnRef) and isinstance(arg.fields[-1], ast.String) \
@@ -3487,6 +3491,10 @@ def _text_read_at_run_time(tc: ast.TypeCast, columns: dict[str, str]) -> None:
         return
     if target == "bytea":  # '\x...' is hex (DuckDB's cast reads only escapes)
         tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_bytea_text"),), args=(arg,))
+    elif target in ("bool", "boolean"):  # on, of, yes, prefixes of true and false (DuckDB's cast refused them)
+        tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_boolean_text"),), args=(arg,))
+    elif target in FLOAT_NAMES:  # 22P02 for 1_000, 22003 for 1e400 (DuckDB's cast read it as infinity)
+        tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_float_text"),), args=(arg, _constant(FLOAT_NAMES[target])))
     elif target in INTEGER_NAMES:
         tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_integer_text"),), args=(arg, _constant(INTEGER_NAMES[target])))
     else:

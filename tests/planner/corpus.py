@@ -237,6 +237,9 @@ QUERIES = [
     # ... and of more places than a column's 10 (the common type kept 28 digits before the point and cut them: 1e-20 was 0)
     "SELECT id, coalesce(NULLIF(salary, salary), 1e-20) = 1e-20, greatest(salary, 1e-25) = salary, "
     "CASE WHEN id > 2 THEN salary ELSE 0.000000000000000000001 END > 0 FROM emp ORDER BY id",
+    # text read as a boolean or a float as the statement runs: PostgreSQL's words and numbers
+    "SELECT w, w::boolean, ('1' || w)::text::float8 FROM (VALUES ('0'::text), ('1')) v(w)"
+    " UNION ALL SELECT w, w::boolean, NULL FROM (VALUES ('on'::text), ('of'::text), (' YES '::text), ('t'::text)) v(w) ORDER BY 1",
     # a numeric's places: scale of a constant or a typed column, min_scale, trim_scale
     "SELECT scale(1.12), scale(0), scale(-13.000000000000000), min_scale(1.1000), min_scale(0.00), trim_scale(1.1234500), trim_scale(0.00),"
     " scale(salary), min_scale(salary), trim_scale(salary) FROM emp ORDER BY id",
@@ -456,6 +459,9 @@ ERRORS = [
     "SELECT 'nope'::boolean",
     "SELECT '1.5.1'::numeric",
     "SELECT t::numeric FROM (VALUES ('1_000')) v(t)",
+    "SELECT t::float8 FROM (SELECT 'x' || '1e400' AS t) v",
+    "SELECT t::float8 FROM (SELECT '4e-400'::text AS t) v",
+    "SELECT CAST(t || '_000' AS real) FROM cv WHERE k = 1",
     "SELECT (doc->'name')::numeric FROM docs WHERE id = 1",
     "SELECT 'tomorrowish'::date",
     "SELECT '2020-13-01'::date",
