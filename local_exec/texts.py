@@ -41,7 +41,7 @@ import re
 import pyarrow as pa
 
 from local_exec import udf
-from values import format_array, format_interval, format_record_texts, format_value
+from values import STORED_PLACES, format_array, format_interval, format_record_texts, format_value
 
 _INTEGER = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT"}
 _DECIMAL = re.compile(r"DECIMAL\((\d+),(\d+)\)")
@@ -172,8 +172,8 @@ FUNCTIONS = {
 }
 
 
-#: the DuckDB type of an unconstrained numeric (planner.sqltypes.STORED_PLACES places)
-UNCONSTRAINED_NUMERIC = "DECIMAL(38,10)"
+#: the DuckDB type of an unconstrained numeric (values.STORED_PLACES places)
+UNCONSTRAINED_NUMERIC = f"DECIMAL(38,{STORED_PLACES})"
 
 #: a value cast to text (``txngate_cast_text``: planner.bind._cast_text) and an "any" argument of format, concat and
 #: concat_ws (``txngate_text``: PostgreSQL's output function, booleans ``t``/``f``) as PostgreSQL prints them, where
