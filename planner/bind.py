@@ -990,8 +990,7 @@ class Binder:
         k = args[1].val.ival if len(args) == 2 and isinstance(args[1], ast.A_Const) and isinstance(args[1].val, ast.Integer) \
             else 0 if len(args) == 1 else None
         cast = args[0]
-        if k is None or not 0 <= k <= STORED_PLACES or not isinstance(cast, ast.TypeCast) or cast.typeName.typmods \
-                or cast.typeName.arrayBounds or cast.typeName.names[-1].sval not in ("numeric", "decimal") or isinstance(cast.arg, ast.A_Const) \
+        if k is None or not 0 <= k <= STORED_PLACES or not _plain_numeric_cast(cast) or isinstance(cast.arg, ast.A_Const) \
                 or _operand_type(cast.arg, self._columns) in INTEGER_TYPES or self._scales.scale(cast.arg) is not None:
             return None
         digits = self._float_digits(cast.arg) if self.dialect == "spark" else self._numeric_input(cast.arg, exact=False)
@@ -1686,8 +1685,9 @@ def _plainly_text(n: ast.Node | None, columns: dict[str, str]) -> bool:
     if isinstance(n, ast.A_Const):
         return isinstance(n.val, ast.String)
     if isinstance(n, ast.ColumnRef):
-        return isinstance(n.fields[-1], ast.String) and (column_type(n, columns, "") in ("text", "varchar") or column_type(n, columns, "").startswith("varchar("))
-    return isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval in ("text", "varchar")
+        declared = column_type(n, columns, "") if isinstance(n.fields[-1], ast.String) else ""
+        return declared in ("text", "varchar") or declared.startswith("varchar(") and not declared.endswith("[]")
+    return isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval.lower() in ("text", "varchar")
 
 
 def _texted(n: ast.Node) -> bool:
@@ -3483,11 +3483,8 @@ def _text_read_at_run_time(tc: ast.TypeCast, columns: dict[str, str]) -> None:
             and target not in FLOAT_NAMES or tc.typeName.arrayBounds:
         return
     arg = tc.arg
-    column = isinstance(arg, ast.ColumnRef) and isinstance(arg.fields[-1], ast.String) \
-        and (column_type(arg, columns) == "text" or column_type(arg, columns, "").startswith("varchar"))
-    cast = isinstance(arg, ast.TypeCast) and arg.typeName.names[-1].sval.lower() in ("text", "varchar") and not arg.typeName.arrayBounds
     joined = isinstance(arg, ast.A_Expr) and arg.kind == A_Expr_Kind.AEXPR_OP and arg.name[-1].sval == "||" and target in ("bytea", "timestamptz")
-    if not (column or cast or joined):
+    if not (joined or _plainly_text(arg, columns) and not isinstance(arg, ast.A_Const)):
         return
     if target == "bytea":  # '\x...' is hex (DuckDB's cast reads only escapes)
         tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_bytea_text"),), args=(arg,))
