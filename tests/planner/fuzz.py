@@ -428,12 +428,12 @@ def _common_type_only(sql: str, got: Outcome, expected: Outcome) -> bool:
 
 
 def _char_set_operation(sql: str, got: Outcome, expected: Outcome) -> bool:
-    """A set operation, NULLIF, grouped CASE or max/min of a CASE with a character(n) arm and a text one: PostgreSQL resolves
+    """A set operation, NULLIF, grouped CASE or max/min of a CASE or COALESCE with a character(n) arm and a text one: PostgreSQL resolves
     the common type (character, or text) and compares and groups without trailing spaces; txngate
     compares the padded values (a set operation typed character by its first arm pads the other arms
     to compare: a short text value PostgreSQL prints as it is prints padded)."""
     resolving = any(w in sql for w in ("UNION", "INTERSECT", "EXCEPT", "NULLIF(")) or ("GROUP BY" in sql and "CASE" in sql) \
-        or re.search(r"\b(?:max|min)\(CASE\b", sql) is not None
+        or re.search(r"\b(?:max|min)\((?:CASE\b|COALESCE\()", sql) is not None
     mixed = resolving and " c" in sql.replace("(", " ").replace(".", " ")
     return mixed and got.sqlstate is None and expected.sqlstate is None and not _equal_values(got, expected)
 
