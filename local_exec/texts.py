@@ -1,5 +1,5 @@
 """PostgreSQL's text of values DuckDB prints otherwise: lists, intervals,
-records and unconstrained numerics.
+records, floats and unconstrained numerics.
 
 DuckDB casts a list to text as ``[1, 2]`` and a list of lists as
 ``[[1, 2], [3, 4]]``; PostgreSQL prints ``{1,2}`` and ``{{1,2},{3,4}}``,
@@ -25,7 +25,9 @@ A struct (a ROW, a whole-row reference) prints as ``{'a': 1}`` or
 ``txngate_record_text(to_json(r), typeof(r))`` prints each field from its
 JSON value and DuckDB type (records and arrays inside too), quoted as
 ``values.format_record_texts`` quotes. An unconstrained numeric, kept
-with 10 places, prints without the zeros they add (``1.5``).
+with 10 places, prints without the zeros they add (``1.5``); a double
+or a real as PostgreSQL's output function prints it (``10000000000``,
+``2.1474836e+09``; DuckDB's ``10000000000.0``).
 
 Invariant: the text of a one-dimensional list, an interval or a record equals what
 the gateway sends for the same value as a result column in PostgreSQL's
@@ -164,7 +166,17 @@ def _intervals(column):
     return pa.array([None if v is None else format_interval(v.months, v.days, v.nanoseconds // 1000) for v in column.to_pylist()], pa.string())
 
 
+def float8_text(x: float) -> str:
+    return format_value(x, "double precision")
+
+
+def float4_text(x: float) -> str:
+    return format_value(x, "real")
+
+
 FUNCTIONS = {
+    "txngate_float8_text": (float8_text, ["DOUBLE"], "VARCHAR"),
+    "txngate_float4_text": (float4_text, ["FLOAT"], "VARCHAR"),
     "txngate_list_text": (array_text, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_record_text": (record_text, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_list_join": (array_flat_text, ["VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR"),
@@ -182,6 +194,8 @@ MACROS = (
     "CREATE OR REPLACE MACRO txngate_cast_text(x) AS CASE WHEN typeof(x) LIKE '%[]' THEN txngate_list_text(to_json(x), typeof(x)) "
     "WHEN typeof(x) = 'INTERVAL' THEN txngate_interval_text(TRY_CAST(x AS INTERVAL)) "
     "WHEN typeof(x) LIKE 'STRUCT(%' OR typeof(x) LIKE 'TUPLE(%' THEN txngate_record_text(to_json(x), typeof(x)) "
+    # a float as PostgreSQL prints it (1e10 as 10000000000, a real to its shortest digits: DuckDB's 10000000000.0)
+    "WHEN typeof(x) = 'DOUBLE' THEN txngate_float8_text(TRY_CAST(x AS DOUBLE)) WHEN typeof(x) = 'FLOAT' THEN txngate_float4_text(TRY_CAST(x AS FLOAT)) "
     # an unconstrained numeric (kept with 10 places) without the zeros its 10 places add: 1.5, not 1.5000000000
     f"WHEN typeof(x) = '{UNCONSTRAINED_NUMERIC}' THEN rtrim(rtrim(CAST(x AS VARCHAR), '0'), '.') ELSE CAST(x AS VARCHAR) END",
     "CREATE OR REPLACE MACRO txngate_text(x) AS CASE WHEN typeof(x) = 'BOOLEAN' THEN left(CAST(x AS VARCHAR), 1) ELSE txngate_cast_text(x) END",

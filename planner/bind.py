@@ -1696,16 +1696,16 @@ def _texted(n: ast.Node) -> bool:
 
 def _maybe_unconstrained(n: ast.Node | None, columns: dict[str, str]) -> bool:
     """Whether ``n`` may be an unconstrained numeric (DuckDB's 10 places,
-    whose text has zeros PostgreSQL's has not) or a record: a column of
-    that type or of none known (a whole-row reference too), a cast to
-    numeric, a ROW, or plainly a numeric by its operands. (Not any
+    whose text has zeros PostgreSQL's has not), a float or a record: a
+    column of such a type or of none known (a whole-row reference too), a
+    cast to numeric, a ROW, or plainly a numeric or float by its operands. (Not any
     expression: ``txngate_cast_text`` names its argument a dozen times,
     and DuckDB copies it into each.)"""
     if isinstance(n, ast.ColumnRef):
-        return isinstance(n.fields[-1], ast.String) and column_type(n, columns, "numeric") == "numeric"
+        return isinstance(n.fields[-1], ast.String) and column_type(n, columns, "numeric") in ("numeric", "real", "double precision")
     if isinstance(n, ast.TypeCast):
-        return _plain_numeric_cast(n)
-    return isinstance(n, ast.RowExpr) or _operand_type(n, columns, floats=True) == "numeric"
+        return _plain_numeric_cast(n) or not n.typeName.arrayBounds and n.typeName.names[-1].sval in FLOAT_NAMES
+    return isinstance(n, ast.RowExpr) or _operand_type(n, columns, floats=True) in ("numeric", "real", "double precision")
 
 
 def _char_in(n: ast.Node | None, types: dict[str, str]) -> bool:

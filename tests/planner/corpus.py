@@ -237,6 +237,9 @@ QUERIES = [
     # ... and of more places than a column's 10 (the common type kept 28 digits before the point and cut them: 1e-20 was 0)
     "SELECT id, coalesce(NULLIF(salary, salary), 1e-20) = 1e-20, greatest(salary, 1e-25) = salary, "
     "CASE WHEN id > 2 THEN salary ELSE 0.000000000000000000001 END > 0 FROM emp ORDER BY id",
+    # a float's text: PostgreSQL's output (10000000000, 2.1474836e+09), where DuckDB's cast printed 10000000000.0
+    "SELECT amount::text, (amount * 1e8)::text, (amount / 3)::real::text, amount || 'x', concat(amount * 2), (amount * 1e8)::varchar(14)"
+    " FROM sales WHERE id < 8 ORDER BY id",
     # text read as a boolean or a float as the statement runs: PostgreSQL's words and numbers
     "SELECT w, w::boolean, ('1' || w)::text::float8 FROM (VALUES ('0'::text), ('1')) v(w)"
     " UNION ALL SELECT w, w::boolean, NULL FROM (VALUES ('on'::text), ('of'::text), (' YES '::text), ('t'::text)) v(w) ORDER BY 1",
