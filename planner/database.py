@@ -166,6 +166,8 @@ class Database:
             family("txngate_commit_groups_total", "counter", "Compare-and-appends on the txns shard that committed a group.", c.groups),
             family("txngate_commit_retries_total", "counter", "Commits validated again at a later time (recomputed or failed).", c.retries),
             family("txngate_commit_conflicts_total", "counter", "Commits refused by validation (40001 to an explicit transaction).", c.conflicts),
+            family("txngate_txns_append_losses_total", "counter", "Compare-and-appends on the txns shard lost to another process.",
+                   self.txns.append_losses),
             family("txngate_commit_seconds", "histogram", "Commit latency, queue to commit point.", c.latency.snapshot()),
             family("txngate_apply_backlog", "gauge", "Data shards with commits not yet applied.", c.apply_backlog),
             family("txngate_snapshot_cache_hits_total", "counter", "Table reads answered from the snapshot cache.", cache.hits),

@@ -62,13 +62,67 @@ class MemOracle(Oracle):
             self._write = max(self._write, ts)
 
 
+class Coalesced:
+    """Concurrent calls of an async read sharing one round trip, without
+    giving up linearizability: a call is answered by a read that *started
+    after it was made* (the round in flight when it arrives is too early:
+    it joins the next one, which starts when that one ends). So N sessions
+    asking for ``read_ts`` at once cost two queries, not N, and each answer
+    is still at least every timestamp applied before its call.
+
+    Invariant: at most one read is in flight; ``_waiting`` is None or the
+    future of the round that starts next."""
+
+    def __init__(self, read):
+        self._read = read
+        self._waiting: asyncio.Future | None = None
+        self._running = False
+        self.rounds = 0
+
+    async def __call__(self):
+        if self._waiting is None:
+            self._waiting = asyncio.get_running_loop().create_future()
+            if not self._running:
+                self._running = True
+                asyncio.get_running_loop().create_task(self._rounds())
+        # shielded: one caller's cancellation must not cancel the others' answer
+        return await asyncio.shield(self._waiting)
+
+    async def _rounds(self) -> None:
+        try:
+            while self._waiting is not None:
+                fut, self._waiting = self._waiting, None
+                self.rounds += 1
+                try:
+                    value = await self._read()
+                except BaseException as e:  # noqa: BLE001 - every waiter of the round gets it
+                    fut.set_exception(e)
+                    fut.exception()  # retrieved here: a round whose callers all left logs nothing
+                    if isinstance(e, asyncio.CancelledError):
+                        raise
+                else:
+                    fut.set_result(value)
+        finally:
+            self._running = False
+            if self._waiting is not None:  # cancelled (the loop is closing): nobody will run their round
+                self._waiting.cancel()
+                self._waiting = None
+
+    def validate(self) -> None:
+        assert self._running or self._waiting is None, "callers wait for a round nobody runs"
+
+
 class PostgresOracle(Oracle):
+    """The oracle row in PostgreSQL. ``read_ts`` calls made while one is
+    in flight share the next query (``Coalesced``)."""
+
     kind = "postgres"
 
     def __init__(self, pool, timeline: str, timeout: float):
         self._pool = pool
         self.timeline = timeline
         self.timeout = timeout
+        self._read_ts = Coalesced(self._query_read_ts)
 
     @classmethod
     async def open(cls, url: str, *, timeline: str = "txngate", setting: str = "consensus") -> "PostgresOracle":
@@ -105,6 +159,9 @@ class PostgresOracle(Oracle):
         return await self._pool.run("oracle write_ts", True, q)
 
     async def read_ts(self) -> int:
+        return await self._read_ts()
+
+    async def _query_read_ts(self) -> int:
         async def q(conn):
             return await conn.fetchval("SELECT read_ts FROM timestamp_oracle WHERE timeline = $1", self.timeline, timeout=self.timeout)
 

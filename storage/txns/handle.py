@@ -101,6 +101,8 @@ class TxnsHandle:
         self._lock = asyncio.Lock()  # serializes this process's txns writes
         self.commits = 0
         self.commit_losses = 0
+        #: compare-and-appends on the txns shard another process won first
+        self.append_losses = 0
         self._compactor: asyncio.Task | None = None
         client.orphan_guard = self._committed_keys
 
@@ -185,6 +187,7 @@ class TxnsHandle:
                     if self.commits % COMPACT_EVERY == 0:
                         self._spawn_compact(at)
                     return CommitResult(True, at, at + 1)
+                self.append_losses += 1
                 if batch is not None:
                     await batch.delete(self.client.blob)
                 u = out.upper if out.upper != u else await self.writer.fetch_upper()

@@ -98,3 +98,76 @@ async def test_eight_processes(kind, request, tmp_path, uniq):
         assert not done or r >= max(done)
         later = [w for s, _, w in ws if s > t1]
         assert not later or r < min(later)
+
+
+async def _turns(n: int = 10) -> None:
+    """Let the event loop run every task that is ready (no wall time)."""
+    for _ in range(n):
+        await asyncio.sleep(0)
+
+
+async def test_coalesced_reads_start_after_their_calls():
+    """A call made while a read is in flight is answered by the next read,
+    shared by every call that arrived meanwhile; one caller's cancellation
+    leaves the others their answer; an error reaches every caller of its
+    round and no later one."""
+    from storage.oracle.oracle import Coalesced
+
+    started, release, fail = [], [], []
+
+    async def read():
+        started.append(len(started) + 1)
+        gate = asyncio.Event()
+        release.append(gate)
+        await gate.wait()
+        if fail:
+            raise fail.pop()
+        return started[-1]
+
+    reads = Coalesced(read)
+    a = asyncio.create_task(reads())
+    await _turns()
+    assert started == [1]
+    b, c, d = (asyncio.create_task(reads()) for _ in range(3))
+    await _turns()
+    assert started == [1]  # b, c, d wait for the next round: the one in flight began before them
+    release[0].set()
+    assert await a == 1
+    await _turns()
+    assert started == [1, 2]
+    d.cancel()
+    fail.append(OSError("down"))
+    release[1].set()
+    for t in (b, c):
+        with pytest.raises(OSError):
+            await t
+    with pytest.raises(asyncio.CancelledError):
+        await d
+    e = asyncio.create_task(reads())
+    await _turns()
+    release[2].set()
+    assert await e == 3 and reads.rounds == 3
+    reads.validate()
+
+
+async def test_concurrent_reads_see_every_earlier_apply(pg_server, uniq):
+    """Many sessions' read_ts at once (sharing queries) each see every
+    write applied before the call was made."""
+    o = await open_oracle(pg_server.url(timeline=f"t{uniq}"))
+    try:
+        async def reader(applied: list[int]) -> None:
+            for _ in range(20):
+                floor = applied[-1]
+                assert await o.read_ts() >= floor
+
+        async def writer(applied: list[int]) -> None:
+            for _ in range(20):
+                ts = await o.write_ts()
+                await o.apply_write(ts)
+                applied.append(ts)
+
+        applied = [await o.read_ts()]
+        await asyncio.gather(writer(applied), *(reader(applied) for _ in range(16)))
+        assert o._read_ts.rounds < 16 * 20
+    finally:
+        await o.close()
