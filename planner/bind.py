@@ -38,7 +38,7 @@ from planner.catalog import Catalog, Relation
 from planner import functions
 from planner.errors import FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
-from planner.parse import copy_tree, pg_sql, walk
+from planner.parse import copy_tree, figure_name, pg_sql, result_names, walk
 from planner.resolve import ColumnTypes, column_type, resolve, scalar_in_from, scoped_type
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, raised, replace_children
 from planner.sqltypes import type_name as sql_type_name
@@ -1274,8 +1274,15 @@ class Binder:
             renamed = [c.sval for c in (item.alias.colnames or ())] if item.alias is not None else []
             names = renamed + list(rel.column_names[len(renamed):])
             return [(alias, name) for name in names]
-        if not isinstance(item, ast.JoinExpr) or item.alias is not None:
+        if isinstance(item, ast.RangeSubselect):
+            names = self._select_names(item.subquery, ctes) if item.alias is not None else None
+            return None if names is None else self._aliased(item.alias, names)
+        if not isinstance(item, ast.JoinExpr):
             return None
+        if item.alias is not None:  # (a JOIN b USING (k)) AS j: j's columns, in the join's order
+            inner = self._from_columns(ast.JoinExpr(jointype=item.jointype, isNatural=item.isNatural, larg=item.larg, rarg=item.rarg,
+                                                    usingClause=item.usingClause, quals=item.quals), ctes)
+            return None if inner is None else self._aliased(item.alias, [name for _q, name in inner])
         left, right = self._from_columns(item.larg, ctes), self._from_columns(item.rarg, ctes)
         if left is None or right is None:
             return None
@@ -1287,6 +1294,37 @@ class Binder:
             return left + right
         rest = [c for c in left if c[1] not in names] + [c for c in right if c[1] not in names]
         return [(None, name) for name in names] + rest
+
+    @staticmethod
+    def _aliased(alias: ast.Alias, names: list[str]) -> list[tuple[str, str]]:
+        """A FROM item's columns under ``alias`` (its column list renaming the first ones)."""
+        renamed = [c.sval for c in (alias.colnames or ())]
+        return [(alias.aliasname, name) for name in renamed + names[len(renamed):]]
+
+    def _select_names(self, query: ast.Node, ctes: set[str]) -> list[str] | None:
+        """The output column names of a FROM subquery (its ``*`` expanded
+        as ``_from_columns`` does), or None when they are not known here."""
+        while isinstance(query, ast.SelectStmt) and query.op is not None and query.op.name != "SETOP_NONE":
+            query = query.larg
+        if not isinstance(query, ast.SelectStmt) or query.withClause is not None:
+            return None
+        if query.valuesLists or not query.targetList:
+            return result_names(query)
+        names: list[str] = []
+        for target in query.targetList:
+            val = target.val
+            excluded = _star_excluded(val)
+            if excluded is not None or isinstance(val, ast.ColumnRef) and isinstance(val.fields[-1], ast.A_Star):
+                if isinstance(val, ast.ColumnRef) and len(val.fields) != 1:
+                    return None
+                for item in query.fromClause or ():
+                    found = self._from_columns(item, ctes)
+                    if found is None:
+                        return None
+                    names += [name for _q, name in found if name not in (excluded or ())]
+            else:
+                names.append(target.name or figure_name(val))
+        return names
 
     def _rename(self, rv: ast.RangeVar, ctes: set[str]) -> None:
         if rv.schemaname is None and (rv.relname in ctes or rv.relname in self.given):
@@ -1583,6 +1621,14 @@ def _referenced_columns(select: ast.SelectStmt) -> set[tuple[str, ...]]:
             if isinstance(n, ast.ColumnRef):
                 out.add(tuple(f.sval if isinstance(f, ast.String) else "*" for f in n.fields)[-2:])
     return out
+
+
+def _star_excluded(val: ast.Node) -> list[str] | None:
+    """The names a ``scopes.STAR_EXCLUDING`` star (a ``*`` whose join
+    columns were listed first) leaves out; None for any other node."""
+    if isinstance(val, ast.FuncCall) and len(val.funcname) == 1 and val.funcname[0].sval == scopes.STAR_EXCLUDING:
+        return [a.fields[-1].sval for a in val.args or ()]
+    return None
 
 
 def _merges(item: ast.Node) -> bool:

@@ -323,6 +323,10 @@ QUERIES = [
     # VALUES, constants, generate_series
     # SELECT * over a join USING a column of subqueries that select * and more: the merged column first
     "SELECT * FROM (SELECT *, 3 AS x FROM emp WHERE id < 3) a JOIN (SELECT id AS x, name AS n2 FROM emp) b USING (x) ORDER BY 2",
+    # ... and that join aliased, inside another join: its merged column still first (DuckDB put it after the left's)
+    "SELECT * FROM emp e LEFT JOIN ((SELECT *, 3 AS x FROM emp WHERE id < 3) a JOIN (SELECT id AS x, name AS n2 FROM emp) b USING (x)) j"
+    " ON e.id = j.id ORDER BY 1",
+    "SELECT * FROM (SELECT 1 AS k, 'a' AS v) p NATURAL FULL JOIN (SELECT * FROM (SELECT 1 AS k, 2 AS w) q NATURAL FULL JOIN (SELECT 2 AS k, 3 AS u) r) s ORDER BY 1",
     # a RANGE offset given as text for a date column is an interval (the engine could not subtract text from a date)
     "SELECT id, max(id) OVER (ORDER BY hired RANGE BETWEEN '400 days' PRECEDING AND '1 day' FOLLOWING) FROM emp ORDER BY id",
     # a function of one value in FROM is one row (DuckDB's repeat() there repeated a row 500 times)
