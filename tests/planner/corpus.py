@@ -323,6 +323,15 @@ QUERIES = [
     # VALUES, constants, generate_series
     # SELECT * over a join USING a column of subqueries that select * and more: the merged column first
     "SELECT * FROM (SELECT *, 3 AS x FROM emp WHERE id < 3) a JOIN (SELECT id AS x, name AS n2 FROM emp) b USING (x) ORDER BY 2",
+    # a quotient read for every row (an aggregate's argument, a WHERE, a window) is PostgreSQL's numeric, not a double's
+    # (sum(salary / 3) was off in its eighth digit): fixed-point operands, rounded at each value's scale (the sums' display
+    # scales are 20, PostgreSQL's that of its largest quotient scale: compared at 14 places)
+    "SELECT round(sum(salary / 3), 14), round(sum(salary / 7.5), 14), round(sum(mgr / 3.0), 14), round(max(salary / (mgr + 0.5)), 14),"
+    " round(sum((salary - 1) / 3), 14), round(min(-salary / 0.07), 14) FROM emp",
+    "SELECT id, round(avg(salary / 3) OVER (ORDER BY id), 14), round(sum(salary / qty) OVER (ORDER BY id), 14) FROM emp JOIN nation ON n_key = id"
+    " ORDER BY id",
+    "SELECT id FROM emp WHERE salary / 3 > 33.33 AND salary / 7 < 17.18 ORDER BY id",
+    "SELECT round(sum(budget / 7.0), 14), round(sum(length(name) / 3.0), 14), round(sum(id::numeric / 3), 14) FROM emp JOIN dept ON code = dept",
     # ... and that join aliased, inside another join: its merged column still first (DuckDB put it after the left's)
     "SELECT * FROM emp e LEFT JOIN ((SELECT *, 3 AS x FROM emp WHERE id < 3) a JOIN (SELECT id AS x, name AS n2 FROM emp) b USING (x)) j"
     " ON e.id = j.id ORDER BY 1",
@@ -465,6 +474,7 @@ ERRORS = [
     "SELECT 'x'::smallint",
     "SELECT 'nope'::boolean",
     "SELECT '1.5.1'::numeric",
+    "SELECT sum(salary / (mgr - 1)) FROM emp",
     "SELECT t::numeric FROM (VALUES ('1_000')) v(t)",
     "SELECT t::float8 FROM (SELECT 'x' || '1e400' AS t) v",
     "SELECT t::float8 FROM (SELECT '4e-400'::text AS t) v",

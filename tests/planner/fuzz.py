@@ -559,13 +559,14 @@ def _array_extreme_of_subquery(sql: str, got: Outcome, expected: Outcome) -> boo
 KNOWN = {
     "numeric division as double": (
         "avg() and / of numerics are exact (local_exec.numeric): as text in output columns, as numeric(38,20) inside "
-        "expressions (planner.bind._decimal_quotients), except per-row quotients in WHERE, join conditions and aggregate "
-        "arguments (doubles, for speed, unless rounded there); an operand whose type the binder does not work out leaves the "
-        "quotient to DuckDB's double (values equal to 12 digits)",
+        "expressions (planner.bind._decimal_quotients), per-row quotients in WHERE, join conditions and aggregate arguments too "
+        "when both operands are fixed-point (planner.bind._fixed_point: integers, numeric(p<=18,s), constants, + - * of them); "
+        "of any other operand (a NULLIF, a function's numeric) the quotient is DuckDB's double (values equal to 12 digits)",
         _numeric_division_as_float),
     "common type": (
-        "an expression whose PostgreSQL type the binder does not work out takes DuckDB's (a set operation's arms, an average "
-        "of quotients over a window printed with DuckDB's scale and a double's precision): the values agree", _common_type_only),
+        "an expression whose PostgreSQL type the binder does not work out takes DuckDB's (a set operation's arms), or a "
+        "quotient inside an expression keeps 20 places where PostgreSQL's keeps more (avg of small quotients): the values "
+        "agree to 12 digits", _common_type_only),
     "decimal overflow": (_decimal_overflow.__doc__, _decimal_overflow),
     "char set operation": (_char_set_operation.__doc__, _char_set_operation),
     "eager filter": (_eager_filter.__doc__, _eager_filter),
@@ -587,8 +588,8 @@ UNSPECIFIED_ORDER = {"equal intervals"}
 #: one query per class that shows it (tests/planner/test_random_differential.py checks each still does,
 #: so a class that is fixed must leave KNOWN)
 REPRODUCTIONS = {
-    "numeric division as double": "SELECT max(n / 8.0) FROM fz",
-    "common type": "SELECT id, avg(n / 2) OVER (ORDER BY id) FROM fz ORDER BY id",
+    "numeric division as double": "SELECT max(n / nullif(n, 0)) FROM fz",
+    "common type": "SELECT id, avg(n / nullif(i, 0)) OVER (ORDER BY id) FROM fz ORDER BY id",
     "decimal overflow": "SELECT id, (n * n) FROM fz ORDER BY id",
     "char set operation": "SELECT c AS x FROM fz UNION SELECT t FROM fz ORDER BY 1 NULLS FIRST",
     "eager filter": "SELECT sum(b * 2) FILTER (WHERE id < 5) FROM fz",

@@ -1,0 +1,68 @@
+"""local_exec.numeric.fixed_quotient (quotients of fixed-point columns over
+whole columns) against numeric_div (PostgreSQL's division, one value at a
+time): the same value, rounded at the same scale, for seeded random
+operands of every size and the edges of BIGINT, through DuckDB as
+planner.bind calls it."""
+
+from __future__ import annotations
+
+import decimal
+import random
+
+import duckdb
+import pytest
+
+from local_exec import numeric
+
+
+@pytest.fixture(scope="module")
+def con():
+    c = duckdb.connect()
+    numeric.register(c)
+    yield c
+    c.close()
+
+
+def expected(a: int, sa: int, b: int, sb: int, places: int) -> decimal.Decimal:
+    """PostgreSQL's quotient, to at most ``places`` places (where it has more, rounded there)."""
+    exact = decimal.Decimal(numeric.numeric_div(str(decimal.Decimal(a).scaleb(-sa)), str(decimal.Decimal(b).scaleb(-sb))))
+    scale = min(-exact.as_tuple().exponent, places)
+    return exact.quantize(decimal.Decimal(1).scaleb(-scale), context=decimal.Context(prec=100, rounding=decimal.ROUND_HALF_UP))
+
+
+def quotients(con, rows: list[tuple[int, int]], sa: int, sb: int, places: int) -> list:
+    con.execute("CREATE OR REPLACE TEMP TABLE q (i INTEGER, a BIGINT, b BIGINT)")
+    con.executemany("INSERT INTO q VALUES (?, ?, ?)", [(i, a, b) for i, (a, b) in enumerate(rows)])
+    sql = (f"SELECT txngate_fixed_quotient(a, {sa}, b, {sb}, {places}) * CAST('1e-{places}' AS DECIMAL(38,{places})) "
+           "FROM q ORDER BY i")
+    return [r[0] for r in con.execute(sql).fetchall()]
+
+
+@pytest.mark.parametrize("sa, sb, places", [(3, 2, 20), (0, 0, 20), (2, 0, 20), (0, 4, 20), (0, 1, 17)])
+def test_random_operands(con, sa, sb, places):
+    rng = random.Random(sa * 100 + sb * 10 + places)
+    limit = 10 ** (places - 20 + 18) if places < 20 else 10 ** 12
+    rows = []
+    for _ in range(3000):
+        a = rng.randint(-limit, limit) // 10 ** rng.randint(0, 11)
+        b = rng.choice([-1, 1]) * max(1, rng.randint(1, 10 ** 9) // 10 ** rng.randint(0, 8))
+        rows.append((a, b))
+    got = quotients(con, rows, sa, sb, places)
+    for (a, b), q in zip(rows, got):
+        want = expected(a, sa, b, sb, places)
+        assert q == want and -q.as_tuple().exponent == places, (a, b, q, want)
+
+
+def test_edges(con):
+    small = [(0, 7), (5, 3), (-5, 3), (1, 3), (2, 3), (9999, 1), (10000, 3), (1, 9999), (1, 10000), (15, -2)]
+    for (a, b), q in zip(small, quotients(con, small, 1, 0, 20)):
+        assert q == expected(a, 1, b, 0, 20), (a, b, q)
+    wide = [(2 ** 63 - 1, 3), (-2 ** 63, 7), (10 ** 18, 3), (10 ** 18 - 1, 7), (1, 2 ** 63 - 1), (5, -2 ** 63)]
+    for (a, b), q in zip(wide, quotients(con, wide, 0, 0, 17)):
+        assert q == expected(a, 0, b, 0, 17), (a, b, q)
+
+
+def test_nulls_and_zero(con):
+    assert con.execute("SELECT txngate_fixed_quotient(NULL, 0, 3, 0, 20), txngate_fixed_quotient(3, 0, NULL, 0, 20)").fetchall() == [(None, None)]
+    with pytest.raises(duckdb.Error, match=r"\[22012\] division by zero"):
+        con.execute("SELECT txngate_fixed_quotient(3, 0, 0, 0, 20)").fetchall()
