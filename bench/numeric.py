@@ -3,13 +3,14 @@ beside the test PostgreSQL in the same run (issue "SQL answers exactly
 PostgreSQL's").
 
 For each size (--sizes), a table ``num (id, n numeric(12,3), m
-numeric(9,2), i integer, f double precision)`` loaded on both, then each
+numeric(9,2), i integer, f double precision, u numeric)`` loaded on both, then each
 query's median time over --runs runs (warm: the table cached), and
 whether txngate's answer is PostgreSQL's: "yes" digit for digit, "to N
 places" equal but for the places PostgreSQL shows past N (its display
 scale, or a quotient's places past the 20 txngate keeps), "NO" otherwise:
 * ``sum(n / m)``, ``sum(n / 7)``, a WHERE on ``n / m``: per-row quotients
-  (planner.bind._fixed_quotient, computed in DuckDB);
+  (planner.bind._fixed_quotient, local_exec.numeric over whole columns),
+  and ``sum(u / m)`` of an unconstrained numeric ``u`` (each value its scale);
 * ``sum(n) / sum(m)``: one quotient per group (local_exec.numeric);
 * ``sum(f::numeric)``, ``sum(round(f::numeric, 2))``: casts of doubles to
   numeric (local_exec.numeric's input, a Python call per row);
@@ -39,6 +40,7 @@ QUERIES = [
     "SELECT sum(n / m) FROM num",
     "SELECT sum(n / 7) FROM num",
     "SELECT count(*) FROM num WHERE n / m > 100",
+    "SELECT sum(u / m) FROM num",
     "SELECT sum(n) / sum(m) FROM num",
     "SELECT sum(f::numeric) FROM num",
     "SELECT sum(round(f::numeric, 2)) FROM num",
@@ -46,7 +48,7 @@ QUERIES = [
 ]
 
 LOAD = ("INSERT INTO num SELECT g, ((g::bigint * 7919) % 2000000 - 1000000)::numeric / 1000, (g % 9973 + 1)::numeric / 100, g % 1000, "
-        "g / 8.0 FROM generate_series(1, {size}) g")
+        "g / 8.0, ((g::bigint * 7919) % 2000000 - 1000000) * 0.001 FROM generate_series(1, {size}) g")
 
 
 def agreement(ours, theirs) -> str:
@@ -69,7 +71,7 @@ async def measure(size: int, runs: int, pg_url: str) -> list[tuple]:
         try:
             session = db.session()
             conn.execute("DROP TABLE IF EXISTS num")
-            for sql in ("CREATE TABLE num (id integer PRIMARY KEY, n numeric(12,3), m numeric(9,2), i integer, f double precision)",
+            for sql in ("CREATE TABLE num (id integer PRIMARY KEY, n numeric(12,3), m numeric(9,2), i integer, f double precision, u numeric)",
                         LOAD.format(size=size)):
                 await session.execute(sql)
                 conn.execute(sql)

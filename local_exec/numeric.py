@@ -16,7 +16,9 @@ weight included) and rounded half away from zero; ``txngate_numeric_add``,
 ``_sub`` and ``_mul`` carry such a result through + - * exactly.
 ``txngate_fixed_quotient`` is the division of fixed-point columns
 (BIGINTs and their scales) over whole columns, for quotients read for
-every row (planner.bind._fixed_quotient).
+every row (planner.bind._fixed_quotient); ``txngate_numeric_quotient``
+the same of unconstrained numerics (DECIMAL(38,10), each value its own
+scale).
 ``txngate_numeric_input(text, places)`` reads a number's text as
 PostgreSQL's numeric input does, refusing what DuckDB's cast would round
 or misread (planner.bind's casts to numeric of text, doubles and reals).
@@ -40,7 +42,7 @@ from local_exec import udf
 from local_exec.udf import FunctionError
 from values import TOO_MANY_PLACES
 
-__all__ = ["FUNCTIONS", "fixed_quotient", "ln_dweight", "numeric_div", "numeric_exp", "numeric_input", "numeric_ln", "numeric_log", "numeric_power", "numeric_sqrt",
+__all__ = ["FUNCTIONS", "fixed_quotient", "ln_dweight", "numeric_quotient", "numeric_div", "numeric_exp", "numeric_input", "numeric_ln", "numeric_log", "numeric_power", "numeric_sqrt",
            "numeric_variance", "register", "significant_places"]
 
 #: NUMERIC_MIN_SIG_DIGITS and the display scale bounds of PostgreSQL's numeric.c
@@ -353,6 +355,29 @@ def _base_digits(m, scale: int):
     return np.where(zero, 0, weight), np.where(zero, 0, first)
 
 
+def _quotients(x, x_unit: int, x_scale, y, y_unit: int, y_scale, places: int) -> pa.Array:
+    """The quotients of ``x * 10^-x_unit`` by ``y * 10^-y_unit`` (numpy
+    int64 arrays of unscaled values; ``y`` has no zero), each rounded half
+    away from zero at its ``select_div_scale`` from the display scales
+    ``x_scale`` and ``y_scale`` (numbers or arrays), at most ``places``:
+    unscaled there, as decimal128(38, 0); 22003 past 38 digits."""
+    ax, ay = np.abs(x).view(np.uint64), np.abs(y).view(np.uint64)  # (|-2^63| wraps to 2^63 as a uint64)
+    (w1, f1), (w2, f2) = _base_digits(ax, x_unit), _base_digits(ay, y_unit)
+    scale = np.minimum(np.maximum(MIN_SIG_DIGITS - 4 * (w1 - w2 - (f1 <= f2)), np.maximum(np.maximum(x_scale, y_scale), 0)), places)
+    shift = scale - x_unit + y_unit  # x 10^shift / y, rounded, is the quotient unscaled at its scale
+    dividend = pa.array(ax, pa.uint64()).cast(pa.decimal256(20, 0))
+    dividend = pc.if_else(pa.array((x < 0) != (y < 0)), pc.negate(dividend), dividend)
+    divisor = pa.array(ay, pa.uint64()).cast(pa.decimal256(20, 0))
+    try:
+        shifted = pc.multiply(dividend, _POW10.take(pa.array(np.maximum(shift, 0)))).cast(pa.decimal256(39, 0))
+        divisor = pc.multiply(divisor, _POW10.take(pa.array(np.maximum(-shift, 0))).cast(pa.decimal256(11, 0))).cast(pa.decimal256(31, 0))
+        quotient = pc.round(pc.divide(shifted, divisor), 0, round_mode="half_towards_infinity")
+        out = pc.multiply(quotient.cast(pa.decimal256(39, 0)), _POW10.take(pa.array(places - scale)).cast(pa.decimal256(21, 0)))
+        return out.cast(pa.decimal128(38, 0))
+    except pa.ArrowInvalid as e:  # a value past the digits a DECIMAL holds
+        raise FunctionError("22003", "value overflows numeric format") from e
+
+
 def fixed_quotient(a: pa.Array, a_scale: pa.Array, b: pa.Array, b_scale: pa.Array, places: pa.Array) -> pa.Array:
     """PostgreSQL's quotients of ``a * 10^-a_scale`` by ``b * 10^-b_scale``
     (BIGINT columns of unscaled values; the scales and ``places`` constant
@@ -370,15 +395,72 @@ def fixed_quotient(a: pa.Array, a_scale: pa.Array, b: pa.Array, b_scale: pa.Arra
     y = b.fill_null(1).to_numpy(zero_copy_only=False)
     if (y == 0).any():
         raise FunctionError("22012", "division by zero")
-    ax, ay = np.abs(x).view(np.uint64), np.abs(y).view(np.uint64)  # (|-2^63| wraps to 2^63 as a uint64)
-    (w1, f1), (w2, f2) = _base_digits(ax, sa), _base_digits(ay, sb)
-    scale = np.minimum(np.maximum(MIN_SIG_DIGITS - 4 * (w1 - w2 - (f1 <= f2)), max(sa, sb, 0)), p)
-    dividend = pa.array(ax, pa.uint64()).cast(pa.decimal256(20, 0))
-    dividend = pc.if_else(pa.array((x < 0) != (y < 0)), pc.negate(dividend), dividend)
-    shifted = pc.multiply(dividend, _POW10.take(pa.array(scale - sa + sb))).cast(pa.decimal256(39, 0))
-    quotient = pc.round(pc.divide(shifted, pa.array(ay, pa.uint64()).cast(pa.decimal256(20, 0))), 0, round_mode="half_towards_infinity")
-    out = pc.multiply(quotient.cast(pa.decimal256(39, 0)), _POW10.take(pa.array(p - scale)).cast(pa.decimal256(21, 0)))
-    return pc.if_else(valid, out.cast(pa.decimal128(38, 0)), pa.scalar(None, pa.decimal128(38, 0)))
+    return pc.if_else(valid, _quotients(x, sa, sa, y, sb, sb, p), pa.scalar(None, pa.decimal128(38, 0)))
+
+
+def _unscaled(values: pa.Array):
+    """The unscaled int64s of a decimal128 array, or None when one does
+    not fit (NULLs read as 0)."""
+    values = values.fill_null(0)
+    words = np.frombuffer(values.buffers()[1], dtype=np.int64)[2 * values.offset:2 * (values.offset + len(values))].reshape(-1, 2)
+    low, high = words[:, 0], words[:, 1]
+    return low if (high == (low >> 63)).all() else None
+
+
+def _stripped_scale(m, unit: int):
+    """The places of ``m * 10^-unit`` without trailing zeros (numpy)."""
+    zeros = np.zeros(len(m), dtype=np.int64)
+    still = m != 0
+    for k in range(1, unit + 1):
+        still &= m % (10 ** k) == 0
+        zeros += still
+    return np.where(m == 0, 0, unit - zeros)
+
+
+def numeric_quotient(a: pa.Array, a_scale: pa.Array, b: pa.Array, b_scale: pa.Array, places: pa.Array) -> pa.Array:
+    """``fixed_quotient`` of DECIMAL(38,10) columns, an unconstrained
+    numeric's (a scale of -1: each value's own, its places without
+    trailing zeros, as txngate keeps no display scale) or a fixed-point
+    one's; a column whose values pass 18 digits unscaled is divided a row
+    at a time (``numeric_div``)."""
+    sa, sb, p = a_scale[0].as_py(), b_scale[0].as_py(), places[0].as_py()
+    a, b = (c.combine_chunks() if isinstance(c, pa.ChunkedArray) else c for c in (a, b))
+    valid = pc.and_(pc.is_valid(a), pc.is_valid(b))
+    unit = a.type.scale
+    x, y = _unscaled(a), _unscaled(b)
+    valid_rows = np.asarray(valid.fill_null(False))
+    if y is not None and (y[valid_rows] == 0).any():
+        raise FunctionError("22012", "division by zero")
+    if x is None or y is None:
+        return pa.array([None if u is None or v is None else _one_quotient(u, sa, v, sb, p)
+                         for u, v in zip(a.to_pylist(), b.to_pylist())], pa.decimal128(38, 0))
+    y = np.where(valid_rows, y, 1)
+    x_scale = _stripped_scale(x, unit) if sa < 0 else sa
+    y_scale = _stripped_scale(y, unit) if sb < 0 else sb
+    return pc.if_else(valid, _quotients(x, unit, x_scale, y, unit, y_scale, p), pa.scalar(None, pa.decimal128(38, 0)))
+
+
+def _one_quotient(u: decimal.Decimal, u_scale: int, v: decimal.Decimal, v_scale: int, places: int) -> decimal.Decimal:
+    """One quotient as ``_quotients`` gives it (unscaled at ``places``), from Decimals."""
+    x, y = decimal.Decimal(_plain(u, u_scale)), decimal.Decimal(_plain(v, v_scale))
+    if y.is_zero():
+        raise FunctionError("22012", "division by zero")
+    scale = min(div_scale(x, y), places)
+    with decimal.localcontext() as ctx:
+        ctx.prec = max(x.adjusted() - y.adjusted(), 0) + places + 50
+        ctx.rounding = decimal.ROUND_HALF_UP
+        unscaled = (x / y).quantize(decimal.Decimal(1).scaleb(-scale)).scaleb(places)
+        if unscaled.adjusted() >= 38:
+            raise FunctionError("22003", "value overflows numeric format")
+        return unscaled.quantize(decimal.Decimal(1))
+
+
+def _plain(value: decimal.Decimal, scale: int) -> str:
+    """A value's text at its display scale (-1: without trailing zeros)."""
+    if scale >= 0:
+        return f"{value.quantize(decimal.Decimal(1).scaleb(-scale)):f}"
+    text = f"{value:f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 FUNCTIONS = {
@@ -402,3 +484,5 @@ def register(con) -> None:
     udf.register(con, FUNCTIONS)
     con.create_function("txngate_fixed_quotient", fixed_quotient, ["BIGINT", "INTEGER", "BIGINT", "INTEGER", "INTEGER"], "DECIMAL(38,0)",
                         type="arrow", null_handling="special")
+    con.create_function("txngate_numeric_quotient", numeric_quotient, ["DECIMAL(38,10)", "INTEGER", "DECIMAL(38,10)", "INTEGER", "INTEGER"],
+                        "DECIMAL(38,0)", type="arrow", null_handling="special")

@@ -3106,6 +3106,8 @@ def _written_elements(array: ast.Node) -> list[ast.Node] | str | None:
 #: the most places a numeric quotient inside an expression keeps, and its type (``_decimal_quotients``)
 QUOTIENT_PLACES = 20
 QUOTIENT_TYPE = f"numeric(38,{QUOTIENT_PLACES})"
+#: an unconstrained numeric's DuckDB type (txngate_numeric_quotient's operands)
+UNCONSTRAINED_TYPE = f"numeric(38,{STORED_PLACES})"
 
 
 def _decimal_quotients(node: ast.Node, columns: dict[str, str]) -> None:
@@ -3221,7 +3223,7 @@ def _fixed_quotient(c: ast.Node, columns: dict[str, str]) -> ast.Node | None:
         return None
     a, b = _fixed_point(c.lexpr, columns), _fixed_point(c.rexpr, columns)
     if a is None or b is None:
-        return None
+        return _unconstrained_quotient(c, a, b, columns)
     whole = a[0] - a[1] + b[1]  # the quotient's integer digits, at most
     places = min(QUOTIENT_PLACES, 37 - whole)
     # |a| 10^(r - sa + sb) is about |quotient| |b| 10^r, r the scale: 16 significant digits, or the operands' scale
@@ -3238,6 +3240,28 @@ def _fixed_quotient(c: ast.Node, columns: dict[str, str]) -> ast.Node | None:
     unscaled_quotient = ast.FuncCall(funcname=(ast.String(sval="txngate_fixed_quotient"),),
                                      args=(unscaled(c.lexpr, a[1]), integer(a[1]), unscaled(c.rexpr, b[1]), integer(b[1]), integer(places)))
     unit = _cast_to(ast.A_Const(val=ast.String(sval=f"1e-{places}")), f"numeric(38,{places})")
+    return ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval="*"),), lexpr=unscaled_quotient, rexpr=unit)
+
+
+def _unconstrained_quotient(c: ast.A_Expr, a: tuple[int, int] | None, b: tuple[int, int] | None, columns: dict[str, str]) -> ast.Node | None:
+    """``a / b`` where an operand is a numeric without a declared scale
+    (``a``, ``b``: the operands' ``_fixed_point``, None for those) as
+    local_exec.numeric's ``txngate_numeric_quotient`` of both as the
+    unconstrained numeric's DuckDB type (each such value's scale its
+    places without trailing zeros, as txngate keeps no display scale): to
+    QUOTIENT_PLACES places; None for any other operand."""
+    args: list[ast.Node] = []
+    for n, fixed in ((c.lexpr, a), (c.rexpr, b)):
+        if fixed is not None and fixed[1] <= STORED_PLACES and fixed[0] - fixed[1] <= 38 - STORED_PLACES:
+            scale = fixed[1]
+        elif fixed is None and _operand_type(n, columns, floats=True) == "numeric":
+            scale = -1
+        else:
+            return None
+        args += [_cast_to(n, UNCONSTRAINED_TYPE), ast.A_Const(val=ast.Integer(ival=scale))]
+    unscaled_quotient = ast.FuncCall(funcname=(ast.String(sval="txngate_numeric_quotient"),),
+                                     args=(*args, ast.A_Const(val=ast.Integer(ival=QUOTIENT_PLACES))))
+    unit = _cast_to(ast.A_Const(val=ast.String(sval=f"1e-{QUOTIENT_PLACES}")), QUOTIENT_TYPE)
     return ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval="*"),), lexpr=unscaled_quotient, rexpr=unit)
 
 

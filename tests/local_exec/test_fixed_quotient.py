@@ -66,3 +66,31 @@ def test_nulls_and_zero(con):
     assert con.execute("SELECT txngate_fixed_quotient(NULL, 0, 3, 0, 20), txngate_fixed_quotient(3, 0, NULL, 0, 20)").fetchall() == [(None, None)]
     with pytest.raises(duckdb.Error, match=r"\[22012\] division by zero"):
         con.execute("SELECT txngate_fixed_quotient(3, 0, 0, 0, 20)").fetchall()
+
+
+def unconstrained(con, rows: list[tuple], a_scale: int, b_scale: int) -> list:
+    con.execute("CREATE OR REPLACE TEMP TABLE u (i INTEGER, a DECIMAL(38,10), b DECIMAL(38,10))")
+    con.executemany("INSERT INTO u VALUES (?, ?, ?)", [(i, a, b) for i, (a, b) in enumerate(rows)])
+    return [r[0] for r in con.execute(f"SELECT txngate_numeric_quotient(a, {a_scale}, b, {b_scale}, 20) * CAST('1e-20' AS DECIMAL(38,20)) "
+                                      "FROM u ORDER BY i").fetchall()]
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_unconstrained_operands(con, wide):
+    """Each value's scale is its places without trailing zeros; values past 18
+    unscaled digits (wide) are divided a row at a time, to the same answers."""
+    rng = random.Random(7 + wide)
+    rows = [(decimal.Decimal(rng.randint(-10 ** 12, 10 ** 12)).scaleb(-rng.randint(0, 10)),
+             decimal.Decimal(rng.choice([-1, 1]) * rng.randint(1, 10 ** 9)).scaleb(-rng.randint(0, 10))) for _ in range(2000)]
+    if wide:
+        rows.append((decimal.Decimal("123456789012345678.5"), decimal.Decimal(7)))
+    rows.append((None, decimal.Decimal(1)))
+    for (a, b), q in zip(rows, unconstrained(con, rows, -1, -1)):
+        if a is None:
+            assert q is None
+            continue
+        strip = lambda v: decimal.Decimal(f"{v:f}".rstrip("0").rstrip(".") if "." in f"{v:f}" else f"{v:f}")  # noqa: E731
+        sa, sb = max(0, -strip(a).as_tuple().exponent), max(0, -strip(b).as_tuple().exponent)
+        assert q == expected(int(a.scaleb(sa)), sa, int(b.scaleb(sb)), sb, 20), (a, b, q)
+    with pytest.raises(duckdb.Error, match=r"\[22012\] division by zero"):
+        unconstrained(con, [(decimal.Decimal(1), decimal.Decimal(0))], -1, 2)

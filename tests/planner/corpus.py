@@ -332,6 +332,9 @@ QUERIES = [
     " ORDER BY id",
     "SELECT id FROM emp WHERE salary / 3 > 33.33 AND salary / 7 < 17.18 ORDER BY id",
     "SELECT round(sum(budget / 7.0), 14), round(sum(length(name) / 3.0), 14), round(sum(id::numeric / 3), 14) FROM emp JOIN dept ON code = dept",
+    # ... and of a numeric without a declared scale (each value's places its own)
+    "SELECT round(sum(q.x / 7), 14), round(sum(q.x / q.x), 14), round(sum(1 / q.x), 14), count(*) FILTER (WHERE q.x / 3 > 0.5)"
+    " FROM (SELECT t::numeric AS x FROM (VALUES ('1.5'), ('0.0001'), ('123456.789'), ('-3'), ('12345678901234567.5')) v(t)) q",
     # ... and that join aliased, inside another join: its merged column still first (DuckDB put it after the left's)
     "SELECT * FROM emp e LEFT JOIN ((SELECT *, 3 AS x FROM emp WHERE id < 3) a JOIN (SELECT id AS x, name AS n2 FROM emp) b USING (x)) j"
     " ON e.id = j.id ORDER BY 1",

@@ -560,8 +560,8 @@ KNOWN = {
     "numeric division as double": (
         "avg() and / of numerics are exact (local_exec.numeric): as text in output columns, as numeric(38,20) inside "
         "expressions (planner.bind._decimal_quotients), per-row quotients in WHERE, join conditions and aggregate arguments too "
-        "when both operands are fixed-point (planner.bind._fixed_point: integers, numeric(p<=18,s), constants, + - * of them); "
-        "of any other operand (a NULLIF, a function's numeric) the quotient is DuckDB's double (values equal to 12 digits)",
+        "(planner.bind._fixed_quotient, over whole columns) when the binder knows both operands are numerics or integers; "
+        "of any other operand (greatest, least) the quotient is DuckDB's double (values equal to 12 digits)",
         _numeric_division_as_float),
     "common type": (
         "an expression whose PostgreSQL type the binder does not work out takes DuckDB's (a set operation's arms), or a "
@@ -588,7 +588,7 @@ UNSPECIFIED_ORDER = {"equal intervals"}
 #: one query per class that shows it (tests/planner/test_random_differential.py checks each still does,
 #: so a class that is fixed must leave KNOWN)
 REPRODUCTIONS = {
-    "numeric division as double": "SELECT max(n / nullif(n, 0)) FROM fz",
+    "numeric division as double": "SELECT max(n / greatest(n, 1)) FROM fz",
     "common type": "SELECT id, avg(n / nullif(i, 0)) OVER (ORDER BY id) FROM fz ORDER BY id",
     "decimal overflow": "SELECT id, (n * n) FROM fz ORDER BY id",
     "char set operation": "SELECT c AS x FROM fz UNION SELECT t FROM fz ORDER BY 1 NULLS FIRST",
