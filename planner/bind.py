@@ -388,6 +388,8 @@ class Binder:
             return expand(f"rpad(CAST(_arg1 AS VARCHAR), {length}, ' ')", [n.arg])
         if self.dialect == "duckdb" and (exact := self._scales.exact_remainder(n)) is not None:
             return exact
+        if self.dialect == "duckdb" and (wide := _wide_product(n, self._columns)) is not None:
+            return wide
         if self.dialect == "duckdb" and isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "^" \
                 and n.lexpr is not None:
             return ast.FuncCall(funcname=(ast.String(sval="txngate_power"),), args=(n.lexpr, n.rexpr))  # PostgreSQL's errors
@@ -3241,6 +3243,25 @@ def _fixed_quotient(c: ast.Node, columns: dict[str, str]) -> ast.Node | None:
                                      args=(unscaled(c.lexpr, a[1]), integer(a[1]), unscaled(c.rexpr, b[1]), integer(b[1]), integer(places)))
     unit = _cast_to(ast.A_Const(val=ast.String(sval=f"1e-{places}")), f"numeric(38,{places})")
     return ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval="*"),), lexpr=unscaled_quotient, rexpr=unit)
+
+
+def _wide_product(n: ast.Node, columns: dict[str, str]) -> ast.Node | None:
+    """``a * b`` of fixed-point operands, one a numeric, whose product may
+    need more than 18 digits, with ``a`` cast to 38: DuckDB multiplies two
+    decimals of at most 18 digits in 18 (numeric(12,3) squared overflowed
+    near 10^9 where PostgreSQL's numeric grows); None otherwise."""
+    if not (isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "*" and n.lexpr is not None):
+        return None
+    if isinstance(n.lexpr, ast.TypeCast) and n.lexpr.typeName.names[-1].sval == "numeric" and n.lexpr.typeName.typmods \
+            and len(n.lexpr.typeName.typmods) == 2 and getattr(n.lexpr.typeName.typmods[0].val, "ival", None) == 38:
+        return None  # (widened already)
+    a, b = _fixed_point(n.lexpr, columns), _fixed_point(n.rexpr, columns)
+    if a is None or b is None or a[1] == b[1] == 0 and _operand_type(n.lexpr, columns) in INTEGER_TYPES \
+            and _operand_type(n.rexpr, columns) in INTEGER_TYPES or a[0] + b[0] <= 18:
+        return None
+    if a[1] == b[1] == 0 and not (_operand_type(n.lexpr, columns, floats=True) == "numeric" or _operand_type(n.rexpr, columns, floats=True) == "numeric"):
+        return None  # integers: integer arithmetic (its own overflow checks)
+    return ast.A_Expr(kind=n.kind, name=n.name, lexpr=_cast_to(n.lexpr, f"numeric(38,{a[1]})"), rexpr=n.rexpr, location=n.location)
 
 
 def _unconstrained_quotient(c: ast.A_Expr, a: tuple[int, int] | None, b: tuple[int, int] | None, columns: dict[str, str]) -> ast.Node | None:

@@ -332,6 +332,8 @@ QUERIES = [
     " ORDER BY id",
     "SELECT id FROM emp WHERE salary / 3 > 33.33 AND salary / 7 < 17.18 ORDER BY id",
     "SELECT round(sum(budget / 7.0), 14), round(sum(length(name) / 3.0), 14), round(sum(id::numeric / 3), 14) FROM emp JOIN dept ON code = dept",
+    # a product of decimals of at most 18 digits that needs more (DuckDB multiplied them in 18: 22003)
+    "SELECT n_key, qty * qty * 1000000000, qty * 99999999999.99, (qty * 99999999999.99) * qty FROM nation ORDER BY 1",
     # ... and of a numeric without a declared scale (each value's places its own)
     "SELECT round(sum(q.x / 7), 14), round(sum(q.x / q.x), 14), round(sum(1 / q.x), 14), count(*) FILTER (WHERE q.x / 3 > 0.5)"
     " FROM (SELECT t::numeric AS x FROM (VALUES ('1.5'), ('0.0001'), ('123456.789'), ('-3'), ('12345678901234567.5')) v(t)) q",
