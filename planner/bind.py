@@ -268,6 +268,8 @@ class Binder:
             if isinstance(n, ast.SelectStmt) and n.lockingClause:
                 n.lockingClause = None  # FOR UPDATE/SHARE: serializable commits need no row locks
             replace_children(n, self._substitute)
+        if self.dialect == "duckdb":
+            _filtered_arguments_lazy(node)  # last: the rewrites above read the arguments' types
         return node
 
     def _reads_char_columns(self, node: ast.Node) -> bool:
@@ -2134,6 +2136,8 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
         return known.get(n.typeName.names[-1].sval.lower())
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "txngate_float_checked":
         return _operand_type(n.args[0], columns, floats=floats)
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _QUOTIENT_FUNCTIONS:
+        return known.get("numeric")  # (unscaled: _fixed_quotient scales and types it)
     if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
         return "integer"
     if isinstance(n, ast.FuncCall) and (FUNCTION_NAMES.get(n.funcname[-1].sval, n.funcname[-1].sval) in INTEGER_RESULTS
@@ -3166,6 +3170,9 @@ def _decimal_quotients(node: ast.Node, columns: dict[str, str]) -> None:
     visit(node, True)
 
 
+#: local_exec.numeric's quotients over whole columns (unscaled DECIMAL(38,0): ``_scaled``)
+_QUOTIENT_FUNCTIONS = ("txngate_fixed_quotient", "txngate_numeric_quotient")
+
 #: the (precision, scale) of the integer types, as fixed-point operands
 _INTEGER_DIGITS = {"smallint": (5, 0), "integer": (10, 0), "bigint": (19, 0)}
 
@@ -3241,8 +3248,16 @@ def _fixed_quotient(c: ast.Node, columns: dict[str, str]) -> ast.Node | None:
         return ast.A_Const(val=ast.Integer(ival=v))
     unscaled_quotient = ast.FuncCall(funcname=(ast.String(sval="txngate_fixed_quotient"),),
                                      args=(unscaled(c.lexpr, a[1]), integer(a[1]), unscaled(c.rexpr, b[1]), integer(b[1]), integer(places)))
+    return _scaled(unscaled_quotient, places)
+
+
+def _scaled(unscaled: ast.Node, places: int) -> ast.Node:
+    """An unscaled quotient (``_QUOTIENT_FUNCTIONS``) as numeric(38, places):
+    the cast tells the binder its scale (decimals.Scales: compared with a
+    decimal of more integer digits, DuckDB's common type would cut a
+    scale it did not know, and -0.000000125 >= 0 held)."""
     unit = _cast_to(ast.A_Const(val=ast.String(sval=f"1e-{places}")), f"numeric(38,{places})")
-    return ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval="*"),), lexpr=unscaled_quotient, rexpr=unit)
+    return _cast_to(ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval="*"),), lexpr=unscaled, rexpr=unit), f"numeric(38,{places})")
 
 
 def _wide_product(n: ast.Node, columns: dict[str, str]) -> ast.Node | None:
@@ -3282,8 +3297,19 @@ def _unconstrained_quotient(c: ast.A_Expr, a: tuple[int, int] | None, b: tuple[i
         args += [_cast_to(n, UNCONSTRAINED_TYPE), ast.A_Const(val=ast.Integer(ival=scale))]
     unscaled_quotient = ast.FuncCall(funcname=(ast.String(sval="txngate_numeric_quotient"),),
                                      args=(*args, ast.A_Const(val=ast.Integer(ival=QUOTIENT_PLACES))))
-    unit = _cast_to(ast.A_Const(val=ast.String(sval=f"1e-{QUOTIENT_PLACES}")), QUOTIENT_TYPE)
-    return ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval="*"),), lexpr=unscaled_quotient, rexpr=unit)
+    return _scaled(unscaled_quotient, QUOTIENT_PLACES)
+
+
+def _filtered_arguments_lazy(node: ast.Node) -> None:
+    """``agg(x) FILTER (WHERE c)`` computes ``x`` only where ``c`` holds, as
+    PostgreSQL does: its argument becomes ``CASE WHEN c THEN x END``, the
+    FILTER kept (so the NULL the CASE gives elsewhere is never
+    aggregated). DuckDB computed ``x`` for every row before the filter:
+    ``sum(b * 2) FILTER (WHERE id < 5)`` overflowed on a row it drops."""
+    for n in walk(node):
+        if isinstance(n, ast.FuncCall) and n.agg_filter is not None and n.args and not all(isinstance(a, ast.A_Const) for a in n.args):
+            n.args = tuple(a if isinstance(a, ast.A_Const) else ast.CaseExpr(args=(ast.CaseWhen(expr=copy.deepcopy(n.agg_filter), result=a),))
+                           for a in n.args)
 
 
 def _per_row(n: ast.Node) -> bool:

@@ -332,6 +332,12 @@ QUERIES = [
     " ORDER BY id",
     "SELECT id FROM emp WHERE salary / 3 > 33.33 AND salary / 7 < 17.18 ORDER BY id",
     "SELECT round(sum(budget / 7.0), 14), round(sum(length(name) / 3.0), 14), round(sum(id::numeric / 3), 14) FROM emp JOIN dept ON code = dept",
+    # ... compared with a decimal of many integer digits: the quotient's scale known (DuckDB's common type cut it to 6: -1.25e-7 >= 0)
+    "SELECT id FROM emp WHERE (salary - 99.01) / 80000.0 >= ANY (SELECT abs(extract(second FROM hired::timestamp)) FROM emp"
+    " WHERE hired IS NOT NULL) ORDER BY id",
+    # an aggregate's argument is computed only on the rows its FILTER keeps (DuckDB computed it on every row: 22003)
+    "SELECT sum(budget * 10000000000000) FILTER (WHERE budget < 1000000), array_agg(budget * 10000000000000 ORDER BY code)"
+    " FILTER (WHERE budget < 1000000), count(*) FILTER (WHERE budget > 0) FROM dept",
     # a product of decimals of at most 18 digits that needs more (DuckDB multiplied them in 18: 22003)
     "SELECT n_key, qty * qty * 1000000000, qty * 99999999999.99, (qty * 99999999999.99) * qty FROM nation ORDER BY 1",
     # ... and of a numeric without a declared scale (each value's places its own)

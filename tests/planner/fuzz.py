@@ -592,7 +592,7 @@ REPRODUCTIONS = {
     "common type": "SELECT id, avg(n / nullif(i, 0)) OVER (ORDER BY id) FROM fz ORDER BY id",
     "decimal overflow": "SELECT id, (n * n * n * n) FROM fz ORDER BY id",
     "char set operation": "SELECT c AS x FROM fz UNION SELECT t FROM fz ORDER BY 1 NULLS FIRST",
-    "eager filter": "SELECT sum(b * 2) FILTER (WHERE id < 5) FROM fz",
+    "eager filter": "SELECT count(ARRAY[abs(i), 2]) FROM fz",
     "folded overflow": "SELECT id, ((b * -1) * -1) FROM fz ORDER BY id",
     "round of double": "SELECT round(ceil(i), 2) FROM fz",
     "json numeric scale": "SELECT id, to_jsonb(CASE WHEN bo THEN n ELSE 0 END) FROM fz ORDER BY id",
