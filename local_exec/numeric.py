@@ -359,8 +359,8 @@ def significant_places(value: decimal.Decimal) -> int:
     return max(0, -(exponent + zeros)) if any(digits) else 0
 
 
-_POW10_U64 = None  # 10^0 .. 10^19 as uint64 (numpy, made on first use)
-#: 10^0 .. 10^38 as Arrow decimals, taken per row
+#: 10^0 .. 10^19 as uint64s, and 10^0 .. 10^38 as Arrow decimals, taken per row
+_POW10_U64 = np.array([10 ** i for i in range(20)], dtype=np.uint64)
 _POW10 = pa.array([decimal.Decimal(10 ** i) for i in range(39)], pa.decimal256(39, 0))
 
 
@@ -369,9 +369,6 @@ def _base_digits(m, scale: int):
     for a numpy uint64 array ``m`` ((0, 0) where ``m`` is 0): the leading
     digit's exponent e makes the weight floor(e / 4), the first digit the
     leading e mod 4 + 1 digits."""
-    global _POW10_U64
-    if _POW10_U64 is None:
-        _POW10_U64 = np.array([10 ** i for i in range(20)], dtype=np.uint64)
     safe = np.maximum(m, 1)
     n = np.clip(np.floor(np.log10(safe.astype(np.float64))).astype(np.int64) + 1, 1, 20)
     # (a double's logarithm is off by one next to a power of ten)
