@@ -38,7 +38,7 @@ from planner.catalog import Catalog, Relation
 from planner import functions
 from planner.errors import FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
-from planner.parse import copy_tree, figure_name, pg_sql, result_names, walk
+from planner.parse import copy_tree, pg_sql, walk
 from planner.resolve import ColumnTypes, column_type, resolve, scalar_in_from, scoped_type
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, raised, replace_children
 from planner.sqltypes import type_name as sql_type_name
@@ -81,8 +81,7 @@ logging.getLogger("sqlglot").setLevel(logging.ERROR)
 
 def transpile(pg: str) -> str:
     try:
-        duck = _AFTER_TRANSPILE.sub(r"\1(", sqlglot.transpile(pg, read="postgres", write="duckdb")[0])
-        return _STAR_EXCLUDING.sub(r"* EXCLUDE (\1)", duck)  # scopes.join_columns_first's
+        return _AFTER_TRANSPILE.sub(r"\1(", sqlglot.transpile(pg, read="postgres", write="duckdb")[0])
     except sqlglot.errors.SqlglotError as e:
         raise not_supported(f"query construct ({str(e).splitlines()[0]})") from None
 
@@ -118,9 +117,9 @@ class Binder:
         """PostgreSQL's checks and rewrites of a statement's shape, each run
         only when one walk finds what it applies to: WITH (recursive
         queries), FROM subqueries (their scope), subqueries in expressions
-        (an aggregate of an outer query in one), SELECTs of no columns and
-        ``*`` (over joins USING columns)."""
-        withs = subqueries = sublinks = nothing = star = aliased_joins = empty_arrays = False
+        (an aggregate of an outer query in one) and SELECTs of no
+        columns."""
+        withs = subqueries = sublinks = nothing = aliased_joins = empty_arrays = False
         for n in walk(node):
             if isinstance(n, ast.WithClause):
                 withs = True
@@ -132,8 +131,6 @@ class Binder:
                 sublinks = True
             elif isinstance(n, ast.SelectStmt) and not n.targetList and not n.valuesLists and (n.op is None or n.op.name == "SETOP_NONE"):
                 nothing = True
-            elif isinstance(n, ast.A_Star):
-                star = True
             elif isinstance(n, ast.FuncCall):
                 jsonops.check_call(n)
                 _check_parameterless(n)
@@ -162,8 +159,6 @@ class Binder:
             _check_empty_arrays(node)
         if nothing:
             _select_something(node)
-        if star and self.dialect == "duckdb":
-            scopes.join_columns_first(node, self.columns_of)
 
     def columns_of(self, rv: ast.RangeVar) -> list[str] | None:
         """The column names of the table or view ``rv`` names, None when it
@@ -1278,15 +1273,12 @@ class Binder:
             renamed = [c.sval for c in (item.alias.colnames or ())] if item.alias is not None else []
             names = renamed + list(rel.column_names[len(renamed):])
             return [(alias, name) for name in names]
-        if isinstance(item, ast.RangeSubselect):
-            names = self._select_names(item.subquery, ctes) if item.alias is not None else None
+        if isinstance(item, ast.RangeSubselect) or isinstance(item, ast.JoinExpr) and item.alias is not None:
+            # a subquery's columns (its own * expanded), or (a JOIN b USING (k)) AS j's: j's, in the join's order
+            names = scopes.output_names(item, ctes, self.columns_of) if item.alias is not None else None
             return None if names is None else self._aliased(item.alias, names)
         if not isinstance(item, ast.JoinExpr):
             return None
-        if item.alias is not None:  # (a JOIN b USING (k)) AS j: j's columns, in the join's order
-            inner = self._from_columns(ast.JoinExpr(jointype=item.jointype, isNatural=item.isNatural, larg=item.larg, rarg=item.rarg,
-                                                    usingClause=item.usingClause, quals=item.quals), ctes)
-            return None if inner is None else self._aliased(item.alias, [name for _q, name in inner])
         left, right = self._from_columns(item.larg, ctes), self._from_columns(item.rarg, ctes)
         if left is None or right is None:
             return None
@@ -1304,31 +1296,6 @@ class Binder:
         """A FROM item's columns under ``alias`` (its column list renaming the first ones)."""
         renamed = [c.sval for c in (alias.colnames or ())]
         return [(alias.aliasname, name) for name in renamed + names[len(renamed):]]
-
-    def _select_names(self, query: ast.Node, ctes: set[str]) -> list[str] | None:
-        """The output column names of a FROM subquery (its ``*`` expanded
-        as ``_from_columns`` does), or None when they are not known here."""
-        while isinstance(query, ast.SelectStmt) and query.op is not None and query.op.name != "SETOP_NONE":
-            query = query.larg
-        if not isinstance(query, ast.SelectStmt) or query.withClause is not None:
-            return None
-        if query.valuesLists or not query.targetList:
-            return result_names(query)
-        names: list[str] = []
-        for target in query.targetList:
-            val = target.val
-            excluded = _star_excluded(val)
-            if excluded is not None or isinstance(val, ast.ColumnRef) and isinstance(val.fields[-1], ast.A_Star):
-                if isinstance(val, ast.ColumnRef) and len(val.fields) != 1:
-                    return None
-                for item in query.fromClause or ():
-                    found = self._from_columns(item, ctes)
-                    if found is None:
-                        return None
-                    names += [name for _q, name in found if name not in (excluded or ())]
-            else:
-                names.append(target.name or figure_name(val))
-        return names
 
     def _rename(self, rv: ast.RangeVar, ctes: set[str]) -> None:
         if rv.schemaname is None and (rv.relname in ctes or rv.relname in self.given):
@@ -1625,14 +1592,6 @@ def _referenced_columns(select: ast.SelectStmt) -> set[tuple[str, ...]]:
             if isinstance(n, ast.ColumnRef):
                 out.add(tuple(f.sval if isinstance(f, ast.String) else "*" for f in n.fields)[-2:])
     return out
-
-
-def _star_excluded(val: ast.Node) -> list[str] | None:
-    """The names a ``scopes.STAR_EXCLUDING`` star (a ``*`` whose join
-    columns were listed first) leaves out; None for any other node."""
-    if isinstance(val, ast.FuncCall) and len(val.funcname) == 1 and val.funcname[0].sval == scopes.STAR_EXCLUDING:
-        return [a.fields[-1].sval for a in val.args or ()]
-    return None
 
 
 def _merges(item: ast.Node) -> bool:
@@ -2222,8 +2181,6 @@ FUNCTION_NAMES = {
 #: ... and for the Spark rewrite (the grammar gives ``position(b IN a)`` as ``position(a, b)``)
 SPARK_FUNCTION_NAMES = {"position": "strpos"}
 _AFTER_TRANSPILE = re.compile(r"\btxngate_fn_(\w+)\(", re.IGNORECASE)
-#: ``*`` but the named columns (scopes.STAR_EXCLUDING), which PostgreSQL's grammar cannot write
-_STAR_EXCLUDING = re.compile(rf"\b{scopes.STAR_EXCLUDING}\(([^()]*)\)", re.IGNORECASE)
 
 
 def _rename_function(fc: ast.FuncCall, dialect: str) -> None:

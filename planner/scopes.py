@@ -1,5 +1,5 @@
 """FROM items as PostgreSQL scopes them: what a subquery in FROM may read,
-and the columns ``*`` shows of a join USING columns (or NATURAL).
+and the names of the columns each FROM item gives.
 
 A subquery in FROM without LATERAL sees the query levels around its
 statement but not the other items of its own FROM list; DuckDB lets it
@@ -21,21 +21,16 @@ where PostgreSQL reads the outer query's).
 ``check_join_aliases(node, columns_of)`` refuses (42702) a name an aliased
 join has twice where its query reads it; DuckDB read the first.
 
-``join_columns_first(node, columns_of)`` lists a join's USING columns
-first where ``SELECT *`` reads it, as PostgreSQL does (then the left
-side's other columns, then the right side's); DuckDB keeps them where the
-left table has them, so a client reading by position read other columns.
-The star becomes the join columns, then ``STAR_EXCLUDING(columns)``, which
-the binder writes as DuckDB's ``* EXCLUDE (columns)``.
+``output_names(item, ctes, columns_of)`` is PostgreSQL's column names of
+a FROM item (a join's merged USING columns first, a subquery's ``*``
+expanded), which these checks and the binder's ``SELECT *`` over joins
+USING columns (planner.bind) read.
 
 Invariants: only references whose qualifier is the name of another item of
 the same FROM list, and of no FROM item or CTE inside the subquery, are
 refused; an unqualified name is touched only where every FROM item inside
-the subquery and on every level around it has known columns; a star is
-rewritten only where the joins are the whole FROM list, their USING joins
-on its left spine, and every column they read is known (tables, ``SELECT
-*`` subqueries) to appear once in the result (EXCLUDE drops every column
-of a name); everything else is untouched.
+the subquery and on every level around it has known columns; everything
+else is untouched.
 """
 
 from __future__ import annotations
@@ -47,10 +42,6 @@ from pglast import ast
 
 from planner.errors import SqlError
 from planner.parse import is_aggregate_call, result_names, walk
-
-#: the call a star over a join USING columns leaves for the rest of its columns (DuckDB's * EXCLUDE)
-STAR_EXCLUDING = "txngate_star_excluding"
-
 
 def check(node: ast.Node) -> None:
     """Refuse a reference from a FROM subquery to another item of its FROM
@@ -106,7 +97,7 @@ def check_unqualified(node: ast.Node, columns_of: Callable[[ast.RangeVar], list[
     would read from their siblings (see the module docstring);
     ``columns_of`` names a table's columns, None for no table."""
     ctes = {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}
-    names = lambda item: _output_names(item, ctes, columns_of)  # noqa: E731
+    names = lambda item: output_names(item, ctes, columns_of)  # noqa: E731
     if isinstance(node, ast.SelectStmt):
         _visit(node, [], names)
         return
@@ -138,7 +129,7 @@ def check_join_aliases(node: ast.Node, columns_of: Callable[[ast.RangeVar], list
             continue
         ambiguous: dict[str | None, set[str]] = {}
         for join in joins:
-            names = _output_names(join, ctes, columns_of)
+            names = output_names(join, ctes, columns_of)
             dupes = {n for n in names or () if names.count(n) > 1}
             if dupes:
                 ambiguous[join.alias.aliasname] = dupes
@@ -226,7 +217,7 @@ def check_outer_aggregates(node: ast.Node, columns_of: Callable[[ast.RangeVar], 
     maximum per row (a wrong answer). A reference not resolved for certain
     refuses nothing."""
     ctes = {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}
-    names = lambda item: _output_names(item, ctes, columns_of)  # noqa: E731
+    names = lambda item: output_names(item, ctes, columns_of)  # noqa: E731
     tops = [(node, False)] if isinstance(node, ast.SelectStmt) else list(_nested_selects(node))
     for select, _sees in tops:
         _outer_aggregates(select, [], names)
@@ -449,54 +440,6 @@ def _names_inside(query: ast.Node) -> set[str]:
     return names
 
 
-def join_columns_first(node: ast.Node, columns_of: Callable[[ast.RangeVar], list[str] | None]) -> None:
-    """Rewrite ``SELECT *`` over joins USING columns (see the module
-    docstring); ``columns_of`` names a table's columns, None for no table."""
-    ctes = {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}
-    for n in walk(node):
-        if not isinstance(n, ast.SelectStmt) or not n.fromClause or len(n.fromClause) != 1 or not n.targetList \
-                or not any(_is_bare_star(t) for t in n.targetList):
-            continue
-        columns = _using_first(n.fromClause[0], lambda item: _output_names(item, ctes, columns_of))
-        if columns:
-            names = [ast.ColumnRef(fields=(ast.String(sval=c),)) for c in columns]
-            rest = ast.FuncCall(funcname=(ast.String(sval=STAR_EXCLUDING),), args=tuple(names))
-            n.targetList = tuple(x for t in n.targetList
-                                 for x in ([ast.ResTarget(val=copy.deepcopy(c)) for c in names] + [ast.ResTarget(val=rest)]
-                                           if _is_bare_star(t) else [t]))
-
-
-def _is_bare_star(t: ast.ResTarget) -> bool:
-    return isinstance(t.val, ast.ColumnRef) and len(t.val.fields) == 1 and isinstance(t.val.fields[0], ast.A_Star)
-
-
-def _using_first(item: ast.Node, output_names) -> list[str]:
-    """The USING (or NATURAL) columns of a chain of joins, outermost first,
-    when the chain qualifies (see the module docstring); [] otherwise."""
-    columns, spine = [], item
-    while isinstance(spine, ast.JoinExpr):
-        if spine.join_using_alias is not None \
-                or any(isinstance(j, ast.JoinExpr) and (j.usingClause or j.isNatural) for j in walk(spine.rarg)):
-            return []
-        joined = _joined_on(spine, output_names)
-        if joined is None:
-            return []
-        columns += [c for c in joined if c not in columns]
-        spine = spine.larg
-    out = output_names(item)
-    return columns if out is not None and all(out.count(c) == 1 for c in columns) else []
-
-
-def _joined_on(join: ast.JoinExpr, output_names) -> list[str] | None:
-    """The columns a join merges: its USING list, or for NATURAL the names
-    both sides have, in the left side's order (None when a side's names are
-    not known)."""
-    if not join.isNatural:
-        return [c.sval for c in join.usingClause or ()]
-    left, right = output_names(join.larg), output_names(join.rarg)
-    return None if left is None or right is None else [c for c in left if c in right]
-
-
 def _star_names(sub: ast.SelectStmt, ctes: set[str], columns_of) -> list[str] | None:
     """The result names of a SELECT whose targets include stars (``*`` or
     ``alias.*``), each star as the names of the FROM items it reads; None
@@ -516,17 +459,17 @@ def _star_names(sub: ast.SelectStmt, ctes: set[str], columns_of) -> list[str] | 
             continue
         chosen = list(sub.fromClause) if len(target.val.fields) == 1 else [items.get(target.val.fields[-2].sval)]
         for f in chosen:
-            if f is None or (star_of := _output_names(f, ctes, columns_of)) is None:
+            if f is None or (star_of := output_names(f, ctes, columns_of)) is None:
                 return None
             names += star_of
     return names
 
 
-def _output_names(item: ast.Node, ctes: set[str], columns_of) -> list[str] | None:
+def output_names(item: ast.Node, ctes: set[str], columns_of) -> list[str] | None:
     """PostgreSQL's column names of a FROM item (a join's USING columns
     first), None when a table of it is not a known one."""
     if isinstance(item, ast.JoinExpr):
-        left, right = _output_names(item.larg, ctes, columns_of), _output_names(item.rarg, ctes, columns_of)
+        left, right = output_names(item.larg, ctes, columns_of), output_names(item.rarg, ctes, columns_of)
         if left is None or right is None:
             return None
         using = [c for c in left if c in right] if item.isNatural else [c.sval for c in item.usingClause or ()]
