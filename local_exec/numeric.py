@@ -42,8 +42,8 @@ from local_exec import udf
 from local_exec.udf import FunctionError
 from values import TOO_MANY_PLACES
 
-__all__ = ["FUNCTIONS", "fixed_quotient", "ln_dweight", "numeric_input_column", "numeric_quotient", "numeric_div", "numeric_exp", "numeric_input", "numeric_ln", "numeric_log", "numeric_power", "numeric_sqrt",
-           "numeric_variance", "register", "significant_places"]
+__all__ = ["FUNCTIONS", "fixed_quotient", "ln_dweight", "numeric_div", "numeric_exp", "numeric_input", "numeric_input_column", "numeric_ln",
+           "numeric_log", "numeric_power", "numeric_quotient", "numeric_sqrt", "numeric_variance", "register", "significant_places"]
 
 #: NUMERIC_MIN_SIG_DIGITS and the display scale bounds of PostgreSQL's numeric.c
 MIN_SIG_DIGITS, MAX_DISPLAY_SCALE = 16, 1000
@@ -72,15 +72,17 @@ def div_scale(a: decimal.Decimal, b: decimal.Decimal) -> int:
 
 def numeric_div(a: str, b: str) -> str:
     x, y = decimal.Decimal(a), decimal.Decimal(b)
+    return format(_divided(x, y, div_scale(x, y) if not y.is_zero() else 0), "f")
+
+
+def _divided(x: decimal.Decimal, y: decimal.Decimal, scale: int) -> decimal.Decimal:
+    """``x / y`` rounded half away from zero at ``scale`` places (22012 for a zero ``y``)."""
     if y.is_zero():
         raise FunctionError("22012", "division by zero")
-    scale = div_scale(x, y)
-    digits = max(x.adjusted() - y.adjusted(), 0) + scale + 10
     with decimal.localcontext() as ctx:
-        ctx.prec = digits
+        ctx.prec = max(x.adjusted() - y.adjusted(), 0) + scale + 10
         ctx.rounding = decimal.ROUND_HALF_UP
-        q = (x / y).quantize(decimal.Decimal(1).scaleb(-scale))
-    return format(q, "f")
+        return (x / y).quantize(decimal.Decimal(1).scaleb(-scale))
 
 
 def _exactly(op, a: str, b: str) -> str:
@@ -469,16 +471,12 @@ def numeric_quotient(a: pa.Array, a_scale: pa.Array, b: pa.Array, b_scale: pa.Ar
 def _one_quotient(u: decimal.Decimal, u_scale: int, v: decimal.Decimal, v_scale: int, places: int) -> decimal.Decimal:
     """One quotient as ``_quotients`` gives it (unscaled at ``places``), from Decimals."""
     x, y = decimal.Decimal(_plain(u, u_scale)), decimal.Decimal(_plain(v, v_scale))
-    if y.is_zero():
-        raise FunctionError("22012", "division by zero")
-    scale = min(div_scale(x, y), places)
-    with decimal.localcontext() as ctx:
-        ctx.prec = max(x.adjusted() - y.adjusted(), 0) + places + 50
-        ctx.rounding = decimal.ROUND_HALF_UP
-        unscaled = (x / y).quantize(decimal.Decimal(1).scaleb(-scale)).scaleb(places)
-        if unscaled.adjusted() >= 38:
-            raise FunctionError("22003", "value overflows numeric format")
-        return unscaled.quantize(decimal.Decimal(1))
+    q = _divided(x, y, min(div_scale(x, y), places) if not y.is_zero() else 0)
+    sign, digits, exponent = q.as_tuple()
+    unscaled = int("".join(map(str, digits))) * 10 ** (exponent + places)  # (exponent >= -places: exact)
+    if unscaled >= 10 ** 38:
+        raise FunctionError("22003", "value overflows numeric format")
+    return decimal.Decimal(-unscaled if sign else unscaled)
 
 
 def _plain(value: decimal.Decimal, scale: int) -> str:

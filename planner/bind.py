@@ -3224,14 +3224,10 @@ def _wide_product(n: ast.Node, columns: dict[str, str]) -> ast.Node | None:
     near 10^9 where PostgreSQL's numeric grows); None otherwise."""
     if not (isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "*" and n.lexpr is not None):
         return None
-    if isinstance(n.lexpr, ast.TypeCast) and n.lexpr.typeName.names[-1].sval == "numeric" and n.lexpr.typeName.typmods \
-            and len(n.lexpr.typeName.typmods) == 2 and getattr(n.lexpr.typeName.typmods[0].val, "ival", None) == 38:
-        return None  # (widened already)
-    a, b = _fixed_point(n.lexpr, columns), _fixed_point(n.rexpr, columns)
-    if a is None or b is None or a[1] == b[1] == 0 and _operand_type(n.lexpr, columns) in INTEGER_TYPES \
-            and _operand_type(n.rexpr, columns) in INTEGER_TYPES or a[0] + b[0] <= 18:
+    a, b = _fixed_point(n.lexpr, columns), _fixed_point(n.rexpr, columns)  # (None for a side widened already: 38 digits)
+    if a is None or b is None or a[0] + b[0] <= 18:
         return None
-    if a[1] == b[1] == 0 and not (_operand_type(n.lexpr, columns, floats=True) == "numeric" or _operand_type(n.rexpr, columns, floats=True) == "numeric"):
+    if a[1] == b[1] == 0 and not any(_operand_type(x, columns, floats=True) == "numeric" for x in (n.lexpr, n.rexpr)):
         return None  # integers: integer arithmetic (its own overflow checks)
     return ast.A_Expr(kind=n.kind, name=n.name, lexpr=_cast_to(n.lexpr, f"numeric(38,{a[1]})"), rexpr=n.rexpr, location=n.location)
 

@@ -35,7 +35,6 @@ else is untouched.
 
 from __future__ import annotations
 
-import copy
 from typing import Callable
 
 from pglast import ast
