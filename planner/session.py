@@ -560,6 +560,8 @@ class Session:
                 return await self._transaction_statement(stmt.node)
             if stmt.kind == p.SESSION:
                 return self._session_statement(stmt.node)
+            if self.work is not None:
+                self.work.refresh()  # its reads so far unchanged: read on from the latest commit
             if stmt.kind == p.CURSOR:
                 return await self._cursor_statement(stmt.node, params)
             if stmt.kind == p.MAINTENANCE:

@@ -39,7 +39,7 @@ from planner.waits import waiting
 from storage.errors import CommitUnknown, Conflict
 from storage.persist import DIFF, LeasedParts, comparable
 from storage.persist.consolidate import collapse, expand
-from storage.txns import Txn, key_hash
+from storage.txns import Txn, key_hash, refresh
 from local_exec import key_tuples, matching
 
 
@@ -139,6 +139,19 @@ class Work:
             self._held = self.read_ts
             self.db.txns.cache.hold_history(self._held)
         return self.read_ts
+
+    def refresh(self) -> None:
+        """Before a statement of an explicit transaction: move ``read_ts``
+        forward when nothing this work read was written since
+        (``storage.txns.refresh``), so the reads still to come, and the
+        commit's validation, start later. A conflict is then reported only
+        for a write after the statement that read it, not after BEGIN."""
+        if self.read_ts is None or self._held is None or self.done:
+            return
+        ts = refresh(self.db.txns, self.read_ts, self.reads, self.points)
+        if ts != self.read_ts:
+            self.db.txns.cache.release_history(self._held)
+            self.read_ts = self._held = ts
 
     def release(self) -> None:
         """Let the txns cache forget write times this work may ask about

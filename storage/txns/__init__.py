@@ -12,12 +12,14 @@ Public API:
   the one commit lifecycle of every transaction (write-only ones grouped),
   and the contract on its outcomes (``commit.py``);
 * ``read_only(txns, oracle, shards)``: a held read timestamp;
+  ``refresh(txns, read_ts, reads, points)``: a later one at which a
+  transaction's reads so far read the same (read refresh);
 * ``key_hash(constraint, key)``: the hash a transaction names a key by,
   in ``Txn.note_written`` and the ``points`` it read (``keys.py``).
 """
 
 from storage.txns.cache import TXNS_SCHEMA, TxnsCache
-from storage.txns.commit import Committed, Committer, read_only
+from storage.txns.commit import Committed, Committer, read_only, refresh
 from storage.txns.handle import CommitResult, Txn, TxnsHandle
 from storage.txns.keys import key_hash
 
@@ -31,4 +33,5 @@ __all__ = [
     "TxnsHandle",
     "key_hash",
     "read_only",
+    "refresh",
 ]

@@ -27,6 +27,11 @@ time, never rewritten).
   Serializable, and strict because ``read_ts`` comes from the oracle and
   the oracle hears of a commit before anyone is told of it.
 
+``refresh`` moves a transaction's ``read_ts`` forward between its reads
+when nothing it read so far was written since (CockroachDB's read
+refresh): validation then starts there, so a commit is refused only for a
+write after the statement that read what it wrote, not after BEGIN.
+
 When the append loses (another process committed), the group is validated
 again at the new upper. So N concurrent transactions cost one append, not N
 appends racing for one timestamp.
@@ -81,7 +86,7 @@ from storage.txns.keys import WHOLE, union
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["Committed", "Committer", "read_only"]
+__all__ = ["Committed", "Committer", "read_only", "refresh"]
 
 
 @dataclass
@@ -102,6 +107,28 @@ async def read_only(txns: TxnsHandle, oracle: Oracle, shards: list[str]) -> int:
     except BaseException:
         txns.cache.release_history(ts)
         raise
+    return ts
+
+
+def refresh(txns: TxnsHandle, read_ts: int, reads: Iterable[str], points: dict[str, set[int]]) -> int:
+    """Read refresh (CockroachDB's): a later read timestamp for a
+    transaction that read ``reads`` (shards, whole) and ``points`` (shards
+    by key) at ``read_ts``, when nothing of that was written since: every
+    read it made reads the same at the new time, so the transaction may
+    read on there and its commit validates from there. Later reads then
+    see later commits (as a statement of PostgreSQL's READ COMMITTED
+    does), and a commit is refused only for writes after them.
+
+    The new time is the newest one this process's txns cache has
+    absorbed (no round trip), held like ``read_ts`` until
+    ``txns.cache.release_history``; the caller then releases ``read_ts``.
+    Returns ``read_ts`` itself, nothing held anew, when there is nothing
+    later or something read was written."""
+    cache = txns.cache
+    ts = cache.progress - 1
+    if ts <= read_ts or _written_since(cache, read_ts, ts, reads, points):
+        return read_ts
+    cache.hold_history(ts)
     return ts
 
 

@@ -164,3 +164,39 @@ async def test_describe_in_a_transaction_reads_no_rows(two):
         await s.execute(f"INSERT INTO k VALUES ({i + 50}, 'd{i}@x', 0)")
         sessions.append(s)
     assert await commit_all(sessions) == ["COMMIT", "COMMIT"]
+
+
+async def test_a_read_refresh_reads_on_past_commits_of_what_was_not_read(two):
+    """Before each statement, a transaction whose reads so far were not
+    written since moves its read time to the newest commit its process
+    knows (read refresh): it sees a row committed after its first read (as
+    a statement of PostgreSQL's default READ COMMITTED does), and its
+    increment of that row commits, where it used to be refused with 40001
+    for a commit before the increment read the row. No update is lost."""
+    await _seed(two, 3)
+    a, b = two[0].session(), two[0].session()
+    await a.execute("BEGIN")
+    await a.execute("UPDATE k SET v = v + 1 WHERE id = 0")
+    await b.execute("UPDATE k SET v = v + 10 WHERE id = 1")  # commits after a's read, of a row a has not read
+    assert await rows(a, "SELECT v FROM k WHERE id = 1") == [(10,)]
+    await a.execute("UPDATE k SET v = v + 1 WHERE id = 1")
+    await a.execute("COMMIT")
+    assert await rows(b, "SELECT id, v FROM k ORDER BY id") == [(0, 1), (1, 11), (2, 0)]
+
+
+async def test_no_read_refresh_past_a_write_of_what_was_read(two):
+    """Once a commit wrote a row the transaction read, its read time stays:
+    what it read reads the same again (repeatable), rows it had not read
+    are seen as of that time too, and a write computed from them is
+    refused at COMMIT (40001)."""
+    await _seed(two, 3)
+    a, b = two[0].session(), two[0].session()
+    await a.execute("BEGIN")
+    assert await rows(a, "SELECT v FROM k WHERE id = 0") == [(0,)]
+    await b.execute("UPDATE k SET v = v + 10 WHERE id = 0")
+    await b.execute("UPDATE k SET v = v + 10 WHERE id = 1")
+    assert await rows(a, "SELECT v FROM k WHERE id = 1") == [(0,)]
+    assert await rows(a, "SELECT v FROM k WHERE id = 0") == [(0,)]
+    await a.execute("UPDATE k SET v = v + 1 WHERE id = 1")
+    await commit_conflicts(a)
+    assert await rows(b, "SELECT id, v FROM k ORDER BY id") == [(0, 10), (1, 10), (2, 0)]
