@@ -189,7 +189,25 @@ def bytea_text(text: str) -> bytes:
         raise FunctionError(e.sqlstate, str(e)) from None
 
 
+def bytea_substr(data: bytes, start: int, count: int) -> bytes:
+    """PostgreSQL's substring of a bytea: ``count`` bytes from the
+    ``start``-th (1-based), the positions before the first counted too."""
+    if count < 0:
+        raise FunctionError("22011", "negative substring length not allowed")
+    end = start + count  # the first position not taken
+    return data[max(start, 1) - 1:max(end - 1, 0)]
+
+
+def bytea_trim(data: bytes, chars: bytes, side: str) -> bytes:
+    """btrim, ltrim and rtrim of a bytea: the bytes in ``chars`` taken off
+    both ends, the start or the end."""
+    return data.strip(chars) if side == "both" else data.lstrip(chars) if side == "leading" else data.rstrip(chars)
+
+
 FUNCTIONS = {
+    "txngate_bytea_substr": (bytea_substr, ["BLOB", "BIGINT", "BIGINT"], "BLOB"),
+    "txngate_bytea_substr_from": (lambda data, start: data[max(start, 1) - 1:], ["BLOB", "BIGINT"], "BLOB"),
+    "txngate_bytea_trim": (bytea_trim, ["BLOB", "BLOB", "VARCHAR"], "BLOB"),
     "txngate_format": (lambda fmt, args: pg_format(fmt, list(args)), ["VARCHAR", "VARCHAR[]"], "VARCHAR"),
     "txngate_digest": (digest, ["BLOB", "VARCHAR"], "BLOB"),
     "txngate_encode": (encode, ["BLOB", "VARCHAR"], "VARCHAR"),

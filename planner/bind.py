@@ -541,8 +541,15 @@ class Binder:
             kind = next((k for a in args[1:] if (k := _datetime_kind(a, self._columns))), "timestamp")
             typed = [typed_literal(a, t) if _string_constant(a) else a for a, t in zip(args, ("interval", kind, kind))]
             return ast.FuncCall(funcname=fc.funcname, args=tuple(typed))
+        if name in ("btrim", "ltrim", "rtrim") and len(args) == 2 and any(_is_bytea(a, self._columns) for a in args):
+            side = {"btrim": "both", "ltrim": "leading", "rtrim": "trailing"}[name]  # (the engine trims text, not bytes)
+            return ast.FuncCall(funcname=(ast.String(sval="txngate_bytea_trim"),),
+                                args=(_cast_to(args[0], "bytea"), _cast_to(args[1], "bytea"), _constant(side)))
         if name in ("btrim", "ltrim", "rtrim", "trim") and any(_is_bytea(a, self._columns) for a in args):
-            raise not_supported(f"{name} of bytea")  # the engine trims text: it answered text, not bytes
+            raise not_supported(f"{name} of bytea")
+        if name in ("substring", "substr") and len(args) in (2, 3) and _is_bytea(args[0], self._columns):
+            function = "txngate_bytea_substr" if len(args) == 3 else "txngate_bytea_substr_from"  # the engine has no substring of a BLOB
+            return ast.FuncCall(funcname=(ast.String(sval=function),), args=(args[0], *(_cast_to(a, "int8") for a in args[1:])))
         if name == "string_agg" and len(args) == 2 and _is_bytea(args[0], self._columns):
             # of bytea: a bytea (DuckDB's string_agg takes text only), joined as hex; a NULL delimiter joins with nothing
             inner = copy.copy(fc)
@@ -2114,7 +2121,7 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
         if left is None or right is None:
             return None
         return max(left, right, key=_WIDENING.index)
-    if isinstance(n, (ast.CaseExpr, ast.CoalesceExpr)):  # PostgreSQL's common type of the branches
+    if isinstance(n, (ast.CaseExpr, ast.CoalesceExpr, ast.MinMaxExpr)):  # PostgreSQL's common type of the branches
         branches = [w.result for w in n.args] + [n.defresult] if isinstance(n, ast.CaseExpr) else list(n.args)
         types = [None if b is None or (isinstance(b, ast.A_Const) and b.isnull) else _operand_type(b, columns, floats=floats) for b in branches]
         known_types = [t for t in types if t is not None]

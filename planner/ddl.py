@@ -65,6 +65,15 @@ KIND_WORDS = {"table": "table", "view": "view", "matview": "materialized view"}
 OBJECT_KINDS = {"OBJECT_TABLE": "table", "OBJECT_VIEW": "view", "OBJECT_MATVIEW": "matview"}
 
 
+#: ALTER TABLE actions on how PostgreSQL stores a table, which txngate's
+#: storage has no counterpart of (storage parameters as in CREATE TABLE's
+#: WITH, a column's statistics target, storage or compression, logging,
+#: clustering): accepted, as CREATE TABLE's WITH is, and nothing changes
+_PHYSICAL_ONLY = frozenset({
+    "AT_SetRelOptions", "AT_ResetRelOptions", "AT_SetStatistics", "AT_SetStorage", "AT_SetCompression",
+    "AT_SetLogged", "AT_SetUnLogged", "AT_ClusterOn", "AT_DropCluster",
+})
+
 class Ddl(Dml):
     def __init__(self, *args, memo: dict, temp=None, user: str = "txngate", on_commit: dict | None = None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -591,10 +600,17 @@ class Ddl(Dml):
             catalog.relation(rv.relname, rv.schemaname, self.search_path)
         if rel.kind != "table":
             raise SqlError(WRONG_OBJECT_TYPE, f'"{rel.name}" is not a table')
+        for cmd in node.cmds:
+            if cmd.subtype.name in _PHYSICAL_ONLY and cmd.name is not None:
+                rel.column(cmd.name)  # 42703 for a column it does not have
+        if all(cmd.subtype.name in _PHYSICAL_ONLY for cmd in node.cmds):
+            return Result("ALTER TABLE")
         new = rel
         rows = await self.work.contents(rel)
         for cmd in node.cmds:
             sub = cmd.subtype.name
+            if sub in _PHYSICAL_ONLY:
+                continue
             if sub == "AT_AddColumn":
                 d = cmd.def_
                 if d.colname in new.column_names:

@@ -38,6 +38,7 @@ JSON_TYPES = ("json", "jsonb")
 #: functions whose result is jsonb / json
 _RESULT_KINDS = {
     **dict.fromkeys(("jsonb_build_object", "jsonb_build_array", "jsonb_agg", "to_jsonb", "jsonb_object_agg", "jsonb_set", "jsonb_insert",
+                     "jsonb_delete", "jsonb_delete_path", "jsonb_set_lax",
                      "jsonb_strip_nulls", "jsonb_extract_path", "jsonb_array_elements", "jsonb_object", "jsonb_path_query",
                      "jsonb_path_query_array", "jsonb_path_query_first", "jsonb_path_query_tz", "jsonb_path_query_array_tz",
                      "jsonb_path_query_first_tz"), "jsonb"),
@@ -60,6 +61,7 @@ _FUNCTIONS = {
     "jsonb_contains": "txngate_jsonb_contains(_arg1, _arg2)", "jsonb_contained": "txngate_jsonb_contains(_arg2, _arg1)",
     "jsonb_exists": "txngate_jsonb_exists(_arg1, _arg2)", "jsonb_exists_any": "txngate_jsonb_exists_any(_arg1, to_json(_arg2))",
     "jsonb_exists_all": "txngate_jsonb_exists_all(_arg1, to_json(_arg2))",
+    "jsonb_delete": "txngate_jsonb_delete(_arg1, to_json(_arg2))", "jsonb_delete_path": "txngate_jsonb_delete_path(_arg1, to_json(_arg2))",
     "jsonb_set": "txngate_jsonb_set(_arg1, to_json(_arg2), _arg3, coalesce(_arg4, true))",
     "jsonb_insert": "txngate_jsonb_insert(_arg1, to_json(_arg2), _arg3, coalesce(_arg4, false))",
     # local_exec.jsonpath's (the _tz twins alike: txngate evaluates no .datetime()); _path_arguments fills vars and silent
@@ -289,6 +291,8 @@ def rewrite_function(fc: ast.FuncCall, columns: dict[str, str]) -> ast.Node | No
         texts = [typed_literal(a, "text[]") if _string_const(a) else ast.TypeCast(
             arg=a, typeName=ast.TypeName(names=(ast.String(sval="text"),), arrayBounds=(ast.Integer(ival=-1),), typemod=-1)) for a in args]
         return ast.FuncCall(funcname=(ast.String(sval=f"txngate_{name}" + ("_pairs" if len(args) == 1 else "")),), args=tuple(texts))
+    if name == "jsonb_set_lax" and not (fc.agg_star or fc.agg_distinct or fc.over is not None or fc.func_variadic):
+        return _set_lax(args)
     template = _FUNCTIONS.get(name)
     if template is None:
         return None
@@ -296,11 +300,45 @@ def rewrite_function(fc: ast.FuncCall, columns: dict[str, str]) -> ast.Node | No
         raise not_supported(f"{name} with this call syntax")
     if name in ("jsonb_exists_any", "jsonb_exists_all") and len(args) == 2 and _string_const(args[1]):
         args[1] = typed_literal(args[1], "text[]")
-    if name in ("jsonb_set", "jsonb_insert") and len(args) >= 2 and _string_const(args[1]):
+    if name in ("jsonb_set", "jsonb_insert", "jsonb_delete_path") and len(args) >= 2 and _string_const(args[1]):
         args[1] = typed_literal(args[1], "text[]")
     if name in _PATH_FUNCTIONS:
         args = _path_arguments(name, args)
     return expand(template, args)
+
+
+#: jsonb_set_lax's parameters, and the defaults of the last two
+_SET_LAX = ("jsonb_in", "path", "replacement", "create_if_missing", "null_value_treatment")
+_TREATMENTS = '"delete_key", "return_target", "use_json_null", or "raise_exception"'
+
+
+def _set_lax(args: list[ast.Node]) -> ast.Node:
+    """jsonb_set_lax(target, path, new [, create_if_missing [, null_value_treatment]]),
+    arguments by position or name: jsonb_set when ``new`` is not NULL, else
+    what the treatment says (PostgreSQL's order of checks: a NULL treatment
+    is an error even on a NULL target)."""
+    named = {a.name: a.arg for a in args if isinstance(a, ast.NamedArgExpr)}
+    values: list[ast.Node | None] = [a for a in args if not isinstance(a, ast.NamedArgExpr)]
+    values += [None] * (len(_SET_LAX) - len(values))
+    if len(values) > len(_SET_LAX) or any(n not in _SET_LAX or values[_SET_LAX.index(n)] is not None for n in named):
+        raise SqlError("42883", "function jsonb_set_lax with these arguments does not exist")
+    for n, arg in named.items():
+        values[_SET_LAX.index(n)] = arg
+    if any(v is None for v in values[:3]):
+        raise SqlError("42883", "function jsonb_set_lax with these arguments does not exist")
+    values[3] = values[3] if values[3] is not None else ast.A_Const(val=ast.Boolean(boolval=True))
+    values[4] = values[4] if values[4] is not None else _string("use_json_null")
+    if _string_const(values[1]):
+        values[1] = typed_literal(values[1], "text[]")
+    return expand(
+        "CASE WHEN _arg3 IS NOT NULL THEN txngate_jsonb_set(_arg1, to_json(_arg2), _arg3, _arg4) "
+        f"WHEN _arg5 IS NULL THEN error('[22023] null_value_treatment must be {_TREATMENTS}') "
+        "WHEN _arg1 IS NULL OR _arg2 IS NULL OR _arg4 IS NULL THEN NULL "
+        "WHEN _arg5 = 'raise_exception' THEN error('[22004] JSON value must not be null') "
+        "WHEN _arg5 = 'use_json_null' THEN txngate_jsonb_set(_arg1, to_json(_arg2), 'null', _arg4) "
+        "WHEN _arg5 = 'delete_key' THEN txngate_jsonb_delete_path(_arg1, to_json(_arg2)) "
+        "WHEN _arg5 = 'return_target' THEN CAST(_arg1 AS json) "
+        f"ELSE error('[22023] null_value_treatment must be {_TREATMENTS}') END", values)
 
 
 def _path_arguments(name: str, args: list[ast.Node]) -> list[ast.Node]:

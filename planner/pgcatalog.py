@@ -1042,6 +1042,7 @@ _TEMPLATES = {
     # PostgreSQL compares elements with IS NOT DISTINCT FROM: NULL elements stay unless NULL is removed
     "array_remove": "pg_catalog.txngate_array_remove(_arg1, _arg2)",
     "array_replace": "pg_catalog.txngate_array_replace(_arg1, _arg2, _arg3)",
+    "array_positions": "pg_catalog.txngate_array_positions(_arg1, _arg2)",
     "pg_typeof": "pg_catalog.txngate_pg_typeof(typeof(_arg1))",
     "_pg_expandarray": "unnest(pg_catalog.txngate_expandarray(_arg1))",
     # no table is a partition or partitioned: no ancestors (psql's \\d asks for them)
@@ -1192,6 +1193,12 @@ def macros() -> tuple[str, ...]:
         # a @> b as PostgreSQL: a NULL element of b is in no array (the engine's skips it)
         "CREATE OR REPLACE MACRO txngate_array_contains(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL "
         "WHEN len(b) > list_count(b) THEN false ELSE list_has_all(a, b) END",
+        # array_positions(a, x): the subscripts of the elements IS NOT DISTINCT FROM x (none: an empty array); searching an
+        # array of arrays is refused as PostgreSQL refuses it
+        "CREATE OR REPLACE MACRO txngate_array_positions(a, x) AS CASE WHEN a IS NULL THEN NULL "
+        "WHEN txngate_array_ndims(a) > 1 THEN error('[0A000] searching for elements in multidimensional arrays is not supported') "
+        "ELSE CAST(list_filter(list_transform(a, lambda _ae, _ap: CASE WHEN _ae IS NOT DISTINCT FROM x THEN _ap END), "
+        "lambda _ap: _ap IS NOT NULL) AS INTEGER[]) END",  # (a, perhaps a subquery, not inside a lambda: the engine refuses that)
         # a || b, array_cat(a, b) of arrays: a NULL one is empty, both NULL give NULL (the engine's gives an empty list)
         "CREATE OR REPLACE MACRO txngate_array_cat(a, b) AS CASE WHEN a IS NULL THEN b WHEN b IS NULL THEN a ELSE list_concat(a, b) END",
         # array_agg of arrays (a two-dimensional array): PostgreSQL's errors for NULL, empty and unequal arrays

@@ -468,6 +468,13 @@ QUERIES = [
     " 1000, 1005, 1007, 1009, 1016, 1021, 1022, 1115, 1182, 1231, 2951, 3807) ORDER BY oid",
     # pg_typeof names PostgreSQL's types (sum of integers is bigint)
     "SELECT pg_typeof(sum(id)), pg_typeof(sum(salary)), pg_typeof(name), pg_typeof(hired), pg_typeof(ARRAY[id]) FROM emp GROUP BY name, hired, id",
+    # bytea's substring and trims count and take bytes
+    "SELECT substring('1234567890'::bytea FROM 4 FOR 3), substr('string'::bytea, -10, 13), substr('string'::bytea, 3),"
+    " btrim('\\x00546f6d00'::bytea, '\\x00'::bytea), ltrim('\\x0102'::bytea, '\\x01'::bytea), rtrim('\\x0102'::bytea, '\\x02'::bytea)",
+    "SELECT id, array_positions(tags, 'blue'), array_positions(scores, NULL), array_positions(ARRAY[1, 2, 1], 1) FROM tagged ORDER BY id",
+    "SELECT id, jsonb_delete(doc, 'age'), jsonb_delete_path(doc, '{addr,city}') FROM docs WHERE id = 1",
+    "SELECT id, jsonb_set_lax(doc, '{age}', NULL), jsonb_set_lax(doc, '{age}', NULL, null_value_treatment => 'delete_key'),"
+    " jsonb_set_lax(doc, '{age}', '40', false, 'return_target') FROM docs WHERE id = 1",
 ]
 
 # query -> why txngate's answer differs from PostgreSQL's (none may be silent).
@@ -498,6 +505,9 @@ ERRORS = [
     "SELECT 2147483647::int + 1",
     "SELECT 9223372036854775807::bigint * 2",
     "SELECT 70000::smallint",
+    "SELECT substring('string'::bytea FROM -10 FOR -2147483646)",
+    "SELECT array_positions(ARRAY[[1,2],[3,4]], 4)",
+    "SELECT jsonb_set_lax('{\"a\": 1}', '{a}', NULL, true, 'raise_exception')",
     "SELECT 12345.678::numeric(5,2)",
     "SELECT sqrt(-1)",
     "SELECT ln(0)",
@@ -607,4 +617,6 @@ TYPED = [
     "SELECT dept, sum(mgr), sum(id + mgr) FILTER (WHERE active) FROM emp GROUP BY dept ORDER BY dept",
     "SELECT sum(id) OVER (ORDER BY id), count(*) OVER () FROM emp",
     "SELECT length(name), strpos(name, 'a'), octet_length(name), sum(length(name)) OVER () FROM emp",
+    # a quotient by greatest or least of numerics: numeric, exact (the binder types them as PostgreSQL's common type)
+    "SELECT id, salary / greatest(salary, 100), salary / least(mgr, 2), greatest(salary, 1) / 3 FROM emp ORDER BY id",
 ]

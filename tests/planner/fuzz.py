@@ -386,25 +386,6 @@ def differences(got: Outcome, expected: Outcome) -> list[str]:
     return out
 
 
-NUMERIC, FLOAT8 = 1700, 701
-
-
-def _numeric_division_as_float(sql: str, got: Outcome, expected: Outcome) -> bool:
-    """Only numeric columns come back double precision, with close values."""
-    if got.types is None or expected.types is None or len(got.types) != len(expected.types) or got.names != expected.names:
-        return False
-    cols = [i for i, (a, b) in enumerate(zip(got.types, expected.types)) if a != b]
-    if not cols or any(got.types[i] != FLOAT8 or expected.types[i] != NUMERIC for i in cols) or len(got.rows) != len(expected.rows):
-        return False
-    for g, e in zip(got.rows, expected.rows):
-        for i, (x, y) in enumerate(zip(g, e)):
-            numbers = isinstance(x, (int, float, Decimal)) and isinstance(y, (int, float, Decimal))
-            close = x == y or (numbers and math.isclose(float(x), float(y), rel_tol=1e-12, abs_tol=1e-15))
-            if not close:
-                return False
-    return "/" in sql or "avg(" in sql
-
-
 def _equal_values(got: Outcome, expected: Outcome) -> bool:
     """The same rows, numbers compared by value whatever their types."""
     def same(x, y):
@@ -557,12 +538,6 @@ def _array_extreme_of_subquery(sql: str, got: Outcome, expected: Outcome) -> boo
 
 #: classes of difference not fixed yet: name -> (reason, recogniser)
 KNOWN = {
-    "numeric division as double": (
-        "avg() and / of numerics are exact (local_exec.numeric): as text in output columns, as numeric(38,20) inside "
-        "expressions (planner.bind._decimal_quotients), per-row quotients in WHERE, join conditions and aggregate arguments too "
-        "(planner.bind._fixed_quotient, over whole columns) when the binder knows both operands are numerics or integers; "
-        "of any other operand (greatest, least) the quotient is DuckDB's double (values equal to 12 digits)",
-        _numeric_division_as_float),
     "common type": (
         "an expression whose PostgreSQL type the binder does not work out takes DuckDB's (a set operation's arms), or a "
         "quotient inside an expression keeps 20 places where PostgreSQL's keeps more (avg of small quotients): the values "
@@ -588,7 +563,6 @@ UNSPECIFIED_ORDER = {"equal intervals"}
 #: one query per class that shows it (tests/planner/test_random_differential.py checks each still does,
 #: so a class that is fixed must leave KNOWN)
 REPRODUCTIONS = {
-    "numeric division as double": "SELECT max(n / greatest(n, 1)) FROM fz",
     "common type": "SELECT id, avg(n / nullif(i, 0)) OVER (ORDER BY id) FROM fz ORDER BY id",
     "decimal overflow": "SELECT id, (n * n * n * n) FROM fz ORDER BY id",
     "char set operation": "SELECT c AS x FROM fz UNION SELECT t FROM fz ORDER BY 1 NULLS FIRST",

@@ -1,5 +1,7 @@
-"""ALTER TABLE ... ADD PRIMARY KEY / UNIQUE / CHECK / FOREIGN KEY, and
-VACUUM / ANALYZE, as pgbench, ORMs and migration tools emit them: each
+"""ALTER TABLE ... ADD PRIMARY KEY / UNIQUE / CHECK / FOREIGN KEY, storage
+parameters (SET (fillfactor = ...), SET STATISTICS, SET STORAGE: accepted,
+nothing to change), and VACUUM / ANALYZE, as pgbench, ORMs and migration
+tools emit them: each
 statement ends on txngate as on the real PostgreSQL (tag, or SQLSTATE
 and message), existing rows are checked against the new constraint, and
 the catalog then shows the same constraints and NOT NULL columns."""
@@ -33,6 +35,12 @@ STATEMENTS = [(sql, ()) for sql in [
     "INSERT INTO ac VALUES (4, 2, 'q')",
     "INSERT INTO ac VALUES (5, 5, 'q')",
     "ALTER TABLE ac ADD CONSTRAINT fk FOREIGN KEY (b) REFERENCES ac (b)",
+    "ALTER TABLE ac SET (fillfactor = 70, parallel_workers = 2)",
+    "ALTER TABLE ac RESET (fillfactor)",
+    "ALTER TABLE ac ALTER COLUMN c SET STATISTICS 500",
+    "ALTER TABLE ac ALTER COLUMN c SET STORAGE EXTERNAL",
+    "ALTER TABLE ac ALTER COLUMN zz SET STATISTICS 500",
+    "ALTER TABLE ac SET (parallel_workers = 1), ALTER COLUMN c SET NOT NULL",
     "VACUUM ac",
     "VACUUM ANALYZE ac",
     "ANALYZE ac",
