@@ -64,6 +64,9 @@ _POSTGRES_ONLY_TYPES = ("jsonpath", "tsvector", "tsquery", "point", "line", "lse
                         "macaddr", "macaddr8", "money", "bit", "varbit", "xml", "pg_lsn", "int4range", "int8range", "numrange", "tsrange",
                         "tstzrange", "daterange", "int4multirange", "xid", "xid8", "cid", "tid", "txid_snapshot", "pg_snapshot")
 
+#: the engine's types PostgreSQL has no cast of to or from bytea (numbers, booleans, dates and times)
+_NOT_BYTEA = "TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|FLOAT|DOUBLE|DECIMAL\\(\\d+,\\d+\\)|BOOLEAN|DATE|TIME|TIMESTAMP|TIMESTAMP WITH TIME ZONE|INTERVAL"
+
 
 #: message patterns, tried in order; the message is kept when no wording is given
 _RULES: tuple[Rule, ...] = (
@@ -125,6 +128,9 @@ _RULES: tuple[Rule, ...] = (
           "min() or max() of an array built with a subquery or ANY/ALL over an array is not supported"),
     # between an array and a scalar: no such cast (a cast the engine lacks between scalars is 0A000, below)
     _rule(r"Unimplemented type for cast \((\w+(?:\[\])+) -> (\w+)\)|Unimplemented type for cast \((\w+) -> (\w+(?:\[\])+)\)", "42846",
+          lambda m: f"cannot cast type {_pg_type(m.group(1) or m.group(3))} to {_pg_type(m.group(2) or m.group(4))}"),
+    # between bytea and a number, a boolean or a date or time: PostgreSQL (15) has no such cast either
+    _rule(rf"Unimplemented type for cast \((BLOB) -> ({_NOT_BYTEA})\)|Unimplemented type for cast \(({_NOT_BYTEA}) -> (BLOB)\)", "42846",
           lambda m: f"cannot cast type {_pg_type(m.group(1) or m.group(3))} to {_pg_type(m.group(2) or m.group(4))}"),
     _rule(r"Unimplemented type for cast \((.+?) -> (.+?)\)", "0A000",
           lambda m: f"a cast from {_pg_type(m.group(1))} to {_pg_type(m.group(2))} here is not supported"),

@@ -390,6 +390,9 @@ class Binder:
         if self.dialect == "duckdb" and isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "^" \
                 and n.lexpr is not None:
             return ast.FuncCall(funcname=(ast.String(sval="txngate_power"),), args=(n.lexpr, n.rexpr))  # PostgreSQL's errors
+        if self.dialect == "duckdb" and isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("<<", ">>") \
+                and n.lexpr is not None and (width := _SHIFT_WIDTHS.get(_operand_type(n.lexpr, self._columns))) is not None:
+            return _shifted(n, width)
         if isinstance(n, ast.RangeFunction) and id(n) not in self._cast:
             zipped = _zipped_unnest(n) or _table_function(n, self._columns)
             if zipped is not None:
@@ -534,6 +537,8 @@ class Binder:
         (PostgreSQL rounds half to even, as rint does), and to_char of a
         date or time (planner.tochar)."""
         name, args = fc.funcname[-1].sval, list(fc.args or ())
+        if name in _HYPOTHETICAL and fc.agg_within_group and len(fc.funcname) == 1 and fc.over is None:
+            return _hypothetical(fc)
         if name in _VARIANCES and len(args) == 1 and _operand_type(args[0], self._columns, floats=True) in ("real", "double precision", None):
             return self._float_variance(fc)
         if name in ("date_bin", "txngate_date_bin") and len(args) == 3 and any(_string_constant(a) for a in args):
@@ -2212,6 +2217,71 @@ def _pg_function(fc: ast.FuncCall) -> None:
         _sorted_distinct(fc)
     elif name in ("concat", "concat_ws", "format"):
         _any_arguments(fc)
+
+
+#: the integer types' widths in bits, for their shifts
+_SHIFT_WIDTHS = {"smallint": 16, "integer": 32, "bigint": 64}
+
+
+def _shifted(n: ast.A_Expr, width: int) -> ast.Node:
+    """``a << b`` and ``a >> b`` of integers as PostgreSQL's (C's on the
+    machine: a smallint shifted as an integer, the count taken modulo the
+    width it is shifted in, the bits shifted out of the type dropped, a
+    negative number shifted left too; pgcatalog's txngate_shl and
+    txngate_shr). DuckDB refuses to shift a negative number left and
+    counts past the width."""
+    function = "txngate_shl" if n.name[-1].sval == "<<" else "txngate_shr"
+    call = ast.FuncCall(funcname=(ast.String(sval=function),), args=(n.lexpr, n.rexpr, _constant(width)))
+    return _cast_to(call, {16: "int2", 32: "int4", 64: "int8"}[width])
+
+
+#: the hypothetical-set aggregates (``rank(3) WITHIN GROUP (ORDER BY x)``)
+_HYPOTHETICAL = {"rank", "dense_rank", "percent_rank", "cume_dist"}
+
+
+def _hypothetical(fc: ast.FuncCall) -> ast.Node | None:
+    """rank, dense_rank, percent_rank and cume_dist WITHIN GROUP (ORDER BY
+    ...) as PostgreSQL's hypothetical-set aggregates: where the row of the
+    direct arguments would rank among the group's rows in that order, by
+    counting the rows that sort before it (and, for cume_dist, its peers):
+    lexicographically over the keys, each in its direction, NULLs where
+    NULLS FIRST / LAST (or the direction's default) puts them. None when a
+    direct argument names a column (PostgreSQL allows only grouped ones:
+    left to the engine, which refuses it)."""
+    args, order = list(fc.args or ()), list(fc.agg_order or ())
+    name = fc.funcname[-1].sval
+    if len(args) != len(order):
+        raise SqlError("42883", f"function {name} with {len(args)} direct arguments and {len(order)} ordering columns does not exist",
+                       hint="To use the hypothetical-set aggregate, the number of hypothetical direct arguments must match "
+                            "the number of ordering columns.")
+    if any(isinstance(m, (ast.ColumnRef, ast.FuncCall, ast.SubLink)) for a in args for m in walk(a)):
+        return None
+    k = len(args)
+    direct, key = (lambda i: f"_arg{i + 1}"), (lambda i: f"_arg{k + i + 1}")
+
+    def before(i: int) -> str:
+        desc = order[i].sortby_dir == SortByDir.SORTBY_DESC
+        nulls_first = order[i].sortby_nulls == SortByNulls.SORTBY_NULLS_FIRST \
+            or (order[i].sortby_nulls == SortByNulls.SORTBY_NULLS_DEFAULT and desc)
+        nulls = f"({key(i)} IS NULL AND {direct(i)} IS NOT NULL)" if nulls_first else f"({key(i)} IS NOT NULL AND {direct(i)} IS NULL)"
+        return f"(coalesce({key(i)} {'>' if desc else '<'} {direct(i)}, false) OR {nulls})"
+
+    def peer(i: int) -> str:
+        return f"({key(i)} IS NOT DISTINCT FROM {direct(i)})"
+
+    earlier = " OR ".join("(" + " AND ".join([peer(j) for j in range(i)] + [before(i)]) + ")" for i in range(k))
+    kept = f"_arg{2 * k + 1}"  # the aggregate's own FILTER (true without one)
+    rows = f"count(*) FILTER (WHERE {kept})"
+    rank = f"(count(*) FILTER (WHERE {kept} AND ({earlier})) + 1)"
+    template = {
+        "rank": rank,
+        "dense_rank": f"(count(DISTINCT ROW({', '.join(key(i) for i in range(k))})) FILTER (WHERE {kept} AND ({earlier})) + 1)",
+        "percent_rank": f"CASE WHEN {rows} = 0 THEN CAST(0 AS float8) ELSE CAST({rank} - 1 AS float8) / {rows} END",
+        "cume_dist": f"CAST(count(*) FILTER (WHERE {kept} AND (({earlier}) OR ({' AND '.join(peer(i) for i in range(k))}))) + 1 AS float8)"
+                     f" / ({rows} + 1)",
+    }[name]
+    kept_rows = fc.agg_filter if fc.agg_filter is not None else ast.A_Const(val=ast.Boolean(boolval=True))
+    return expand(template, args + [s.node for s in order] + [kept_rows])
 
 
 def _regexp_defaults(fc: ast.FuncCall) -> None:

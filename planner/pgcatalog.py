@@ -1193,6 +1193,13 @@ def macros() -> tuple[str, ...]:
         # a @> b as PostgreSQL: a NULL element of b is in no array (the engine's skips it)
         "CREATE OR REPLACE MACRO txngate_array_contains(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL "
         "WHEN len(b) > list_count(b) THEN false ELSE list_has_all(a, b) END",
+        # a << b and a >> b of a w-bit integer as PostgreSQL's (planner.bind._shifted): the count modulo the width shifted in
+        # (32 for smallint and integer), the bits past w dropped, the result read back as a signed w-bit integer
+        "CREATE OR REPLACE MACRO txngate_shl_bits(a, b, w) AS (((CAST(a AS HUGEINT) & ((CAST(1 AS HUGEINT) << greatest(w, 32)) - 1)) "
+        "<< (b & (CASE WHEN w = 64 THEN 63 ELSE 31 END))) & ((CAST(1 AS HUGEINT) << w) - 1))",
+        "CREATE OR REPLACE MACRO txngate_shl(a, b, w) AS CASE WHEN txngate_shl_bits(a, b, w) >= (CAST(1 AS HUGEINT) << (w - 1)) "
+        "THEN txngate_shl_bits(a, b, w) - (CAST(1 AS HUGEINT) << w) ELSE txngate_shl_bits(a, b, w) END",
+        "CREATE OR REPLACE MACRO txngate_shr(a, b, w) AS (a >> (b & (CASE WHEN w = 64 THEN 63 ELSE 31 END)))",
         # array_positions(a, x): the subscripts of the elements IS NOT DISTINCT FROM x (none: an empty array); searching an
         # array of arrays is refused as PostgreSQL refuses it
         "CREATE OR REPLACE MACRO txngate_array_positions(a, x) AS CASE WHEN a IS NULL THEN NULL "
