@@ -392,7 +392,7 @@ class Binder:
             return ast.FuncCall(funcname=(ast.String(sval="txngate_power"),), args=(n.lexpr, n.rexpr))  # PostgreSQL's errors
         if self.dialect == "duckdb" and isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("<<", ">>") \
                 and n.lexpr is not None and (width := _SHIFT_WIDTHS.get(_operand_type(n.lexpr, self._columns))) is not None:
-            return _shifted(n, width)
+            return _bit_shift(n, width)
         if isinstance(n, ast.RangeFunction) and id(n) not in self._cast:
             zipped = _zipped_unnest(n) or _table_function(n, self._columns)
             if zipped is not None:
@@ -1520,9 +1520,11 @@ _AVG_TYPES = {"smallint": "numeric", "integer": "numeric", "bigint": "numeric", 
 
 
 #: functions whose value is text whatever their arguments (a char(n) argument's without its padding)
-_TEXT_FUNCTIONS = {"upper", "lower", "initcap", "btrim", "ltrim", "rtrim", "txngate_unpad", "substr", "substring", "replace", "lpad", "rpad", "concat",
-                   "concat_ws", "left", "right", "repeat", "reverse", "translate", "to_char", "md5", "format", "string_agg", "split_part",
-                   "regexp_replace", "quote_ident", "quote_literal", "chr", "trim", "overlay", "textcat"}
+_TEXT_FUNCTIONS = {"array_to_string", "btrim", "chr", "concat", "concat_ws", "current_schema", "current_user", "encode", "format",
+                   "initcap", "json_typeof", "jsonb_pretty", "jsonb_typeof", "left", "lower", "lpad", "ltrim", "md5", "overlay",
+                   "quote_ident", "quote_literal", "regexp_replace", "repeat", "replace", "reverse", "right", "rpad", "rtrim",
+                   "split_part", "string_agg", "substr", "substring", "textcat", "to_char", "to_hex", "translate", "trim", "txngate_unpad",
+                   "upper", "version"}
 
 
 def _output_type(n: ast.Node, columns: dict[str, str]) -> str | None:
@@ -2223,7 +2225,7 @@ def _pg_function(fc: ast.FuncCall) -> None:
 _SHIFT_WIDTHS = {"smallint": 16, "integer": 32, "bigint": 64}
 
 
-def _shifted(n: ast.A_Expr, width: int) -> ast.Node:
+def _bit_shift(n: ast.A_Expr, width: int) -> ast.Node:
     """``a << b`` and ``a >> b`` of integers as PostgreSQL's (C's on the
     machine: a smallint shifted as an integer, the count taken modulo the
     width it is shifted in, the bits shifted out of the type dropped, a
@@ -2896,11 +2898,6 @@ def similar_to_regex(pattern: str, escape: str = "\\") -> str:
     return "".join(out)
 
 
-#: functions whose result is text
-_TEXT_FUNCTIONS = {"lower", "upper", "trim", "btrim", "ltrim", "rtrim", "txngate_unpad", "substr", "substring", "replace", "left", "right", "lpad", "rpad",
-                   "reverse", "concat", "concat_ws", "format", "repeat", "initcap", "md5", "to_char", "string_agg", "translate",
-                   "json_typeof", "jsonb_typeof", "jsonb_pretty", "split_part", "quote_ident", "quote_literal", "to_hex", "chr",
-                   "regexp_replace", "array_to_string", "encode", "current_user", "current_schema", "version"}
 #: functions of anyelement: an untyped string constant gives them no type
 _POLYMORPHIC = {"lag", "lead", "first_value", "last_value", "nth_value"}
 

@@ -4,7 +4,9 @@ COPY FROM streams: the input is cut into blocks of whole rows (about
 ``BLOCK_BYTES``; a CSV block never ends inside a quoted field), each block is
 parsed by Arrow's CSV reader into string columns, cast to the column types
 by DuckDB, checked like an INSERT, and handed to the work's txn, which spills
-it to a batch in Blob. Memory stays bounded by a few blocks however large the
+it to a batch in Blob. Parsing and casting run off the event loop a block or
+two ahead of the block being checked and written (``_Blocks``), which keeps
+input order. Memory stays bounded by a few blocks however large the
 input; uniqueness is checked against a running set of keys. Nothing is
 visible until the statement (or its transaction) commits; an error or a
 CopyFail aborts it and deletes what was spilled.
@@ -24,9 +26,11 @@ then ``write`` per chunk).
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 import struct
+from collections import deque
 from typing import AsyncIterator, Protocol
 
 import pyarrow as pa
@@ -182,29 +186,31 @@ async def copy_from(dml, node: ast.CopyStmt, source: CopySource | None) -> Resul
         total = await _copy_from_binary(dml, rel, cols, source, guard)
         await guard.finish()
         return Result(f"COPY {total}")
-    total = 0
-    first = True
+    blocks = _Blocks(dml, rel, cols, opts, guard)
     pending = bytearray()
     done = False
-    async for chunk in source:
-        if done:
-            continue
-        pending += chunk
-        while len(pending) >= BLOCK_BYTES:
-            cut = _block_end(pending, opts)
-            if cut <= 0:
-                break
-            block = bytes(pending[:cut])
-            del pending[:cut]
-            block, done = _strip_end_marker(block, opts)
-            total += await _load_block(dml, rel, cols, opts, block, first, guard)
-            first = False
+    try:
+        async for chunk in source:
             if done:
-                break
-    if not done and pending:
-        block, _ = _strip_end_marker(bytes(pending), opts)
-        if block:
-            total += await _load_block(dml, rel, cols, opts, block, first, guard)
+                continue
+            pending += chunk
+            while len(pending) >= BLOCK_BYTES:
+                cut = _block_end(pending, opts)
+                if cut <= 0:
+                    break
+                block = bytes(pending[:cut])
+                del pending[:cut]
+                block, done = _strip_end_marker(block, opts)
+                await blocks.add(block)
+                if done:
+                    break
+        if not done and pending:
+            block, _ = _strip_end_marker(bytes(pending), opts)
+            if block:
+                await blocks.add(block)
+        total = await blocks.finish()
+    finally:
+        blocks.cancel()
     await guard.finish()
     return Result(f"COPY {total}")
 
@@ -234,8 +240,50 @@ def _block_end(buf: bytearray, opts: Options) -> int:
     return 0
 
 
-async def _load_block(dml, rel, cols, opts: Options, block: bytes, first: bool, guard: "_KeyGuard") -> int:
-    return await _load_table(dml, rel, cols, _parse_block(block, len(cols), opts, skip_header=first and opts.header), guard)
+class _Blocks:
+    """COPY FROM's blocks in a pipeline: a block's parse (Arrow's CSV
+    reader) and cast to the column types (DuckDB), both off the event loop,
+    start as soon as it is cut, up to ``AHEAD`` blocks before the one being
+    stored; storing (sequences, constraints, keys, the txn's write) takes one
+    block at a time in input order. So a load uses a second core, and its
+    rows, their sequence values and the error it reports (the first block's
+    that fails) are a serial load's."""
+
+    AHEAD = 2
+
+    def __init__(self, dml, rel, cols, opts: Options, guard: "_KeyGuard"):
+        self.dml, self.rel, self.cols, self.opts, self.guard = dml, rel, cols, opts, guard
+        self._cast: deque[asyncio.Task] = deque()
+        self._first = True
+        self.total = 0
+
+    async def add(self, block: bytes) -> None:
+        skip_header = self._first and self.opts.header
+        self._first = False
+        self._cast.append(asyncio.ensure_future(self._parsed_and_cast(block, skip_header)))
+        while len(self._cast) > self.AHEAD:
+            await self._store_next()
+
+    async def finish(self) -> int:
+        while self._cast:
+            await self._store_next()
+        return self.total
+
+    def cancel(self) -> None:
+        """Stop the blocks still being cast (the load failed or was
+        cancelled); their own failures are moot."""
+        for task in self._cast:
+            if task.done() and not task.cancelled():
+                task.exception()
+            task.cancel()
+        self._cast.clear()
+
+    async def _parsed_and_cast(self, block: bytes, skip_header: bool) -> pa.Table:
+        strings = await asyncio.to_thread(_parse_block, block, len(self.cols), self.opts, skip_header)
+        return await _cast_block(self.dml, self.rel, self.cols, strings)
+
+    async def _store_next(self) -> None:
+        self.total += await _store_block(self.dml, self.rel, self.cols, await self._cast.popleft(), self.guard)
 
 
 def _interval_texts(column) -> pa.Array:
@@ -251,8 +299,15 @@ def _interval_texts(column) -> pa.Array:
 async def _load_table(dml, rel, cols, strings: pa.Table, guard: "_KeyGuard") -> int:
     """Rows of ``cols`` (columns ``c0``, ``c1``, ...: text, or values of
     their types) cast, defaulted, checked and written."""
+    return await _store_block(dml, rel, cols, await _cast_block(dml, rel, cols, strings), guard)
+
+
+async def _cast_block(dml, rel, cols, strings: pa.Table) -> pa.Table:
+    """Rows of ``cols`` (columns ``c0``, ``c1``, ...: text, or values of
+    their types) cast to the table's column types, defaulted (sequences are
+    ``_store_block``'s)."""
     if strings.num_rows == 0:
-        return 0
+        return pa.table({})
     exprs = []
     for i, col in enumerate(rel.columns):
         names = [c.name for c in cols]
@@ -281,7 +336,14 @@ async def _load_table(dml, rel, cols, strings: pa.Table, guard: "_KeyGuard") -> 
         else:  # (a sequenced column is filled below)
             expr = f"CAST(NULL AS {duckdb_type(col.type)})"
         exprs.append(f'{expr} AS "{col.name}"')
-    out = await dml.run(f"SELECT {', '.join(exprs)} FROM _block", {"_block": strings})
+    return await dml.run(f"SELECT {', '.join(exprs)} FROM _block", {"_block": strings})
+
+
+async def _store_block(dml, rel, cols, out: pa.Table, guard: "_KeyGuard") -> int:
+    """Cast rows (``_cast_block``) given their sequence values, checked
+    (constraints, keys, references) and written; how many."""
+    if out.num_rows == 0:
+        return 0
     rows = await dml.conform(await dml.fill_sequences(rel, out, [c.name for c in cols]), rel)
     await guard.check(rows)
     await dml.references.check_referencing(rel, rows)

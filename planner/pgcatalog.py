@@ -1193,7 +1193,7 @@ def macros() -> tuple[str, ...]:
         # a @> b as PostgreSQL: a NULL element of b is in no array (the engine's skips it)
         "CREATE OR REPLACE MACRO txngate_array_contains(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL "
         "WHEN len(b) > list_count(b) THEN false ELSE list_has_all(a, b) END",
-        # a << b and a >> b of a w-bit integer as PostgreSQL's (planner.bind._shifted): the count modulo the width shifted in
+        # a << b and a >> b of a w-bit integer as PostgreSQL's (planner.bind._bit_shift): the count modulo the width shifted in
         # (32 for smallint and integer), the bits past w dropped, the result read back as a signed w-bit integer
         "CREATE OR REPLACE MACRO txngate_shl_bits(a, b, w) AS (((CAST(a AS HUGEINT) & ((CAST(1 AS HUGEINT) << greatest(w, 32)) - 1)) "
         "<< (b & (CASE WHEN w = 64 THEN 63 ELSE 31 END))) & ((CAST(1 AS HUGEINT) << w) - 1))",

@@ -77,3 +77,37 @@ async def test_keyed_copy_across_blocks(db):
     with pytest.raises(SqlError) as e:
         await s.execute("COPY cu FROM STDIN (FORMAT csv)", copy_source=Rows(0, [(ROWS + 2, 8, "x")]))
     assert e.value.detail == "Key (k)=(8) already exists."
+
+
+class Bad(Rows):
+    """Rows whose k is not an integer at the ids in ``bad`` (text ``x<id>``)."""
+
+    def __init__(self, n: int, bad: set[int]):
+        super().__init__(n)
+        self.bad = bad
+
+    async def __aiter__(self):
+        async for chunk in super().__aiter__():
+            lines = chunk.split(b"\n")
+            for i, line in enumerate(lines):
+                row = line.split(b",", 2)
+                if len(row) == 3 and int(row[0]) in self.bad:
+                    lines[i] = b",".join([row[0], b"x" + row[0], row[2]])
+            yield b"\n".join(lines)
+
+
+async def test_blocks_load_in_input_order(db):
+    """Blocks are parsed and cast ahead of the one being written
+    (``copy._Blocks``), and still: sequence values follow the input's
+    rows, and of bad values in two blocks the first one's error is
+    reported, whichever block's cast fails first; nothing is written."""
+    s = db.session()
+    await s.execute("CREATE TABLE cs (id bigint, k integer, s text, n serial)")
+    tag = (await s.execute("COPY cs (id, k, s) FROM STDIN (FORMAT csv)", copy_source=Rows(ROWS)))[-1].tag
+    assert tag == f"COPY {ROWS}"
+    out = (await s.execute("SELECT count(*) FILTER (WHERE n = id + 1), min(n), max(n) FROM cs"))[-1].rows
+    assert out == [(ROWS, 1, ROWS)]
+    with pytest.raises(SqlError) as e:
+        await s.execute("COPY cs (id, k, s) FROM STDIN (FORMAT csv)", copy_source=Bad(ROWS, {ROWS - 5, 20}))
+    assert (e.value.sqlstate, e.value.message) == ("22P02", 'invalid input syntax for type integer: "x20"')
+    assert (await s.execute("SELECT count(*) FROM cs"))[-1].rows == [(ROWS,)]
