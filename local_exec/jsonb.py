@@ -30,6 +30,7 @@ from decimal import Decimal
 
 from local_exec import udf
 from local_exec.udf import FunctionError
+from values import STORED_PLACES
 
 __all__ = ["JsonError", "canonical", "register", "FUNCTIONS"]
 
@@ -186,7 +187,8 @@ def typed_json(text: str, type_text: str) -> str:
     """The engine's JSON of a row or array (``to_json``) with the values
     of the types it writes unlike PostgreSQL rewritten, found by the
     value's DuckDB type (``typeof``): timestamps in ISO 8601 (``T``, and
-    the offset's minutes), bytea as ``\\x`` hex. Everything else is
+    the offset's minutes), bytea as ``\\x`` hex, a numeric of a declared
+    scale with its places (the engine drops trailing zeros). Everything else is
     written back as it was, compactly (as row_to_json writes)."""
     return _write(_retype(_RAW.decode(text), _parse_type(type_text)[0]))
 
@@ -206,6 +208,7 @@ def _parse_type(t: str, i: int = 0):
                 i += 2
         node, i = ("struct", fields), i + 1
     else:
+        start = i
         word, i = _type_word(t, i)
         if t.startswith("(", i):  # DECIMAL(10,2), MAP(K, V), ...: nothing inside to rewrite
             depth = 0
@@ -215,6 +218,8 @@ def _parse_type(t: str, i: int = 0):
                 if depth == 0:
                     break
         node = {"TIMESTAMP": ("timestamp",), "BLOB": ("blob",)}.get(word, ("other",))
+        if word == "DECIMAL" and (scale := re.fullmatch(r"DECIMAL\(\d+,(\d+)\)", t[start:i])):
+            node = ("decimal", int(scale.group(1)))
     while t.startswith("[", i):
         i = t.index("]", i) + 1
         node = ("list", node)
@@ -252,6 +257,14 @@ def _retype(v, kind):
         return v + ":00" if re.search(r"[+-]\d\d$", v) else v
     if kind[0] == "blob" and isinstance(v, str) and not isinstance(v, _Raw):
         return "\\x" + _blob_bytes(v).hex()
+    if kind[0] == "decimal" and isinstance(v, _Raw):
+        # the engine writes some decimals as doubles (1.10 as 1.1), others with all their places; the scale of
+        # an unconstrained numeric (computed with values.STORED_PLACES) is each value's own, without trailing zeros
+        d = decimal.Decimal(v)
+        if kind[1] == STORED_PLACES:
+            text = f"{d:f}"
+            return _Raw(text.rstrip("0").rstrip(".") if "." in text else text)
+        return _Raw(str(d.quantize(decimal.Decimal(1).scaleb(-kind[1]))))
     return v
 
 

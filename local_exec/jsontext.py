@@ -9,7 +9,8 @@ and ends (``_read``); a value's text is the slice between. An object's
 member found by key is its last one, as in PostgreSQL; json_each lists
 every member, duplicates too. A selector or path arrives JSON-encoded, as
 local_exec.jsonb's do. json_strip_nulls writes the value back compactly
-(no spaces, as PostgreSQL's) without the null members of objects.
+(no spaces, as PostgreSQL's) without the null members of objects;
+``pretty_top`` puts a value's top-level members on lines of their own.
 
 Invariant: every piece returned is a slice of the input (or, for the
 ``_text`` forms, a string member decoded); a text that is not JSON raises
@@ -194,8 +195,21 @@ def strip_nulls(doc: str) -> str:
     return write(_doc(doc))
 
 
+def pretty_top(doc: str) -> str:
+    """row_to_json's and array_to_json's ``pretty``: the top-level members
+    (or elements) on lines of their own (``,\n `` between them), each as
+    written."""
+    node = _doc(doc)
+    if node.kind == "object":
+        return "{" + ",\n ".join(f"{json.dumps(k, ensure_ascii=False)}:{doc[v.start:v.end]}" for k, v in node.items) + "}"
+    if node.kind == "array":
+        return "[" + ",\n ".join(doc[v.start:v.end] for v in node.items) + "]"
+    return doc
+
+
 #: DuckDB name -> (function, parameter types, return type)
 FUNCTIONS = {
+    "txngate_json_pretty_top": (pretty_top, ["VARCHAR"], "JSON"),
     "txngate_json_get": (get, ["VARCHAR", "VARCHAR"], "JSON"),
     "txngate_json_get_text": (get_text, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_json_path": (path, ["VARCHAR", "VARCHAR"], "JSON"),

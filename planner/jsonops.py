@@ -421,6 +421,11 @@ def _built(fc: ast.FuncCall, name: str, args: list[ast.Node]) -> ast.Node | None
         text = joined([_string("{"), joined(pairs, ", "), _string("}")], "") if pairs else _string("{}")
     elif name.endswith("build_array"):
         text = joined([_string("["), joined([value(a) for a in args], ", "), _string("]")], "") if args else _string("[]")
+    elif name in ("row_to_json", "array_to_json") and len(args) == 2 and fc.over is None and not fc.agg_order:
+        # pretty: the top-level members on lines of their own (NULL gives NULL, as the function is strict)
+        compact = _built(fc, name, args[:1])
+        return expand("CASE WHEN _arg2 IS NULL THEN NULL WHEN _arg2 THEN txngate_json_pretty_top(_arg1) ELSE _arg1 END",
+                      [compact, _cast_to_bool(args[1])])
     elif name in ("to_json", "to_jsonb", "row_to_json", "array_to_json") and len(args) == 1 and fc.over is None and not fc.agg_order:
         text = value(args[0]) if isinstance(args[0], ast.RowExpr) else \
             expand("CASE WHEN _arg1 IS NULL THEN NULL ELSE txngate_json_value(_arg1) END", args)  # strict: NULL gives NULL
@@ -440,6 +445,10 @@ def _built(fc: ast.FuncCall, name: str, args: list[ast.Node]) -> ast.Node | None
     else:
         return None  # DISTINCT and other shapes: the engine's own (compact) text
     return ast.TypeCast(arg=text, typeName=ast.TypeName(names=(ast.String(sval="json"),), typemod=-1))
+
+
+def _cast_to_bool(n: ast.Node) -> ast.TypeCast:
+    return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval="bool"),), typemod=-1))
 
 
 def _string(text: str) -> ast.A_Const:
@@ -557,8 +566,11 @@ def _member_as(doc: ast.Node, col: ast.ColumnDef, kind_of: str) -> ast.Node:
     type_name = col.typeName
     if type_name.names[-1].sval in JSON_TYPES and not type_name.arrayBounds:
         value = expand(f"txngate_{kind_of}_get(_arg1, to_json(_arg2))", [doc, key])
-    elif type_name.arrayBounds:
-        value = expand(f"txngate_{kind_of}_array_elements_text(txngate_{kind_of}_get(_arg1, to_json(_arg2)))", [doc, key])
+    elif type_name.arrayBounds:  # a json array element by element; json null is NULL, any other member an error
+        member = f"txngate_{kind_of}_get(_arg1, to_json(_arg2))"
+        value = expand(f"CASE WHEN coalesce(txngate_jsonb_typeof({member}), 'null') = 'null' THEN NULL "
+                       f"WHEN txngate_jsonb_typeof({member}) <> 'array' THEN error('[22P02] expected JSON array') "
+                       f"ELSE txngate_{kind_of}_array_elements_text({member}) END", [doc, key])
     else:  # as text, which the cast reads as PostgreSQL's input would (planner.bind)
         value = ast.TypeCast(arg=expand(f"txngate_{kind_of}_get_text(_arg1, to_json(_arg2))", [doc, key]),
                              typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1))

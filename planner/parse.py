@@ -25,6 +25,7 @@ PostgreSQL would report.
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass
 
 import pglast
@@ -134,8 +135,29 @@ def _parse(sql: str) -> list[Statement]:
     for r in raw:
         start = r.stmt_location or 0
         text = sql[start : start + r.stmt_len] if r.stmt_len else sql[start:]
+        if _ARRAY_TYPE_NAME.search(text):
+            _array_type_names(r.stmt)
         out.append(Statement(r.stmt, text.strip(), classify(r.stmt)))
     return out
+
+
+#: PostgreSQL's names of its base types' array types (``_int4`` is ``int4[]``)
+_ARRAY_TYPES = {"_int2", "_int4", "_int8", "_float4", "_float8", "_numeric", "_bool", "_text", "_varchar", "_bpchar", "_char",
+                "_date", "_time", "_timestamp", "_timestamptz", "_interval", "_bytea", "_uuid", "_json", "_jsonb", "_oid", "_name"}
+_ARRAY_TYPE_NAME = re.compile(r"\b(" + "|".join(sorted(_ARRAY_TYPES)) + r")\b", re.IGNORECASE)
+
+
+def _array_type_names(node: ast.Node) -> None:
+    """Each ``_int4``-style type name in ``node`` as ``int4[]`` (in place);
+    an output column named after one (``SELECT x::_int4``) keeps its name."""
+    for n in walk(node):
+        if isinstance(n, ast.ResTarget) and n.name is None and isinstance(n.val, ast.TypeCast) and isinstance(n.val.arg, (ast.A_Const, ast.ParamRef)) \
+                and n.val.typeName.names[-1].sval.lower() in _ARRAY_TYPES and not n.val.typeName.arrayBounds:  # (named after its type)
+            _set(n, "name", n.val.typeName.names[-1].sval.lower())
+        elif isinstance(n, ast.TypeName) and not n.arrayBounds and n.names[-1].sval.lower() in _ARRAY_TYPES \
+                and (len(n.names) == 1 or n.names[0].sval == "pg_catalog"):
+            _set(n, "names", (ast.String(sval=n.names[-1].sval.lower()[1:]),))
+            _set(n, "arrayBounds", (ast.Integer(ival=-1),))
 
 
 DDL_NODES = (

@@ -1264,12 +1264,13 @@ def macros() -> tuple[str, ...]:
         # a numeric as its text (the engine's JSON writes it as a double: 42.000 became 42.0); an unconstrained one
         # (kept with 10 places) without the zeros its 10 places add
         "WHEN typeof(v) = 'DECIMAL(38,10)' THEN rtrim(rtrim(CAST(v AS VARCHAR), '0'), '.') "
-        "WHEN typeof(v) LIKE 'DECIMAL%' THEN CAST(v AS VARCHAR) "
+        "WHEN typeof(v) LIKE 'DECIMAL%' AND typeof(v) NOT LIKE '%]' THEN CAST(v AS VARCHAR) "
         "WHEN typeof(v) = 'TIMESTAMP' THEN '\"' || replace(CAST(v AS VARCHAR), ' ', 'T') || '\"' "
         "WHEN typeof(v) = 'TIMESTAMP WITH TIME ZONE' THEN '\"' || regexp_replace(replace(CAST(v AS VARCHAR), ' ', 'T'), "
         "'([+-][0-9][0-9])$', '\\1:00') || '\"' "
-        # a row or array holding timestamps or bytea (or a bytea): local_exec.jsonb rewrites those by the value's type
-        "WHEN typeof(v) LIKE '%TIMESTAMP%' OR typeof(v) LIKE '%BLOB%' THEN txngate_typed_json(CAST(to_json(v) AS VARCHAR), typeof(v)) "
+        # a row or array holding timestamps, bytea or numerics (or a bytea): local_exec.jsonb rewrites those by the value's type
+        "WHEN typeof(v) LIKE '%TIMESTAMP%' OR typeof(v) LIKE '%BLOB%' OR typeof(v) LIKE '%DECIMAL%' "
+        "THEN txngate_typed_json(CAST(to_json(v) AS VARCHAR), typeof(v)) "
         "ELSE CAST(to_json(v) AS VARCHAR) END",
         "CREATE OR REPLACE MACRO txngate_json_key(k, position) AS CASE WHEN k IS NULL "
         "THEN CAST(CAST('[22023] argument ' || position || ' cannot be null' AS DOUBLE) AS VARCHAR) ELSE CAST(to_json(CAST(k AS VARCHAR)) AS VARCHAR) END",

@@ -23,6 +23,7 @@ _SAMPLES = {
     "txngate_json_array_elements": "'[1, {\"a\": 1.50}]'", "txngate_json_array_elements_text": "'[\"x\", 2, null]'",
     "txngate_json_each": "'{\"a\": [1], \"a\": 2}'", "txngate_json_each_text": "'{\"a\": \"s\", \"b\": null}'",
     "txngate_json_strip_nulls": "'{\"a\": null, \"b\": [1, null]}'",
+    "txngate_json_pretty_top": "'{\"a\": [1, 2],\"b\" :{\"c\":1}}'",
 }
 
 
@@ -33,6 +34,12 @@ async def test_every_function_runs_in_the_engine():
         out = await engine.run(f"SELECT {name}({args}) AS v")
         values = duckdb.connect().execute(f"SELECT {args}").fetchone()
         assert out.column("v").to_pylist() == [jsontext.FUNCTIONS[name][0](*values)], name
+
+
+def test_pretty_puts_top_level_members_on_lines():
+    assert jsontext.pretty_top('{"a": [1, 2],"b" :{"c":1}}') == '{"a":[1, 2],\n "b":{"c":1}}'
+    assert jsontext.pretty_top('[1, {"x": 2} ,3]') == '[1,\n {"x": 2},\n 3]'
+    assert jsontext.pretty_top('[]') == '[]' and jsontext.pretty_top('"s"') == '"s"'
 
 
 def test_pieces_keep_their_text():

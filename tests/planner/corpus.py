@@ -475,6 +475,15 @@ QUERIES = [
     "SELECT id, jsonb_delete(doc, 'age'), jsonb_delete_path(doc, '{addr,city}') FROM docs WHERE id = 1",
     # integer shifts as PostgreSQL's: negative numbers shifted left, bits past the type dropped, the count modulo the width
     "SELECT id, id << 30, -id << 31, mgr >> 1, -mgr >> 40, id::int8 << 62, (-id)::int2 << 15, id::int2 << 17 FROM emp ORDER BY id",
+    # _int4, _text, ...: the array types by PostgreSQL's own names
+    "SELECT '{1,2}'::_int4, CAST('{a}' AS _text), pg_typeof('{1}'::pg_catalog._int8), ARRAY[hired]::_date FROM emp WHERE id = 1",
+    # json_to_record's array columns: json null is NULL, an array element by element
+    "SELECT * FROM json_to_record('{\"ia\": null, \"ib\": [1, \"2\", null]}') AS x(ia int4[], ib _int4)",
+    # a numeric of a declared scale inside a row or array written with its places (120.50, not 120.5)
+    "SELECT json_agg(e ORDER BY id), array_to_json(array_agg(salary ORDER BY id)) FROM (SELECT id, salary FROM emp WHERE id < 4) e",
+    # row_to_json's and array_to_json's pretty: the top-level members on lines of their own
+    "SELECT row_to_json(e, true), row_to_json(ROW(id, name), false), array_to_json(ARRAY[id, mgr], true) FROM emp e WHERE id < 3 ORDER BY id",
+    "SELECT array_to_json(array_agg(d ORDER BY code), true), array_to_json(array_agg(budget), NULL) FROM dept d",
     # hypothetical-set aggregates: where the direct arguments' row would rank among the group's
     "SELECT dept, rank(100) WITHIN GROUP (ORDER BY salary), dense_rank(100, 'b') WITHIN GROUP (ORDER BY salary DESC, name),"
     " percent_rank(NULL) WITHIN GROUP (ORDER BY salary NULLS FIRST), cume_dist(90) WITHIN GROUP (ORDER BY salary) FILTER (WHERE active)"
@@ -515,6 +524,7 @@ ERRORS = [
     "SELECT array_positions(ARRAY[[1,2],[3,4]], 4)",
     "SELECT jsonb_set_lax('{\"a\": 1}', '{a}', NULL, true, 'raise_exception')",
     "SELECT '\\x12345678'::bytea::int4",
+    "SELECT * FROM json_to_record('{\"ia\": 123}') AS x(ia int4[])",
     "SELECT rank(1, 2) WITHIN GROUP (ORDER BY id) FROM emp",
     "SELECT 12345.678::numeric(5,2)",
     "SELECT sqrt(-1)",
