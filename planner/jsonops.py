@@ -280,7 +280,7 @@ def rewrite_function(fc: ast.FuncCall, columns: dict[str, str]) -> ast.Node | No
     if name in _BUILT and not fc.agg_star and not fc.func_variadic:
         if name.endswith("build_object") and any(_not_scalar(k, columns) for k in args[::2]):
             raise SqlError("22023", "key value must be scalar, not array, composite, or json")
-        return _built(fc, name, [_as_json(a, columns) for a in args])
+        return _built(fc, name, [_as_json(a, columns) for a in args], columns)
     if name in ("json_extract_path", "jsonb_extract_path", "json_extract_path_text", "jsonb_extract_path_text") and args:
         path = ast.A_ArrayExpr(elements=tuple(
             ast.TypeCast(arg=a, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1)) for a in args[1:]))
@@ -391,7 +391,7 @@ def _not_scalar(n: ast.Node, columns: dict[str, str]) -> bool:
     return isinstance(n, ast.ColumnRef) and (column_type(n, columns) or "").endswith("[]")
 
 
-def _built(fc: ast.FuncCall, name: str, args: list[ast.Node]) -> ast.Node | None:
+def _built(fc: ast.FuncCall, name: str, args: list[ast.Node], columns: dict[str, str] | None = None) -> ast.Node | None:
     """json_build_object, json_build_array, json_agg, json_object_agg and
     to_json (and their jsonb twins, which print canonically at the end) as
     the text PostgreSQL builds: each value as ``txngate_json_value`` gives
@@ -423,12 +423,18 @@ def _built(fc: ast.FuncCall, name: str, args: list[ast.Node]) -> ast.Node | None
         text = joined([_string("["), joined([value(a) for a in args], ", "), _string("]")], "") if args else _string("[]")
     elif name in ("row_to_json", "array_to_json") and len(args) == 2 and fc.over is None and not fc.agg_order:
         # pretty: the top-level members on lines of their own (NULL gives NULL, as the function is strict)
-        compact = _built(fc, name, args[:1])
+        compact = _built(fc, name, args[:1], columns)
         return expand("CASE WHEN _arg2 IS NULL THEN NULL WHEN _arg2 THEN txngate_json_pretty_top(_arg1) ELSE _arg1 END",
                       [compact, _cast_to_bool(args[1])])
     elif name in ("to_json", "to_jsonb", "row_to_json", "array_to_json") and len(args) == 1 and fc.over is None and not fc.agg_order:
-        text = value(args[0]) if isinstance(args[0], ast.RowExpr) else \
-            expand("CASE WHEN _arg1 IS NULL THEN NULL ELSE txngate_json_value(_arg1) END", args)  # strict: NULL gives NULL
+        if isinstance(args[0], ast.RowExpr):
+            text = value(args[0])
+        elif isinstance(args[0], ast.A_ArrayExpr) and args[0].elements \
+                and (kinds := {kind(e, columns or {}) for e in args[0].elements} - {None}):  # json elements as written (the engine re-writes them)
+            text = joined([_string("["), joined([value(_json_element(e, min(kinds), columns or {})) for e in args[0].elements], ","),
+                           _string("]")], "")
+        else:
+            text = expand("CASE WHEN _arg1 IS NULL THEN NULL ELSE txngate_json_value(_arg1) END", args)  # strict: NULL gives NULL
     elif name.endswith("_agg") and len(args) == 1 and not name.endswith("object_agg"):
         # the values listed (DISTINCT, ORDER BY and FILTER as given), then written out
         order = fc.agg_order or ((ast.SortBy(node=copy.deepcopy(args[0]), sortby_dir=SortByDir.SORTBY_DEFAULT,
@@ -445,6 +451,17 @@ def _built(fc: ast.FuncCall, name: str, args: list[ast.Node]) -> ast.Node | None
     else:
         return None  # DISTINCT and other shapes: the engine's own (compact) text
     return ast.TypeCast(arg=text, typeName=ast.TypeName(names=(ast.String(sval="json"),), typemod=-1))
+
+
+def _json_element(n: ast.Node, array_kind: str, columns: dict[str, str]) -> ast.Node:
+    """An element of an array of json (``array_kind``: "json" or "jsonb")
+    as its json text: an untyped string is of the array's type, a jsonb
+    value in jsonb's canonical text, a json one as written."""
+    if isinstance(n, ast.A_Const) and isinstance(n.val, ast.String):
+        n = ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval=array_kind),), typemod=-1))
+    if kind(n, columns) == "jsonb":
+        return ast.FuncCall(funcname=(ast.String(sval="txngate_jsonb"),), args=(n,), funcformat=CoercionForm.COERCE_EXPLICIT_CALL)
+    return _as_json(n, columns)
 
 
 def _cast_to_bool(n: ast.Node) -> ast.TypeCast:

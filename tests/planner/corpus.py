@@ -481,6 +481,9 @@ QUERIES = [
     "SELECT * FROM json_to_record('{\"ia\": null, \"ib\": [1, \"2\", null]}') AS x(ia int4[], ib _int4)",
     # a numeric of a declared scale inside a row or array written with its places (120.50, not 120.5)
     "SELECT json_agg(e ORDER BY id), array_to_json(array_agg(salary ORDER BY id)) FROM (SELECT id, salary FROM emp WHERE id < 4) e",
+    # an array of json written with each element as written, of jsonb in jsonb's text (the engine re-wrote both compactly)
+    "SELECT array_to_json(ARRAY[raw, '[1,  2]', NULL]), to_json(ARRAY[doc]), array_to_json(ARRAY[jsonb '{\"b\":[2,3]}', doc], true)"
+    " FROM docs ORDER BY id",
     # row_to_json's and array_to_json's pretty: the top-level members on lines of their own
     "SELECT row_to_json(e, true), row_to_json(ROW(id, name), false), array_to_json(ARRAY[id, mgr], true) FROM emp e WHERE id < 3 ORDER BY id",
     "SELECT array_to_json(array_agg(d ORDER BY code), true), array_to_json(array_agg(budget), NULL) FROM dept d",
