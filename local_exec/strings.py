@@ -194,8 +194,12 @@ def bytea_substr(data: bytes, start: int, count: int) -> bytes:
     ``start``-th (1-based), the positions before the first counted too."""
     if count < 0:
         raise FunctionError("22011", "negative substring length not allowed")
-    end = start + count  # the first position not taken
-    return data[max(start, 1) - 1:max(end - 1, 0)]
+    return bytea_substr_from(data, start)[:max(start + count - max(start, 1), 0)]
+
+
+def bytea_substr_from(data: bytes, start: int) -> bytes:
+    """substring(data FROM start): every byte from the ``start``-th on."""
+    return data[max(start, 1) - 1:]
 
 
 def bytea_trim(data: bytes, chars: bytes, side: str) -> bytes:
@@ -206,7 +210,7 @@ def bytea_trim(data: bytes, chars: bytes, side: str) -> bytes:
 
 FUNCTIONS = {
     "txngate_bytea_substr": (bytea_substr, ["BLOB", "BIGINT", "BIGINT"], "BLOB"),
-    "txngate_bytea_substr_from": (lambda data, start: data[max(start, 1) - 1:], ["BLOB", "BIGINT"], "BLOB"),
+    "txngate_bytea_substr_from": (bytea_substr_from, ["BLOB", "BIGINT"], "BLOB"),
     "txngate_bytea_trim": (bytea_trim, ["BLOB", "BLOB", "VARCHAR"], "BLOB"),
     "txngate_format": (lambda fmt, args: pg_format(fmt, list(args)), ["VARCHAR", "VARCHAR[]"], "VARCHAR"),
     "txngate_digest": (digest, ["BLOB", "VARCHAR"], "BLOB"),

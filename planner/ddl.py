@@ -74,6 +74,7 @@ _PHYSICAL_ONLY = frozenset({
     "AT_SetLogged", "AT_SetUnLogged", "AT_ClusterOn", "AT_DropCluster",
 })
 
+
 class Ddl(Dml):
     def __init__(self, *args, memo: dict, temp=None, user: str = "txngate", on_commit: dict | None = None, **kwargs):
         super().__init__(*args, **kwargs)
