@@ -194,10 +194,20 @@ def typed_json(text: str, type_text: str) -> str:
 
 
 def _parse_type(t: str, i: int = 0):
-    """A DuckDB type name as ("struct", [(field, type)]), ("list", type),
-    ("timestamp",), ("timestamptz",), ("blob",) or ("other",); and where it ended."""
+    """A DuckDB type name as ("struct", [(field, type)]), ("tuple", [type])
+    (a ROW(...): its fields unnamed), ("list", type), ("timestamp",),
+    ("timestamptz",), ("blob",), ("decimal", scale) or ("other",); and where
+    it ended."""
     if t.startswith("TIMESTAMP WITH TIME ZONE", i):
         node, i = ("timestamptz",), i + len("TIMESTAMP WITH TIME ZONE")
+    elif t.startswith("TUPLE(", i):
+        kinds, i = [], i + len("TUPLE(")
+        while t[i] != ")":
+            kind, i = _parse_type(t, i)
+            kinds.append(kind)
+            if t.startswith(", ", i):
+                i += 2
+        node, i = ("tuple", kinds), i + 1
     elif t.startswith("STRUCT(", i):
         fields, i = [], i + len("STRUCT(")
         while t[i] != ")":
@@ -250,6 +260,8 @@ def _retype(v, kind):
         return _Object((k, _retype(x, types.get(k, ("other",)))) for k, x in v)
     if kind[0] == "list" and isinstance(v, list) and not isinstance(v, _Object):
         return [_retype(x, kind[1]) for x in v]
+    if kind[0] == "tuple" and isinstance(v, list) and not isinstance(v, _Object):  # (the engine writes a ROW as an array)
+        return _Object((f"f{n}", _retype(x, k)) for n, (x, k) in enumerate(zip(v, kind[1]), 1))
     if kind[0] == "timestamp" and isinstance(v, str) and not isinstance(v, _Raw):
         return v.replace(" ", "T", 1)
     if kind[0] == "timestamptz" and isinstance(v, str) and not isinstance(v, _Raw):

@@ -28,7 +28,7 @@ from typing import Callable, Iterator
 import pglast
 import sqlglot
 from pglast import ast
-from pglast.enums import A_Expr_Kind, BoolExprType, CoercionForm, NullTestType, SortByDir, SortByNulls, SQLValueFunctionOp, SubLinkType
+from pglast.enums import A_Expr_Kind, BoolExprType, CoercionForm, LimitOption, NullTestType, SortByDir, SortByNulls, SetOperation, SQLValueFunctionOp, SubLinkType
 from pglast.enums.parsenodes import (FRAMEOPTION_END_OFFSET_FOLLOWING, FRAMEOPTION_END_OFFSET_PRECEDING, FRAMEOPTION_GROUPS,
                                      FRAMEOPTION_NONDEFAULT, FRAMEOPTION_RANGE, FRAMEOPTION_START_OFFSET_FOLLOWING,
                                      FRAMEOPTION_START_OFFSET_PRECEDING)
@@ -174,6 +174,9 @@ class Binder:
         whose result the client gets (computed jsonb is printed canonically)."""
         node = functions.inline(copy_tree(node), self.catalog, self.search_path)  # SQL functions' bodies where they are called
         self._shape(node)
+        if self.dialect == "duckdb":
+            _wrap_values_arms(node)
+            _name_subquery_outputs(node)
         ctes, char_casts = set(), False  # one walk for both
         for n in walk(node):
             if isinstance(n, ast.CommonTableExpr):
@@ -336,8 +339,9 @@ class Binder:
             return n if precision == 6 else ast.FuncCall(funcname=(ast.String(sval=f"txngate_round_{'time' if kind == 'time' else 'timestamp'}"),),
                                                          args=(n, ast.A_Const(val=ast.Integer(ival=precision))))
         if self.dialect == "duckdb" and isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "unnest" and len(n.args or ()) == 1 \
-                and _array_depth(n.args[0]) > 1:
-            n.args = (_flattened(n.args[0]),)  # unnest of a multidimensional array: every element
+                and ((depth := _array_depth(n.args[0], self._columns)) > 1 or isinstance(n.args[0], ast.ColumnRef)):
+            # unnest of a multidimensional array: every element; of a column whose dimensions are not known here, checked
+            n.args = (_flattened(n.args[0], self._columns) if depth > 1 else _one_dimension(n.args[0]),)
             return n
         if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval == "numeric" and n.typeName.typmods \
                 and isinstance(n.typeName.typmods[0], ast.A_Const) and isinstance(n.typeName.typmods[0].val, ast.Integer) \
@@ -394,7 +398,7 @@ class Binder:
                 and n.lexpr is not None and (width := _SHIFT_WIDTHS.get(_operand_type(n.lexpr, self._columns))) is not None:
             return _bit_shift(n, width)
         if isinstance(n, ast.RangeFunction) and id(n) not in self._cast:
-            zipped = _zipped_unnest(n) or _table_function(n, self._columns)
+            zipped = _zipped_unnest(n, self._columns) or _table_function(n, self._columns)
             if zipped is not None:
                 self._cast.update(id(m) for m in walk(zipped) if isinstance(m, ast.RangeFunction))  # rewritten already
                 return zipped
@@ -1172,7 +1176,8 @@ class Binder:
             if names[-1] == "pg_typeof" and len(n.args or ()) == 1 and jsonops.kind(n.args[0], self._columns) == "jsonb":
                 return expand("pg_catalog.txngate_pg_typeof('JSONB')", [])  # the engine holds jsonb as JSON
             if names[-1] == "pg_typeof" and len(n.args or ()) == 1 and (string := _declared_string(n.args[0], _found(self._columns))):
-                return _constant("character" if string.startswith("char") else "character varying")  # the engine's is text
+                base = "character" if string.startswith("char") else "character varying"  # the engine's is text
+                return _constant(base + "[]" if string.endswith("[]") else base)
             if len(names) == 1 or names[0] in ("pg_catalog", "information_schema"):
                 return self.pg.function(names[-1].lower(), list(n.args or ()))
             return None
@@ -1339,7 +1344,7 @@ class Binder:
         rv.relname, rv.schemaname, rv.catalogname = name, None, None
 
 
-def _zipped_unnest(n: ast.RangeFunction) -> ast.RangeSubselect | None:
+def _zipped_unnest(n: ast.RangeFunction, columns: dict[str, str]) -> ast.RangeSubselect | None:
     """``unnest(a, b, ...) [WITH ORDINALITY]`` in FROM (arrays side by
     side, the shorter padded with NULLs, then the position), or unnest of
     a multidimensional array (every element, ``_flattened``), as DuckDB's
@@ -1349,9 +1354,12 @@ def _zipped_unnest(n: ast.RangeFunction) -> ast.RangeSubselect | None:
         return None
     fc = n.functions[0][0]
     args = list(fc.args or ()) if isinstance(fc, ast.FuncCall) else []
-    if fc.funcname[-1].sval.lower() != "unnest" or not args or (len(args) < 2 and _array_depth(args[0]) == 1):
+    if fc.funcname[-1].sval.lower() != "unnest" or not args:
+        return None
+    if len(args) < 2 and _array_depth(args[0], columns) == 1:
+        fc.args = (_one_dimension(args[0]),)
         return None  # one array of one dimension: DuckDB's own (WITH ORDINALITY too)
-    args = [_flattened(a) for a in args]
+    args = [_flattened(a, columns) if _array_depth(a, columns) > 1 else _one_dimension(a) for a in args]
     items = [f"unnest(_arg{i + 1}) AS unnest" for i in range(len(args))]
     if n.ordinality:
         longest = ", ".join(f"coalesce(len(_arg{i + 1}), 0)" for i in range(len(args)))
@@ -1363,11 +1371,20 @@ def _zipped_unnest(n: ast.RangeFunction) -> ast.RangeSubselect | None:
     return ast.RangeSubselect(lateral=True, subquery=query, alias=alias)
 
 
-def _flattened(arg: ast.Node) -> ast.Node:
+def _one_dimension(arg: ast.Node) -> ast.Node:
+    """A column the binder takes for an array of one dimension, checked to
+    be one when it is read (``txngate_one_dimension``): a view's column of a
+    multidimensional array would be unnested by its rows, a wrong answer."""
+    if not isinstance(arg, ast.ColumnRef):
+        return arg
+    return ast.FuncCall(funcname=(ast.String(sval="pg_catalog"), ast.String(sval="txngate_one_dimension")), args=(arg,))
+
+
+def _flattened(arg: ast.Node, columns: dict[str, str] | None = None) -> ast.Node:
     """A multidimensional array as the list of all its elements, in order
     (PostgreSQL's unnest takes every element; DuckDB's gives the inner
     lists)."""
-    for _ in range(_array_depth(arg) - 1):
+    for _ in range(_array_depth(arg, columns) - 1):
         arg = ast.FuncCall(funcname=(ast.String(sval="flatten"),), args=(arg,))
     return arg
 
@@ -1470,6 +1487,53 @@ def column_types(node: ast.Node, catalog: Catalog, search_path: tuple[str, ...])
     return {name: types.pop() for name, types in found.items() if len(types) == 1}
 
 
+def _name_subquery_outputs(node: ast.Node) -> None:
+    """The computed outputs of FROM subqueries and CTEs named as
+    PostgreSQL names them (``count``, ``array``, ``?column?``): the engine
+    names them by their expression (``count_star()``), which a star over the
+    subquery would show and a reference by PostgreSQL's name would miss.
+    A VALUES list's columns are column1, column2, ... (the engine's col0,
+    col1, ...) where the alias names none."""
+    for sub in _named_subqueries(node):
+        for target in sub.targetList:
+            if target.name is None and not isinstance(target.val, ast.ColumnRef):
+                target.name = p.figure_name(target.val)
+    for n in walk(node):
+        if isinstance(n, ast.RangeSubselect) and n.alias is not None and (width := _values_width(n.subquery)):
+            n.alias.colnames = _values_names(n.alias.colnames, width)
+        elif isinstance(n, ast.CommonTableExpr) and (width := _values_width(n.ctequery)):
+            n.aliascolnames = _values_names(n.aliascolnames, width)
+
+
+def _wrap_values_arms(node: ast.Node) -> None:
+    """A VALUES list that is an arm of a set operation as ``SELECT * FROM
+    (VALUES ...) AS "*VALUES*"(column1, ...)``: the engine's parser takes a
+    bare one only at the top of a statement."""
+    for n in walk(node):
+        if isinstance(n, ast.SelectStmt) and n.op is not None and n.op.name != "SETOP_NONE":
+            for side in ("larg", "rarg"):
+                arm = getattr(n, side)
+                if isinstance(arm, ast.SelectStmt) and arm.valuesLists:
+                    alias = ast.Alias(aliasname="*VALUES*", colnames=_values_names((), len(arm.valuesLists[0])))
+                    star = ast.ResTarget(val=ast.ColumnRef(fields=(ast.A_Star(),)))
+                    setattr(n, side, ast.SelectStmt(targetList=(star,), fromClause=(ast.RangeSubselect(subquery=arm, alias=alias),),
+                                                    op=SetOperation.SETOP_NONE, limitOption=LimitOption.LIMIT_OPTION_DEFAULT))
+
+
+def _values_width(query: ast.Node) -> int:
+    """The width of a VALUES list that names a query's columns (the query,
+    or the first arm of its set operations), 0 for another query."""
+    while isinstance(query, ast.SelectStmt) and query.op is not None and query.op.name != "SETOP_NONE":
+        query = query.larg
+    return len(query.valuesLists[0]) if isinstance(query, ast.SelectStmt) and query.valuesLists else 0
+
+
+def _values_names(given, width: int) -> tuple[ast.String, ...]:
+    """A VALUES list's column names: those ``given``, then column<n>."""
+    given = tuple(given or ())
+    return given + tuple(ast.String(sval=f"column{i}") for i in range(len(given) + 1, width + 1))
+
+
 def _named_subqueries(node: ast.Node) -> list[ast.SelectStmt]:
     """The plain SELECTs of ``node``'s FROM subqueries and CTEs, whose
     outputs the statement reads by name."""
@@ -1535,6 +1599,8 @@ def _output_type(n: ast.Node, columns: dict[str, str]) -> str | None:
         n = inner
     if isinstance(n, ast.ColumnRef):
         return column_type(n, columns)
+    if (depth := _array_depth(n, columns)) > 1 or isinstance(n, ast.A_ArrayExpr):
+        return _nested_array_type(n, depth, columns)
     if isinstance(n, ast.TypeCast):
         if n.typeName.names[-1].sval.lower() in ("bpchar", "char", "character") and not n.typeName.typmods:
             return None  # an unconstrained bpchar: no declared length
@@ -1561,6 +1627,24 @@ def _output_type(n: ast.Node, columns: dict[str, str]) -> str | None:
     if (kind := _operand_type(n, columns, floats=True)) in ("numeric", "real", "double precision"):
         return kind
     return None
+
+
+def _nested_array_type(n: ast.Node, depth: int, columns: dict[str, str]) -> str | None:
+    """A multidimensional array's type with a ``[]`` a dimension
+    (``integer[][]``: what unnest of a subquery's column of it must flatten),
+    None when its elements' type is not plain."""
+    while isinstance(n, (ast.A_ArrayExpr, ast.FuncCall, ast.TypeCast)):
+        if isinstance(n, ast.TypeCast):
+            try:
+                return canonical(n.typeName, array_ok=True).removesuffix("[]") + "[]" * depth
+            except SqlError:
+                return None
+        items = n.elements if isinstance(n, ast.A_ArrayExpr) else n.args
+        if not items:
+            return None
+        n = items[0]
+    element = "text" if isinstance(n, ast.A_Const) and isinstance(n.val, ast.String) else _output_type(n, columns)
+    return None if element is None else element.replace("[]", "") + "[]" * depth
 
 
 def is_char(t: str) -> bool:
@@ -1674,16 +1758,26 @@ def _maybe_interval(n: ast.Node | None, columns: dict[str, str]) -> bool:
     return False
 
 
-def _array_depth(n: ast.Node | None) -> int:
+def _array_depth(n: ast.Node | None, columns: dict[str, str] | None = None) -> int:
     """The dimensions of an ARRAY constructor of ARRAY constructors, of a
-    cast of one, or of array_agg of arrays (1 for anything else)."""
+    cast of one, of array_agg of arrays, of a scalar subquery of one, or of
+    a column a FROM subquery or CTE computes as one (its type spelled
+    ``integer[][]``: _output_type); 1 for anything else."""
+    if (inner := _scalar_subquery_output(n)) is not None:
+        return _array_depth(inner, columns)
+    if isinstance(n, ast.ColumnRef) and columns is not None:
+        return max(1, column_type(n, columns, "").count("[]"))
+    if isinstance(n, ast.A_Indirection) and all(isinstance(i, ast.A_Indices) for i in n.indirection):
+        # a slice keeps every dimension, a subscript takes one
+        return max(1, _array_depth(n.arg, columns) - sum(not i.is_slice for i in n.indirection))
     if isinstance(n, ast.A_ArrayExpr) and n.elements and all(isinstance(e, ast.A_ArrayExpr) for e in n.elements):
         return 1 + max(_array_depth(e) for e in n.elements)
     if isinstance(n, ast.TypeCast) and n.typeName.arrayBounds:
         return max(len(n.typeName.arrayBounds), _array_depth(n.arg))
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "array_agg" and len(n.args or ()) == 1 \
-            and isinstance(n.args[0], (ast.A_ArrayExpr, ast.TypeCast)) and (isinstance(n.args[0], ast.A_ArrayExpr) or n.args[0].typeName.arrayBounds):
-        return 1 + _array_depth(n.args[0])  # array_agg of arrays: one dimension more
+            and (isinstance(n.args[0], ast.A_ArrayExpr) or (isinstance(n.args[0], ast.TypeCast) and n.args[0].typeName.arrayBounds)
+                 or (isinstance(n.args[0], ast.ColumnRef) and columns is not None and column_type(n.args[0], columns, "").endswith("[]"))):
+        return 1 + _array_depth(n.args[0], columns)  # array_agg of arrays: one dimension more
     return 1
 
 
@@ -1838,15 +1932,18 @@ def _declared_string(n: ast.Node, found: dict[str, set[str]]) -> str | None:
     column passed through (``_passed_char``, ``_passed_varchar``), a cast
     to one, or a CASE, COALESCE, GREATEST, LEAST or NULLIF of them
     (``_common_string``)."""
-    if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval in ("bpchar", "varchar"):
+    if isinstance(n, ast.TypeCast) and len(n.typeName.arrayBounds or ()) <= 1 and n.typeName.names[-1].sval in ("bpchar", "varchar"):
         base = "char" if n.typeName.names[-1].sval == "bpchar" else "varchar"
-        mods = n.typeName.typmods or ()
+        mods, array = n.typeName.typmods or (), "[]" if n.typeName.arrayBounds else ""
         if not mods:
-            return base
+            return base + array
         if len(mods) == 1 and isinstance(mods[0], ast.A_Const) and isinstance(mods[0].val, ast.Integer):
-            return f"{base}({mods[0].val.ival})"
+            return f"{base}({mods[0].val.ival}){array}"
     if isinstance(n, _RESOLVED) or isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
         return _common_string(n, found)  # (once: nested ones are resolved arm by arm)
+    if isinstance(n, ast.A_ArrayExpr) and n.elements:  # ARRAY[x::varchar, ...]: an array of the elements' common type
+        common = _common_string(ast.CoalesceExpr(args=n.elements), found)
+        return None if common is None or common.endswith("[]") else re.sub(r"\(\d+\)$", "", common) + "[]"
     return _passed_char(n, found) or _passed_varchar(n, found)
 
 
@@ -1873,7 +1970,7 @@ def _common_string(n: ast.Node, found: dict[str, set[str]]) -> str | None:
         return None
     if len(known) == len(arms) and all(_declared_string(a, found) == first for a in known[1:]):
         return first
-    return "char" if first.startswith("char") else "varchar"
+    return ("char" if first.startswith("char") else "varchar") + ("[]" if first.endswith("[]") else "")
 
 
 _VOID_FUNCTIONS = {"pg_sleep", "pg_sleep_for", "pg_sleep_until"}
@@ -1941,7 +2038,7 @@ def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
     # a result of one table (a session's: computed_only) has its plain columns' types from the origins
     one_table = computed_only and len(getattr(select, "fromClause", None) or ()) == 1 and isinstance(select.fromClause[0], ast.RangeVar) \
         and getattr(select, "withClause", None) is None
-    passed = any(isinstance(t.val, (ast.FuncCall, ast.SubLink, ast.TypeCast, *_RESOLVED)) or (not one_table and isinstance(t.val, ast.ColumnRef))
+    passed = any(isinstance(t.val, (ast.FuncCall, ast.SubLink, ast.TypeCast, ast.A_ArrayExpr, *_RESOLVED)) or (not one_table and isinstance(t.val, ast.ColumnRef))
                  for t in targets)
     divided = any(isinstance(t.val, (ast.FuncCall, ast.A_Expr, ast.TypeCast)) for t in targets)
     if not (passed or divided):

@@ -43,6 +43,7 @@ from planner.errors import (
     CARDINALITY_VIOLATION,
     CHECK_VIOLATION,
     DUPLICATE_COLUMN,
+    FEATURE_NOT_SUPPORTED,
     INVALID_COLUMN_REFERENCE,
     NOT_NULL_VIOLATION,
     NUMERIC_VALUE_OUT_OF_RANGE,
@@ -980,6 +981,8 @@ def _conform_values(c, sql_type: str, stored: pa.DataType):
     if sql_type.endswith("[]"):
         if pa.types.is_null(c.type) or not len(c):
             return c
+        if pa.types.is_list(c.type) and pa.types.is_list(c.type.value_type):
+            raise SqlError(FEATURE_NOT_SUPPORTED, f"multidimensional arrays are not supported (as a value of a column of type {sql_type})")
         element = sql_type[:-2]
         return map_elements(c, lambda v: _conform_values(v, element, stored.value_type).cast(stored.value_type), stored.value_type)
     if isinstance(c.type, pa.UuidType):

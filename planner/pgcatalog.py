@@ -1168,6 +1168,9 @@ def macros() -> tuple[str, ...]:
         "CREATE OR REPLACE MACRO txngate_expandarray(a) AS list_transform(range(1, len(a) + 1), lambda _li: {'x': a[_li], 'n': _li})",
         # the dimensions of a (nested) list: its type's count of [], and the length of dimension d (the first element's at d > 1)
         "CREATE OR REPLACE MACRO txngate_array_ndims(a) AS (length(typeof(a)) - length(replace(typeof(a), '[]', ''))) // 2",
+        # unnest's argument the binder takes for one dimension (a view's column): refused when it has more, not unnested by its rows
+        "CREATE OR REPLACE MACRO txngate_one_dimension(a) AS CASE WHEN txngate_array_ndims(a) > 1 "
+        "THEN error('[0A000] unnest of a multidimensional array read from a view is not supported') ELSE a END",
         "CREATE OR REPLACE MACRO txngate_array_dim_length(a, d) AS CASE WHEN len(a) = 0 OR d < 1 OR d > txngate_array_ndims(a) THEN NULL "
         "WHEN d = 1 THEN len(a) ELSE json_array_length(to_json(a), '$' || repeat('[0]', d - 1)) END",
         "CREATE OR REPLACE MACRO txngate_cardinality(a) AS CASE WHEN len(a) = 0 THEN 0 WHEN txngate_array_ndims(a) = 1 THEN len(a) "
@@ -1268,8 +1271,9 @@ def macros() -> tuple[str, ...]:
         "WHEN typeof(v) = 'TIMESTAMP' THEN '\"' || replace(CAST(v AS VARCHAR), ' ', 'T') || '\"' "
         "WHEN typeof(v) = 'TIMESTAMP WITH TIME ZONE' THEN '\"' || regexp_replace(replace(CAST(v AS VARCHAR), ' ', 'T'), "
         "'([+-][0-9][0-9])$', '\\1:00') || '\"' "
-        # a row or array holding timestamps, bytea or numerics (or a bytea): local_exec.jsonb rewrites those by the value's type
-        "WHEN typeof(v) LIKE '%TIMESTAMP%' OR typeof(v) LIKE '%BLOB%' OR typeof(v) LIKE '%DECIMAL%' "
+        # a row or array holding timestamps, bytea, numerics or ROWs (or a bytea or a ROW): local_exec.jsonb rewrites
+        # those by the value's type (a ROW's fields are f1, f2, ...: the engine writes it as an array)
+        "WHEN typeof(v) LIKE '%TIMESTAMP%' OR typeof(v) LIKE '%BLOB%' OR typeof(v) LIKE '%DECIMAL%' OR typeof(v) LIKE '%TUPLE(%' "
         "THEN txngate_typed_json(CAST(to_json(v) AS VARCHAR), typeof(v)) "
         "ELSE CAST(to_json(v) AS VARCHAR) END",
         "CREATE OR REPLACE MACRO txngate_json_key(k, position) AS CASE WHEN k IS NULL "

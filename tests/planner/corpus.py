@@ -401,6 +401,27 @@ QUERIES = [
     "SELECT id FROM tagged WHERE tags IS NULL",
     "SELECT id, unnest(scores) AS s FROM tagged ORDER BY id, s NULLS LAST",
     "SELECT t.id, x FROM tagged t, unnest(t.tags) AS x ORDER BY t.id, x NULLS FIRST",
+    # computed outputs of FROM subqueries and CTEs keep PostgreSQL's names through a star (not the engine's count_star())
+    "SELECT * FROM (SELECT count(*), lower(name), id::text, id + 1, ARRAY(SELECT 1), EXISTS (SELECT 1), (SELECT 2) AS two FROM emp GROUP BY name, id) s"
+    " ORDER BY 3",
+    "WITH c AS (SELECT dept, count(*), max(salary) FROM emp GROUP BY dept) SELECT * FROM c WHERE count > 1 ORDER BY dept",
+    "SELECT s.lower, s.count FROM (SELECT lower(name), count(*) FROM emp GROUP BY 1 UNION ALL SELECT 'x', 0) s ORDER BY 1",
+    # a VALUES list's columns are column1, column2, ...; a VALUES list may be an arm of a set operation anywhere
+    "SELECT * FROM (VALUES (1, 'a'), (2, NULL)) v ORDER BY column1",
+    "WITH c AS (VALUES (1.5, 'x')) SELECT column2, column1 * 2 FROM c",
+    "SELECT * FROM (VALUES (3) UNION SELECT id FROM emp WHERE id < 3) s ORDER BY 1",
+    "WITH RECURSIVE r AS (VALUES (1) UNION ALL SELECT column1 + 1 FROM r WHERE column1 < 4) SELECT * FROM r",
+    # arrays of varchar: PostgreSQL's type, not text[]
+    "SELECT pg_typeof(v), v, pg_typeof('{a}'::varchar[]), ARRAY['a'::varchar(3), 'bbbbb'] AS w, coalesce(v, '{b}') AS c"
+    " FROM (SELECT '{x}'::varchar(4)[] AS v) s",
+    # a ROW inside a row written to json: an object of f1, f2, ... (the engine writes an array)
+    "SELECT row_to_json(t), to_json(t.b), to_jsonb(t.b), json_agg(t) OVER () FROM (SELECT id AS a, ROW(id, name, ROW(hired)) AS b FROM emp) t ORDER BY a",
+    # unnest of a multidimensional array read through a subquery's, a CTE's or a scalar subquery's column: every element
+    "SELECT d, unnest(a.aa) AS x FROM (SELECT dept AS d, array_agg(ARRAY[id, mgr] ORDER BY id) AS aa FROM emp GROUP BY dept) a ORDER BY d, x",
+    "WITH c AS (SELECT array_agg(ARRAY[id] ORDER BY id) AS aa FROM emp) SELECT u, o FROM c, unnest(c.aa) WITH ORDINALITY AS u(u, o) ORDER BY o",
+    "SELECT unnest((SELECT array_agg(scores ORDER BY id) FROM tagged WHERE cardinality(scores) = 2)) AS x",
+    "SELECT unnest(aa[1:1]), unnest(array_agg_b) FROM (SELECT ARRAY[ARRAY['a', 'b'], ARRAY['c', 'd']] AS aa,"
+    " (SELECT array_agg(t ORDER BY t) FROM (SELECT ARRAY[id] AS t FROM emp) s) AS array_agg_b) v",
     "SELECT id, array_to_string(tags, '|') FROM tagged ORDER BY id",
     "SELECT id, array_append(scores, 0), array_prepend(0, scores), scores || ARRAY[9] FROM tagged ORDER BY id",
     "SELECT id, array_position(tags, 'blue') FROM tagged ORDER BY id",

@@ -207,6 +207,12 @@ async def test_array_columns(db):
     assert await sqlstate(s, "INSERT INTO ar (id, nums) VALUES (3, '{{1},{2}}')") == "0A000"
     await s.execute("CREATE TABLE ar2 (m int[][])")  # PostgreSQL's int[]: its dimensions are not enforced
     assert await sqlstate(s, "INSERT INTO ar2 VALUES ('{{1},{2}}')") == "0A000"  # a value of two is refused
+    assert await sqlstate(s, "CREATE TABLE ar3 AS SELECT array_agg(ARRAY[id]) AS m FROM ar") == "0A000"  # computed, likewise
+    # a view's column of two dimensions, which the binder cannot see: refused, not unnested by its rows
+    await s.execute("CREATE VIEW ar_v AS SELECT array_agg(ARRAY[id] ORDER BY id) AS m FROM ar")
+    assert await sqlstate(s, "SELECT unnest(m) FROM ar_v") == "0A000"
+    assert await sqlstate(s, "SELECT x FROM ar_v, unnest(ar_v.m) AS x") == "0A000"
+    assert await rows(s, "SELECT unnest(nums) FROM ar WHERE id = 2") == [(7,), (8,)]  # one dimension: unnested
     await s.execute("INSERT INTO ar (id, pair) VALUES (10, '{1,NULL}')")
     with pytest.raises(SqlError) as info:
         await s.execute("INSERT INTO ar (id, pair) VALUES (11, ARRAY[1, NULL])")
