@@ -1219,6 +1219,8 @@ class Binder:
                 raise SqlError("42P17", f'infinite recursion detected in rules for relation "{rel.name}"')
             self._binding_views.add(rel.qualified)
             inner = pglast.parse_sql(rel.query)[0].stmt
+            for leaf in _named_subqueries(ast.RangeSubselect(subquery=inner)) if self.dialect == "duckdb" else ():
+                _name_outputs(leaf)  # its columns are read by PostgreSQL's names
             sql = self._finish(pg_sql(self.rewrite(inner)))
             name = f"_r{len(self._names)}"
             self.out.views.append((name, sql))
@@ -1495,14 +1497,19 @@ def _name_subquery_outputs(node: ast.Node) -> None:
     A VALUES list's columns are column1, column2, ... (the engine's col0,
     col1, ...) where the alias names none."""
     for sub in _named_subqueries(node):
-        for target in sub.targetList:
-            if target.name is None and not isinstance(target.val, ast.ColumnRef):
-                target.name = p.figure_name(target.val)
+        _name_outputs(sub)
     for n in walk(node):
         if isinstance(n, ast.RangeSubselect) and n.alias is not None and (width := _values_width(n.subquery)):
             n.alias.colnames = _values_names(n.alias.colnames, width)
         elif isinstance(n, ast.CommonTableExpr) and (width := _values_width(n.ctequery)):
             n.aliascolnames = _values_names(n.aliascolnames, width)
+
+
+def _name_outputs(select: ast.SelectStmt) -> None:
+    """Name a plain SELECT's computed outputs as PostgreSQL does."""
+    for target in select.targetList or ():
+        if target.name is None and not isinstance(target.val, ast.ColumnRef):
+            target.name = p.figure_name(target.val)
 
 
 def _wrap_values_arms(node: ast.Node) -> None:

@@ -46,6 +46,7 @@ SETUP = [
     "CREATE TABLE nation (n_key integer PRIMARY KEY, n_name char(25), n_code char(3), qty numeric(15,2))",
     "INSERT INTO nation VALUES (1, 'BRAZIL', 'BR', 10.50), (2, 'PERU', 'PE ', 20), (3, 'BRAZIL  ', 'BRA', 5), (4, NULL, NULL, 1), (5, '', '', 2)",
     "CREATE VIEW nation_v AS SELECT n_key AS k, n_name AS nm FROM nation",
+    "CREATE VIEW dept_counts AS SELECT dept, count(*), max(salary), 1 + 1 FROM emp GROUP BY dept",
     "CREATE TABLE cv (k integer PRIMARY KEY, c char(6), v varchar(6), t text, ts timestamp, d date)",
     "INSERT INTO cv VALUES (1, 'ab', 'ab', 'ab', '2020-01-01 00:00:05.5', '2020-03-04'), (2, 'ab ', 'ab ', 'ab ', '1999-12-31 23:59:59', '1999-12-31'),"
     " (3, 'cd', 'cd', 'cd', NULL, NULL)",
@@ -406,6 +407,7 @@ QUERIES = [
     " ORDER BY 3",
     "WITH c AS (SELECT dept, count(*), max(salary) FROM emp GROUP BY dept) SELECT * FROM c WHERE count > 1 ORDER BY dept",
     "SELECT s.lower, s.count FROM (SELECT lower(name), count(*) FROM emp GROUP BY 1 UNION ALL SELECT 'x', 0) s ORDER BY 1",
+    "SELECT * FROM dept_counts ORDER BY dept",
     # a VALUES list's columns are column1, column2, ...; a VALUES list may be an arm of a set operation anywhere
     "SELECT * FROM (VALUES (1, 'a'), (2, NULL)) v ORDER BY column1",
     "WITH c AS (VALUES (1.5, 'x')) SELECT column2, column1 * 2 FROM c",
