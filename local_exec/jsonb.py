@@ -193,6 +193,18 @@ def typed_json(text: str, type_text: str) -> str:
     return _write(_retype(_RAW.decode(text), _parse_type(type_text)[0]))
 
 
+def json_row(text: str, type_text: str, json_fields: str) -> str:
+    """``typed_json`` of a whole row whose ``json_fields`` (a JSON array of
+    names) are json or jsonb columns: the engine holds their text as
+    strings; PostgreSQL writes each as the document it is, its text as it
+    was stored (json's spacing, jsonb's canonical text)."""
+    row = _retype(_RAW.decode(text), _parse_type(type_text)[0])
+    if isinstance(row, _Object):
+        fields = set(json.loads(json_fields))
+        row = _Object((k, _Raw(x) if k in fields and isinstance(x, str) and not isinstance(x, _Raw) else x) for k, x in row)
+    return _write(row)
+
+
 def _parse_type(t: str, i: int = 0):
     """A DuckDB type name as ("struct", [(field, type)]), ("tuple", [type])
     (a ROW(...): its fields unnamed), ("list", type), ("timestamp",),
@@ -793,6 +805,7 @@ FUNCTIONS = {
     "txngate_json": (computed_json, ["VARCHAR"], "JSON"),
     "txngate_json_input": (json_input, ["VARCHAR"], "VARCHAR"),
     "txngate_typed_json": (typed_json, ["VARCHAR", "VARCHAR"], "VARCHAR"),
+    "txngate_typed_json_row": (json_row, ["VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_jsonb_sortkey": (sort_key, ["VARCHAR"], "BLOB"),
     "txngate_jsonb_get": (get, ["VARCHAR", "VARCHAR"], "JSON"),
     "txngate_jsonb_get_text": (get_text, ["VARCHAR", "VARCHAR"], "VARCHAR"),

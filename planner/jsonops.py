@@ -23,6 +23,7 @@ column that is not a stored column is printed canonically
 from __future__ import annotations
 
 import copy
+import json
 from typing import Callable
 
 from pglast import ast
@@ -30,7 +31,7 @@ from pglast.enums import A_Expr_Kind, CoercionForm, SortByDir, SortByNulls
 
 from planner.errors import SqlError, not_supported
 from planner.pgcatalog import expand
-from planner.resolve import column_type
+from planner.resolve import column_type, row_columns
 from planner.sqltypes import typed_literal
 
 JSON_TYPES = ("json", "jsonb")
@@ -402,7 +403,10 @@ def _built(fc: ast.FuncCall, name: str, args: list[ast.Node], columns: dict[str,
         if isinstance(n, ast.RowExpr) and n.args:  # ROW(1, 'foo'): PostgreSQL names its fields f1, f2, ... (the engine's is an array)
             fields = [joined([_string(f'"f{i}":'), value(a)], "") for i, a in enumerate(n.args, 1)]
             return joined([_string("{"), joined(fields, ","), _string("}")], "")
-        return ast.FuncCall(funcname=(ast.String(sval="txngate_json_value"),), args=(n,))
+        json_fields, present = _whole_row(n, columns)
+        text = ast.FuncCall(funcname=(ast.String(sval="txngate_json_value"),), args=(n,)) if json_fields is None else \
+            ast.FuncCall(funcname=(ast.String(sval="txngate_json_row"),), args=(n, json_fields))  # its json as the documents
+        return text if present is None else expand("CASE WHEN _arg1 IS NULL THEN 'null' ELSE _arg2 END", [present, text])
 
     def key(n, position: int):
         return ast.FuncCall(funcname=(ast.String(sval="txngate_json_key"),), args=(n, ast.A_Const(val=ast.Integer(ival=position))))
@@ -434,14 +438,18 @@ def _built(fc: ast.FuncCall, name: str, args: list[ast.Node], columns: dict[str,
             text = joined([_string("["), joined([value(_json_element(e, min(kinds), columns or {})) for e in args[0].elements], ","),
                            _string("]")], "")
         else:
-            text = expand("CASE WHEN _arg1 IS NULL THEN NULL ELSE txngate_json_value(_arg1) END", args)  # strict: NULL gives NULL
+            # strict: NULL gives NULL (an outer join's missing row too, which the engine holds as a row of NULLs)
+            text = expand("CASE WHEN _arg1 IS NULL THEN NULL ELSE nullif(_arg2, 'null') END", [args[0], value(args[0])])
     elif name.endswith("_agg") and len(args) == 1 and not name.endswith("object_agg"):
         # the values listed (DISTINCT, ORDER BY and FILTER as given), then written out
         order = fc.agg_order or ((ast.SortBy(node=copy.deepcopy(args[0]), sortby_dir=SortByDir.SORTBY_DEFAULT,
                                              sortby_nulls=SortByNulls.SORTBY_NULLS_DEFAULT),) if fc.agg_distinct else None)
-        items = ast.FuncCall(funcname=(ast.String(sval="list"),), args=(args[0],), agg_order=order, agg_filter=fc.agg_filter,
+        json_fields, present = _whole_row(args[0], columns)
+        item = args[0] if present is None else expand("CASE WHEN _arg1 IS NULL THEN NULL ELSE _arg2 END", [present, args[0]])
+        items = ast.FuncCall(funcname=(ast.String(sval="list"),), args=(item,), agg_order=order, agg_filter=fc.agg_filter,
                              agg_distinct=fc.agg_distinct, over=fc.over)  # DISTINCT: in order, as PostgreSQL's sort gives them
-        text = ast.FuncCall(funcname=(ast.String(sval="txngate_json_agg_text"),), args=(items,))
+        text = ast.FuncCall(funcname=(ast.String(sval="txngate_json_agg_text"),), args=(items,)) if json_fields is None else \
+            ast.FuncCall(funcname=(ast.String(sval="txngate_json_agg_rows"),), args=(items, json_fields))
     elif name.endswith("object_agg") and len(args) == 2 and not fc.agg_distinct:
         item = joined([key(args[0], 1), _string(" : "), value(args[1])], "")
         items = ast.FuncCall(funcname=(ast.String(sval="list"),), args=(item,), agg_order=fc.agg_order, agg_filter=fc.agg_filter,
@@ -451,6 +459,21 @@ def _built(fc: ast.FuncCall, name: str, args: list[ast.Node], columns: dict[str,
     else:
         return None  # DISTINCT and other shapes: the engine's own (compact) text
     return ast.TypeCast(arg=text, typeName=ast.TypeName(names=(ast.String(sval="json"),), typemod=-1))
+
+
+def _whole_row(n: ast.Node, columns: dict[str, str] | None) -> tuple[ast.A_Const | None, ast.ColumnRef | None]:
+    """For a whole-row reference ``n`` (``t`` in ``row_to_json(t)``), what
+    the engine would write unlike PostgreSQL: the names (a JSON array) of
+    its json and jsonb columns, whose text the engine writes as strings;
+    and a reference to a column of it never NULL but in an outer join's
+    missing row, which the engine holds as a row of NULLs (PostgreSQL's is
+    NULL). None for each that is not so."""
+    found = row_columns(n, columns) if columns is not None else None
+    if found is None:
+        return None, None
+    names, present = [name for name, t in found[0] if t in JSON_TYPES], found[1]
+    return (_string(json.dumps(names)) if names else None,
+            ast.ColumnRef(fields=(*n.fields, ast.String(sval=present))) if present is not None else None)
 
 
 def _json_element(n: ast.Node, array_kind: str, columns: dict[str, str]) -> ast.Node:

@@ -41,7 +41,7 @@ from planner.errors import SqlError
 from planner.parse import figure_name
 from planner.sqltypes import INTEGER_TYPES
 
-__all__ = ["ColumnTypes", "column_type", "resolve", "scalar_in_from", "scoped_type"]
+__all__ = ["ColumnTypes", "column_type", "resolve", "row_columns", "scalar_in_from", "scoped_type"]
 
 #: the type of a FROM item's column that is known to exist but whose type is not (never recorded)
 _UNTYPED = None
@@ -52,14 +52,27 @@ class ColumnTypes(dict):
     types of the column references resolved by scope (``refs``: id ->
     (reference, type))."""
 
-    def __init__(self, by_name=(), refs: dict[int, tuple[ast.Node, str]] | None = None):
+    def __init__(self, by_name=(), refs: dict[int, tuple[ast.Node, str]] | None = None, rows: dict | None = None):
         super().__init__(by_name)
         self.refs: dict[int, tuple[ast.Node, str | None]] = {} if refs is None else refs
+        #: whole-row references (``row_to_json(t)``): id -> (reference, the row's (column, type or None) in order,
+        #: a column never NULL in a row it has, if one is known)
+        self.rows: dict[int, tuple[ast.Node, tuple[tuple[str, str | None], ...], str | None]] = {} if rows is None else rows
 
     def derived(self, by_name: dict[str, str], keep: Callable[[str], bool] = lambda t: True) -> ColumnTypes:
         """Another name dict with these records (a reference to a type ``keep``
         refuses is recorded as of no type there, not looked up by name)."""
-        return ColumnTypes(by_name, {k: (n, t if keep(t) else None) for k, (n, t) in self.refs.items()})
+        return ColumnTypes(by_name, {k: (n, t if keep(t) else None) for k, (n, t) in self.refs.items()}, self.rows)
+
+
+def row_columns(n: ast.Node, columns: dict) -> tuple[tuple[tuple[str, str | None], ...], str | None] | None:
+    """The columns (name, type or None), in order, of the FROM item a
+    whole-row reference ``n`` reads (``t`` in ``row_to_json(t)``), and a
+    column of it never NULL but in an outer join's missing row (None if
+    none is known), if ``columns`` recorded ``n`` as one."""
+    rows = getattr(columns, "rows", None)
+    found = rows.get(id(n)) if rows else None
+    return found[1:] if found is not None and found[0] is n else None
 
 
 def scoped_type(n: ast.ColumnRef, columns: dict) -> str | None:
@@ -85,12 +98,13 @@ class _Item:
     """A FROM item: the name it is read by and its columns (name -> type or
     None), or ``columns`` None when its column names are not known;
     ``bare``: an unqualified name may read it (not a join's alias, whose
-    columns its tables answer)."""
+    columns its tables answer); ``present``: a column of it that is never
+    NULL in a row it has (NULL: the row is an outer join's missing one)."""
 
-    __slots__ = ("alias", "columns", "bare")
+    __slots__ = ("alias", "columns", "bare", "present")
 
-    def __init__(self, alias: str | None, columns: dict[str, str | None] | None, bare: bool = True):
-        self.alias, self.columns, self.bare = alias, columns, bare
+    def __init__(self, alias: str | None, columns: dict[str, str | None] | None, bare: bool = True, present: str | None = None):
+        self.alias, self.columns, self.bare, self.present = alias, columns, bare, present
 
 
 Outputs = list  # [(name or None, type or None)] of a query level, or None when its names are not known
@@ -146,7 +160,7 @@ class _Resolver:
             left, right = self.select(sel.larg, outer, ctes), self.select(sel.rarg, outer, ctes)
             if left is None or right is None or len(left) != len(right):
                 return None
-            return [(name, lt if lt == rt else None) for (name, lt), (_n, rt) in zip(left, right)]
+            return [(name, _set_operation_type(lt, rt)) for (name, lt), (_n, rt) in zip(left, right)]
         if sel.valuesLists:
             for row in sel.valuesLists:
                 self.expressions(row, outer, ctes)
@@ -266,8 +280,9 @@ class _Resolver:
         rel = self.catalog.lookup(rv.relname, rv.schemaname, self.search_path)
         if rel is None:
             return _Item(alias, None)
-        columns = [(c.name, c.type) for c in rel.columns]
-        return _Item(alias, _columns(_renamed(columns, colnames)))
+        columns = _renamed([(c.name, c.type) for c in rel.columns], colnames)
+        present = next((columns[i][0] for i, c in enumerate(rel.columns) if c.not_null), None)
+        return _Item(alias, _columns(columns), present=present)
 
     # -- references --------------------------------------------------------------
 
@@ -314,6 +329,13 @@ class _Resolver:
             if len(set(having)) == 1:
                 self.record(n, having[0])
             return
+        if qualifier is None:  # no column of that name at any level: a FROM item's whole row, if one is so named
+            for items in scope:
+                named = [i for i in items if i.alias == name]
+                if named:
+                    if len(named) == 1 and named[0].columns is not None:
+                        self.out.rows[id(n)] = (n, tuple(named[0].columns.items()), named[0].present)
+                    return
 
     def record(self, n: ast.ColumnRef, sql_type: str | None) -> None:
         if sql_type is not None:
@@ -330,6 +352,15 @@ _ROWS_FUNCTIONS = frozenset({
     "json_to_record", "jsonb_to_record", "json_populate_record", "jsonb_populate_record",
     "range",  # (DuckDB's and Spark's rows of numbers; PostgreSQL has no range())
 })
+
+
+def _set_operation_type(left: str | None, right: str | None) -> str | None:
+    """A set operation's column type: its arms', when they agree; json or
+    jsonb beside an arm of no known type (a NULL), which PostgreSQL would
+    refuse but for an untyped value."""
+    if left == right or (right is None and left in ("json", "jsonb")):
+        return left
+    return right if left is None and right in ("json", "jsonb") else None
 
 
 def scalar_in_from(name: str) -> bool:

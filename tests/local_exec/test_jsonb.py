@@ -93,7 +93,7 @@ async def test_engine_functions_and_errors():
 
 #: arguments (DuckDB SQL) for one call of each registered function
 _SAMPLES = {
-    "txngate_jsonb": "'{\"b\": 1, \"a\": NaN}'", "txngate_typed_json": "'{\"a\":\"2020-01-01 10:00:00\",\"b\":[1.50]}', 'STRUCT(a TIMESTAMP, b DECIMAL(3,2)[])'", "txngate_json": "'{\"b\":  \"NaN\", \"a\": [-Infinity]}'", "txngate_jsonb_get": "'{\"a\": [1]}', '\"a\"'", "txngate_jsonb_get_text": "'[\"x\"]', '0'",
+    "txngate_jsonb": "'{\"b\": 1, \"a\": NaN}'", "txngate_typed_json": "'{\"a\":\"2020-01-01 10:00:00\",\"b\":[1.50]}', 'STRUCT(a TIMESTAMP, b DECIMAL(3,2)[])'", "txngate_typed_json_row": "'{\"d\":\"{\\\"k\\\":  1}\",\"n\":2}', 'STRUCT(d VARCHAR, n INTEGER)', '[\"d\"]'", "txngate_json": "'{\"b\":  \"NaN\", \"a\": [-Infinity]}'", "txngate_jsonb_get": "'{\"a\": [1]}', '\"a\"'", "txngate_jsonb_get_text": "'[\"x\"]', '0'",
     "txngate_jsonb_path": "'{\"a\": [1]}', '[\"a\", \"0\"]'", "txngate_jsonb_path_text": "'{\"a\": \"s\"}', '[\"a\"]'",
     "txngate_jsonb_contains": "'[1, 2]', '[2]'", "txngate_jsonb_exists": "'{\"a\": 1}', 'a'", "txngate_jsonb_exists_any": "'[\"a\"]', '[\"a\", \"b\"]'",
     "txngate_jsonb_exists_all": "'[\"a\"]', '[\"a\", \"b\"]'", "txngate_jsonb_concat": "'[1]', '{\"a\": 2}'", "txngate_jsonb_delete": "'{\"a\": 1}', '\"a\"'",

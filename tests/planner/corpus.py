@@ -413,6 +413,14 @@ QUERIES = [
     "WITH c AS (VALUES (1.5, 'x')) SELECT column2, column1 * 2 FROM c",
     "SELECT * FROM (VALUES (3) UNION SELECT id FROM emp WHERE id < 3) s ORDER BY 1",
     "WITH RECURSIVE r AS (VALUES (1) UNION ALL SELECT column1 + 1 FROM r WHERE column1 < 4) SELECT * FROM r",
+    # a whole row holding json and jsonb columns written to json: each document as stored, not as a string
+    "SELECT id, row_to_json(d), to_jsonb(d) FROM docs d ORDER BY id",
+    "SELECT json_agg(d ORDER BY id), jsonb_agg(d ORDER BY id) FROM docs d",
+    "SELECT to_json(s) FROM (SELECT id, doc FROM docs UNION ALL SELECT 7, NULL) s ORDER BY id",
+    "SELECT json_build_object('d', d, 'n', d.id) FROM docs d WHERE id < 3 ORDER BY id",
+    # an outer join's missing row is NULL (the engine's is a row of NULLs), known by its table's NOT NULL column
+    "SELECT d.code, row_to_json(e), json_build_object('e', e) FROM dept d LEFT JOIN emp e ON e.dept = d.code ORDER BY d.code, e.id",
+    "SELECT d.code, json_agg(e ORDER BY e.id) FROM dept d LEFT JOIN emp e ON e.dept = d.code GROUP BY d.code ORDER BY d.code",
     # arrays of varchar: PostgreSQL's type, not text[]
     "SELECT pg_typeof(v), v, pg_typeof('{a}'::varchar[]), ARRAY['a'::varchar(3), 'bbbbb'] AS w, coalesce(v, '{b}') AS c"
     " FROM (SELECT '{x}'::varchar(4)[] AS v) s",
