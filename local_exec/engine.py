@@ -28,7 +28,7 @@ import time
 import duckdb
 import pyarrow as pa
 
-from local_exec import intervals, jsonb, jsonpath, jsontext, numeric, regex, strings, texts, tochar, udf
+from local_exec import floats, intervals, jsonb, jsonpath, jsontext, numeric, regex, strings, texts, tochar, udf
 from local_exec.errors import EngineError, as_duckdb_error, map_error
 from local_exec.native import NativeTables
 from storage.persist.codec import TYPE_KEY, map_elements
@@ -286,6 +286,7 @@ class LocalEngine:
         tochar.register(self._db)  # PostgreSQL's to_char of dates, times and numbers
         intervals.register(self._db)  # justify_days, justify_hours, justify_interval
         texts.register(self._db)  # PostgreSQL's text of lists and intervals (casts to text, array_to_string)
+        floats.register(self._db)  # PostgreSQL's trigonometry in degrees (sind, cosd, ...), exact where it is exact
         strings.register(self._db)  # format, sha224/384/512, encode/decode, split_part, to_hex as PostgreSQL's
         for sql in macros:  # CREATE MACRO statements the planner's rewrites call (after the functions they may call)
             self._db.execute(sql)

@@ -33,7 +33,7 @@ class FunctionError(ValueError):
 
 #: the DuckDB result types our functions declare, as Arrow types
 ARROW_TYPES = {
-    "VARCHAR": pa.string(), "JSON": pa.json_(), "BOOLEAN": pa.bool_(), "INTEGER": pa.int32(), "BLOB": pa.binary(),
+    "VARCHAR": pa.string(), "JSON": pa.json_(), "BOOLEAN": pa.bool_(), "INTEGER": pa.int32(), "BLOB": pa.binary(), "DOUBLE": pa.float64(),
     # lists hold json as text (pyarrow builds no lists of extension values): callers cast to JSON
     "VARCHAR[]": pa.list_(pa.string()),
     "VARCHAR[][]": pa.list_(pa.list_(pa.string())),

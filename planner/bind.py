@@ -177,6 +177,7 @@ class Binder:
         if self.dialect == "duckdb":
             _wrap_values_arms(node)
             _name_subquery_outputs(node)
+        _function_casts(node)  # (after the names: float8(x) is named float8)
         ctes, char_casts = set(), False  # one walk for both
         for n in walk(node):
             if isinstance(n, ast.CommonTableExpr):
@@ -1510,6 +1511,24 @@ def _name_outputs(select: ast.SelectStmt) -> None:
     for target in select.targetList or ():
         if target.name is None and not isinstance(target.val, ast.ColumnRef):
             target.name = p.figure_name(target.val)
+
+
+#: type names PostgreSQL also takes as functions of one argument, a cast (``float8(x)`` is ``x::float8``)
+_CAST_FUNCTIONS = frozenset({"int2", "int4", "int8", "float4", "float8", "text", "bool", "date", "bytea", "json", "jsonb", "uuid", "bpchar"})
+
+
+def _function_casts(node: ast.Node) -> None:
+    """A call of a type's name with one argument as the cast it is in
+    PostgreSQL (``float8(count(*))``, ``int4(2.5)``, ``text(x)``)."""
+    def cast(n):
+        if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _CAST_FUNCTIONS and len(n.args or ()) == 1 \
+                and (len(n.funcname) == 1 or n.funcname[0].sval == "pg_catalog") and n.over is None and not n.agg_star \
+                and not n.agg_distinct and n.agg_filter is None and not n.agg_order and not n.func_variadic:
+            return ast.TypeCast(arg=n.args[0], typeName=ast.TypeName(names=(ast.String(sval=n.funcname[-1].sval),), typemod=-1))
+        return None
+
+    for n in walk(node):
+        replace_children(n, cast)
 
 
 def _wrap_values_arms(node: ast.Node) -> None:

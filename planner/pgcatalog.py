@@ -1043,6 +1043,12 @@ _TEMPLATES = {
     "array_remove": "pg_catalog.txngate_array_remove(_arg1, _arg2)",
     "array_replace": "pg_catalog.txngate_array_replace(_arg1, _arg2, _arg3)",
     "array_positions": "pg_catalog.txngate_array_positions(_arg1, _arg2)",
+    "trim_array": "pg_catalog.txngate_trim_array(_arg1, _arg2)",
+    "get_byte": "pg_catalog.txngate_get_byte(_arg1, _arg2)",
+    "set_byte": "pg_catalog.txngate_set_byte(_arg1, _arg2, _arg3)",
+    # trigonometry in degrees (local_exec.floats): exact where PostgreSQL's is
+    **{f: f"txngate_{f}(CAST(_arg1 AS DOUBLE))" for f in ("sind", "cosd", "tand", "cotd", "asind", "acosd", "atand")},
+    "atan2d": "txngate_atan2d(CAST(_arg1 AS DOUBLE), CAST(_arg2 AS DOUBLE))",
     "pg_typeof": "pg_catalog.txngate_pg_typeof(typeof(_arg1))",
     "_pg_expandarray": "unnest(pg_catalog.txngate_expandarray(_arg1))",
     # no table is a partition or partitioned: no ancestors (psql's \\d asks for them)
@@ -1205,6 +1211,16 @@ def macros() -> tuple[str, ...]:
         "CREATE OR REPLACE MACRO txngate_shr(a, b, w) AS (a >> (b & (CASE WHEN w = 64 THEN 63 ELSE 31 END)))",
         # array_positions(a, x): the subscripts of the elements IS NOT DISTINCT FROM x (none: an empty array); searching an
         # array of arrays is refused as PostgreSQL refuses it
+        # trim_array(a, n): the array without its last n elements (of the first dimension)
+        "CREATE OR REPLACE MACRO txngate_trim_array(a, n) AS CASE WHEN n < 0 OR n > len(a) "
+        "THEN error('[2202E] number of elements to trim must be between 0 and ' || len(a)) ELSE a[1:len(a) - n] END",
+        # get_byte and set_byte of bytea, the bytes counted from 0 (set_byte keeps the new byte's low 8 bits)
+        "CREATE OR REPLACE MACRO txngate_get_byte(b, n) AS CASE WHEN n < 0 OR n >= octet_length(b) "
+        "THEN error('[2202E] index ' || n || ' out of valid range, 0..' || (octet_length(b) - 1)) "
+        "ELSE CAST(('0x' || substr(hex(b), 2 * n + 1, 2)) AS INTEGER) END",
+        "CREATE OR REPLACE MACRO txngate_set_byte(b, n, v) AS CASE WHEN n < 0 OR n >= octet_length(b) "
+        "THEN error('[2202E] index ' || n || ' out of valid range, 0..' || (octet_length(b) - 1)) "
+        "ELSE unhex(substr(hex(b), 1, 2 * n) || lpad(printf('%X', v & 255), 2, '0') || substr(hex(b), 2 * n + 3)) END",
         "CREATE OR REPLACE MACRO txngate_array_positions(a, x) AS CASE WHEN a IS NULL THEN NULL "
         "WHEN txngate_array_ndims(a) > 1 THEN error('[0A000] searching for elements in multidimensional arrays is not supported') "
         "ELSE CAST(list_filter(list_transform(a, lambda _ae, _ap: CASE WHEN _ae IS NOT DISTINCT FROM x THEN _ap END), "

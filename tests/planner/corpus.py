@@ -421,6 +421,15 @@ QUERIES = [
     # an outer join's missing row is NULL (the engine's is a row of NULLs), known by its table's NOT NULL column
     "SELECT d.code, row_to_json(e), json_build_object('e', e) FROM dept d LEFT JOIN emp e ON e.dept = d.code ORDER BY d.code, e.id",
     "SELECT d.code, json_agg(e ORDER BY e.id) FROM dept d LEFT JOIN emp e ON e.dept = d.code GROUP BY d.code ORDER BY d.code",
+    # a type's name called as a function is a cast
+    "SELECT dept, float8(count(*)) / 3, int4(2.5), text(sum(id)), bool(1), int2(3.7::real) FROM emp GROUP BY dept ORDER BY dept",
+    # trigonometry in degrees, exact where PostgreSQL's is
+    "SELECT x, sind(x), cosd(x), tand(x), cotd(x), atan2d(x, 30) FROM generate_series(-405, 405, 15) x ORDER BY x",
+    "SELECT x, asind(x), acosd(x), atand(x) FROM (VALUES (-1.0), (-0.5), (0.0), (0.5), (1.0), (0.25)) t(x) ORDER BY x",
+    "SELECT sind('NaN'::float8), atand('Infinity'::float8), atan2d('NaN', 1)",
+    # trim_array, get_byte and set_byte
+    "SELECT id, trim_array(scores, 1), trim_array(tags, 0) FROM tagged WHERE cardinality(scores) > 0 ORDER BY id",
+    "SELECT get_byte('\\x1234567890abcdef00'::bytea, 3), set_byte('\\x1234'::bytea, 0, 255), set_byte('\\x1234'::bytea, 1, -1)",
     # arrays of varchar: PostgreSQL's type, not text[]
     "SELECT pg_typeof(v), v, pg_typeof('{a}'::varchar[]), ARRAY['a'::varchar(3), 'bbbbb'] AS w, coalesce(v, '{b}') AS c"
     " FROM (SELECT '{x}'::varchar(4)[] AS v) s",
@@ -534,6 +543,11 @@ KNOWN_DIFFERENCES: dict[str, str] = {
 # statements PostgreSQL refuses: txngate must refuse them with the same
 # SQLSTATE and, unless MESSAGE_DIFFERENCES says why not, the same message
 ERRORS = [
+    "SELECT sind('Infinity'::float8)",
+    "SELECT acosd(1.5)",
+    "SELECT trim_array(ARRAY[1, 2, 3], 4)",
+    "SELECT get_byte('\\x1234'::bytea, 2)",
+    "SELECT set_byte('\\x1234'::bytea, -1, 0)",
     "SELECT interval 'abc' day",
     "SELECT 'abc'::int",
     "INSERT INTO emp (id, name) VALUES ('seven', 'x')",
