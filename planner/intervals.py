@@ -287,7 +287,7 @@ _QUALIFIED_UNITS = {
     word: {"millennium": ("year", 1000), "century": ("year", 100), "decade": ("year", 10), "week": ("day", 7)}.get(field, (field, 1))
     for word, (_kind, _times, (field,)) in _UNITS.items()
 }
-_QUALIFIED_TIME = re.compile(r"([+-]?)(\d+):(\d+)(?::(\d+(?:\.\d*)?))?")
+_QUALIFIED_TIME = re.compile(r"([+-]?)(\d+):(\d+(?:\.\d*)?)(?::(\d+(?:\.\d*)?))?")
 
 
 def qualified_interval(text: str, mask: int, precision: int | None = None) -> tuple[int, int, int]:
@@ -326,8 +326,10 @@ def qualified_interval(text: str, mask: int, precision: int | None = None) -> tu
             continue
         elif m := _QUALIFIED_TIME.fullmatch(token):
             sign = -1 if m[1] == "-" else 1
-            if m[4] is None and fields[0] == "second" and "hour" not in fields:
-                micros += sign * (int(m[2]) * 60_000_000 + int(m[3]) * 1_000_000)  # m:s under MINUTE TO SECOND
+            if m[4] is None and ("." in m[3] or (fields[0] == "second" and "hour" not in fields)):
+                micros += sign * (int(m[2]) * 60_000_000 + round(float(m[3]) * 1_000_000))  # m:s.f, or m:s under MINUTE TO SECOND
+            elif "." in m[3]:
+                raise IntervalSyntax(text)  # h:m.f:s
             else:
                 micros += sign * (int(m[2]) * 3_600_000_000 + int(m[3]) * 60_000_000 + round(float(m[4] or 0) * 1_000_000))
             default, i = "day", i - 1

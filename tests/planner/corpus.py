@@ -61,6 +61,9 @@ QUERIES = [
     "SELECT date '1998-12-01' - interval '90' day, date '1995-01-01' + interval '1' year, date '2000-01-31' + interval '3' month, date '2000-01-31' + interval '1-2' year to month,"
     " interval '3 4:05' day to minute, interval '5:30' minute to second, interval '1 day 2 hours' day, date '2000-01-31' + interval '1.5' month,"
     " date '2000-01-31' + interval '-1-2' year to month, interval '2 3' day to hour, interval '4:05:06.789' hour to second, interval '4.5' second(0)",
+    # m:s.f is minutes and seconds under any qualifier
+    "SELECT interval '12:34.5678' minute to second(2), interval '1 2:03.4567' day to second(2), interval '1 2:03.45678' hour to second(2),"
+    " interval '2:03.5678' hour to minute, interval '-12:34.5' minute to second",
     # character(n) through aliases, subqueries, CTEs, views, CREATE TABLE AS
     "SELECT sum(CASE WHEN nation = 'BRAZIL' THEN qty ELSE 0 END), count(*) FILTER (WHERE nation = 'PERU') FROM (SELECT n_name AS nation, qty FROM nation) AS all_nations",
     "WITH x AS (SELECT n_key, n_name AS nation FROM nation) SELECT n_key, nation, nation = 'BRAZIL', length(nation), nation || '|' FROM x ORDER BY n_key",
