@@ -297,6 +297,9 @@ class Binder:
         return self._pg
 
     def _substitute(self, n: ast.Node) -> ast.Node | None:
+        if self.dialect == "duckdb" and isinstance(n, ast.A_Indirection) and n.indirection \
+                and all(isinstance(i, ast.A_Indices) for i in n.indirection) and (depth := _array_depth(n.arg, self._columns)) > 1:
+            return _multidimensional_subscripts(n, depth, self._columns)
         if isinstance(n, ast.FuncCall) and n.func_variadic:
             expanded = _variadic(n)
             return self._substitute(expanded) or expanded
@@ -1655,20 +1658,42 @@ def _output_type(n: ast.Node, columns: dict[str, str]) -> str | None:
     return None
 
 
+def _multidimensional_subscripts(n: ast.A_Indirection, depth: int, columns: dict[str, str]) -> ast.Node | None:
+    """Subscripts of an array of ``depth`` dimensions, as PostgreSQL reads
+    them: one per dimension is an element (the engine's own), fewer or more
+    of them NULL; a slice of the first dimension alone the engine's own; a
+    slice among several subscripts (each then a slice of its dimension)
+    refused, the engine would slice the first dimension only."""
+    slices = any(i.is_slice for i in n.indirection)
+    if slices and len(n.indirection) > 1:
+        raise not_supported("slices of more than one dimension of a multidimensional array")
+    if slices or len(n.indirection) == depth:
+        return None
+    element = _nested_array_type(n.arg, depth, columns)
+    if element is None:
+        raise not_supported("subscripts of a multidimensional array other than one per dimension")
+    return _cast_to(ast.A_Const(isnull=True), element.replace("[]", ""))  # the wrong number of subscripts: NULL
+
+
 def _nested_array_type(n: ast.Node, depth: int, columns: dict[str, str]) -> str | None:
     """A multidimensional array's type with a ``[]`` a dimension
     (``integer[][]``: what unnest of a subquery's column of it must flatten),
     None when its elements' type is not plain."""
-    while isinstance(n, (ast.A_ArrayExpr, ast.FuncCall, ast.TypeCast)):
+    while isinstance(n, (ast.A_ArrayExpr, ast.FuncCall, ast.TypeCast, ast.A_Indirection)):
         if isinstance(n, ast.TypeCast):
             try:
-                return canonical(n.typeName, array_ok=True).removesuffix("[]") + "[]" * depth
+                return canonical(n.typeName, array_ok=True).replace("[]", "") + "[]" * depth
             except SqlError:
                 return None
+        if isinstance(n, ast.A_Indirection):
+            n = n.arg
+            continue
         items = n.elements if isinstance(n, ast.A_ArrayExpr) else n.args
         if not items:
             return None
         n = items[0]
+    if _array_depth(n, columns) > 1:
+        return None  # (a column of its own dimensions: not followed)
     element = "text" if isinstance(n, ast.A_Const) and isinstance(n.val, ast.String) else _output_type(n, columns)
     return None if element is None else element.replace("[]", "") + "[]" * depth
 
@@ -1798,6 +1823,8 @@ def _array_depth(n: ast.Node | None, columns: dict[str, str] | None = None) -> i
         return max(1, _array_depth(n.arg, columns) - sum(not i.is_slice for i in n.indirection))
     if isinstance(n, ast.A_ArrayExpr) and n.elements and all(isinstance(e, ast.A_ArrayExpr) for e in n.elements):
         return 1 + max(_array_depth(e) for e in n.elements)
+    if isinstance(n, ast.TypeCast) and n.typeName.arrayBounds and isinstance(n.arg, ast.A_Const) and isinstance(n.arg.val, ast.String):
+        return max(len(n.typeName.arrayBounds), re.match(r"[\s{]*", n.arg.val.sval)[0].count("{"))  # '{{1},{2}}'
     if isinstance(n, ast.TypeCast) and n.typeName.arrayBounds:
         return max(len(n.typeName.arrayBounds), _array_depth(n.arg))
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "array_agg" and len(n.args or ()) == 1 \

@@ -1165,7 +1165,17 @@ def _subscript_assignment(sql_type: str, target: ast.ResTarget, base: ast.Node) 
 
 def assignment_sql(sets: dict[str, object], rel: Relation) -> dict[str, str]:
     """``assignments`` as PostgreSQL SQL per column."""
-    return {name: v if isinstance(v, str) else pg_sql(typed_literal(v, rel.column(name).type)) for name, v in sets.items()}
+    return {name: v if isinstance(v, str) else pg_sql(_stored_literal(v, rel.column(name).type)) for name, v in sets.items()}
+
+
+def _stored_literal(value: ast.Node, sql_type: str) -> ast.Node:
+    """``typed_literal`` of a value for a column of ``sql_type``: a
+    multidimensional array literal is refused (0A000), as storage holds
+    arrays of one dimension."""
+    typed = typed_literal(value, sql_type)
+    if isinstance(typed, ast.TypeCast) and len(typed.typeName.arrayBounds or ()) > 1:
+        raise not_supported("multidimensional arrays")
+    return typed
 
 
 def _constant_value(node, params):
@@ -1357,7 +1367,7 @@ def _fill_defaults(select: ast.SelectStmt, rel: Relation, targets: list[str], se
                     expr = pglast.parse_sql(f"SELECT {default or 'NULL'}")[0].stmt.targetList[0].val
                 out.append(expr)
             elif i < len(types):
-                value = typed_literal(v, types[i])
+                value = _stored_literal(v, types[i])
                 out.append(_assigned_constant(value, types[i]) if several else value)
             else:
                 out.append(v)

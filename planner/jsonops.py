@@ -30,7 +30,7 @@ from pglast import ast
 from pglast.enums import A_Expr_Kind, CoercionForm, SortByDir, SortByNulls
 
 from planner.errors import SqlError, not_supported
-from planner.pgcatalog import expand
+from planner.pgcatalog import expand, raised
 from planner.resolve import column_type, row_columns
 from planner.sqltypes import typed_literal
 
@@ -291,6 +291,12 @@ def rewrite_function(fc: ast.FuncCall, columns: dict[str, str]) -> ast.Node | No
         # text[] of keys and values (or of alternating pairs), not DuckDB's variadic json_object
         texts = [typed_literal(a, "text[]") if _string_const(a) else ast.TypeCast(
             arg=a, typeName=ast.TypeName(names=(ast.String(sval="text"),), arrayBounds=(ast.Integer(ival=-1),), typemod=-1)) for a in args]
+        dimensions = [len(t.typeName.arrayBounds) if isinstance(t, ast.TypeCast) else 1 for t in texts]
+        if dimensions == [2]:  # '{{k,v},...}': pairs of two columns
+            texts = [expand("CASE WHEN len(_arg1) > 0 AND len(list_extract(_arg1, 1)) <> 2 THEN "
+                            + raised("2202E", "array must have two columns", "VARCHAR[]") + " ELSE flatten(_arg1) END", texts)]
+        elif max(dimensions) > 1:
+            raise SqlError("2202E", "wrong number of array subscripts")
         return ast.FuncCall(funcname=(ast.String(sval=f"txngate_{name}" + ("_pairs" if len(args) == 1 else "")),), args=tuple(texts))
     if name == "jsonb_set_lax" and not (fc.agg_star or fc.agg_distinct or fc.over is not None or fc.func_variadic):
         return _set_lax(args)

@@ -264,9 +264,9 @@ def _parsed_type_name(sql_type: str) -> ast.TypeName:
     return pglast.parse_sql(f"SELECT NULL::{sql_type}")[0].stmt.targetList[0].val.typeName
 
 
-def _array_elements(text: str) -> list[str | None]:
+def _array_elements(text: str, *, nested: bool = False) -> list:
     try:
-        return parse_array(text)
+        return parse_array(text, nested=nested)
     except ArrayLiteralError as e:
         if e.nested:
             raise not_supported("multidimensional arrays") from None
@@ -395,12 +395,18 @@ def typed_literal(node: ast.Node, sql_type: str) -> ast.Node:
         return ast.TypeCast(arg=ast.A_Const(val=ast.String(sval=datetime_text(node.val.sval, sql_type))), typeName=type_name(sql_type))
     if not (sql_type.endswith("[]") and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String)):
         return node
-    items = []
-    for v in _array_elements(node.val.sval):
+    def array(values: list) -> ast.A_ArrayExpr:  # (a multidimensional literal: ARRAY[ARRAY[...], ...])
+        return ast.A_ArrayExpr(elements=tuple(array(v) if isinstance(v, list) else element(v) for v in values))
+
+    def element(v: str | None) -> ast.Node:
         if v is None:
-            items.append(ast.A_Const(isnull=True))
-        elif sql_type == "bytea[]" and v.startswith("\\x"):  # hex: DuckDB reads \x as one escaped byte
-            items.append(ast.FuncCall(funcname=(ast.String(sval="unhex"),), args=(ast.A_Const(val=ast.String(sval=v[2:])),)))
-        else:
-            items.append(ast.A_Const(val=ast.String(sval=v)))
-    return ast.TypeCast(arg=ast.A_ArrayExpr(elements=tuple(items)), typeName=type_name(sql_type))
+            return ast.A_Const(isnull=True)
+        if sql_type == "bytea[]" and v.startswith("\\x"):  # hex: DuckDB reads \x as one escaped byte
+            return ast.FuncCall(funcname=(ast.String(sval="unhex"),), args=(ast.A_Const(val=ast.String(sval=v[2:])),))
+        return ast.A_Const(val=ast.String(sval=v))
+
+    values = _array_elements(node.val.sval, nested=True)
+    depth, inner = 1, values
+    while inner and isinstance(inner[0], list):
+        depth, inner = depth + 1, inner[0]
+    return ast.TypeCast(arg=array(values), typeName=type_name(sql_type + "[]" * (depth - 1)))

@@ -591,14 +591,33 @@ class ArrayLiteralError(ValueError):
 _ARRAY_SPACE = " \t\n\r\v\f"
 
 
-def parse_array(text: str) -> list[str | None]:
+def parse_array(text: str, *, nested: bool = False) -> list:
     """The elements of a one-dimensional array literal, as text (None for an
-    unquoted NULL)."""
+    unquoted NULL); with ``nested``, of a multidimensional one too, as
+    lists of lists (its sub-arrays must have matching dimensions)."""
     body = text.strip(_ARRAY_SPACE)
     if not body.startswith("{"):
         raise ArrayLiteralError(text, 'Array value must start with "{" or dimension information.')
-    out: list[str | None] = []
-    i, n = 1, len(body)
+    out, i = _array_level(text, body, 0, nested)
+    if body[i:].strip(_ARRAY_SPACE):
+        raise ArrayLiteralError(text, "Junk after closing right brace.")
+    if out and isinstance(out[0], list) and not _rectangular(out):
+        raise ArrayLiteralError(text, "Multidimensional arrays must have sub-arrays with matching dimensions.")
+    return out
+
+
+def _rectangular(items: list) -> bool:
+    """Whether sub-arrays at each depth have one length (and depth)."""
+    if not all(isinstance(x, list) for x in items):
+        return not any(isinstance(x, list) for x in items)
+    return len({len(x) for x in items}) == 1 and all(_rectangular(x) for x in items) \
+        and len({isinstance(x[0], list) if x else None for x in items}) == 1
+
+
+def _array_level(text: str, body: str, i: int, nested: bool) -> tuple[list, int]:
+    """The items of the braces opening at ``body[i]`` and where they end."""
+    out: list = []
+    i0, i, n = i, i + 1, len(body)
     expect_element = True  # after "{" or ","
     while True:
         while i < n and body[i] in _ARRAY_SPACE:
@@ -606,10 +625,8 @@ def parse_array(text: str) -> list[str | None]:
         if i >= n:
             raise ArrayLiteralError(text, "Unexpected end of input.")
         c = body[i]
-        if c == "}" and (not out and expect_element or not expect_element):
-            if body[i + 1 :].strip(_ARRAY_SPACE):
-                raise ArrayLiteralError(text, "Junk after closing right brace.")
-            return out
+        if c == "}" and (not out and expect_element and i0 == 0 or not expect_element):  # (only the whole array may be empty)
+            return out, i + 1
         if not expect_element:
             if c != ",":
                 raise ArrayLiteralError(text, f'Unexpected "{c}" character.')
@@ -617,47 +634,58 @@ def parse_array(text: str) -> list[str | None]:
             expect_element = True
             continue
         if c == "{":
-            raise ArrayLiteralError(text, "multidimensional arrays", nested=True)
+            if not nested:
+                raise ArrayLiteralError(text, "multidimensional arrays", nested=True)
+            if out and not isinstance(out[-1], list):
+                raise ArrayLiteralError(text, 'Unexpected "{" character.')
+            sub, i = _array_level(text, body, i, nested)
+            out.append(sub)
+            expect_element = False
+            continue
         if c in "},":
             raise ArrayLiteralError(text, f'Unexpected "{c}" character.')
-        buf: list[str] = []
-        quoted = c == '"'
-        if quoted:
-            i += 1
-            while True:
+        if out and isinstance(out[-1], list):
+            raise ArrayLiteralError(text, "Unexpected array element.")
+        item, i = _array_element(text, body, i)
+        out.append(item)
+        expect_element = False
+
+
+def _array_element(text: str, body: str, i: int) -> tuple[str | None, int]:
+    """One element's text (None for an unquoted NULL) at ``body[i]`` and where it ends."""
+    n, buf = len(body), []
+    if body[i] == '"':
+        i += 1
+        while True:
+            if i >= n:
+                raise ArrayLiteralError(text, "Unexpected end of input.")
+            c = body[i]
+            if c == '"':
+                return "".join(buf), i + 1
+            if c == "\\":
+                i += 1
                 if i >= n:
                     raise ArrayLiteralError(text, "Unexpected end of input.")
                 c = body[i]
-                if c == '"':
-                    i += 1
-                    break
-                if c == "\\":
-                    i += 1
-                    if i >= n:
-                        raise ArrayLiteralError(text, "Unexpected end of input.")
-                    c = body[i]
-                buf.append(c)
-                i += 1
-            out.append("".join(buf))
+            buf.append(c)
+            i += 1
+    escaped_upto = 0  # trailing whitespace that was escaped is kept
+    while i < n and body[i] not in ",}":
+        c = body[i]
+        if c in '"{':
+            raise ArrayLiteralError(text, f'Unexpected "{c}" character.')
+        if c == "\\":
+            i += 1
+            if i >= n:
+                raise ArrayLiteralError(text, "Unexpected end of input.")
+            buf.append(body[i])
+            escaped_upto = len(buf)
         else:
-            escaped_upto = 0  # trailing whitespace that was escaped is kept
-            while i < n and body[i] not in ",}":
-                c = body[i]
-                if c in '"{':
-                    raise ArrayLiteralError(text, f'Unexpected "{c}" character.')
-                if c == "\\":
-                    i += 1
-                    if i >= n:
-                        raise ArrayLiteralError(text, "Unexpected end of input.")
-                    buf.append(body[i])
-                    escaped_upto = len(buf)
-                else:
-                    buf.append(c)
-                i += 1
-            item = "".join(buf)
-            item = item[:escaped_upto] + item[escaped_upto:].rstrip(_ARRAY_SPACE)
-            out.append(None if escaped_upto == 0 and item.upper() == "NULL" else item)
-        expect_element = False
+            buf.append(c)
+        i += 1
+    item = "".join(buf)
+    item = item[:escaped_upto] + item[escaped_upto:].rstrip(_ARRAY_SPACE)
+    return (None if escaped_upto == 0 and item.upper() == "NULL" else item), i
 
 
 #: the session's DateStyle field order (MDY, DMY or YMD) for the statement running

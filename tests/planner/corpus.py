@@ -433,6 +433,11 @@ QUERIES = [
     # trim_array, get_byte and set_byte
     "SELECT id, trim_array(scores, 1), trim_array(tags, 0) FROM tagged WHERE cardinality(scores) > 0 ORDER BY id",
     "SELECT get_byte('\\x1234567890abcdef00'::bytea, 3), set_byte('\\x1234'::bytea, 0, 255), set_byte('\\x1234'::bytea, 1, -1)",
+    # multidimensional array literals: every element unnested, one subscript a dimension (fewer give NULL), json of them
+    "SELECT '{{1,2},{3,4}}'::int[], '{{a,NULL},{\"b c\",d}}'::text[], array_to_json('{{1,5},{99,100}}'::int[]), array_dims('{{{1},{2}}}'::int[])",
+    "SELECT unnest('{{1,2},{3,4}}'::int[]) AS x",
+    "SELECT ('{{1,2,3},{4,5,6}}'::int[])[2][1], ('{{1,2,3},{4,5,6}}'::int[])[2], ('{{1,2,3},{4,5,6}}'::int[])[2:2], ('{{1,2,3},{4,5,6}}'::int[])[1][1][1]",
+    "SELECT json_object('{{a,1},{b,2},{3,NULL},{\"d e f\",\"a b c\"}}'), jsonb_object('{{a,1},{b,2}}')",
     # arrays of varchar: PostgreSQL's type, not text[]
     "SELECT pg_typeof(v), v, pg_typeof('{a}'::varchar[]), ARRAY['a'::varchar(3), 'bbbbb'] AS w, coalesce(v, '{b}') AS c"
     " FROM (SELECT '{x}'::varchar(4)[] AS v) s",
@@ -546,6 +551,11 @@ KNOWN_DIFFERENCES: dict[str, str] = {
 # statements PostgreSQL refuses: txngate must refuse them with the same
 # SQLSTATE and, unless MESSAGE_DIFFERENCES says why not, the same message
 ERRORS = [
+    "SELECT '{{1,2},{3}}'::int[]",
+    "SELECT '{{}}'::int[]",
+    "SELECT '{{1},2}'::int[]",
+    "SELECT json_object('{{a},{b}}')",
+    "SELECT json_object('{{{a,b},{c,d}},{{b,c},{d,e}}}')",
     "SELECT sind('Infinity'::float8)",
     "SELECT acosd(1.5)",
     "SELECT trim_array(ARRAY[1, 2, 3], 4)",

@@ -213,6 +213,8 @@ async def test_array_columns(db):
     assert await sqlstate(s, "SELECT unnest(m) FROM ar_v") == "0A000"
     assert await sqlstate(s, "SELECT x FROM ar_v, unnest(ar_v.m) AS x") == "0A000"
     assert await rows(s, "SELECT unnest(nums) FROM ar WHERE id = 2") == [(7,), (8,)]  # one dimension: unnested
+    # a slice of a multidimensional array's second dimension: refused, not the first dimension's slice
+    assert await sqlstate(s, "SELECT ('{{1,2,3},{4,5,6}}'::int[])[1:2][2]") == "0A000"
     await s.execute("INSERT INTO ar (id, pair) VALUES (10, '{1,NULL}')")
     with pytest.raises(SqlError) as info:
         await s.execute("INSERT INTO ar (id, pair) VALUES (11, ARRAY[1, NULL])")
