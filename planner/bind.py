@@ -401,6 +401,9 @@ class Binder:
         if self.dialect == "duckdb" and isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("<<", ">>") \
                 and n.lexpr is not None and (width := _SHIFT_WIDTHS.get(_operand_type(n.lexpr, self._columns))) is not None:
             return _bit_shift(n, width)
+        if isinstance(n, ast.RangeFunction) and self.dialect == "duckdb" and len(n.functions) == 1 \
+                and isinstance(n.functions[0][0], ast.FuncCall) and (series := _date_series(n.functions[0][0], self._columns)) is not None:
+            n.functions = ((series, *n.functions[0][1:]),)
         if isinstance(n, ast.RangeFunction) and id(n) not in self._cast:
             zipped = _zipped_unnest(n, self._columns) or _table_function(n, self._columns)
             if zipped is not None:
@@ -560,6 +563,10 @@ class Binder:
                                 args=(_cast_to(args[0], "bytea"), _cast_to(args[1], "bytea"), _constant(side)))
         if name in ("btrim", "ltrim", "rtrim", "trim") and any(_is_bytea(a, self._columns) for a in args):
             raise not_supported(f"{name} of bytea")
+        if name in ("length", "octet_length") and len(args) == 1 and _is_bytea(args[0], self._columns):
+            return expand("CAST(pg_catalog.txngate_bytea_length(_arg1) AS int4)", args)  # its bytes (the engine's length is of text)
+        if (series := _date_series(fc, self._columns)) is not None:
+            return series
         if name in ("substring", "substr") and len(args) in (2, 3) and _is_bytea(args[0], self._columns):
             function = "txngate_bytea_substr" if len(args) == 3 else "txngate_bytea_substr_from"  # the engine has no substring of a BLOB
             return ast.FuncCall(funcname=(ast.String(sval=function),), args=(args[0], *(_cast_to(a, "int8") for a in args[1:])))
@@ -1656,6 +1663,18 @@ def _output_type(n: ast.Node, columns: dict[str, str]) -> str | None:
     if (kind := _operand_type(n, columns, floats=True)) in ("numeric", "real", "double precision"):
         return kind
     return None
+
+
+def _date_series(fc: ast.FuncCall, columns: dict[str, str]) -> ast.FuncCall | None:
+    """generate_series of dates by an interval as PostgreSQL's: of
+    timestamptz (a date converts to timestamptz first; the engine's series
+    is of timestamps), an untyped step an interval."""
+    args = list(fc.args or ())
+    if fc.funcname[-1].sval != "generate_series" or len(args) != 3 or not all(_is_date(a, columns) for a in args[:2]) \
+            or not (_maybe_interval(args[2], columns) or _string_constant(args[2])):
+        return None
+    step = typed_literal(args[2], "interval") if _string_constant(args[2]) else args[2]
+    return ast.FuncCall(funcname=fc.funcname, args=(_cast_to(args[0], "timestamptz"), _cast_to(args[1], "timestamptz"), step))
 
 
 def _multidimensional_subscripts(n: ast.A_Indirection, depth: int, columns: dict[str, str]) -> ast.Node | None:
@@ -2764,6 +2783,10 @@ def _is_date(n: ast.Node, columns: dict[str, str]) -> bool:
     if isinstance(n, ast.CaseExpr):
         arms = [a for a in [w.result for w in n.args] + [n.defresult] if a is not None and not (isinstance(a, ast.A_Const) and a.isnull)]
         return bool(arms) and all(_is_date(a, columns) for a in arms)
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("min", "max", "any_value") and len(n.args or ()) == 1 and n.over is None:
+        return _is_date(n.args[0], columns)  # an aggregate of dates
+    if isinstance(n, ast.SQLValueFunction):
+        return n.op == SQLValueFunctionOp.SVFOP_CURRENT_DATE
     return False
 
 

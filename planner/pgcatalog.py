@@ -1214,6 +1214,7 @@ def macros() -> tuple[str, ...]:
         # trim_array(a, n): the array without its last n elements (of the first dimension)
         "CREATE OR REPLACE MACRO txngate_trim_array(a, n) AS CASE WHEN n < 0 OR n > len(a) "
         "THEN error('[2202E] number of elements to trim must be between 0 and ' || len(a)) ELSE a[1:len(a) - n] END",
+        "CREATE OR REPLACE MACRO txngate_bytea_length(b) AS octet_length(b)",
         # get_byte and set_byte of bytea, the bytes counted from 0 (set_byte keeps the new byte's low 8 bits)
         "CREATE OR REPLACE MACRO txngate_get_byte(b, n) AS CASE WHEN n < 0 OR n >= octet_length(b) "
         "THEN error('[2202E] index ' || n || ' out of valid range, 0..' || (octet_length(b) - 1)) "

@@ -438,6 +438,11 @@ QUERIES = [
     "SELECT unnest('{{1,2},{3,4}}'::int[]) AS x",
     "SELECT ('{{1,2,3},{4,5,6}}'::int[])[2][1], ('{{1,2,3},{4,5,6}}'::int[])[2], ('{{1,2,3},{4,5,6}}'::int[])[2:2], ('{{1,2,3},{4,5,6}}'::int[])[1][1][1]",
     "SELECT json_object('{{a,1},{b,2},{3,NULL},{\"d e f\",\"a b c\"}}'), jsonb_object('{{a,1},{b,2}}')",
+    # length of bytea counts bytes; date - date of aggregates is an integer; a series of dates by an interval is of timestamptz
+    "SELECT id, length(name::bytea), octet_length(name::bytea), length(name) FROM emp ORDER BY id",
+    "SELECT max(hired) - min(hired), current_date - max(hired) > 0 FROM emp",
+    "SELECT generate_series(date '2024-01-30', date '2024-03-01', interval '1 month')",
+    "SELECT g, extract(dow FROM g) FROM generate_series(date '2024-10-28', date '2024-11-05', '1 day') g",
     # arrays of varchar: PostgreSQL's type, not text[]
     "SELECT pg_typeof(v), v, pg_typeof('{a}'::varchar[]), ARRAY['a'::varchar(3), 'bbbbb'] AS w, coalesce(v, '{b}') AS c"
     " FROM (SELECT '{x}'::varchar(4)[] AS v) s",
