@@ -1117,8 +1117,10 @@ class Binder:
         if name == "sign" and len(fc.args or ()) == 1 and (kind := _operand_type(fc.args[0], self._columns, floats=True)) is not None:
             return "numeric" if kind == "numeric" else "float8"  # sign(numeric) or sign(double precision); DuckDB's is tinyint
         if name == "percentile_cont" and fc.agg_within_group and fc.agg_order \
-                and _operand_type(fc.agg_order[0].node, self._columns, floats=True) in ("real", "smallint", "integer"):
-            return "float8"  # of double precision (DuckDB keeps a real)
+                and _operand_type(fc.agg_order[0].node, self._columns, floats=True) in ("real", "numeric", *INTEGER_TYPES):
+            # interpolated in double precision, as PostgreSQL's (DuckDB keeps a real, and rounds a decimal to its scale)
+            fc.agg_order[0].node = _cast_to(fc.agg_order[0].node, "float8")
+            return None if isinstance(fc.args[0], ast.A_ArrayExpr) or _maybe_list(fc.args[0], self._columns) else "float8"
         if name in ("gcd", "lcm") and len(fc.args or ()) == 2 \
                 and all(_operand_type(a, self._columns) in ("smallint", "integer") for a in fc.args):
             return "int4"  # of integers, an integer (DuckDB's bigint: gcd(-2147483648, 0) did not overflow)

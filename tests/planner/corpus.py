@@ -443,6 +443,9 @@ QUERIES = [
     "SELECT max(hired) - min(hired), current_date - max(hired) > 0 FROM emp",
     "SELECT generate_series(date '2024-01-30', date '2024-03-01', interval '1 month')",
     "SELECT g, extract(dow FROM g) FROM generate_series(date '2024-10-28', date '2024-11-05', '1 day') g",
+    # percentile_cont interpolates in double precision (of a numeric too: the engine rounded it to the column's scale)
+    "SELECT dept, percentile_cont(0.5) WITHIN GROUP (ORDER BY salary), percentile_cont(0.25) WITHIN GROUP (ORDER BY id::bigint),"
+    " percentile_cont(ARRAY[0.1, 0.5]) WITHIN GROUP (ORDER BY salary DESC) FROM emp GROUP BY dept ORDER BY dept",
     # arrays of varchar: PostgreSQL's type, not text[]
     "SELECT pg_typeof(v), v, pg_typeof('{a}'::varchar[]), ARRAY['a'::varchar(3), 'bbbbb'] AS w, coalesce(v, '{b}') AS c"
     " FROM (SELECT '{x}'::varchar(4)[] AS v) s",
