@@ -298,8 +298,14 @@ class Binder:
 
     def _substitute(self, n: ast.Node) -> ast.Node | None:
         if self.dialect == "duckdb" and isinstance(n, ast.A_Indirection) and n.indirection \
-                and all(isinstance(i, ast.A_Indices) for i in n.indirection) and (depth := _array_depth(n.arg, self._columns)) > 1:
-            return _multidimensional_subscripts(n, depth, self._columns)
+                and all(isinstance(i, ast.A_Indices) for i in n.indirection) and (depth := _array_depth(n.arg, self._columns)) > 1 \
+                and (subscripts := _multidimensional_subscripts(n, depth, self._columns)) is not None:
+            return subscripts
+        if self.dialect == "duckdb" and isinstance(n, ast.A_Indirection) and id(n) not in self._cast and n.indirection \
+                and all(isinstance(i, ast.A_Indices) for i in n.indirection) and _maybe_list(n.arg, self._columns) \
+                and jsonops.kind(n.arg, self._columns) is None:
+            self._cast.add(id(n))
+            n.indirection = tuple(_bounded(i) for i in n.indirection)
         if isinstance(n, ast.FuncCall) and n.func_variadic:
             expanded = _variadic(n)
             return self._substitute(expanded) or expanded
@@ -1677,6 +1683,24 @@ def _date_series(fc: ast.FuncCall, columns: dict[str, str]) -> ast.FuncCall | No
         return None
     step = typed_literal(args[2], "interval") if _string_constant(args[2]) else args[2]
     return ast.FuncCall(funcname=fc.funcname, args=(_cast_to(args[0], "timestamptz"), _cast_to(args[1], "timestamptz"), step))
+
+
+def _bounded(index: ast.A_Indices) -> ast.A_Indices:
+    """An array subscript or slice as PostgreSQL reads it of an array
+    counted from 1: a subscript below 1 reads nothing (NULL), a slice's
+    bounds are cut to the array's (the engine counts a negative one from
+    the end: ``a[-1]`` was the last element, PostgreSQL's is NULL)."""
+    def positive(e):
+        return isinstance(e, ast.A_Const) and isinstance(e.val, ast.Integer) and e.val.ival >= 1
+
+    if not index.is_slice:
+        return index if index.uidx is None or positive(index.uidx) else \
+            ast.A_Indices(uidx=expand("CASE WHEN _arg1 >= 1 THEN _arg1 END", [index.uidx]))
+    lower = index.lidx if index.lidx is None or positive(index.lidx) else expand("CASE WHEN _arg1 < 1 THEN 1 ELSE _arg1 END", [index.lidx])
+    upper = index.uidx if index.uidx is None or positive(index.uidx) else expand("CASE WHEN _arg1 < 0 THEN 0 ELSE _arg1 END", [index.uidx])
+    if lower is None and upper is not index.uidx:
+        lower = ast.A_Const(val=ast.Integer(ival=1))  # (a[:CASE ...] does not transpile)
+    return ast.A_Indices(is_slice=True, lidx=lower, uidx=upper)
 
 
 def _multidimensional_subscripts(n: ast.A_Indirection, depth: int, columns: dict[str, str]) -> ast.Node | None:

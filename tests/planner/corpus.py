@@ -446,6 +446,9 @@ QUERIES = [
     # percentile_cont interpolates in double precision (of a numeric too: the engine rounded it to the column's scale)
     "SELECT dept, percentile_cont(0.5) WITHIN GROUP (ORDER BY salary), percentile_cont(0.25) WITHIN GROUP (ORDER BY id::bigint),"
     " percentile_cont(ARRAY[0.1, 0.5]) WITHIN GROUP (ORDER BY salary DESC) FROM emp GROUP BY dept ORDER BY dept",
+    # subscripts below 1 read nothing and slices are cut to the array (the engine counts negative ones from the end)
+    "SELECT id, scores[-1], scores[0], tags[id - 3], scores[-1:1], scores[-2:-1], scores[0:1], tags[:-1], tags[2:] FROM tagged ORDER BY id",
+    "SELECT (ARRAY[1, 2, 3, 4])[-1], (ARRAY[1, 2, 3, 4])[-1:2], (ARRAY[1, 2, 3, 4])[3:10], (ARRAY[1, 2, 3, 4])[NULL:2]",
     # arrays of varchar: PostgreSQL's type, not text[]
     "SELECT pg_typeof(v), v, pg_typeof('{a}'::varchar[]), ARRAY['a'::varchar(3), 'bbbbb'] AS w, coalesce(v, '{b}') AS c"
     " FROM (SELECT '{x}'::varchar(4)[] AS v) s",
