@@ -733,6 +733,8 @@ class Binder:
         kind = _datetime_kind(arg, self._columns)
         if name == "extract" and kind == "date" and field in _TIME_OF_DAY_FIELDS:
             raise SqlError(FEATURE_NOT_SUPPORTED, f'unit "{field}" not supported for type date')  # PostgreSQL's own refusal
+        if field.startswith("timezone") and kind in ("timestamp", "time"):
+            raise SqlError(FEATURE_NOT_SUPPORTED, f'unit "{field}" not supported for type {kind} without time zone')
         if field not in _DATE_FIELDS:
             return None
         date = kind == "date"
@@ -2209,7 +2211,7 @@ def _datetime_kind(n: ast.Node, columns: dict[str, str]) -> str | None:
 _TIME_OF_DAY_FIELDS = {"hour", "minute", "second", "milliseconds", "microseconds", "timezone", "timezone_hour", "timezone_minute"}
 #: the fields extract() and date_part() rewrite (others, like timezone, go as written)
 _DATE_FIELDS = {"second", "milliseconds", "microseconds", "epoch", "minute", "hour", "day", "month", "year", "quarter", "week",
-                "dow", "isodow", "doy", "isoyear", "decade", "century", "millennium", "julian"}
+                "dow", "isodow", "doy", "isoyear", "decade", "century", "millennium", "julian", "timezone", "timezone_hour", "timezone_minute"}
 
 #: LIKE, ILIKE, SIMILAR TO and the regular-expression operators: they match
 #: a character(n) value with its padding

@@ -449,6 +449,8 @@ QUERIES = [
     # subscripts below 1 read nothing and slices are cut to the array (the engine counts negative ones from the end)
     "SELECT id, scores[-1], scores[0], tags[id - 3], scores[-1:1], scores[-2:-1], scores[0:1], tags[:-1], tags[2:] FROM tagged ORDER BY id",
     "SELECT (ARRAY[1, 2, 3, 4])[-1], (ARRAY[1, 2, 3, 4])[-1:2], (ARRAY[1, 2, 3, 4])[3:10], (ARRAY[1, 2, 3, 4])[NULL:2]",
+    # extract of a zone field is numeric, as every extract
+    "SELECT extract(timezone FROM timestamptz '2024-06-01 12:00+00'), extract(timezone_hour FROM now()), extract(timezone_minute FROM now())",
     # arrays of varchar: PostgreSQL's type, not text[]
     "SELECT pg_typeof(v), v, pg_typeof('{a}'::varchar[]), ARRAY['a'::varchar(3), 'bbbbb'] AS w, coalesce(v, '{b}') AS c"
     " FROM (SELECT '{x}'::varchar(4)[] AS v) s",
@@ -562,6 +564,7 @@ KNOWN_DIFFERENCES: dict[str, str] = {
 # statements PostgreSQL refuses: txngate must refuse them with the same
 # SQLSTATE and, unless MESSAGE_DIFFERENCES says why not, the same message
 ERRORS = [
+    "SELECT extract(timezone FROM timestamp '2024-01-01')",
     "SELECT '{{1,2},{3}}'::int[]",
     "SELECT '{{}}'::int[]",
     "SELECT '{{1},2}'::int[]",
