@@ -103,22 +103,23 @@ def cosd(x: float) -> float:
     return sign * _cosd_q1(x)
 
 
-def tand(x: float) -> float:
+def _tangent(x: float, cotangent: bool) -> float:
+    """tand, or cotd: of ``x`` reduced to the first quadrant, scaled by its value at 45."""
     if math.isnan(x):
         return x
     _in_range(x)
     x, sign = _quadrant(x, 1.0)
-    result = sign * (_divided(_sind_q1(x), _cosd_q1(x)) / _TAN_45)
+    sine, cosine = _sind_q1(x), _cosd_q1(x)
+    result = sign * (_divided(cosine, sine) / _COT_45 if cotangent else _divided(sine, cosine) / _TAN_45)
     return 0.0 if result == 0.0 else result  # never minus zero
 
 
+def tand(x: float) -> float:
+    return _tangent(x, False)
+
+
 def cotd(x: float) -> float:
-    if math.isnan(x):
-        return x
-    _in_range(x)
-    x, sign = _quadrant(x, 1.0)
-    result = sign * (_divided(_cosd_q1(x), _sind_q1(x)) / _COT_45)
-    return 0.0 if result == 0.0 else result
+    return _tangent(x, True)
 
 
 def asind(x: float) -> float:
