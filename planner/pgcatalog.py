@@ -1295,15 +1295,19 @@ def macros() -> tuple[str, ...]:
         "ELSE CAST(to_json(v) AS VARCHAR) END",
         "CREATE OR REPLACE MACRO txngate_json_key(k, position) AS CASE WHEN k IS NULL "
         "THEN CAST(CAST('[22023] argument ' || position || ' cannot be null' AS DOUBLE) AS VARCHAR) ELSE CAST(to_json(CAST(k AS VARCHAR)) AS VARCHAR) END",
-        # json_agg's text of the listed values: a line break before each row or array after the first
-        "CREATE OR REPLACE MACRO txngate_json_agg_text(l) AS '[' || array_to_string(list_transform(l, lambda _le: txngate_json_value(_le)), "
-        "CASE WHEN typeof(l[1]) LIKE 'STRUCT%' OR typeof(l[1]) LIKE '%[]' THEN ', \n ' ELSE ', ' END) || ']'",
+        # json_agg's text of the listed values: ", " between them, and a line break too before each row or array (not
+        # a NULL) after the first, as PostgreSQL's json_agg_transfn
+        # (the list is read once, outside the lambda: it is an aggregate, which a lambda may not hold)
+        "CREATE OR REPLACE MACRO txngate_json_agg_separator(v, _i) AS CASE WHEN _i = 1 THEN '' "
+        "WHEN v IS NOT NULL AND (typeof(v) LIKE 'STRUCT%' OR typeof(v) LIKE '%[]') THEN ', \n ' ELSE ', ' END",
+        "CREATE OR REPLACE MACRO txngate_json_agg_text(l) AS '[' || array_to_string(list_transform(l, "
+        "lambda _le, _i: txngate_json_agg_separator(_le, _i) || txngate_json_value(_le)), '') || ']'",
         # a whole row whose json and jsonb columns (f: their names as a JSON array) are written as the documents they hold
         # (planner.jsonops._whole_row), and json_agg of such rows
         "CREATE OR REPLACE MACRO txngate_json_row(v, f) AS CASE WHEN v IS NULL THEN 'null' "
         "ELSE txngate_typed_json_row(CAST(to_json(v) AS VARCHAR), typeof(v), f) END",
-        "CREATE OR REPLACE MACRO txngate_json_agg_rows(l, f) AS '[' || array_to_string(list_transform(l, lambda _le: txngate_json_row(_le, f)), "
-        "', \n ') || ']'",
+        "CREATE OR REPLACE MACRO txngate_json_agg_rows(l, f) AS '[' || array_to_string(list_transform(l, "
+        "lambda _le, _i: txngate_json_agg_separator(_le, _i) || txngate_json_row(_le, f)), '') || ']'",
         # PostgreSQL's years of a date (planner.bind._date_part, _date_trunc): 1 BC is -1, there is no year 0;
         # DuckDB's date_part('year') is astronomical (0 is 1 BC)
         # extract of a field that grows with time from an infinite date or timestamp: numeric has no infinity here (planner.bind);

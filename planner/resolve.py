@@ -224,8 +224,13 @@ class _Resolver:
         elif isinstance(f, ast.JoinExpr):
             first = len(items)
             self.from_item(f.larg, items, outer, ctes)
+            middle = len(items)
             self.from_item(f.rarg, items, outer, ctes)
             self.expressions(f.quals, [items] + outer, ctes)
+            nullable = {"JOIN_LEFT": items[middle:], "JOIN_RIGHT": items[first:middle], "JOIN_FULL": items[first:]}.get(f.jointype.name, [])
+            for item in nullable:  # a column the join condition compares is never NULL in a row the join matched
+                if item.present is None and item.columns is not None:
+                    item.present = next((c for c in _compared_columns(f, item.alias) if c in item.columns), None)
             if f.alias is not None:  # the join's own name reads its tables' columns (a name of two: not followed)
                 sides = [i for i in items[first:] if i.bare]
                 merged = None if any(i.columns is None for i in sides) else \
@@ -352,6 +357,25 @@ _ROWS_FUNCTIONS = frozenset({
     "json_to_record", "jsonb_to_record", "json_populate_record", "jsonb_populate_record",
     "range",  # (DuckDB's and Spark's rows of numbers; PostgreSQL has no range())
 })
+
+
+def _compared_columns(join: ast.JoinExpr, alias: str | None) -> list[str]:
+    """The columns of the FROM item ``alias`` that a join's condition
+    compares (a USING column, or ``alias.c`` on a side of a comparison
+    ANDed into ON): a row in which one is NULL matches nothing."""
+    if join.usingClause:
+        return [c.sval for c in join.usingClause]
+    conjuncts, found = [join.quals], []
+    while conjuncts:
+        q = conjuncts.pop()
+        if isinstance(q, ast.BoolExpr) and q.boolop.name == "AND_EXPR":
+            conjuncts.extend(q.args)
+        elif isinstance(q, ast.A_Expr) and q.kind.name == "AEXPR_OP" and q.name[-1].sval in ("=", "<", ">", "<=", ">=", "<>"):
+            for side in (q.lexpr, q.rexpr):
+                if isinstance(side, ast.ColumnRef) and len(side.fields) == 2 and all(isinstance(x, ast.String) for x in side.fields) \
+                        and side.fields[0].sval == alias:
+                    found.append(side.fields[1].sval)
+    return found
 
 
 def _set_operation_type(left: str | None, right: str | None) -> str | None:

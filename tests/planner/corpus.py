@@ -424,6 +424,13 @@ QUERIES = [
     # an outer join's missing row is NULL (the engine's is a row of NULLs), known by its table's NOT NULL column
     "SELECT d.code, row_to_json(e), json_build_object('e', e) FROM dept d LEFT JOIN emp e ON e.dept = d.code ORDER BY d.code, e.id",
     "SELECT d.code, json_agg(e ORDER BY e.id) FROM dept d LEFT JOIN emp e ON e.dept = d.code GROUP BY d.code ORDER BY d.code",
+    # ... or by a column the join condition compares (sales has no NOT NULL column), in a subquery's row too
+    "SELECT e.id, row_to_json(s), to_json(s) FROM emp e LEFT JOIN sales s ON s.emp_id = e.id AND s.id < 3 ORDER BY e.id, s.id",
+    "SELECT e.id, row_to_json(q) FROM emp e LEFT JOIN (SELECT emp_id, sum(qty) AS n FROM sales GROUP BY emp_id) q ON q.emp_id = e.id ORDER BY e.id",
+    # json_agg: ", " before a NULL, ", \n " before a later row or array, as PostgreSQL's
+    "SELECT json_agg(x), json_agg(ARRAY[x]) FILTER (WHERE x > 1) FROM (VALUES (1), (NULL), (3)) v(x)",
+    "SELECT d.code, json_agg(e ORDER BY e.id), json_agg(s ORDER BY s.id) FROM dept d LEFT JOIN emp e ON e.dept = d.code"
+    " LEFT JOIN sales s ON s.emp_id = e.id AND s.id < 2 GROUP BY d.code ORDER BY d.code",
     # a type's name called as a function is a cast
     "SELECT dept, float8(count(*)) / 3, int4(2.5), text(sum(id)), bool(1), int2(3.7::real) FROM emp GROUP BY dept ORDER BY dept",
     # trigonometry in degrees, exact where PostgreSQL's is
