@@ -174,16 +174,25 @@ class Binder:
         whose result the client gets (computed jsonb is printed canonically)."""
         node = functions.inline(copy_tree(node), self.catalog, self.search_path)  # SQL functions' bodies where they are called
         self._shape(node)
-        if self.dialect == "duckdb":
-            _wrap_values_arms(node)
-            _name_subquery_outputs(node)
-        _function_casts(node)  # (after the names: float8(x) is named float8)
-        ctes, char_casts = set(), False  # one walk for both
+        ctes, char_casts, shapes = set(), False, set()  # one walk for all: the reshaping below is rarely needed
         for n in walk(node):
             if isinstance(n, ast.CommonTableExpr):
                 ctes.add(n.ctename)
+                shapes.add("named")
             elif isinstance(n, ast.TypeCast) and char_cast_length(n) is not None:
                 char_casts = True
+            elif isinstance(n, ast.RangeSubselect):
+                shapes.add("named")
+            elif isinstance(n, ast.SelectStmt) and n.op is not None and n.op.name != "SETOP_NONE":
+                shapes.add("set operation")
+            elif isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _CAST_FUNCTIONS:
+                shapes.add("cast")
+        if self.dialect == "duckdb" and "set operation" in shapes:
+            _wrap_values_arms(node)
+        if self.dialect == "duckdb" and "named" in shapes:
+            _name_subquery_outputs(node)
+        if "cast" in shapes:
+            _function_casts(node)  # (after the names: float8(x) is named float8)
         columns = self._columns = resolve(node, self.catalog, self.search_path, self._column_types(node), _output_type)
         if self.dialect == "duckdb" and isinstance(node, ast.SelectStmt) and (node.withClause is not None or any(
                 isinstance(f, (ast.RangeSubselect, ast.JoinExpr)) for f in node.fromClause or ())):
