@@ -312,6 +312,18 @@ class S3Server:
 TXNGATE = os.path.join(os.path.dirname(sys.executable), "txngate")
 
 
+def _worker_count(argv: tuple[str, ...]) -> int:
+    """The gateway processes ``txngate serve argv`` runs (``--workers``,
+    else ``TXNGATE_WORKERS``, else one per core)."""
+    given = os.environ.get("TXNGATE_WORKERS", "0")
+    for i, arg in enumerate(argv):
+        if arg == "--workers" and i + 1 < len(argv):
+            given = argv[i + 1]
+        elif arg.startswith("--workers="):
+            given = arg.split("=", 1)[1]
+    return int(given) if int(given) > 0 else (os.cpu_count() or 1)
+
+
 class Gateway:
     def __init__(self, data_dir: str, *extra: str):
         self.port = free_port()
@@ -320,12 +332,16 @@ class Gateway:
             [TXNGATE, "serve", "--data-dir", os.path.join(data_dir, "data"), "--port", str(self.port), *extra],
             stdout=self.log, stderr=subprocess.STDOUT,
         )
-        self.wait_output("serving the PostgreSQL protocol")
+        # Every worker listening, not just the first: connections made
+        # before the others listen all land on the first (SO_REUSEPORT
+        # spreads only over the sockets listening when a client connects).
+        self.wait_output("serving the PostgreSQL protocol", times=_worker_count(extra))
 
-    def wait_output(self, text: str, timeout: float = 60) -> None:
-        """Until the gateway has printed ``text`` (polling its log, bounded)."""
+    def wait_output(self, text: str, timeout: float = 60, times: int = 1) -> None:
+        """Until the gateway has printed ``text`` ``times`` times (polling
+        its log, bounded)."""
         deadline = time.monotonic() + timeout
-        while text not in self.output():
+        while self.output().count(text) < times:
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"txngate serve did not print {text!r}:\n{self.output()[-3000:]}")
             time.sleep(0.05)
