@@ -209,7 +209,7 @@ class Binder:
         if self.dialect == "duckdb":
             for sub in _named_subqueries(node):  # their jsonb outputs are read by name: canonical at the source (json keeps its text)
                 jsonops.canonical_outputs(sub, columns, ("jsonb",))
-            _decimal_quotients(node, columns)
+            self._cast |= _decimal_quotients(node, columns)  # (casts of text: never a float's digits)
         for n in walk(node):
             if isinstance(n, ast.A_Expr):
                 _arithmetic_typed_constants(n, columns)
@@ -387,7 +387,8 @@ class Binder:
                 and n.lexpr is not None and any(_plainly_text(x, self._columns) for x in (n.lexpr, n.rexpr)):
             # text || numeric: an unconstrained numeric's text without the zeros of its 10 places (1.5x, not 1.5000000000x)
             n.lexpr, n.rexpr = (ast.FuncCall(funcname=(ast.String(sval="txngate_cast_text"),), args=(x,))
-                                if not _plainly_text(x, self._columns) and not _texted(x) and _maybe_unconstrained(x, self._columns) else x
+                                if not _plainly_text(x, self._columns) and not _texted(x) and _maybe_unconstrained(x, self._columns)
+                                and not self._fixed_scale(x) else x
                                 for x in (n.lexpr, n.rexpr))
         if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and id(n) not in self._cast and not n.typeName.arrayBounds \
                 and n.typeName.names[-1].sval.lower() == "json" and jsonops.kind(n.arg, self._columns) is None:
@@ -401,7 +402,7 @@ class Binder:
             self._cast.add(id(n))
             n.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_jsonb_scalar_text"),), args=(n.arg, _constant(target)))
             return n
-        if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and id(n) not in self._cast and (text := _cast_text(n, self._columns)):
+        if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and id(n) not in self._cast and (text := _cast_text(n, self._columns, self._fixed_scale)):
             return text  # (a cast to text inside its argument is rewritten in turn: string_to_array(a::text, ' ')::text)
         if self.dialect == "duckdb" and (length := char_cast_length(n)) is not None:
             # character(n): cut to n and padded with spaces to n (DuckDB's CHAR(n) is varchar)
@@ -1038,6 +1039,18 @@ class Binder:
             return None
         digits = self._float_digits(cast.arg) if self.dialect == "spark" else self._numeric_input(cast.arg, exact=False)
         return None if digits is None else _cast_to(digits, f"numeric(38,{k})")
+
+    def _fixed_scale(self, n: ast.Node) -> bool:
+        """``n`` is plainly a numeric whose DuckDB decimal has a scale
+        known when the statement is bound, other than the 10 places of an
+        unconstrained numeric: its text is DuckDB's cast (txngate_cast_text,
+        naming its argument a dozen times, would only choose that cast: an
+        avg of a sum of decimals planned in 12 ms on empty tables)."""
+        if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Float) and not re.fullmatch(r"\d{0,37}\.?\d{0,37}", n.val.fval):
+            return False  # 1e5, and digits beyond a decimal's 38: DuckDB reads a double
+        if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Float) and len(n.val.fval) > 39:
+            return False
+        return self._scales.scale(n) not in (None, STORED_PLACES)
 
     def _float_digits(self, n: ast.Node) -> ast.Node | None:
         """On Spark, the text of PostgreSQL's numeric of ``n`` when it is
@@ -1890,15 +1903,17 @@ def _array_depth(n: ast.Node | None, columns: dict[str, str] | None = None) -> i
     return 1
 
 
-def _cast_text(tc: ast.TypeCast, columns: dict[str, str]) -> ast.Node | None:
+def _cast_text(tc: ast.TypeCast, columns: dict[str, str], fixed_scale: Callable[[ast.Node], bool]) -> ast.Node | None:
     """A cast of an array or an interval to text or varchar: PostgreSQL's
     text (``{1,2}``, ``{{1,2},{3,4}}``, ``2 mons``: ``txngate_cast_text``,
     ``local_exec.texts``), where DuckDB prints its own (``[1, 2]``, ``2
     months``); the DuckDB type decides when the statement is bound, so a
     value that turns out to be neither is cast as before; an unconstrained
-    numeric's without the zeros of its 10 places (``1.5``)."""
+    numeric's without the zeros of its 10 places (``1.5``), not a numeric
+    of a ``fixed_scale``, whose text DuckDB prints as PostgreSQL does."""
     if tc.typeName.arrayBounds or tc.typeName.names[-1].sval not in ("text", "varchar") or _texted(tc.arg) \
-            or not (_maybe_list(tc.arg, columns) or _maybe_interval(tc.arg, columns) or _maybe_unconstrained(tc.arg, columns)):
+            or not (_maybe_list(tc.arg, columns) or _maybe_interval(tc.arg, columns)
+                    or _maybe_unconstrained(tc.arg, columns) and not fixed_scale(tc.arg)):
         return None
     if tc.typeName.typmods:  # varchar(n): the text cut to n (planner.bind's length rules go on with the cast)
         tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_cast_text"),), args=(tc.arg,))
@@ -3357,7 +3372,7 @@ QUOTIENT_TYPE = f"numeric(38,{QUOTIENT_PLACES})"
 UNCONSTRAINED_TYPE = f"numeric(38,{STORED_PLACES})"
 
 
-def _decimal_quotients(node: ast.Node, columns: dict[str, str]) -> None:
+def _decimal_quotients(node: ast.Node, columns: dict[str, str]) -> set[int]:
     """Numeric quotients (``_is_exact_division``) that are not output
     columns computed as text (``exact_divisions``) computed exactly, to 20
     decimals (``QUOTIENT_TYPE``, at least PostgreSQL's 16 significant
@@ -3370,11 +3385,18 @@ def _decimal_quotients(node: ast.Node, columns: dict[str, str]) -> None:
     per group (``round(sum(a) / sum(b), 2)``) or per row returned (targets,
     ORDER BY, GROUP BY) they are exact. A quotient of two fixed-point
     operands (``_fixed_point``) read for every row is exact too, computed
-    over whole columns (``_fixed_quotient``: 0.4 s a million rows)."""
-    def exact(c, allowed: bool):
+    over whole columns (``_fixed_quotient``: 0.4 s a million rows).
+    Returns the ids of the casts made (of text: never a float's digits)."""
+    made: set[int] = set()
+
+    def exact(c, allowed: bool, texted: bool = False):
         if isinstance(c, ast.Node) and _is_exact_division(c, columns):
             if allowed or not _per_row(c):
-                return _cast_to(_exact_division(c, columns), QUOTIENT_TYPE)
+                if texted:  # (x / y)::text, x / y || 'm': the quotient's own text, PostgreSQL's digit for digit (not 20 places)
+                    return _exact_division(c, columns)
+                quotient = _cast_to(_exact_division(c, columns), QUOTIENT_TYPE)
+                made.add(id(quotient))
+                return quotient
             return _fixed_quotient(c, columns)
         return None
 
@@ -3387,6 +3409,7 @@ def _decimal_quotients(node: ast.Node, columns: dict[str, str]) -> None:
             return
         rounded = isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _ROUNDINGS  # where a double's last digit shows most
         aggregate = isinstance(n, ast.FuncCall) and p.is_aggregate_call(n)
+        concat = isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||"
         for attr in n:
             if isinstance(n, ast.SelectStmt):
                 ok = attr not in ("whereClause", "fromClause")
@@ -3402,13 +3425,14 @@ def _decimal_quotients(node: ast.Node, columns: dict[str, str]) -> None:
                 if any(a is not b for a, b in zip(new, value)):
                     setattr(n, attr, new)
                 visit(new, ok)
-            elif (converted := exact(value, ok or rounded)) is not None:
+            elif (converted := exact(value, ok or rounded, texted=attr == "arg" and _text_cast(n) or attr in ("lexpr", "rexpr") and concat)) is not None:
                 setattr(n, attr, converted)
                 visit(converted, ok)
             else:
                 visit(value, ok)
 
     visit(node, True)
+    return made
 
 
 #: local_exec.numeric's quotients over whole columns (unscaled DECIMAL(38,0): ``_scaled``)
@@ -3547,6 +3571,12 @@ def _filtered_arguments_lazy(node: ast.Node) -> None:
         if isinstance(n, ast.FuncCall) and n.agg_filter is not None and n.args and not all(isinstance(a, ast.A_Const) for a in n.args):
             n.args = tuple(a if isinstance(a, ast.A_Const) else ast.CaseExpr(args=(ast.CaseWhen(expr=copy.deepcopy(n.agg_filter), result=a),))
                            for a in n.args)
+
+
+def _text_cast(n: ast.Node) -> bool:
+    """``n`` is a cast to text or varchar (not to an array of them)."""
+    return isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval in ("text", "varchar") \
+        and not n.typeName.typmods
 
 
 def _per_row(n: ast.Node) -> bool:
