@@ -127,6 +127,9 @@ class Binder:
                 aliased_joins = True
             elif isinstance(n, ast.RangeSubselect):
                 subqueries = True
+                if n.alias is None:  # (PostgreSQL 16 made it optional)
+                    raise SqlError("42601", "subquery in FROM must have an alias", hint="For example, FROM (SELECT ...) [AS] foo.",
+                                   position=_position(n))
             elif isinstance(n, ast.SubLink):
                 sublinks = True
             elif isinstance(n, ast.SelectStmt) and not n.targetList and not n.valuesLists and (n.op is None or n.op.name == "SETOP_NONE"):

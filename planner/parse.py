@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pglast
 from pglast import ast
@@ -48,6 +48,9 @@ class Statement:
     #: huge string literals lifted out of the text (``lift_literals``): the
     #: values of ``$1..$n`` in ``node``
     literals: tuple[str, ...] = ()
+    #: its calls of functions PostgreSQL has not built in (planner.builtins:
+    #: found once per statement, however often a cached one runs)
+    unknown_calls: tuple[ast.FuncCall, ...] | None = field(default=None, compare=False)
 
 
 _PARSED: dict[str, list[Statement]] = {}

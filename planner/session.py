@@ -50,7 +50,7 @@ from pglast.enums import A_Expr_Kind
 from local_exec import EngineError
 from planner import jsonops
 from planner import parse as p
-from planner import decimals, intervals, sequences, waits
+from planner import builtins, decimals, intervals, sequences, waits
 from values import DATE_ORDER, TextStyle, offset_of_hours, setting_of_offset, zone
 from planner.bind import Binder, pg_sql, result_types, scoped_column_types
 from planner.catalog import TEMP_SCHEMA_PREFIX
@@ -556,6 +556,8 @@ class Session:
     async def _run(self, stmt: p.Statement, params: list | None, copy_source, copy_sink, *, lazy: bool) -> Result:
         self.check_not_aborted(stmt)
         try:
+            if unknown := builtins.unknown_calls(stmt):  # (rare: a user's function, or an error)
+                await self._refuse_unknown(unknown)
             if stmt.kind == p.TXN:
                 return await self._transaction_statement(stmt.node)
             if stmt.kind == p.SESSION:
@@ -598,6 +600,8 @@ class Session:
         INSERT/UPDATE/DELETE's RETURNING, without running it (parameters
         bound to NULLs of their types, no rows produced); None for
         statements without rows."""
+        if unknown := builtins.unknown_calls(stmt):
+            await self._refuse_unknown(unknown)
         if stmt.kind == p.WRITE and isinstance(stmt.node, ast.SelectStmt):
             query = writable.shape_query(stmt.node)
         else:
@@ -717,6 +721,14 @@ class Session:
                 work.reads[:] = reads
                 work.points.clear()
                 work.points.update(points)
+
+    async def _refuse_unknown(self, calls: tuple[ast.FuncCall, ...]) -> None:
+        """42883 for a call of a function neither PostgreSQL has built in
+        nor the catalog holds (``planner.builtins``)."""
+        async with self._reading() as work:
+            catalog = await work.catalog()
+        builtins.refuse_unknown(calls, lambda names: bool(catalog.functions_named(names[-1], names[0] if len(names) == 2 else None,
+                                                                                  self.search_path)))
 
     @contextlib.asynccontextmanager
     async def _reading(self):

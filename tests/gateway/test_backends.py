@@ -12,7 +12,7 @@ import signal
 import psycopg
 import pytest
 
-SLOW = "SELECT count(*) FROM range(200000000) t(x) WHERE md5(x::text) < 'a'"
+SLOW = "SELECT count(*) FROM generate_series(0, 199999999) t(x) WHERE md5(x::text) < 'a'"
 
 
 async def _running(admin, pid: int) -> None:

@@ -109,7 +109,7 @@ async def test_async_clients_cancel_and_asyncpg(gateway):
     conn = await psycopg.AsyncConnection.connect(gateway.dsn(), autocommit=True)
     other = await psycopg.AsyncConnection.connect(gateway.dsn(), autocommit=True)
     try:
-        slow = asyncio.ensure_future(conn.execute("SELECT count(*) FROM range(100000000) t(x) WHERE md5(x::text) < 'a'"))
+        slow = asyncio.ensure_future(conn.execute("SELECT count(*) FROM generate_series(0, 99999999) t(x) WHERE md5(x::text) < 'a'"))
         # another session is served while the slow one runs
         assert await (await other.execute("SELECT 7")).fetchone() == (7,)
         assert not slow.done()

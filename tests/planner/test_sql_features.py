@@ -250,7 +250,7 @@ async def test_explain_names_class_timestamps_and_shards(db):
 
 async def test_statement_timeout_and_cancel(db):
     s = db.session()
-    slow = "SELECT count(*) FROM range(300000000) a(x) WHERE (x * 7919) % 104729 = 3 AND md5(x::text) < 'z'"
+    slow = "SELECT count(*) FROM generate_series(0, 299999999::bigint) a(x) WHERE (x * 7919) % 104729 = 3 AND md5(x::text) < 'z'"
     await s.execute("SET statement_timeout = '200ms'")
     assert await sqlstate(s, slow) == "57014"
     await s.execute("RESET statement_timeout")
