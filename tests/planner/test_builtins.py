@@ -65,12 +65,17 @@ def test_table_is_postgres_pg_proc(pg_url):
     "SELECT pg_catalog.array_reverse(ARRAY[1])",
 ])
 async def test_functions_postgres_has_not_are_refused(db, pg_url, sql):
+    await assert_both_refuse(db, pg_url, sql, "42883")
+
+
+async def assert_both_refuse(db, pg_url: str, sql: str, sqlstate: str) -> None:
+    """``sql`` fails on PostgreSQL and on txngate, with ``sqlstate`` on both."""
     with psycopg.connect(pg_url) as conn:
         with pytest.raises(psycopg.Error) as theirs:
             conn.execute(sql)
     with pytest.raises(SqlError) as ours:
         await db.session().execute(sql)
-    assert ours.value.sqlstate == theirs.value.sqlstate == "42883"
+    assert ours.value.sqlstate == theirs.value.sqlstate == sqlstate
 
 
 @pytest.mark.parametrize("sql", [
@@ -93,12 +98,7 @@ async def test_builtins_called_as_written_pass(db, pg_url, sql):
     "SELECT * FROM (VALUES (1), (2))",
 ])
 async def test_postgres_15_grammar(db, pg_url, sql):
-    with psycopg.connect(pg_url) as conn:
-        with pytest.raises(psycopg.Error) as theirs:
-            conn.execute(sql)
-    with pytest.raises(SqlError) as ours:
-        await db.session().execute(sql)
-    assert ours.value.sqlstate == theirs.value.sqlstate == "42601"
+    await assert_both_refuse(db, pg_url, sql, "42601")
 
 
 def main(argv: list[str]) -> None:
