@@ -855,6 +855,9 @@ class PgCatalog:
         if name in _CONSTANT_FUNCTIONS:
             value = _CONSTANT_FUNCTIONS[name]
             return _const(value(self) if callable(value) else value)
+        if name == "pg_get_viewdef" and args and isinstance(args[0], ast.A_Const) and isinstance(args[0].val, ast.String):
+            # pg_get_viewdef(text): the view named (PostgreSQL's text overload, chosen for an untyped literal)
+            args = [ast.TypeCast(arg=args[0], typeName=ast.TypeName(names=(ast.String(sval="regclass"),), typemod=-1)), *args[1:]]
         if name in _TEMPLATES:
             return expand(_TEMPLATES[name], args)
         if name in ("now", "transaction_timestamp") and not args:

@@ -1116,7 +1116,16 @@ ARRAY_OPERATIONS = [
 
 
 #: the lists above whose statements answer as on PostgreSQL, each with the tables it creates (dropped first there)
+#: pg_get_viewdef of a view's name as text (PostgreSQL's text overload, for an untyped literal): was NULL or 22P02
+VIEW_TEXT = [
+    "CREATE OR REPLACE VIEW vdef_text AS SELECT 1 AS a",
+    "SELECT pg_get_viewdef('vdef_text'), pg_get_viewdef('vdef_text', true), pg_get_viewdef('vdef_text'::regclass)",
+    "SELECT pg_get_viewdef('no_such_view')",
+]
+
+
 DIFFERENTIAL = {
+    "view_text": (VIEW_TEXT, ()),
     "array_text": (ARRAY_TEXT, ("listed",)),
     "char_equality": (CHAR_EQUALITY, ("padded",)),
     "accumulated": (ACCUMULATED, ("spread", "mixed")),
