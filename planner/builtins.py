@@ -17,7 +17,8 @@ inlines it), and a call of another schema's is left to the catalog.
 
 Invariant: the table is PostgreSQL's own (tests/planner/test_builtins.py
 compares it with the test server's ``pg_proc``; ``python -m
-tests.planner.test_builtins DSN`` writes it again).
+tests.planner.test_builtins`` writes it again, from a PostgreSQL it
+starts).
 """
 
 from __future__ import annotations
