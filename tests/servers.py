@@ -313,15 +313,16 @@ TXNGATE = os.path.join(os.path.dirname(sys.executable), "txngate")
 
 
 def _worker_count(argv: tuple[str, ...]) -> int:
-    """The gateway processes ``txngate serve argv`` runs (``--workers``,
-    else ``TXNGATE_WORKERS``, else one per core)."""
-    given = os.environ.get("TXNGATE_WORKERS", "0")
-    for i, arg in enumerate(argv):
-        if arg == "--workers" and i + 1 < len(argv):
-            given = argv[i + 1]
-        elif arg.startswith("--workers="):
-            given = arg.split("=", 1)[1]
-    return int(given) if int(given) > 0 else (os.cpu_count() or 1)
+    """The gateway processes ``txngate serve argv`` runs, as txngate's own
+    configuration reads them (``--workers``, ``TXNGATE_WORKERS``, cores)."""
+    import argparse
+
+    from txngate import config
+
+    parser = argparse.ArgumentParser()
+    config.add_arguments(parser)
+    known, _ = parser.parse_known_args(list(argv))
+    return config.from_args(known).worker_count
 
 
 class Gateway:
