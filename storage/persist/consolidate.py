@@ -154,14 +154,18 @@ def expand(table: pa.Table) -> pa.Table:
     if table.num_rows == 0:
         return table.select(users)
     diff = table.column(DIFF)
-    lo, hi = pc.min_max(diff).values()
-    if lo.as_py() < 0:
+    counts = diff.to_pylist() if table.num_rows <= FEW else None  # a point lookup's: cheaper than a kernel call
+    if counts is not None:
+        lo, hi = min(counts), max(counts)
+    else:
+        lo, hi = (v.as_py() for v in pc.min_max(diff).values())
+    if lo < 0:
         raise ValueError("negative multiplicity: a row was retracted more often than inserted")
-    if lo.as_py() == 1 and hi.as_py() == 1:
+    if lo == 1 and hi == 1:
         return table.select(users)
-    if hi.as_py() <= 1:
+    if hi <= 1:
         return table.filter(pc.equal(diff, 1)).select(users)
     # Repeat rows by multiplicity: rare, so build the indices in Python.
-    counts = diff.to_pylist()
+    counts = counts if counts is not None else diff.to_pylist()
     indices = [i for i, c in enumerate(counts) for _ in range(c)]
     return table.select(users).take(pa.array(indices, pa.int64()))

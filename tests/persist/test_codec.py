@@ -117,6 +117,23 @@ def test_collapse_small_and_large_agree_nan_rows_cancel(rows):
     assert out.schema.field("_diff").nullable is False
 
 
+@pytest.mark.parametrize("rows", [3, 600])  # diffs read in Python, and by Arrow's kernels
+def test_expand_small_and_large_agree(rows):
+    """expand repeats each row by its diff and drops zeros, whatever the
+    table's size; a negative multiplicity is refused."""
+    from storage.persist.consolidate import expand
+
+    keys = list(range(rows))
+    for diffs in ([1] * rows, [i % 2 for i in keys], [i % 3 for i in keys]):
+        t = pa.table({"k": pa.array(keys, pa.int64()), "_diff": pa.array(diffs, pa.int64())})
+        out = expand(t)
+        assert out.column_names == ["k"]
+        assert out.column("k").to_pylist() == [k for k, d in zip(keys, diffs) for _ in range(d)]
+    bad = pa.table({"k": pa.array(keys, pa.int64()), "_diff": pa.array([1] * (rows - 1) + [-1], pa.int64())})
+    with pytest.raises(ValueError, match="negative multiplicity"):
+        expand(bad)
+
+
 async def test_small_parts_carry_no_schema_and_old_encodings_still_read(mem_client, uniq):
     """A small part is record batch messages without the schema (the
     shard's gives ``part_schema``): a 1-row part is a fraction of a
