@@ -150,6 +150,11 @@ class Relation:
     def column_names(self) -> list[str]:
         return [c.name for c in self.columns]
 
+    @cached_property
+    def column_set(self) -> frozenset[str]:
+        """The names of the columns (made once: key probes ask per statement)."""
+        return frozenset(c.name for c in self.columns)
+
     def column(self, name: str, location: int | None = None) -> Column:
         """The column ``name``; 42703 (at the statement's ``location``, 0-based, when given) if none."""
         for c in self.columns:
@@ -165,13 +170,17 @@ class Relation:
     @property
     def keys(self) -> list[tuple[str, tuple[str, ...]]]:
         """Every uniqueness constraint or unique index: (name, columns)."""
+        return list(self._keys)
+
+    @cached_property
+    def _keys(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         names = dict(self.names)
         out = []
         if self.primary_key:
             out.append((names.get("p", f"{self.name}_pkey"), self.primary_key))
         for cols in self.unique:
             out.append((names.get(unique_slot(cols), f"{self.name}_{'_'.join(cols)}_key"), cols))
-        return out
+        return tuple(out)
 
     @property
     def unique_keys(self) -> list[tuple[str, tuple[str, ...], str | None]]:

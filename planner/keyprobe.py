@@ -104,7 +104,7 @@ def column_of(node, rel: Relation, alias: str) -> str | None:
     if not isinstance(node, ast.ColumnRef) or not all(isinstance(f, ast.String) for f in node.fields):
         return None
     fields = [f.sval for f in node.fields]
-    if len(fields) > 2 or (len(fields) == 2 and fields[0] != alias) or fields[-1] not in rel.column_names:
+    if len(fields) > 2 or (len(fields) == 2 and fields[0] != alias) or fields[-1] not in rel.column_set:
         return None
     return fields[-1]
 

@@ -151,6 +151,25 @@ def parse_duration_ms(value: str, setting: str) -> int:
     return int(float(m.group(1)) * scale)
 
 
+@functools.lru_cache(maxsize=64)
+def _duration_ms(value: str, setting: str) -> int:
+    """``parse_duration_ms``, remembered: every statement asks for its timeout."""
+    return parse_duration_ms(value, setting)
+
+
+@functools.lru_cache(maxsize=64)
+def _search_path(setting: str, user: str, temp_schema: str | None) -> tuple[str, ...]:
+    """The schemas a name is looked up in: the temporary schema (as
+    PostgreSQL's pg_temp), then the setting's, ``$user`` as the user's name
+    (remembered: every statement looks names up)."""
+    out = []
+    for part in setting.split(","):
+        name = part.strip().strip('"')
+        out.append(user if name == "$user" else name)
+    temp = (temp_schema,) if temp_schema is not None else ()
+    return temp + (tuple(out) or ("public",))
+
+
 _DATE_FORMATS = {"iso": "ISO", "sql": "SQL", "postgres": "Postgres", "german": "German"}
 _DATE_ORDERS = {"dmy": "DMY", "euro": "DMY", "european": "DMY", "mdy": "MDY", "us": "MDY", "noneuro": "MDY", "noneuropean": "MDY", "ymd": "YMD"}
 
@@ -301,18 +320,11 @@ class Session:
 
     @property
     def search_path(self) -> tuple[str, ...]:
-        out = []
-        for part in self.settings["search_path"].split(","):
-            name = part.strip().strip('"')
-            if name == "$user":
-                name = self.user
-            out.append(name)
-        temp = (self.temp_schema,) if self.temp_schema is not None else ()  # searched first, as PostgreSQL's pg_temp
-        return temp + (tuple(out) or ("public",))
+        return _search_path(self.settings["search_path"], self.user, self.temp_schema)
 
     @property
     def timeout(self) -> float | None:
-        ms = parse_duration_ms(self.settings["statement_timeout"], "statement_timeout")
+        ms = _duration_ms(self.settings["statement_timeout"], "statement_timeout")
         return ms / 1000 if ms else None
 
     def set(self, name: str, value: str) -> None:
