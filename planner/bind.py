@@ -576,6 +576,13 @@ class Binder:
             kind = next((k for a in args[1:] if (k := _datetime_kind(a, self._columns))), "timestamp")
             typed = [typed_literal(a, t) if _string_constant(a) else a for a, t in zip(args, ("interval", kind, kind))]
             return ast.FuncCall(funcname=fc.funcname, args=tuple(typed))
+        if name == "age" and len(args) in (1, 2):
+            if all(_string_constant(a) for a in args) and len(args) == 1:
+                raise SqlError("42725", "function age(unknown) is not unique",
+                               hint="Could not choose a best candidate function. You might need to add explicit type casts.")
+            # untyped constants as PostgreSQL resolves them: of the other's type, else timestamptz (the preferred type)
+            kind = next((k for a in args if (k := _datetime_kind(a, self._columns))), "timestamptz").replace("date", "timestamp")
+            return self._finite_age(fc, [typed_literal(a, kind) if _string_constant(a) else a for a in args])
         if name in ("btrim", "ltrim", "rtrim") and len(args) == 2 and any(_is_bytea(a, self._columns) for a in args):
             side = {"btrim": "both", "ltrim": "leading", "rtrim": "trailing"}[name]  # (the engine trims text, not bytes)
             return ast.FuncCall(funcname=(ast.String(sval="txngate_bytea_trim"),),
@@ -693,6 +700,24 @@ class Binder:
         else:
             nonzero = ast.A_Const(val=ast.Boolean(boolval=False))
         return ast.FuncCall(funcname=(ast.String(sval="txngate_float_checked"),), args=(n, finite, nonzero))
+
+    def _finite_age(self, fc: ast.FuncCall, args: list[ast.Node]) -> ast.Node:
+        """age() of an infinite timestamp as PostgreSQL 15 answers it: 22008
+        (timestamp out of range), but the age of +infinity at +infinity,
+        which is 0. The engine's is NULL, a wrong answer; PostgreSQL 15's
+        age of +infinity at a finite time is a meaningless interval of its
+        internals, refused here with the same 22008."""
+        out_of_range = raised("22008", "timestamp out of range", "INTERVAL")
+        if len(args) == 1:
+            new = expand(f"CASE WHEN isinf(_arg1) THEN {out_of_range} ELSE age(_arg1) END", args)
+        else:
+            new = expand("CASE WHEN isinf(_arg1) OR isinf(_arg2) THEN CASE WHEN _arg1 = _arg2 AND _arg1 > CAST('1970-01-01' AS DATE) "
+                         f"THEN CAST('0 seconds' AS INTERVAL) ELSE {out_of_range} END ELSE age(_arg1, _arg2) END", args)
+        for n in walk(new):
+            if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "age":
+                n.funcname = fc.funcname
+                self._cast.add(id(n))  # the engine's, as it is
+        return new
 
     def _float_checkable(self, n: ast.Node) -> bool:
         """``n`` is what ``_float_checked`` wraps: arithmetic of doubles or

@@ -1123,8 +1123,24 @@ VIEW_TEXT = [
     "SELECT pg_get_viewdef('no_such_view')",
 ]
 
+#: age() of an infinite timestamp: PostgreSQL 15's 22008, or 0 for +infinity at +infinity (was NULL);
+#: untyped constants typed as PostgreSQL resolves them (were refused)
+AGES = [
+    "CREATE TABLE ages (a timestamp, b timestamptz)",
+    "INSERT INTO ages VALUES ('infinity', 'infinity'), ('2001-04-10 10:00', '1957-06-13 00:00+02'), (NULL, NULL)",
+    "SELECT age(a, a), age(b, b), age(a, timestamp '2000-01-01') IS NULL FROM ages WHERE a IS NULL OR a < 'infinity'",
+    "SELECT age(a, a), age(b, b) FROM ages WHERE a = 'infinity'",
+    "SELECT age(timestamp '-infinity')",
+    "SELECT age(timestamp '-infinity', timestamp '-infinity')",
+    "SELECT age(timestamptz 'infinity', timestamptz '-infinity')",
+    "SELECT age(a, timestamp '1999-12-31 23:00') FROM ages WHERE a < 'infinity'",
+    "SELECT age('2001-04-10', '1957-06-13'), age(timestamp '2001-04-10', '1957-06-13'), age(date '2001-04-10', '1957-06-13 10:00')",
+    "SELECT age('2001-04-10')",
+]
+
 
 DIFFERENTIAL = {
+    "ages": (AGES, ("ages",)),
     "view_text": (VIEW_TEXT, ()),
     "array_text": (ARRAY_TEXT, ("listed",)),
     "char_equality": (CHAR_EQUALITY, ("padded",)),
