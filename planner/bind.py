@@ -39,7 +39,7 @@ from planner import functions
 from planner.errors import FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, SqlError, not_supported
 from planner import parse as p
 from planner.parse import copy_tree, pg_sql, walk
-from planner.resolve import ColumnTypes, column_type, resolve, scalar_in_from, scoped_type
+from planner.resolve import ColumnTypes, column_type, resolve, row_columns, scalar_in_from, scoped_type
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, raised, replace_children
 from planner.sqltypes import type_name as sql_type_name
 from planner.sqltypes import (FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, STORED_PLACES, canonical, fraction_precision, interval_text,
@@ -576,6 +576,9 @@ class Binder:
             kind = next((k for a in args[1:] if (k := _datetime_kind(a, self._columns))), "timestamp")
             typed = [typed_literal(a, t) if _string_constant(a) else a for a, t in zip(args, ("interval", kind, kind))]
             return ast.FuncCall(funcname=fc.funcname, args=tuple(typed))
+        if name in ("min", "max") and len(args) == 1 and (kind := self._unordered_kind(args[0])) is not None:
+            raise SqlError("42883", f"function {name}({kind}) does not exist",
+                           hint="No function matches the given name and argument types. You might need to add explicit type casts.")
         if name == "age" and len(args) in (1, 2):
             if all(_string_constant(a) for a in args) and len(args) == 1:
                 raise SqlError("42725", "function age(unknown) is not unique",
@@ -700,6 +703,15 @@ class Binder:
         else:
             nonzero = ast.A_Const(val=ast.Boolean(boolval=False))
         return ast.FuncCall(funcname=(ast.String(sval="txngate_float_checked"),), args=(n, finite, nonzero))
+
+    def _unordered_kind(self, n: ast.Node) -> str | None:
+        """"bytea" or "record" when ``n`` plainly is one: PostgreSQL 15 has
+        no min or max of these (the engine's would answer)."""
+        if _is_bytea(n, self._columns):
+            return "bytea"
+        if isinstance(n, ast.RowExpr) or isinstance(n, ast.ColumnRef) and row_columns(n, self._columns) is not None:
+            return "record"
+        return None
 
     def _finite_age(self, fc: ast.FuncCall, args: list[ast.Node]) -> ast.Node:
         """age() of an infinite timestamp as PostgreSQL 15 answers it: 22008
