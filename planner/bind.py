@@ -522,6 +522,8 @@ class Binder:
                 and id(n) not in self._cast and _is_array(n.args[0], self._arrays):
             self._cast.add(id(n))
             return ast.FuncCall(funcname=(ast.String(sval="txngate_stacked_arrays"),), args=(n,))
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" and n.lexpr is not None:
+            _check_concatenable(n, self._columns)
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" and self.dialect == "duckdb":
             new = _array_concat(n, self._arrays, self._columns)
             if new is not None:
@@ -2321,6 +2323,17 @@ _OPERAND_TYPES = {"int2": "smallint", "smallint": "smallint", "int4": "integer",
                   "int8": "bigint", "bigint": "bigint", "float4": "real", "real": "real"}
 _FLOAT_TYPES = {"float8": "double precision", "double precision": "double precision", "float": "double precision",
                 "numeric": "numeric", "decimal": "numeric"}  # numeric only ranks below the floats here
+
+
+def _check_concatenable(n: ast.A_Expr, columns: dict[str, str]) -> None:
+    """42883 for ``a || b`` of two numbers (PostgreSQL's ``||`` joins text,
+    arrays, bytea, bits or jsonb, and a value of another type to text;
+    the engine would join the numbers' texts)."""
+    left, right = _operand_type(n.lexpr, columns, floats=True), _operand_type(n.rexpr, columns, floats=True)
+    if left is not None and right is not None:
+        raise SqlError("42883", f"operator does not exist: {left} || {right}",
+                       hint="No operator matches the given name and argument types. You might need to add explicit type casts.",
+                       position=n.location + 1 if n.location is not None and n.location >= 0 else None)
 
 
 def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False) -> str | None:

@@ -1149,8 +1149,21 @@ UNORDERED = [
     "SELECT max(a), min(a), max(u.a) FROM unordered AS u",
 ]
 
+#: || of two numbers: PostgreSQL has no such operator (42883); the engine joined their texts
+CONCATENATIONS = [
+    "CREATE TABLE cat (a int, b numeric, f float8, t text, arr int[])",
+    "INSERT INTO cat VALUES (1, 2.5, 0.5, 'x', '{7}')",
+    "SELECT 3 || 4.0",
+    "SELECT a || b FROM cat",
+    "SELECT sum(a) || count(*) FROM cat",
+    "SELECT f || 1::smallint FROM cat",
+    "SELECT arr[1] || a FROM cat",
+    "SELECT a || t, t || b, a || '!', NULL || a, arr || a, a || arr, (a + 1)::text || b FROM cat",
+]
+
 
 DIFFERENTIAL = {
+    "concatenations": (CONCATENATIONS, ("cat",)),
     "unordered": (UNORDERED, ("unordered",)),
     "ages": (AGES, ("ages",)),
     "view_text": (VIEW_TEXT, ()),
