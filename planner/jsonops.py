@@ -395,7 +395,7 @@ def _not_scalar(n: ast.Node, columns: dict[str, str]) -> bool:
         return True
     if isinstance(n, ast.TypeCast):
         return bool(n.typeName.arrayBounds)
-    return isinstance(n, ast.ColumnRef) and (column_type(n, columns) or "").endswith("[]")
+    return isinstance(n, ast.ColumnRef) and ((column_type(n, columns) or "").endswith("[]") or row_columns(n, columns) is not None)
 
 
 def _built(fc: ast.FuncCall, name: str, args: list[ast.Node], columns: dict[str, str] | None = None) -> ast.Node | None:

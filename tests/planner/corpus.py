@@ -673,6 +673,7 @@ ERRORS = [
     "SELECT json_build_object(doc, 1) FROM docs",
     "SELECT jsonb_build_object(tags, 1) FROM tagged",
     "SELECT json_build_object(ARRAY[1, 2], 'x')",
+    "SELECT jsonb_build_object(e, 1) FROM emp e",  # a whole row
     # a name an aliased join has twice (the engine read the first)
     "SELECT id FROM (emp a CROSS JOIN emp b) j",
     "SELECT j.name FROM (emp a JOIN emp b ON a.id = b.mgr) j",
