@@ -222,6 +222,8 @@ class Binder:
                 _range_offsets(n, columns)
             if isinstance(n, ast.SelectStmt) and n.groupClause and n.fromClause:
                 _group_by_output_names(n)
+                if self.dialect == "duckdb":
+                    _constant_groups(n)
                 self._group_dependents(n, ctes)  # before its RangeVars are renamed
             if isinstance(n, ast.SelectStmt) and n.fromClause and n.targetList and any(_merges(f) for f in n.fromClause):
                 self._star_of_merged(n, ctes)  # before its RangeVars are renamed
@@ -1525,6 +1527,30 @@ def _group_by_output_names(select: ast.SelectStmt) -> None:
         name = g.fields[0].sval if isinstance(g, ast.ColumnRef) and len(g.fields) == 1 and isinstance(g.fields[0], ast.String) else None
         groups.append(copy.deepcopy(outputs[name]) if name in aliases and name in outputs else g)
     select.groupClause = tuple(groups)
+
+
+def _constant_groups(select: ast.SelectStmt) -> None:
+    """``GROUP BY 1`` of an output column that is an integer constant
+    (``SELECT 2 AS g ... GROUP BY 1``): grouped by the constant cast, not
+    the constant itself, which DuckDB would find again inside every other
+    output expression (an index ``p[2]`` into a pair in a macro's lambda
+    became a reference to the group: "must be a constant expression").
+    One group of every row either way, none without rows."""
+    targets = select.targetList or ()
+    groups, cast = [], set()
+    for g in select.groupClause:
+        if isinstance(g, ast.A_Const) and isinstance(g.val, ast.Integer) and 1 <= g.val.ival <= len(targets):
+            value = targets[g.val.ival - 1].val
+            if isinstance(value, ast.A_Const) and isinstance(value.val, ast.Integer):
+                g = _cast_to(copy.deepcopy(value), "int4")
+                cast.add(value.val.ival)
+        groups.append(g)
+    select.groupClause = tuple(groups)
+    for clause in (select.targetList, select.havingClause, select.sortClause):  # GROUPING(2) names the group
+        for n in walk(clause) if clause is not None else ():
+            if isinstance(n, ast.GroupingFunc):
+                n.args = tuple(_cast_to(a, "int4") if isinstance(a, ast.A_Const) and isinstance(a.val, ast.Integer) and a.val.ival in cast
+                               else a for a in n.args)
 
 
 def _from_tables(items) -> list[ast.RangeVar]:
