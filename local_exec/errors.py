@@ -80,6 +80,8 @@ _RULES: tuple[Rule, ...] = (
     _rule(r"Invalid RANGE (?:PRECEDING|FOLLOWING) value", "22013", "invalid preceding or following size in window function"),
     _rule(r"Window (?:ROWS|GROUPS) (PRECEDING|FOLLOWING) expression cannot be negative", "22013",
           lambda m: f"frame {'starting' if m.group(1) == 'PRECEDING' else 'ending'} offset must not be negative"),
+    _rule(r"Window (?:ROWS|GROUPS|RANGE) (PRECEDING|FOLLOWING) expression cannot be NULL", "22004",
+          lambda m: f"frame {'starting' if m.group(1) == 'PRECEDING' else 'ending'} offset must not be null"),
     _rule(r"interval (?:value|fraction) is out of range", "22015", "interval field value out of range"),
     _rule(r"Cannot subtract infinite timestamps", "22008", "cannot subtract infinite timestamps"),
     # a number too wide for a decimal (a numeric's 38 digits): PostgreSQL's overflow, not a syntax error

@@ -3826,6 +3826,15 @@ def _range_offsets(window: ast.WindowDef, columns: dict[str, str]) -> None:
         offset = getattr(window, field)
         if not options & flags or offset is None:
             continue
+        bare = offset.arg if isinstance(offset, ast.TypeCast) else offset
+        null = f"frame {'starting' if field == 'startOffset' else 'ending'} offset must not be null"
+        if isinstance(bare, ast.A_Const) and bare.isnull:
+            raise SqlError("22004", null)
+        if _mentions_columns(offset):
+            raise SqlError("42P10", "argument of RANGE must not contain variables", position=_position(offset))
+        if not isinstance(bare, ast.A_Const):  # known when it runs: NULL is 22004 (the engine framed without it)
+            offset = ast.CoalesceExpr(args=(offset, ast.FuncCall(funcname=(ast.String(sval="error"),), args=(_constant(f"[22004] {null}"),))))
+            setattr(window, field, offset)
         if isinstance(offset, ast.A_Const) and isinstance(offset.val, ast.String):
             offset = typed_literal(offset, "interval" if datetime else column)  # (22P02 for text that is no such value)
             setattr(window, field, offset)
@@ -3844,6 +3853,20 @@ def _range_offsets(window: ast.WindowDef, columns: dict[str, str]) -> None:
             text = str(value.ival if isinstance(value, ast.Integer) else value.fval if isinstance(value, ast.Float) else value.sval).strip().lower()
             if text.startswith("-") or text in ("nan", "+nan"):
                 raise SqlError("22013", "invalid preceding or following size in window function")
+
+
+def _mentions_columns(n: ast.Node) -> bool:
+    """``n`` reads a column of its query (a subquery's own are not its)."""
+    stack = [n]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.ColumnRef):
+            return True
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, ast.Node) and not isinstance(n, ast.SubLink):
+            stack.extend(v for v in map(n.__getattribute__, n.__slots__) if isinstance(v, (ast.Node, list, tuple)))
+    return False
 
 
 def _check_cte_columns(cte: ast.CommonTableExpr) -> None:

@@ -1172,8 +1172,22 @@ CONSTANT_GROUPS = [
     "SELECT 2 AS g, id % 2 AS k, array_agg(a ORDER BY id) FROM cg GROUP BY 1, 2 ORDER BY 2",
 ]
 
+#: a frame's offset that is NULL (22004: the engine framed a RANGE without it) or reads a column (42P10)
+FRAME_OFFSETS = [
+    "CREATE TABLE fo (x int, d date)",
+    "INSERT INTO fo VALUES (1, '2024-01-01'), (2, '2024-01-03'), (3, '2024-01-04')",
+    "SELECT x, sum(x) OVER (ORDER BY x RANGE BETWEEN (SELECT NULL::int) PRECEDING AND CURRENT ROW) FROM fo",
+    "SELECT x, sum(x) OVER (ORDER BY x RANGE BETWEEN NULL PRECEDING AND CURRENT ROW) FROM fo",
+    "SELECT x, sum(x) OVER (ORDER BY x RANGE BETWEEN CURRENT ROW AND (SELECT NULL::int) FOLLOWING) FROM fo",
+    "SELECT x, sum(x) OVER (ORDER BY x ROWS BETWEEN (SELECT NULL::int) PRECEDING AND CURRENT ROW) FROM fo",
+    "SELECT x, sum(x) OVER (ORDER BY x RANGE BETWEEN x PRECEDING AND CURRENT ROW) FROM fo",
+    "SELECT x, sum(x) OVER (ORDER BY x RANGE BETWEEN (SELECT max(x) - 2 FROM fo) PRECEDING AND CURRENT ROW) FROM fo ORDER BY x",
+    "SELECT x, count(*) OVER (ORDER BY d RANGE BETWEEN (SELECT interval '1 day') PRECEDING AND CURRENT ROW) FROM fo ORDER BY x",
+]
+
 
 DIFFERENTIAL = {
+    "frame_offsets": (FRAME_OFFSETS, ("fo",)),
     "constant_groups": (CONSTANT_GROUPS, ("cg",)),
     "concatenations": (CONCATENATIONS, ("cat",)),
     "unordered": (UNORDERED, ("unordered",)),
