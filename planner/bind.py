@@ -244,6 +244,7 @@ class Binder:
             if isinstance(n, ast.RangeVar):
                 self._rename(n, ctes)
             elif isinstance(n, ast.FuncCall):
+                _widen_array_argument(n, self._arrays, columns)
                 _rename_function(n, self.dialect)
                 if self.dialect == "duckdb":
                     _pg_function(n)
@@ -2891,6 +2892,28 @@ def _array_concat(n: ast.A_Expr, arrays: dict[str, str], columns: dict[str, str]
     else:
         return None
     return ast.FuncCall(funcname=(ast.String(sval=name),), args=args, funcformat=CoercionForm.COERCE_EXPLICIT_CALL)
+
+
+def _widen_array_argument(fc: ast.FuncCall, arrays: dict[str, str], columns: dict[str, str]) -> None:
+    """array_remove and array_replace of a number wider than the array's
+    elements (``array_remove(smallint[], 0)``): the array cast to the wider
+    type first, as PostgreSQL's anycompatible arguments resolve (its
+    result is an integer[]; the engine's kept the elements' type)."""
+    name, args = fc.funcname[-1].sval.removeprefix("txngate_"), list(fc.args or ())  # (as the engine's template names it too)
+    if name not in ("array_remove", "array_replace") or len(args) != (2 if name == "array_remove" else 3) or fc.over is not None:
+        return
+    array = args[0]
+    if isinstance(array, ast.A_ArrayExpr) and array.elements:  # ARRAY[s, ...]: of its elements' common type
+        kinds = [_operand_type(e, columns, floats=True) for e in array.elements if not (isinstance(e, ast.A_Const) and e.isnull)]
+        element = max(kinds, key=_WIDENING.index) if kinds and None not in kinds else ""
+    else:
+        element = (_array_type(array, arrays) or "").removesuffix("[]")
+    values = [_operand_type(v, columns, floats=True) for v in args[1:] if not (isinstance(v, ast.A_Const) and v.isnull)]
+    if element not in _WIDENING or not values or None in values:
+        return
+    wider = max(values, key=_WIDENING.index)
+    if _WIDENING.index(wider) > _WIDENING.index(element):
+        fc.args = (_cast_to(args[0], f"{wider}[]"), *args[1:])
 
 
 def _cast_to(n: ast.Node, sql_type: str) -> ast.TypeCast:

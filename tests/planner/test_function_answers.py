@@ -1185,8 +1185,17 @@ FRAME_OFFSETS = [
     "SELECT x, count(*) OVER (ORDER BY d RANGE BETWEEN (SELECT interval '1 day') PRECEDING AND CURRENT ROW) FROM fo ORDER BY x",
 ]
 
+#: array_remove and array_replace of a wider number than the array's elements: of the common type (fuzz seed 8088)
+WIDENED_ARRAYS = [
+    "CREATE TABLE wa (s smallint, a smallint[])",
+    "INSERT INTO wa VALUES (1, '{1,2}'), (NULL, '{3}')",
+    "SELECT array_remove(ARRAY[s, 2], 0 / 2), array_replace(ARRAY[s], s, 70000), array_remove(a, 1), array_remove(a, s) FROM wa ORDER BY s",
+    "SELECT array_replace(a, 1::smallint, 2::smallint), array_remove(a, 9000000000), array_replace(ARRAY[s], 1, 1.5) FROM wa ORDER BY s",
+]
+
 
 DIFFERENTIAL = {
+    "widened_arrays": (WIDENED_ARRAYS, ("wa",)),
     "frame_offsets": (FRAME_OFFSETS, ("fo",)),
     "constant_groups": (CONSTANT_GROUPS, ("cg",)),
     "concatenations": (CONCATENATIONS, ("cat",)),
