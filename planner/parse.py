@@ -171,7 +171,19 @@ DDL_NODES = (
 )
 
 
+def _check_recursive_writes(with_clause) -> None:
+    """42P19 for a data-modifying statement in WITH RECURSIVE that reads its
+    own name (PostgreSQL's recursive queries are SELECTs only)."""
+    if with_clause is None or not with_clause.recursive:
+        return
+    for cte in with_clause.ctes:
+        if isinstance(cte.ctequery, (ast.InsertStmt, ast.UpdateStmt, ast.DeleteStmt, ast.MergeStmt)) and any(
+                isinstance(n, ast.RangeVar) and n.schemaname is None and n.relname == cte.ctename for n in walk(cte.ctequery)):
+            raise SqlError("42P19", f'recursive query "{cte.ctename}" must not contain data-modifying statements')
+
+
 def classify(node: ast.Node) -> str:
+    _check_recursive_writes(getattr(node, "withClause", None))
     if isinstance(node, ast.SelectStmt):
         if node.withClause is not None and any(
             isinstance(cte.ctequery, (ast.InsertStmt, ast.UpdateStmt, ast.DeleteStmt, ast.MergeStmt)) for cte in node.withClause.ctes

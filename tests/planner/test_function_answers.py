@@ -1193,8 +1193,19 @@ WIDENED_ARRAYS = [
     "SELECT array_replace(a, 1::smallint, 2::smallint), array_remove(a, 9000000000), array_replace(ARRAY[s], 1, 1.5) FROM wa ORDER BY s",
 ]
 
+#: a data-modifying statement in WITH RECURSIVE that reads itself: 42P19, and nothing written (it deleted)
+RECURSIVE_WRITES = [
+    "CREATE TABLE rw (f int)",
+    "INSERT INTO rw VALUES (1), (2)",
+    "WITH RECURSIVE x(n) AS (WITH sub AS (SELECT * FROM x) DELETE FROM rw RETURNING f) SELECT * FROM x",
+    "SELECT count(*) FROM rw",
+    "WITH RECURSIVE x(n) AS (DELETE FROM rw WHERE f = 1 RETURNING f) SELECT * FROM x",
+    "SELECT count(*) FROM rw",
+]
+
 
 DIFFERENTIAL = {
+    "recursive_writes": (RECURSIVE_WRITES, ("rw",)),
     "widened_arrays": (WIDENED_ARRAYS, ("wa",)),
     "frame_offsets": (FRAME_OFFSETS, ("fo",)),
     "constant_groups": (CONSTANT_GROUPS, ("cg",)),
