@@ -220,6 +220,9 @@ class Binder:
                 self.out.uncacheable = True  # read by the session's DateStyle
             if isinstance(n, ast.WindowDef) and self.dialect == "duckdb":
                 _range_offsets(n, columns)
+            if isinstance(n, (ast.SelectStmt, ast.InsertStmt, ast.UpdateStmt, ast.DeleteStmt)) and n.withClause is not None \
+                    and n.withClause.recursive:
+                _check_recursive_types(n.withClause, columns)
             if isinstance(n, ast.SelectStmt) and n.groupClause and n.fromClause:
                 _group_by_output_names(n)
                 if self.dialect == "duckdb":
@@ -1530,6 +1533,24 @@ def _group_by_output_names(select: ast.SelectStmt) -> None:
     select.groupClause = tuple(groups)
 
 
+def _check_recursive_types(with_clause: ast.WithClause, columns: dict[str, str]) -> None:
+    """42804 for a recursive CTE whose recursive term makes a column of a
+    wider number type than its non-recursive term's (PostgreSQL types the
+    CTE by the non-recursive term and refuses a union of another type;
+    the engine widened the column as it went)."""
+    for cte in with_clause.ctes:
+        q = cte.ctequery
+        if not isinstance(q, ast.SelectStmt) or q.op is None or q.op.name != "SETOP_UNION" \
+                or not q.larg.targetList or not q.rarg.targetList:
+            continue
+        for i, (first, then) in enumerate(zip(q.larg.targetList, q.rarg.targetList), 1):
+            known, made = _operand_type(first.val, columns, floats=True), _operand_type(then.val, columns, floats=True)
+            if known is not None and made is not None and _WIDENING.index(made) > _WIDENING.index(known):
+                raise SqlError("42804", f'recursive query "{cte.ctename}" column {i} has type {known} in non-recursive term '
+                               f"but type {made} overall", hint="Cast the output of the non-recursive term to the correct type.",
+                               position=_position(first.val))
+
+
 def _constant_groups(select: ast.SelectStmt) -> None:
     """``GROUP BY 1`` of an output column that is an integer constant
     (``SELECT 2 AS g ... GROUP BY 1``): grouped by the constant cast, not
@@ -1817,7 +1838,7 @@ def _nested_array_type(n: ast.Node, depth: int, columns: dict[str, str]) -> str 
     """A multidimensional array's type with a ``[]`` a dimension
     (``integer[][]``: what unnest of a subquery's column of it must flatten),
     None when its elements' type is not plain."""
-    while isinstance(n, (ast.A_ArrayExpr, ast.FuncCall, ast.TypeCast, ast.A_Indirection)):
+    while isinstance(n, (ast.A_ArrayExpr, ast.TypeCast, ast.A_Indirection)) or isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _ARRAY_FUNCTIONS:
         if isinstance(n, ast.TypeCast):
             try:
                 return canonical(n.typeName, array_ok=True).replace("[]", "") + "[]" * depth

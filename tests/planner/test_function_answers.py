@@ -1203,8 +1203,30 @@ RECURSIVE_WRITES = [
     "SELECT count(*) FROM rw",
 ]
 
+#: a recursive term that widens a column the non-recursive term made (42804; the engine widened it as it went)
+RECURSIVE_TYPES = [
+    "WITH RECURSIVE foo(i) AS (SELECT i FROM (VALUES (1), (2)) t(i) UNION ALL SELECT (i + 1)::numeric(10,0) FROM foo WHERE i < 10) "
+    "SELECT * FROM foo",
+    "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n * 2.5 FROM t WHERE n < 3) SELECT * FROM t",
+    "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 3) SELECT * FROM t",
+    "WITH RECURSIVE t(n) AS (SELECT 1::bigint UNION ALL SELECT n + 1 FROM t WHERE n < 3) SELECT * FROM t",
+    "WITH RECURSIVE t(n, s) AS (SELECT 1, 1::smallint UNION ALL SELECT n + 1, s FROM t WHERE n < 3) SELECT * FROM t",
+]
+
+#: a subquery's ARRAY of a function of a varchar column: an array of the function's type (was varchar[]: fuzz seed 99)
+SUBQUERY_ARRAYS = [
+    "CREATE TABLE sa (id int, v varchar(8))",
+    "INSERT INTO sa VALUES (1, 'ab'), (2, NULL)",
+    "SELECT s.id, s.x FROM (SELECT id, ARRAY[length(v), -1 * id] AS x FROM sa) s ORDER BY 1",
+    "SELECT a.id, l.x FROM sa a CROSS JOIN LATERAL (SELECT ARRAY[length(b.v), b.id] AS x FROM sa b WHERE b.id >= a.id ORDER BY b.id LIMIT 1) l "
+    "ORDER BY 1",
+    "SELECT s.x FROM (SELECT ARRAY[v, 'q'] AS x FROM sa) s ORDER BY 1",
+]
+
 
 DIFFERENTIAL = {
+    "subquery_arrays": (SUBQUERY_ARRAYS, ("sa",)),
+    "recursive_types": (RECURSIVE_TYPES, ()),
     "recursive_writes": (RECURSIVE_WRITES, ("rw",)),
     "widened_arrays": (WIDENED_ARRAYS, ("wa",)),
     "frame_offsets": (FRAME_OFFSETS, ("fo",)),
