@@ -3704,14 +3704,17 @@ def _text_cast(n: ast.Node) -> bool:
 
 def _per_row(n: ast.Node) -> bool:
     """``n`` reads a column outside any aggregate (it is computed for every row)."""
+    return _reads_columns(n, lambda m: isinstance(m, ast.FuncCall) and p.is_aggregate_call(m))
+
+
+def _reads_columns(n: ast.Node, skip: Callable[[ast.Node], bool]) -> bool:
+    """``n`` has a column reference outside the nodes ``skip`` holds for."""
     stack = [n]
     while stack:
         m = stack.pop()
         if isinstance(m, ast.ColumnRef):
             return True
-        if isinstance(m, ast.FuncCall) and p.is_aggregate_call(m):
-            continue
-        if isinstance(m, ast.Node):
+        if isinstance(m, ast.Node) and not skip(m):
             stack.extend(getattr(m, attr) for attr in m)
         elif isinstance(m, (list, tuple)):
             stack.extend(m)
@@ -3874,7 +3877,7 @@ def _range_offsets(window: ast.WindowDef, columns: dict[str, str]) -> None:
         null = f"frame {'starting' if field == 'startOffset' else 'ending'} offset must not be null"
         if isinstance(bare, ast.A_Const) and bare.isnull:
             raise SqlError("22004", null)
-        if _mentions_columns(offset):
+        if _reads_columns(offset, lambda m: isinstance(m, ast.SubLink)):  # (a subquery's columns are its own)
             raise SqlError("42P10", "argument of RANGE must not contain variables", position=_position(offset))
         if not isinstance(bare, ast.A_Const):  # known when it runs: NULL is 22004 (the engine framed without it)
             offset = ast.CoalesceExpr(args=(offset, ast.FuncCall(funcname=(ast.String(sval="error"),), args=(_constant(f"[22004] {null}"),))))
@@ -3897,20 +3900,6 @@ def _range_offsets(window: ast.WindowDef, columns: dict[str, str]) -> None:
             text = str(value.ival if isinstance(value, ast.Integer) else value.fval if isinstance(value, ast.Float) else value.sval).strip().lower()
             if text.startswith("-") or text in ("nan", "+nan"):
                 raise SqlError("22013", "invalid preceding or following size in window function")
-
-
-def _mentions_columns(n: ast.Node) -> bool:
-    """``n`` reads a column of its query (a subquery's own are not its)."""
-    stack = [n]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ast.ColumnRef):
-            return True
-        if isinstance(n, (list, tuple)):
-            stack.extend(n)
-        elif isinstance(n, ast.Node) and not isinstance(n, ast.SubLink):
-            stack.extend(v for v in map(n.__getattribute__, n.__slots__) if isinstance(v, (ast.Node, list, tuple)))
-    return False
 
 
 def _check_cte_columns(cte: ast.CommonTableExpr) -> None:
