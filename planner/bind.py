@@ -36,7 +36,7 @@ from pglast.enums.parsenodes import (FRAMEOPTION_END_OFFSET_FOLLOWING, FRAMEOPTI
 from planner import decimals, intervals, jsonops, recursive, scopes, tochar
 from planner.catalog import Catalog, Relation
 from planner import functions
-from planner.errors import FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, SqlError, not_supported
+from planner.errors import FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, SqlError, not_supported, undefined
 from planner import parse as p
 from planner.parse import copy_tree, pg_sql, walk
 from planner.resolve import ColumnTypes, column_type, resolve, row_columns, scalar_in_from, scoped_type
@@ -585,8 +585,7 @@ class Binder:
             typed = [typed_literal(a, t) if _string_constant(a) else a for a, t in zip(args, ("interval", kind, kind))]
             return ast.FuncCall(funcname=fc.funcname, args=tuple(typed))
         if name in ("min", "max") and len(args) == 1 and (kind := self._unordered_kind(args[0])) is not None:
-            raise SqlError("42883", f"function {name}({kind}) does not exist",
-                           hint="No function matches the given name and argument types. You might need to add explicit type casts.")
+            raise undefined("function", f"function {name}({kind}) does not exist")
         if name == "age" and len(args) in (1, 2):
             if all(_string_constant(a) for a in args) and len(args) == 1:
                 raise SqlError("42725", "function age(unknown) is not unique",
@@ -2379,9 +2378,8 @@ def _check_concatenable(n: ast.A_Expr, columns: dict[str, str]) -> None:
     the engine would join the numbers' texts)."""
     left, right = _operand_type(n.lexpr, columns, floats=True), _operand_type(n.rexpr, columns, floats=True)
     if left is not None and right is not None:
-        raise SqlError("42883", f"operator does not exist: {left} || {right}",
-                       hint="No operator matches the given name and argument types. You might need to add explicit type casts.",
-                       position=n.location + 1 if n.location is not None and n.location >= 0 else None)
+        raise undefined("operator", f"operator does not exist: {left} || {right}",
+                        position=n.location + 1 if n.location is not None and n.location >= 0 else None)
 
 
 def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False) -> str | None:

@@ -30,7 +30,7 @@ from typing import Callable
 from pglast import ast
 from pglast.enums import CoercionForm
 
-from planner.errors import SqlError
+from planner.errors import SqlError, undefined
 from planner.parse import Statement, walk
 
 __all__ = ["FILE", "accepts", "check_call", "refuse_unknown", "table", "unknown_calls"]
@@ -98,10 +98,8 @@ def check_call(fc: ast.FuncCall) -> None:
     if name == "timezone" and count == 1 and fc.funcformat == CoercionForm.COERCE_SQL_SYNTAX:
         raise SqlError("42601", 'syntax error at or near "LOCAL"')  # x AT LOCAL: PostgreSQL 17's grammar
     shown = ".".join(names)
-    raise SqlError("42883", f"function {shown} does not exist" if name not in table() else
-                   f"function {shown} with {count} arguments does not exist",
-                   hint="No function matches the given name and argument types. You might need to add explicit type casts.",
-                   position=_position(fc))
+    raise undefined("function", f"function {shown} does not exist" if name not in table() else
+                    f"function {shown} with {count} arguments does not exist", position=_position(fc))
 
 
 def _count(fc: ast.FuncCall) -> int:

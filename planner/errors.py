@@ -96,6 +96,13 @@ def not_supported(feature: str) -> SqlError:
     return SqlError(FEATURE_NOT_SUPPORTED, f"{feature} is not supported")
 
 
+def undefined(what: str, message: str, *, position: int | None = None) -> SqlError:
+    """42883 for a call of no such function or operator (``what``), with
+    PostgreSQL's hint."""
+    return SqlError("42883", message, position=position,
+                    hint=f"No {what} matches the given name and argument types. You might need to add explicit type casts.")
+
+
 def serialization_failure(cause: Exception | None = None) -> SqlError:
     """40001: the transaction read something another one wrote after it
     read it; nothing of it was written."""
