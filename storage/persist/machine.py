@@ -60,6 +60,11 @@ class Machine:
         self.retry_timeout_s = retry_timeout_s
         self.state: ShardState | None = None
         self._changed = asyncio.Condition()
+        #: one transition of this process in flight at a time: tasks of one
+        #: process (a commit, a compaction, a reader's heartbeat) that raced
+        #: lost a third of the txns shard's compare-and-sets to each other,
+        #: each loss a refetch and decode of the whole state
+        self._applying = asyncio.Lock()
         self.cas_attempts = 0
         self.cas_losses = 0
 
@@ -96,7 +101,12 @@ class Machine:
         return await self.current()
 
     async def apply(self, transition: Callable[[ShardState], tuple[ShardState | None, T]]) -> tuple[ShardState, T]:
-        """Run ``transition`` on the latest state until its result is durable."""
+        """Run ``transition`` on the latest state until its result is durable
+        (after any other transition of this process: they queue)."""
+        async with self._applying:
+            return await self._apply(transition)
+
+    async def _apply(self, transition: Callable[[ShardState], tuple[ShardState | None, T]]) -> tuple[ShardState, T]:
         state = await self.current()
         uncertain = False  # an earlier attempt of this call may have won
         try:
