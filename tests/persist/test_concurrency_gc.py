@@ -215,11 +215,12 @@ async def test_leased_parts_survive_compaction_and_gc_until_released(mem_client,
     mem_client.config.inline_threshold = 0
     mem_client.config.compaction = False
     w = await mem_client.open_writer("leased", SCHEMA)
-    for i in range(6):
+    n = LAZY_RUN + 2  # enough batches for a compaction
+    for i in range(n):
         await w.compare_and_append(await w.batch(one(0, i), ts=i), i, i + 1)
     r = await mem_client.open_reader("leased")
-    leased = await r.lease_parts(5)
-    assert sum(p.rows for p in leased.parts) == 6 and not leased.needs_consolidation
+    leased = await r.lease_parts(n - 1)
+    assert sum(p.rows for p in leased.parts) == n and not leased.needs_consolidation
     assert leased.nbytes == sum(p.nbytes for p in leased.parts) > 0
     keys = [p.key for p in leased.parts]
     assert await mem_client.compact("leased") > 0
@@ -232,8 +233,8 @@ async def test_leased_parts_survive_compaction_and_gc_until_released(mem_client,
     assert (await mem_client.gc("leased")).deleted == len(keys)
     assert [await mem_client.blob.get(k) for k in keys] == [None] * len(keys)
     # a snapshot with a retraction must be consolidated by whoever reads it
-    await w.compare_and_append(await w.batch(one(0, 0).append_column("_diff", pa.array([-1], pa.int64())), ts=6), 6, 7)
-    again = await r.lease_parts(6)
+    await w.compare_and_append(await w.batch(one(0, 0).append_column("_diff", pa.array([-1], pa.int64())), ts=n), n, n + 1)
+    again = await r.lease_parts(n)
     assert again.needs_consolidation
     again.release()
 
