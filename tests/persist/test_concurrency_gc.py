@@ -293,3 +293,29 @@ async def test_a_small_shard_with_retractions_is_merged_whole_once_its_since_pas
         assert sum(b.rows for b in state.batches) == 100 - 5 * LAZY_RUN
     finally:
         await client.close()
+
+
+async def test_transitions_of_one_process_do_not_race():
+    """A process's appends, compactions and heartbeats on one shard take
+    turns at its compare-and-set (``Machine.apply`` queues them): with
+    every consensus call slow, none loses to another of the same process
+    (each loss cost a refetch and decode of the whole state)."""
+    from storage.location.faults import FaultConfig, FaultyConsensus
+
+    consensus = FaultyConsensus(MemConsensus(), seed=7, config=FaultConfig(latency=1.0, max_latency_s=0.002))
+    client = PersistClient(MemBlob(), consensus, PersistConfig())
+    w = await client.open_writer("turns", SCHEMA)
+    r = await client.open_reader("turns")
+    upper = 0
+    for i in range(40):
+        batch = await w.batch(one(0, i), ts=upper)
+        heartbeat = asyncio.create_task(r.heartbeat())
+        await w.compare_and_append(batch, upper, upper + 1)
+        await heartbeat
+        upper += 1
+    await w.wait_idle()
+    machine = client.machine("turns")
+    state = await client.state("turns")
+    assert client.maintenance.finished["compact"] > 0 and len(state.batches) < 20
+    assert machine.cas_attempts >= 40 + 40 and machine.cas_losses == 0
+    await client.close()
