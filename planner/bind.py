@@ -36,7 +36,7 @@ from pglast.enums.parsenodes import (FRAMEOPTION_END_OFFSET_FOLLOWING, FRAMEOPTI
 from planner import decimals, intervals, jsonops, recursive, scopes, tochar
 from planner.catalog import Catalog, Relation
 from planner import functions
-from planner.errors import FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, SqlError, not_supported, undefined
+from planner.errors import FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, INVALID_PARAMETER_VALUE, SqlError, not_supported, undefined
 from planner import parse as p
 from planner.parse import copy_tree, pg_sql, walk
 from planner.resolve import ColumnTypes, column_type, resolve, row_columns, scalar_in_from, scoped_type
@@ -586,6 +586,8 @@ class Binder:
             return ast.FuncCall(funcname=fc.funcname, args=tuple(typed))
         if name in ("min", "max") and len(args) == 1 and (kind := self._unordered_kind(args[0])) is not None:
             raise undefined("function", f"function {name}({kind}) does not exist")
+        if name == "reverse" and len(args) == 1 and _is_bytea(args[0], self._columns):  # (PostgreSQL 15 reverses text only)
+            raise undefined("function", "function reverse(bytea) does not exist")
         if name == "age" and len(args) in (1, 2):
             if all(_string_constant(a) for a in args) and len(args) == 1:
                 raise SqlError("42725", "function age(unknown) is not unique",
@@ -644,6 +646,9 @@ class Binder:
         if name == "array_fill" and len(args) in (2, 3):
             # an array's type has its dimensions: known from the dims given as ARRAY[...]
             dims = args[1].arg if isinstance(args[1], ast.TypeCast) else args[1]
+            if isinstance(dims, ast.A_Const) and dims.isnull:  # NULL dimensions: the macro's error, as PostgreSQL's
+                return ast.FuncCall(funcname=(ast.String(sval="txngate_array_fill1"),), args=(args[0], _cast_to(dims, "integer[]"),
+                                    args[2] if len(args) == 3 else ast.A_ArrayExpr(elements=(ast.A_Const(val=ast.Integer(ival=1)),))))
             if not isinstance(dims, ast.A_ArrayExpr) or len(dims.elements or ()) not in (1, 2):
                 raise not_supported("array_fill without its dimensions written as ARRAY[n] or ARRAY[n, m]")
             ones = ast.A_ArrayExpr(elements=tuple(ast.A_Const(val=ast.Integer(ival=1)) for _ in dims.elements))
@@ -662,8 +667,11 @@ class Binder:
             # a negative year is BC (-44 is 44 BC, astronomically -43): DuckDB counts astronomically
             return ast.FuncCall(funcname=fc.funcname, args=(expand("txngate_pg_year_in(_arg1)", args[:1]), *args[1:]))
         if name in ("extract", "date_part") and len(args) == 2 and isinstance(args[0], ast.A_Const) and isinstance(args[0].val, ast.String):
-            field = intervals.unit_field(args[0].val.sval) or args[0].val.sval.lower()  # msec, secs, mon, ...: PostgreSQL's unit words
-            field = {"millisecond": "milliseconds", "microsecond": "microseconds"}.get(field, field)
+            word = args[0].val.sval.lower()
+            field = _extract_field(name, word, _extract_source(args[1], self._columns))
+            if field is None:
+                field = intervals.unit_field(word) or word  # msec, secs, mon, ...: PostgreSQL's unit words
+                field = {"millisecond": "milliseconds", "microsecond": "microseconds"}.get(field, field)
             new = self._date_part(name, field, args[1])
             if new is not None:
                 return new
@@ -788,10 +796,6 @@ class Binder:
         ``date_part('field', x)`` as its double; DuckDB gives integers (the
         seconds without their fraction: a wrong answer) or doubles."""
         kind = _datetime_kind(arg, self._columns)
-        if name == "extract" and kind == "date" and field in _TIME_OF_DAY_FIELDS:
-            raise SqlError(FEATURE_NOT_SUPPORTED, f'unit "{field}" not supported for type date')  # PostgreSQL's own refusal
-        if field.startswith("timezone") and kind in ("timestamp", "time"):
-            raise SqlError(FEATURE_NOT_SUPPORTED, f'unit "{field}" not supported for type {kind} without time zone')
         if field not in _DATE_FIELDS:
             return None
         date = kind == "date"
@@ -2322,6 +2326,68 @@ def _datetime_kind(n: ast.Node, columns: dict[str, str]) -> str | None:
 
 #: the fields of a time of day, which extract() of a date refuses (date_part reads the date as a timestamp: 0)
 _TIME_OF_DAY_FIELDS = {"hour", "minute", "second", "milliseconds", "microseconds", "timezone", "timezone_hour", "timezone_minute"}
+_ZONE_FIELDS = {"timezone", "timezone_hour", "timezone_minute"}
+#: the unit words extract() and date_part() know (PostgreSQL's, looked up by their first 10 letters), by the field each names
+_EXTRACT_UNITS = {
+    **{w: "microseconds" for w in ("microsecon", "usec", "usecs", "usecond", "useconds", "us")},
+    **{w: "milliseconds" for w in ("millisecon", "ms", "msec", "msecs", "msecond", "mseconds")},
+    **{w: "second" for w in ("s", "sec", "secs", "second", "seconds")},
+    **{w: "minute" for w in ("m", "min", "mins", "minute", "minutes")},
+    **{w: "hour" for w in ("h", "hr", "hrs", "hour", "hours")},
+    **{w: "day" for w in ("d", "day", "days")},
+    **{w: "week" for w in ("w", "week", "weeks")},
+    **{w: "month" for w in ("mon", "mons", "month", "months")},
+    **{w: "quarter" for w in ("qtr", "quarter")},
+    **{w: "year" for w in ("y", "yr", "yrs", "year", "years")},
+    **{w: "decade" for w in ("decs", "decade", "decades")},
+    **{w: "century" for w in ("c", "cent", "century", "centuries")},
+    **{w: "millennium" for w in ("mil", "mils", "millennium", "millennia")},
+    **{w: "julian" for w in ("j", "jd", "julian")},
+    **{w: w for w in ("epoch", "dow", "doy", "isodow", "isoyear", "timezone")},
+    "timezone_h": "timezone_hour", "timezone_m": "timezone_minute",
+}
+#: the special words of dates and times, which extract() of one reads but does not answer
+_RESERVED_WORDS = {"-infinity", "infinity", "allballs", "now", "today", "tomorrow", "yesterday"}
+#: the fields each source type's extract() answers (PostgreSQL's type names)
+_EXTRACT_FIELDS = {
+    "date": set(_EXTRACT_UNITS.values()) - _TIME_OF_DAY_FIELDS,
+    "timestamp without time zone": set(_EXTRACT_UNITS.values()) - _ZONE_FIELDS,
+    "timestamp with time zone": set(_EXTRACT_UNITS.values()),
+    "time without time zone": {"microseconds", "milliseconds", "second", "minute", "hour", "epoch"},
+    "interval": {"microseconds", "milliseconds", "second", "minute", "hour", "day", "month", "quarter", "year", "decade", "century",
+                 "millennium", "epoch"},
+}
+
+
+def _extract_source(n: ast.Node, columns: dict[str, str]) -> str | None:
+    """PostgreSQL's name of the type ``n`` plainly is, among extract()'s
+    sources; None when it is not plain."""
+    kind = _datetime_kind(n, columns)
+    if kind is None and isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
+        kind = n.typeName.names[-1].sval
+    elif kind is None and isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
+        kind = column_type(n, columns, "")
+    return {"date": "date", "timestamp": "timestamp without time zone", "timestamptz": "timestamp with time zone",
+            "time": "time without time zone", "time without time zone": "time without time zone", "interval": "interval"}.get(kind or "")
+
+
+def _extract_field(name: str, word: str, source: str | None) -> str | None:
+    """The field ``extract(word FROM x)`` (``name`` "extract") or
+    ``date_part('word', x)`` reads of a ``source`` (a PostgreSQL type
+    name; None: not known, and None is returned), with PostgreSQL's errors
+    for a unit it does not know (22023) or the type has not (0A000)."""
+    if source is None:
+        return None
+    if name == "date_part" and source == "date":
+        source = "timestamp without time zone"  # date_part reads a date as a timestamp (its hour is 0)
+    field = _EXTRACT_UNITS.get(word[:10])
+    if field is None and word in _RESERVED_WORDS and source in ("date", "timestamp without time zone", "timestamp with time zone"):
+        raise SqlError(FEATURE_NOT_SUPPORTED, f'unit "{word}" not supported for type {source}')  # a date's special word, not a unit
+    if field is None:
+        raise SqlError(INVALID_PARAMETER_VALUE, f'unit "{word}" not recognized for type {source}')
+    if field not in _EXTRACT_FIELDS[source]:
+        raise SqlError(FEATURE_NOT_SUPPORTED, f'unit "{word}" not supported for type {source}')
+    return field
 #: the fields extract() and date_part() rewrite (others, like timezone, go as written)
 _DATE_FIELDS = {"second", "milliseconds", "microseconds", "epoch", "minute", "hour", "day", "month", "year", "quarter", "week",
                 "dow", "isodow", "doy", "isoyear", "decade", "century", "millennium", "julian", "timezone", "timezone_hour", "timezone_minute"}
@@ -2769,8 +2835,8 @@ def _is_array(n: ast.Node | None, arrays: dict[str, str]) -> bool:
     """``n`` is plainly an array: an array column, constructor or cast, an
     array function's result, a slice, ``||`` with one, a CASE, COALESCE or
     NULLIF of them."""
-    if isinstance(n, ast.ColumnRef):
-        return isinstance(n.fields[-1], ast.String) and n.fields[-1].sval in arrays
+    if isinstance(n, ast.ColumnRef):  # (a subquery's or VALUES' column by its scoped record)
+        return isinstance(n.fields[-1], ast.String) and column_type(n, arrays) is not None
     if isinstance(n, ast.FuncCall):
         return n.funcname[-1].sval in _ARRAY_FUNCTIONS and not n.over
     if isinstance(n, ast.A_Indirection):

@@ -1382,11 +1382,15 @@ def macros() -> tuple[str, ...]:
         "+ txngate_stride_us(stride)) % txngate_stride_us(stride)) END",
         # array_fill(value, dims): a one- or two-dimensional array of value (lower bounds other than 1 are refused)
         # array_fill(value, dims [, lower bounds]) of one or two dimensions (planner.bind picks by the dims given)
-        "CREATE OR REPLACE MACRO txngate_array_fill1(v, d, lb) AS CASE WHEN len(d) <> 1 OR len(lb) <> 1 "
-        "THEN error('[2202E] wrong number of array subscripts') WHEN lb[1] <> 1 "
+        "CREATE OR REPLACE MACRO txngate_array_fill1(v, d, lb) AS CASE WHEN d IS NULL OR lb IS NULL "
+        "THEN error('[22004] dimension array or low bound array cannot be null') WHEN len(d) <> 1 OR len(lb) <> 1 "
+        "THEN error('[2202E] wrong number of array subscripts') WHEN list_count(d) <> len(d) OR list_count(lb) <> len(lb) "
+        "THEN error('[22004] dimension values cannot be null') WHEN lb[1] <> 1 "
         "THEN error('[0A000] arrays with lower bounds other than 1 are not supported') ELSE list_transform(range(d[1]), lambda _li: v) END",
-        "CREATE OR REPLACE MACRO txngate_array_fill2(v, d, lb) AS CASE WHEN len(d) <> 2 OR len(lb) <> 2 "
-        "THEN error('[2202E] wrong number of array subscripts') WHEN lb[1] <> 1 OR lb[2] <> 1 "
+        "CREATE OR REPLACE MACRO txngate_array_fill2(v, d, lb) AS CASE WHEN d IS NULL OR lb IS NULL "
+        "THEN error('[22004] dimension array or low bound array cannot be null') WHEN len(d) <> 2 OR len(lb) <> 2 "
+        "THEN error('[2202E] wrong number of array subscripts') WHEN list_count(d) <> len(d) OR list_count(lb) <> len(lb) "
+        "THEN error('[22004] dimension values cannot be null') WHEN lb[1] <> 1 OR lb[2] <> 1 "
         "THEN error('[0A000] arrays with lower bounds other than 1 are not supported') "
         "ELSE list_transform(range(d[1]), lambda _li: list_transform(range(d[2]), lambda _lj: v)) END",
     )

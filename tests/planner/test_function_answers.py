@@ -1223,8 +1223,45 @@ SUBQUERY_ARRAYS = [
     "SELECT s.x FROM (SELECT ARRAY[v, 'q'] AS x FROM sa) s ORDER BY 1",
 ]
 
+#: array_agg of a VALUES list's or a subquery's arrays: PostgreSQL's errors for NULL, empty and unequal ones (was a ragged array)
+STACKED_VALUES = [
+    "SELECT array_agg(ar) FROM (VALUES ('{1,2}'::int[]), ('{3}'::int[])) v(ar)",
+    "SELECT array_agg(ar) FROM (VALUES (ARRAY[1,2]), (ARRAY[3,4])) v(ar)",
+    "SELECT array_agg(ar) FROM (VALUES ('{1,2}'::int[]), (NULL)) v(ar)",
+    "SELECT array_agg(ar) FROM (VALUES ('{}'::int[]), ('{}'::int[])) v(ar)",
+    "SELECT array_agg(ar) FROM (SELECT ARRAY[1,2] AS ar UNION ALL SELECT ARRAY[3]) s",
+    "WITH v(ar) AS (VALUES ('{1,2}'::int[]), ('{3}'::int[])) SELECT array_agg(ar) FROM v",
+]
+
+#: array_fill with NULL dimensions or lower bounds (was an answer), reverse of bytea (not in PostgreSQL 15: was reversed text)
+FILLS = [
+    "SELECT array_fill(1, ARRAY[2,2], NULL)",
+    "SELECT array_fill(1, NULL, ARRAY[1])",
+    "SELECT array_fill(1, ARRAY[NULL]::int[])",
+    "SELECT array_fill(1, ARRAY[2], ARRAY[NULL]::int[])",
+    "SELECT array_fill(7, ARRAY[2])",
+    "SELECT reverse('\\xabcd'::bytea)",
+    "SELECT reverse('abc')",
+]
+
+#: extract() and date_part() units as PostgreSQL reads them: 22023 for a word it does not know, 0A000 for a field the type
+#: has not, each naming the word as written (microsec was read as microseconds; time's zone was answered)
+EXTRACT_UNITS = [
+    f"SELECT {call}" for call in (
+        "extract(microsec FROM date 'infinity')", "extract(microsec FROM timestamp '2020-01-01 10:00')", "extract(foo FROM date '2020-01-01')",
+        "extract(usec FROM date '2020-01-01')", "extract(timezone FROM time '13:30:25.575401')", "extract(week FROM interval '3 days')",
+        "extract(mseconds FROM timestamp '2020-01-01 10:00:01.5')", "extract(microseconds FROM time '13:30:25.575401')",
+        "extract(jd FROM date '2020-01-01')", "extract(today FROM date '2020-01-01')", "extract(today FROM interval '1 day')",
+        "extract(dec FROM date '2020-01-01')", "extract(decs FROM date '2020-01-01')", "extract(timezone_h FROM timestamp '2020-01-01')",
+        "date_part('hour', date '2020-01-01')", "date_part('timezone', date '2020-01-01')", "date_part('nope', interval '1 day')",
+    )
+]
+
 
 DIFFERENTIAL = {
+    "stacked_values": (STACKED_VALUES, ()),
+    "fills": (FILLS, ()),
+    "extract_units": (EXTRACT_UNITS, ()),
     "subquery_arrays": (SUBQUERY_ARRAYS, ("sa",)),
     "recursive_types": (RECURSIVE_TYPES, ()),
     "recursive_writes": (RECURSIVE_WRITES, ("rw",)),
