@@ -33,7 +33,7 @@ from pglast.enums.parsenodes import (FRAMEOPTION_END_OFFSET_FOLLOWING, FRAMEOPTI
                                      FRAMEOPTION_NONDEFAULT, FRAMEOPTION_RANGE, FRAMEOPTION_START_OFFSET_FOLLOWING,
                                      FRAMEOPTION_START_OFFSET_PRECEDING)
 
-from planner import decimals, intervals, jsonops, recursive, scopes, tochar
+from planner import decimals, intervals, jsonops, locking, recursive, scopes, tochar
 from planner.catalog import Catalog, Relation
 from planner import functions
 from planner.errors import FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, INVALID_PARAMETER_VALUE, SqlError, not_supported, undefined
@@ -120,6 +120,7 @@ class Binder:
         (an aggregate of an outer query in one) and SELECTs of no
         columns."""
         withs = subqueries = sublinks = nothing = aliased_joins = empty_arrays = False
+        locked: list[ast.SelectStmt] = []
         for n in walk(node):
             if isinstance(n, ast.WithClause):
                 withs = True
@@ -147,8 +148,12 @@ class Binder:
                 _check_cte_columns(n)
             if isinstance(n, ast.SelectStmt) and n.windowClause:
                 _check_window_copies(n)
+            if isinstance(n, ast.SelectStmt) and n.lockingClause:
+                locked.append(n)
             if isinstance(n, ast.SelectStmt) and n.sortClause and n.op is not None and n.op.name != "SETOP_NONE":
                 _check_set_operation_sort(n)
+        for stmt in locked:
+            locking.check(stmt, locking.ctes_of(node) if withs else set())
         if withs:
             recursive.prepare(node)
         if subqueries:

@@ -1378,8 +1378,11 @@ def macros() -> tuple[str, ...]:
         "WHEN date_part('year', stride) <> 0 OR date_part('month', stride) <> 0 THEN "
         "error('[0A000] timestamps cannot be binned into intervals containing months or years') "
         "WHEN txngate_stride_us(stride) <= 0 THEN error('[22008] stride must be greater than zero') "
-        "ELSE origin + to_microseconds((epoch_us(source) - epoch_us(origin)) - ((epoch_us(source) - epoch_us(origin)) % txngate_stride_us(stride) "
-        "+ txngate_stride_us(stride)) % txngate_stride_us(stride)) END",
+        "ELSE txngate_timestamp_in_range(origin + to_microseconds((epoch_us(source) - epoch_us(origin)) - ((epoch_us(source) - epoch_us(origin)) "
+        "% txngate_stride_us(stride) + txngate_stride_us(stride)) % txngate_stride_us(stride))) END",
+        # a timestamp PostgreSQL can hold (from 4714-11-24 BC: the engine's reach further back), else its 22008
+        "CREATE OR REPLACE MACRO txngate_timestamp_in_range(t) AS CASE WHEN epoch_us(t) < -210866803200000000 "
+        "THEN error('[22008] timestamp out of range') ELSE t END",
         # array_fill(value, dims): a one- or two-dimensional array of value (lower bounds other than 1 are refused)
         # array_fill(value, dims [, lower bounds]) of one or two dimensions (planner.bind picks by the dims given)
         "CREATE OR REPLACE MACRO txngate_array_fill1(v, d, lb) AS CASE WHEN d IS NULL OR lb IS NULL "

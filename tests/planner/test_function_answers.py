@@ -1257,8 +1257,43 @@ EXTRACT_UNITS = [
     )
 ]
 
+#: FOR UPDATE/SHARE where PostgreSQL refuses it (txngate takes no row locks, but refuses what PostgreSQL refuses; was answered)
+LOCKING = [
+    "CREATE TABLE t1 (a int, x int)", "CREATE TABLE t2 (a int, b int)", "CREATE TABLE t3 (y int)",
+    'select foo.*, u.* from t1 join t2 using (a) as foo, t3 as u for update of foo',
+    'select bar.*, u.* from (t1 join t2 using (a) as foo) as bar, t3 as u for update of foo',
+    'select bar.*, u.* from (t1 join t2 using (a) as foo) as bar, t3 as u for update of bar',
+    'select a from t1 except all select a from t1 for no key update',
+    'select a from t1 for update of nosuch',
+    'select a from t1 x for update of t1',
+    'select a from t1 x for update of x',
+    'select count(*) from t1 for update',
+    'select distinct a from t1 for update',
+    'select a from t1 group by a for share',
+    'select a, row_number() over () from t1 for update',
+    'select * from (select a from t1 union select 1) s for update',
+    'select * from (select a from t1 union select 1) s, t1 for update of t1',
+    'select a from t1 union select a from t1 for update',
+    'with c as (select 1 a) select * from c for update',
+    'with c as (select 1 a) select * from c for update of c',
+    'select * from generate_series(1,2) g for update',
+    'select * from generate_series(1,2) g for update of g',
+    'select * from (values (1)) v(a) for update',
+    'select * from (values (1)) v(a) for update of v',
+    'select a from t1 for update of t1 for share of t1',
+    'select * from t1 join t2 using (a) for update',
+    'select (select count(*) from t1 for update) from t3',
+    'select generate_series(1, 2) from t1 for update',
+    'select a from t1 having count(*) > 0 for key share',
+    'select * from t1 for update nowait',
+    'select * from t1 for update skip locked',
+    'select * from t1, lateral (select count(*) from t2) s for update of t1',
+    'select * from t1, lateral (select count(*) from t2) s for update',
+]
+
 
 DIFFERENTIAL = {
+    "locking": (LOCKING, ("t1", "t2", "t3")),
     "stacked_values": (STACKED_VALUES, ()),
     "fills": (FILLS, ()),
     "extract_units": (EXTRACT_UNITS, ()),
