@@ -587,7 +587,7 @@ class Connection:
         if kind == b"P":
             name, sql = r.cstr(), r.cstr()
             oids = [r.int32() for _ in range(r.int16())]
-            statements = await p.parse_async(sql)
+            statements = await p.parse_async(self.session.readable(sql))
             if len(statements) > 1:
                 raise SqlError("42601", "cannot insert multiple commands into a prepared statement")
             self.session.check_not_aborted(statements[0] if statements else None)

@@ -109,6 +109,7 @@ _RULES: tuple[Rule, ...] = (
     _rule(r"aggregate function calls cannot be nested", "42803"),
     _rule(r"WHERE clause cannot contain window functions", "42P20", "window functions are not allowed in WHERE"),
     _rule(r"Ambiguous reference to column name \"(.*?)\"", "42702", lambda m: f'column reference "{m.group(1)}" is ambiguous'),
+    _rule(r"Ambiguous reference to table \"(.*?)\" \(duplicate alias", "42712", lambda m: f'table name "{m.group(1)}" specified more than once'),
     _rule(r"Referenced column \"(.*?)\" (?:was )?not found", "42703", lambda m: f'column "{m.group(1)}" does not exist'),
     _rule(r"ORDER BY non-integer literal has no effect", "42601", "non-integer constant in ORDER BY"),
     _rule(r"\"(.*?)\" does not have a column named \"(.*?)\"", "42703", lambda m: f"column {m.group(1)}.{m.group(2)} does not exist"),

@@ -121,6 +121,7 @@ class Binder:
         columns."""
         withs = subqueries = sublinks = nothing = aliased_joins = empty_arrays = False
         locked: list[ast.SelectStmt] = []
+        several: list[ast.SelectStmt] = []  # queries of more than one FROM item
         for n in walk(node):
             if isinstance(n, ast.WithClause):
                 withs = True
@@ -150,10 +151,15 @@ class Binder:
                 _check_window_copies(n)
             if isinstance(n, ast.SelectStmt) and n.lockingClause:
                 locked.append(n)
+            if isinstance(n, ast.SelectStmt) and n.fromClause and (len(n.fromClause) > 1 or isinstance(n.fromClause[0], ast.JoinExpr)):
+                several.append(n)
             if isinstance(n, ast.SelectStmt) and n.sortClause and n.op is not None and n.op.name != "SETOP_NONE":
                 _check_set_operation_sort(n)
+        ctes = p.cte_names(node) if withs else set()
+        for stmt in several:
+            scopes.check_duplicate_names(stmt, ctes)
         for stmt in locked:
-            locking.check(stmt, locking.ctes_of(node) if withs else set())
+            locking.check(stmt, ctes)
         if withs:
             recursive.prepare(node)
         if subqueries:
@@ -171,8 +177,7 @@ class Binder:
     def columns_of(self, rv: ast.RangeVar) -> list[str] | None:
         """The column names of the table or view ``rv`` names, None when it
         names none."""
-        rel = self.catalog.lookup(rv.relname, rv.schemaname, self.search_path)
-        return None if rel is None else [c.name for c in rel.columns]
+        return self.catalog.column_names(rv, self.search_path)
 
     def _finish(self, pg: str) -> str:
         return transpile(pg) if self.dialect == "duckdb" else pg
@@ -1554,9 +1559,33 @@ def _check_recursive_types(with_clause: ast.WithClause, columns: dict[str, str])
         for i, (first, then) in enumerate(zip(q.larg.targetList, q.rarg.targetList), 1):
             known, made = _operand_type(first.val, columns, floats=True), _operand_type(then.val, columns, floats=True)
             if known is not None and made is not None and _WIDENING.index(made) > _WIDENING.index(known):
-                raise SqlError("42804", f'recursive query "{cte.ctename}" column {i} has type {known} in non-recursive term '
-                               f"but type {made} overall", hint="Cast the output of the non-recursive term to the correct type.",
-                               position=_position(first.val))
+                pass
+            elif (modified := _modified_cast(first.val)) is not None and isinstance(then.val, ast.TypeCast) \
+                    and not then.val.typeName.arrayBounds and modified != _modified_cast(then.val) \
+                    and _modified_cast(first.val, base=True) == _modified_cast(then.val, base=True):
+                known, made = modified, modified[:modified.index("(")]  # another modifier, or none: the union's has none
+            else:
+                continue
+            raise SqlError("42804", f'recursive query "{cte.ctename}" column {i} has type {known} in non-recursive term '
+                           f"but type {made} overall", hint="Cast the output of the non-recursive term to the correct type.",
+                           position=_position(first.val))
+
+
+def _modified_cast(n: ast.Node, *, base: bool = False) -> str | None:
+    """A cast to a numeric, varchar or char of a given size, as PostgreSQL
+    names its type (``numeric(3,0)``, ``character varying(3)``; ``base``:
+    the type without its size, of a cast with or without one)."""
+    if not isinstance(n, ast.TypeCast) or not (n.typeName.typmods or base) or n.typeName.arrayBounds:
+        return None
+    name = {"numeric": "numeric", "decimal": "numeric", "varchar": "character varying", "bpchar": "character"}.get(n.typeName.names[-1].sval)
+    if base:
+        return name
+    mods = [m.val.ival for m in n.typeName.typmods if isinstance(m, ast.A_Const) and isinstance(m.val, ast.Integer)]
+    if name is None or len(mods) != len(n.typeName.typmods):
+        return None
+    if name == "numeric" and len(mods) == 1:
+        mods.append(0)
+    return f"{name}({','.join(map(str, mods))})"
 
 
 def _constant_groups(select: ast.SelectStmt) -> None:

@@ -549,6 +549,12 @@ class Catalog:
                 return rel
         return None
 
+    def column_names(self, rv, search_path: tuple[str, ...] = ("public",)) -> list[str] | None:
+        """The column names of the table or view a RangeVar ``rv`` names,
+        None when it names none."""
+        rel = self.lookup(rv.relname, rv.schemaname, search_path)
+        return None if rel is None else [c.name for c in rel.columns]
+
     def relation(self, name: str, schema: str | None = None, search_path: tuple[str, ...] = ("public",), position: int | None = None) -> Relation:
         if schema is not None and not self.has_schema(schema):
             raise SqlError(INVALID_SCHEMA_NAME, f'schema "{schema}" does not exist', position=position)

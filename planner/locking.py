@@ -25,7 +25,7 @@ from __future__ import annotations
 from pglast import ast
 
 from planner.errors import FEATURE_NOT_SUPPORTED, SqlError
-from planner.parse import is_aggregate_call, walk
+from planner.parse import is_aggregate_call
 
 __all__ = ["check"]
 
@@ -124,7 +124,3 @@ def _items(from_clause, ctes: set[str]) -> list[tuple[str | None, str, ast.Node]
             out.append((None, "other", item))
     return out
 
-
-def ctes_of(node: ast.Node) -> set[str]:
-    """The names of every WITH query in ``node``."""
-    return {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}

@@ -236,6 +236,11 @@ _BRANCHES = (ast.Node, list, tuple)  # a node's attributes that can hold nodes (
 _set = object.__setattr__
 
 
+def cte_names(node) -> set[str]:
+    """The names of every WITH query in ``node``."""
+    return {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}
+
+
 def copy_tree(node):
     """A deep copy of an AST (nodes, and the lists and tuples holding them;
     names, numbers and flags shared): ``copy.deepcopy``'s result, many

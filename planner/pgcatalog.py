@@ -1379,7 +1379,8 @@ def macros() -> tuple[str, ...]:
         "error('[0A000] timestamps cannot be binned into intervals containing months or years') "
         "WHEN txngate_stride_us(stride) <= 0 THEN error('[22008] stride must be greater than zero') "
         "ELSE txngate_timestamp_in_range(origin + to_microseconds((epoch_us(source) - epoch_us(origin)) - ((epoch_us(source) - epoch_us(origin)) "
-        "% txngate_stride_us(stride) + txngate_stride_us(stride)) % txngate_stride_us(stride))) END",
+        "% greatest(txngate_stride_us(stride), 1) + txngate_stride_us(stride)) % greatest(txngate_stride_us(stride), 1))) END",
+        # (greatest: a zero stride, refused above, is no division by zero when the engine folds constants)
         # a timestamp PostgreSQL can hold (from 4714-11-24 BC: the engine's reach further back), else its 22008
         "CREATE OR REPLACE MACRO txngate_timestamp_in_range(t) AS CASE WHEN epoch_us(t) < -210866803200000000 "
         "THEN error('[22008] timestamp out of range') ELSE t END",

@@ -262,10 +262,22 @@ def _checked_names(columns: list[str], search: ast.CTESearchClause | None, cycle
                 raise SqlError(SYNTAX_ERROR, f'{what} column name "{extra[role]}" already used in WITH query column list')
         if extra["mark"] == extra["path"]:
             raise SqlError(SYNTAX_ERROR, "cycle mark column name and cycle path column name are the same")
+        kinds = [_constant_kind(cycle.cycle_mark_value), _constant_kind(cycle.cycle_mark_default)]
+        if "boolean" in kinds and any(k in ("integer", "numeric") for k in kinds):  # as CASE resolves them: no common type
+            raise SqlError("42804", f"CYCLE types {kinds[0]} and {kinds[1]} cannot be matched")
     for role, what in (("mark", "cycle mark"), ("path", "cycle path")):
         if "seq" in extra and extra["seq"] == extra.get(role):
             raise SqlError(SYNTAX_ERROR, f"search sequence column name and {what} column name are the same")
     return extra
+
+
+def _constant_kind(n: ast.Node | None) -> str | None:
+    """The type of a boolean or number constant (a mark's value), else None."""
+    if isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval == "bool" and isinstance(n.arg, ast.A_Const):
+        return "boolean"  # (TRUE and FALSE are written 't'::bool)
+    if isinstance(n, ast.A_Const) and not n.isnull:
+        return {ast.Boolean: "boolean", ast.Integer: "integer", ast.Float: "numeric"}.get(type(n.val))
+    return None
 
 
 def _recursive_term(rarg: ast.SelectStmt, name: str, hidden: str, columns: list[str], helpers: list[str],

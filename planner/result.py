@@ -75,6 +75,12 @@ class Result:
         their scale)."""
         return [(name, "numeric" if i in self.unconstrained and t.startswith("numeric(") else t) for i, (name, t) in enumerate(self.columns)]
 
+    def set_names(self, names: list[str] | None) -> None:
+        """Name the columns ``names`` (PostgreSQL's, where the engine's
+        differ: planner.scopes.star_result_names)."""
+        if names is not None and len(names) == len(self.columns):
+            self.columns = [(name, t) for name, (_n, t) in zip(names, self.columns)]
+
     def set_kinds(self, kinds: list[str | None]) -> None:
         """Columns that are json, jsonb or char(n) (planner.bind.result_types)
         reported as such: the engine gives text for them."""

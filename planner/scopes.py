@@ -20,6 +20,12 @@ where PostgreSQL reads the outer query's).
 
 ``check_join_aliases(node, columns_of)`` refuses (42702) a name an aliased
 join has twice where its query reads it; DuckDB read the first.
+``check_duplicate_names(select, ctes)`` refuses (42712) two FROM items of
+one level that go by one name; DuckDB read the first of two tables.
+
+``star_result_names(select, columns_of)`` is the result names of a
+``SELECT *`` whose stars read known columns (DuckDB renames a subquery's
+repeated name ``a`` to ``a_1``).
 
 ``output_names(item, ctes, columns_of)`` is PostgreSQL's column names of
 a FROM item (a join's merged USING columns first, a subquery's ``*``
@@ -40,7 +46,7 @@ from typing import Callable
 from pglast import ast
 
 from planner.errors import SqlError
-from planner.parse import is_aggregate_call, result_names, walk
+from planner.parse import cte_names, is_aggregate_call, result_names, walk
 
 def check(node: ast.Node) -> None:
     """Refuse a reference from a FROM subquery to another item of its FROM
@@ -95,7 +101,7 @@ def check_unqualified(node: ast.Node, columns_of: Callable[[ast.RangeVar], list[
     """Resolve (or refuse, 42703) the unqualified names FROM subqueries
     would read from their siblings (see the module docstring);
     ``columns_of`` names a table's columns, None for no table."""
-    ctes = {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}
+    ctes = cte_names(node)
     names = lambda item: output_names(item, ctes, columns_of)  # noqa: E731
     if isinstance(node, ast.SelectStmt):
         _visit(node, [], names)
@@ -115,11 +121,13 @@ def check_join_aliases(node: ast.Node, columns_of: Callable[[ast.RangeVar], list
     (``(t x CROSS JOIN t y) j``: two columns f1) where the query reads it,
     as ``f1`` or ``j.f1``, as PostgreSQL does; the engine read the first.
     42P01 for a table the join's alias hides (``x.f1``), with PostgreSQL's
-    words (the engine's say it is missing).
+    words (the engine's say it is missing), and for a USING alias of a join
+    under it (``(a JOIN b USING (i) AS x) AS j``: no ``x`` there; the
+    engine read it).
     Only the expressions of the query level the join is a FROM item of
     are looked at (its own ON clauses see its tables, not it), and only
     where every table under the join has known columns."""
-    ctes = {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}
+    ctes = cte_names(node)
     for select in walk(node):
         if not isinstance(select, ast.SelectStmt) or not select.fromClause:
             continue
@@ -135,7 +143,12 @@ def check_join_aliases(node: ast.Node, columns_of: Callable[[ast.RangeVar], list
                 ambiguous.setdefault(None, set()).update(dupes)
         visible = {_name(item) for item in _leaves_outside(select.fromClause)} | {join.alias.aliasname for join in joins}
         hidden = {_name(leaf) for join in joins for leaf in _leaves([join.larg, join.rarg])} - visible - {None}
+        gone = {j.join_using_alias.aliasname for join in joins for j in walk(join)
+                if isinstance(j, ast.JoinExpr) and j.join_using_alias is not None} - visible
         for ref in _level_refs(select):
+            if len(ref.fields) > 1 and isinstance(ref.fields[0], ast.String) and ref.fields[0].sval in gone:
+                # a USING alias under an aliased join: not a name there at all (``x.*`` too)
+                raise SqlError("42P01", f'missing FROM-clause entry for table "{ref.fields[0].sval}"', position=ref.location + 1)
             fields = [f.sval for f in ref.fields if isinstance(f, ast.String)]
             if len(fields) != len(ref.fields) or len(fields) > 2:
                 continue
@@ -145,6 +158,40 @@ def check_join_aliases(node: ast.Node, columns_of: Callable[[ast.RangeVar], list
                                hint=f'There is an entry for table "{qualifier}", but it cannot be referenced from this part of the query.')
             if name in ambiguous.get(qualifier, ()):
                 raise SqlError("42702", f'column reference "{name}" is ambiguous', position=ref.location + 1)
+
+
+def check_duplicate_names(select: ast.SelectStmt, ctes: set[str]) -> None:
+    """42712 for two FROM items of one query level that go by one name
+    (``FROM a x JOIN b x``, ``FROM t, t``), as PostgreSQL's namespace
+    check; the engine read the first. Two tables named without an alias
+    in different schemas are two names (PostgreSQL compares them by OID).
+    A join's alias hides the names under it; its USING alias is a name."""
+    seen: dict[str, ast.Node] = {}
+    stack = list(reversed(select.fromClause or ()))
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.JoinExpr):
+            if item.alias is not None:
+                name = item.alias.aliasname
+            else:
+                stack += [item.rarg, item.larg]
+                if item.join_using_alias is None:
+                    continue
+                name = item.join_using_alias.aliasname
+        else:
+            name = _name(item)
+        if name is None:
+            continue
+        other = seen.setdefault(name, item)
+        if other is not item and not _distinct_tables(other, item, ctes):
+            raise SqlError("42712", f'table name "{name}" specified more than once')
+
+
+def _distinct_tables(a: ast.Node, b: ast.Node, ctes: set[str]) -> bool:
+    """Two tables named alike without an alias that are not one table
+    (of different schemas; a WITH query's name is never one of them)."""
+    return all(isinstance(n, ast.RangeVar) and n.alias is None and not (n.schemaname is None and n.relname in ctes) for n in (a, b)) \
+        and (a.schemaname or "") != (b.schemaname or "")
 
 
 def _leaves_outside(items) -> list[ast.Node]:
@@ -215,7 +262,7 @@ def check_outer_aggregates(node: ast.Node, columns_of: Callable[[ast.RangeVar], 
     FROM t o`` aggregates o's rows into one row, where DuckDB answered a
     maximum per row (a wrong answer). A reference not resolved for certain
     refuses nothing."""
-    ctes = {n.ctename for n in walk(node) if isinstance(n, ast.CommonTableExpr)}
+    ctes = cte_names(node)
     names = lambda item: output_names(item, ctes, columns_of)  # noqa: E731
     tops = [(node, False)] if isinstance(node, ast.SelectStmt) else list(_nested_selects(node))
     for select, _sees in tops:
@@ -437,6 +484,17 @@ def _names_inside(query: ast.Node) -> set[str]:
         elif isinstance(n, ast.CommonTableExpr):
             names.add(n.ctename)
     return names
+
+
+def star_result_names(select: ast.SelectStmt, columns_of) -> list[str] | None:
+    """PostgreSQL's result column names of a SELECT with a star among its
+    targets, when the FROM items the stars read have known columns (a
+    subquery's duplicate names stay duplicates: the engine renamed them
+    ``a_1``); None otherwise."""
+    if select.op is not None and select.op.name != "SETOP_NONE" or not select.fromClause or not any(
+            isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star) for t in select.targetList or ()):
+        return None
+    return _star_names(select, cte_names(select), columns_of)
 
 
 def _star_names(sub: ast.SelectStmt, ctes: set[str], columns_of) -> list[str] | None:

@@ -50,7 +50,7 @@ from pglast.enums import A_Expr_Kind
 from local_exec import EngineError
 from planner import jsonops
 from planner import parse as p
-from planner import builtins, decimals, intervals, sequences, waits
+from planner import builtins, decimals, intervals, scopes, sequences, textscan, waits
 from values import DATE_ORDER, TextStyle, offset_of_hours, setting_of_offset, zone
 from planner.bind import Binder, pg_sql, result_types, scoped_column_types
 from planner.catalog import TEMP_SCHEMA_PREFIX
@@ -62,6 +62,7 @@ from planner.merge import merge
 from planner import writable
 from planner.errors import (
     ACTIVE_SQL_TRANSACTION,
+    FEATURE_NOT_SUPPORTED,
     IN_FAILED_SQL_TRANSACTION,
     INVALID_DATETIME_FORMAT,
     INVALID_PARAMETER_VALUE,
@@ -407,7 +408,7 @@ class Session:
         limit = int(self.settings["txngate.max_statement_memory"])
         if len(sql) > limit:
             raise out_of_memory(f"the statement's text is {len(sql)} bytes", limit)
-        statements = await p.parse_async(sql, lift=params is None)
+        statements = await p.parse_async(self.readable(sql), lift=params is None)
         if len(statements) < 2 or self.work is not None:
             for stmt in statements:
                 yield await self.run(stmt, list(stmt.literals) if stmt.literals else params, copy_source, copy_sink, lazy=lazy)
@@ -427,6 +428,17 @@ class Session:
     def in_implicit(self) -> bool:
         """An implicit transaction block is open (``begin_implicit``)."""
         return self._implicit is not None
+
+    def readable(self, sql: str) -> str:
+        """``sql`` as the parser must read it: while standard_conforming_strings
+        is off, its plain string constants are escape strings
+        (planner.textscan.escape_strings), and ``U&'...'`` is refused."""
+        if self.settings.get("standard_conforming_strings", "on").lower() not in ("off", "false", "no", "0"):
+            return sql
+        try:
+            return textscan.escape_strings(sql)
+        except textscan.UnicodeEscapeUnsafe as e:
+            raise SqlError(FEATURE_NOT_SUPPORTED, str(e)) from None
 
     def begin_query(self, sql: str) -> None:
         """A query string (or an extended protocol's Execute of ``sql``)
@@ -798,9 +810,11 @@ class Session:
 
         def describe(catalog):
             origins = column_origins(node.targetList, node.fromClause, catalog, self.search_path)
-            return origins, result_types(node, lambda: scoped_column_types(node, catalog, self.search_path), computed_only=True)
+            kinds = result_types(node, lambda: scoped_column_types(node, catalog, self.search_path), computed_only=True)
+            return origins, kinds, scopes.star_result_names(node, lambda rv: catalog.column_names(rv, self.search_path))
 
-        origins, kinds = self.db.bind_cache.described(node, await work.catalog(), self.search_path, describe)
+        origins, kinds, names = self.db.bind_cache.described(node, await work.catalog(), self.search_path, describe)
+        result.set_names(names)
         result.set_origins(origins)
         if kinds is not None:
             result.set_kinds(kinds)

@@ -151,3 +151,90 @@ def huge_literals(sql: str) -> tuple[str, list[str]] | None:
         return None
     pieces.append(sql[pos:])
     return "".join(pieces), literals
+
+
+class UnicodeEscapeUnsafe(ValueError):
+    """A ``U&'...'`` string while standard_conforming_strings is off."""
+
+
+def escape_strings(sql: str) -> str:
+    """``sql`` as PostgreSQL reads it with standard_conforming_strings off,
+    written for a parser that reads it on: every plain string constant,
+    whose backslashes are escapes then (``'a\\nb'`` holds a newline), is
+    written as the escape string it is (``E'a\\nb'``). Comments, quoted
+    names, dollar quotes and escape strings stay as they are; a bit
+    string (``B'...'``, ``X'...'``) too. Raises ``UnicodeEscapeUnsafe``
+    for a ``U&'...'`` string, as PostgreSQL does (0A000). Text that does
+    not lex (an unterminated quote) is returned as it is, for the parser
+    to judge."""
+    out, pos, i, n = [], 0, 0, len(sql)
+    while i < n:
+        c = sql[i]
+        if c == "-" and sql.startswith("--", i):
+            j = sql.find("\n", i)
+            i = n if j < 0 else j + 1
+        elif c == "/" and sql.startswith("/*", i):
+            depth, i = 1, i + 2
+            while i < n and depth:
+                if sql.startswith("/*", i):
+                    depth, i = depth + 1, i + 2
+                elif sql.startswith("*/", i):
+                    depth, i = depth - 1, i + 2
+                else:
+                    i += 1
+        elif c == '"':
+            j = sql.find('"', i + 1)
+            i = n if j < 0 else j + 1
+        elif c == "$" and (m := _DOLLAR_TAG.match(sql, i)) is not None and (i == 0 or not _word_char(sql[i - 1])):
+            j = sql.find(m.group(0), m.end())
+            i = n if j < 0 else j + len(m.group(0))
+        elif c == "'":
+            prefix = _prefix(sql, i)
+            if prefix == "u&":
+                raise UnicodeEscapeUnsafe("unsafe use of string constant with Unicode escapes")
+            end = _string_end(sql, i + 1, escapes=prefix in ("", "e"))
+            if end < 0:
+                return sql
+            if prefix == "":
+                out += [sql[pos:i], "E"]
+                pos = i
+            i = end
+        else:
+            i += 1
+    out.append(sql[pos:])
+    return "".join(out)
+
+
+def _word_char(c: str) -> bool:
+    return c.isalnum() or c in "_$"
+
+
+def _prefix(sql: str, i: int) -> str:
+    """The prefix of the string constant quoted at ``i`` (lowercase: "",
+    "e", "b", "x", "n", "u&"), or "word" when the quote follows a word."""
+    if i >= 2 and sql[i - 2:i].lower() == "u&" and (i == 2 or not _word_char(sql[i - 3])):
+        return "u&"
+    if i >= 1 and _word_char(sql[i - 1]):
+        if sql[i - 1] in "eEbBxXnN" and (i == 1 or not _word_char(sql[i - 2])):
+            return sql[i - 1].lower()
+        return "word"
+    return ""
+
+
+def _string_end(sql: str, i: int, *, escapes: bool) -> int:
+    """Where a string constant whose text starts at ``i`` ends (past its
+    closing quote; a doubled quote is one, and with ``escapes`` a
+    backslash takes the next character); -1 when it does not."""
+    n = len(sql)
+    while i < n:
+        c = sql[i]
+        if c == "\\" and escapes:
+            i += 2
+        elif c == "'":
+            if i + 1 < n and sql[i + 1] == "'":
+                i += 2
+            else:
+                return i + 1
+        else:
+            i += 1
+    return -1

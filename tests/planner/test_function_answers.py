@@ -1211,6 +1211,12 @@ RECURSIVE_TYPES = [
     "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 3) SELECT * FROM t",
     "WITH RECURSIVE t(n) AS (SELECT 1::bigint UNION ALL SELECT n + 1 FROM t WHERE n < 3) SELECT * FROM t",
     "WITH RECURSIVE t(n, s) AS (SELECT 1, 1::smallint UNION ALL SELECT n + 1, s FROM t WHERE n < 3) SELECT * FROM t",
+    # a size the recursive term casts away (the union's column has none): 42804 (was answered)
+    "WITH RECURSIVE foo(i) AS (SELECT i::numeric(3,0) FROM (VALUES (1), (2)) t(i) UNION ALL SELECT (i + 1)::numeric(10,0) FROM foo "
+    "WHERE i < 10) SELECT * FROM foo",
+    "WITH RECURSIVE foo(i) AS (SELECT 1::numeric(3,0) UNION ALL SELECT (i + 1)::numeric FROM foo WHERE i < 3) SELECT * FROM foo",
+    "WITH RECURSIVE foo(i) AS (SELECT 1::numeric(3) UNION ALL SELECT (i + 1)::numeric(3,0) FROM foo WHERE i < 3) SELECT * FROM foo",
+    "WITH RECURSIVE foo(i) AS (SELECT 'a'::varchar(3) UNION ALL SELECT (i || 'b')::varchar(10) FROM foo WHERE length(i) < 3) SELECT * FROM foo",
 ]
 
 #: a subquery's ARRAY of a function of a varchar column: an array of the function's type (was varchar[]: fuzz seed 99)
@@ -1291,8 +1297,42 @@ LOCKING = [
     'select * from t1, lateral (select count(*) from t2) s for update',
 ]
 
+#: two FROM items of one level by one name: 42712 (the engine read the first of two tables); a USING alias under an aliased
+#: join is no name outside it: 42P01 (was read); a star over a subquery's repeated names repeats them (were a, a_1)
+DUPLICATE_NAMES = [
+    "CREATE TABLE i8 (q1 int8, q2 int8)", "CREATE TABLE i4 (f1 int)", "INSERT INTO i8 VALUES (1, 2)", "INSERT INTO i4 VALUES (1), (5)",
+    'select * from i8 x cross join i4 x',
+    'select * from i4, i4',
+    'select * from i4 x, (select 1) x',
+    'select * from i4 x join i8 y on true join i4 y on true',
+    'select * from (i4 x join i8 y on true) z, i4 y ORDER BY 1, 2, 3',
+    'select * from i4 join i4 using (f1)',
+    'select * from i4 a join i4 b using (f1) as a',
+    'select * from generate_series(1,2) g, i4 g',
+    'with i4 as (select 1) select * from i4, public.i4',
+    'select * from i4 a, i4 b where a.f1 = b.f1 ORDER BY 1, 2, 3',
+    'select * from i4 a join i4 b using (f1) as c, i4 d ORDER BY 1, 2, 3',
+    'select * from (select * from i4 a, i4 b) s, i4 a ORDER BY 1, 2, 3',
+    "SELECT * FROM (i4 JOIN i4 b USING (f1) AS x) AS xx WHERE x.f1 = 1",
+    "SELECT x.* FROM (i4 JOIN i4 b USING (f1) AS x) AS xx",
+    "SELECT xx.f1 FROM (i4 JOIN i4 b USING (f1) AS x) AS xx",
+    "SELECT x.f1 FROM i4 JOIN i4 b USING (f1) AS x",
+    "SELECT * FROM (SELECT 1 AS a, 2 AS a) s",
+    "SELECT *, 3 AS z FROM (SELECT 1 AS a, 2 AS a) s",
+    "SELECT s.* FROM (SELECT * FROM i4 a, i4 b) s ORDER BY 1, 2",
+]
+
+#: a CYCLE mark's value and default of no common type: 42804 (was answered)
+CYCLE_MARKS = [
+    f"WITH RECURSIVE s(f) AS (SELECT 1 UNION ALL SELECT f + 1 FROM s WHERE f < 3) CYCLE f SET c TO {value} DEFAULT {default} USING p "
+    "SELECT f, c FROM s ORDER BY f"
+    for value, default in (("true", "55"), ("1", "false"), ("1", "0"), ("true", "false"), ("'a'", "'b'"), ("1", "2.5"))
+]
+
 
 DIFFERENTIAL = {
+    "cycle_marks": (CYCLE_MARKS, ()),
+    "duplicate_names": (DUPLICATE_NAMES, ("i8", "i4")),
     "locking": (LOCKING, ("t1", "t2", "t3")),
     "stacked_values": (STACKED_VALUES, ()),
     "fills": (FILLS, ()),
