@@ -122,6 +122,7 @@ class Binder:
         withs = subqueries = sublinks = nothing = aliased_joins = empty_arrays = False
         locked: list[ast.SelectStmt] = []
         several: list[ast.SelectStmt] = []  # queries of more than one FROM item
+        roots, expanded, stars = set(), set(), []  # target lists' and ROW()s' expressions; stars (x.*) elsewhere
         for n in walk(node):
             if isinstance(n, ast.WithClause):
                 withs = True
@@ -151,11 +152,23 @@ class Binder:
                 _check_window_copies(n)
             if isinstance(n, ast.SelectStmt) and n.lockingClause:
                 locked.append(n)
+            if isinstance(n, ast.SelectStmt):
+                roots.update(id(t.val) for t in n.targetList or ())
+            elif isinstance(n, ast.RowExpr):
+                expanded.update(id(a) for a in n.args or ())
+            elif isinstance(n, ast.ColumnRef) and len(n.fields) >= 2 and isinstance(n.fields[-1], ast.A_Star) and id(n) not in roots:
+                stars.append(n)
             if isinstance(n, ast.SelectStmt) and n.fromClause and (len(n.fromClause) > 1 or isinstance(n.fromClause[0], ast.JoinExpr)):
                 several.append(n)
             if isinstance(n, ast.SelectStmt) and n.sortClause and n.op is not None and n.op.name != "SETOP_NONE":
                 _check_set_operation_sort(n)
         ctes = p.cte_names(node) if withs else set()
+        if stars:
+            for ref in stars:
+                if id(ref) not in expanded:  # x.* inside an expression (row_to_json(x.*), (x.*)::text): the whole row x
+                    ref.fields = ref.fields[:-1]
+            if expanded.intersection(map(id, stars)):
+                self._expanded_rows(node, {id(n) for n in stars if id(n) in expanded}, ctes)
         for stmt in several:
             scopes.check_duplicate_names(stmt, ctes)
         for stmt in locked:
@@ -173,6 +186,41 @@ class Binder:
             _check_empty_arrays(node)
         if nothing:
             _select_something(node)
+
+    def _expanded_rows(self, node: ast.Node, stars: set[int], ctes: set[str]) -> None:
+        """``ROW(x.*, ...)``: the star (``stars``: their ids) is ``x``'s
+        columns, each as ``x.col`` (the engine refused it), where the one
+        FROM item named ``x`` has known columns."""
+        items: dict[str, list] = {}
+        for item in walk(node):
+            if isinstance(item, (ast.RangeVar, ast.RangeSubselect, ast.RangeFunction)):
+                name = item.alias.aliasname if item.alias is not None else getattr(item, "relname", None)
+                if name is not None:
+                    items.setdefault(name, []).append(item)
+        for row in walk(node):
+            if not isinstance(row, ast.RowExpr) or not any(id(a) in stars for a in row.args or ()):
+                continue
+            args = []
+            for a in row.args:
+                found = items.get(a.fields[-2].sval, []) if id(a) in stars else []
+                names = self._item_columns(found[0], ctes) if len(found) == 1 else None
+                if names is None:
+                    args.append(a)
+                    continue
+                if isinstance(found[0], ast.RangeFunction) and not found[0].alias.colnames:
+                    args.append(ast.ColumnRef(fields=a.fields[:-1]))  # a function's one column: the function's name for it
+                    continue
+                args += [ast.ColumnRef(fields=(*a.fields[:-1], ast.String(sval=c))) for c in names]
+            row.args = tuple(args)
+
+    def _item_columns(self, item: ast.Node, ctes: set[str]) -> list[str] | None:
+        """The column names of a FROM item (a function's is its alias, or its
+        column aliases); None when not known."""
+        if isinstance(item, ast.RangeFunction):
+            if item.alias is None or len(item.functions or ()) != 1:
+                return None
+            return [c.sval for c in item.alias.colnames] if item.alias.colnames else [item.alias.aliasname]
+        return scopes.output_names(item, ctes, self.columns_of)
 
     def columns_of(self, rv: ast.RangeVar) -> list[str] | None:
         """The column names of the table or view ``rv`` names, None when it

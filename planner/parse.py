@@ -348,9 +348,9 @@ def figure_name(expr) -> str:
 def _figure_name(expr) -> tuple[str, int]:
     """PostgreSQL's FigureColname: (name, strength); strength 2 for names
     from columns and functions, 1 for type names and keywords, 0 for none."""
-    if isinstance(expr, ast.ColumnRef):
-        last = expr.fields[-1]
-        return ("?column?", 0) if isinstance(last, ast.A_Star) else (last.sval, 2)
+    if isinstance(expr, ast.ColumnRef):  # its last name, past a star (``(t.*)::text`` is named t)
+        names = [f.sval for f in expr.fields if isinstance(f, ast.String)]
+        return (names[-1], 2) if names else ("?column?", 0)
     if isinstance(expr, ast.FuncCall):
         return expr.funcname[-1].sval, 2
     if isinstance(expr, ast.TypeCast):
