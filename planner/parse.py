@@ -12,7 +12,7 @@
   views, CREATE TABLE AS / SELECT INTO, REFRESH — catalog writes;
 * ``copy``: COPY FROM STDIN / TO STDOUT;
 * ``explain``: EXPLAIN;
-* ``session``: SET, SHOW, RESET, DISCARD, DEALLOCATE, UNLISTEN;
+* ``session``: SET, SHOW, RESET, DISCARD, PREPARE, EXECUTE, DEALLOCATE, UNLISTEN;
 * ``cursor``: DECLARE, FETCH, MOVE, CLOSE;
 * ``txn``: BEGIN, COMMIT, ROLLBACK, ...
 * ``maintenance``: VACUUM, ANALYZE;
@@ -200,8 +200,9 @@ def classify(node: ast.Node) -> str:
         return COPY
     if isinstance(node, ast.ExplainStmt):
         return EXPLAIN
-    if isinstance(node, (ast.VariableSetStmt, ast.VariableShowStmt, ast.DiscardStmt, ast.DeallocateStmt, ast.UnlistenStmt)):
-        return SESSION
+    if isinstance(node, (ast.VariableSetStmt, ast.VariableShowStmt, ast.DiscardStmt, ast.DeallocateStmt, ast.UnlistenStmt,
+                         ast.PrepareStmt, ast.ExecuteStmt)):
+        return SESSION  # (an EXECUTE runs as the statement it names: planner.session)
     if isinstance(node, (ast.DeclareCursorStmt, ast.FetchStmt, ast.ClosePortalStmt)):
         return CURSOR
     if isinstance(node, (ast.TransactionStmt, ast.ConstraintsSetStmt)):

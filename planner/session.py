@@ -290,6 +290,8 @@ class Session:
         self.cursors = Cursors()
         #: called with a prepared statement's name (None: all) on DEALLOCATE
         self.on_deallocate = None
+        #: statements of SQL's PREPARE, by name: (the query, its parameters' declared types or None)
+        self.prepared: dict[str, tuple[ast.Node, tuple[ast.TypeName | None, ...]]] = {}
         #: the process id clients see (pg_backend_pid(), BackendKeyData)
         self.backend_pid = 0
         #: the schema of this session's temporary tables, once it made one
@@ -584,6 +586,10 @@ class Session:
                 await self._refuse_unknown(unknown)
             if stmt.kind == p.TXN:
                 return await self._transaction_statement(stmt.node)
+            if isinstance(stmt.node, ast.ExecuteStmt):
+                return await self._run(self._executed(stmt.node), None, copy_source, copy_sink, lazy=lazy)
+            if isinstance(stmt.node, ast.PrepareStmt):
+                return await self._prepare(stmt.node)
             if stmt.kind == p.SESSION:
                 return self._session_statement(stmt.node)
             if self.work is not None:
@@ -624,6 +630,8 @@ class Session:
         INSERT/UPDATE/DELETE's RETURNING, without running it (parameters
         bound to NULLs of their types, no rows produced); None for
         statements without rows."""
+        if isinstance(stmt.node, ast.ExecuteStmt):
+            stmt = self._executed(stmt.node)  # (SQL's EXECUTE: the statement it runs)
         if unknown := builtins.unknown_calls(stmt):
             await self._refuse_unknown(unknown)
         if stmt.kind == p.WRITE and isinstance(stmt.node, ast.SelectStmt):
@@ -1136,10 +1144,59 @@ class Session:
             await self.db.downgrade_sinces()
         return Result(verb.upper(), notices=notices)
 
+    async def _prepare(self, node: ast.PrepareStmt) -> Result:
+        """SQL's PREPARE: the query kept under its name (its kind and the
+        tables it names checked now, as PostgreSQL analyzes it now)."""
+        if node.name in self.prepared:
+            raise SqlError("42P05", f'prepared statement "{node.name}" already exists')
+        p.classify(node.query)  # (the grammar admits SELECT, VALUES, INSERT, UPDATE, DELETE and MERGE only)
+        ctes = p.cte_names(node.query)
+        async with self._shaping() as work:
+            catalog = await work.catalog()
+            for rv in p.walk(node.query):
+                if isinstance(rv, ast.RangeVar) and not (rv.schemaname is None and rv.relname in ctes):
+                    catalog.relation(rv.relname, rv.schemaname, self.search_path, position=rv.location + 1)
+        self.prepared[node.name] = (node.query, tuple(node.argtypes or ()))
+        return Result("PREPARE")
+
+    def _executed(self, node: ast.ExecuteStmt) -> p.Statement:
+        """SQL's EXECUTE: the prepared query with each parameter ``$n``
+        replaced by the n-th argument (cast to the type PREPARE declared for
+        it; an undeclared one takes its type from where it stands, as a
+        constant does)."""
+        found = self.prepared.get(node.name)
+        if found is None:
+            raise SqlError("26000", f'prepared statement "{node.name}" does not exist')
+        query, types = found
+        args = list(node.params or ())
+        wanted = max([len(types)] + [n.number for n in p.walk(query) if isinstance(n, ast.ParamRef)])
+        if len(args) != wanted:
+            raise SqlError("42601", f'wrong number of parameters for prepared statement "{node.name}"',
+                           detail=f"Expected {wanted} parameters but got {len(args)}.")
+        for arg in args:
+            if any(isinstance(n, (ast.ColumnRef, ast.SubLink)) for n in p.walk(arg)):
+                raise SqlError("0A000", "cannot use subquery in EXECUTE parameter" if isinstance(arg, ast.SubLink) else
+                               "EXECUTE parameters cannot read columns")
+        typed = [ast.TypeCast(arg=arg, typeName=types[i]) if i < len(types) else arg for i, arg in enumerate(args)]
+        query = p.copy_tree(query)
+        outputs = query
+        while isinstance(outputs, ast.SelectStmt) and outputs.op is not None and outputs.op.name != "SETOP_NONE":
+            outputs = outputs.larg
+        for target in (getattr(outputs, "targetList", None) or ()) + (getattr(query, "returningList", None) or ()):
+            if target.name is None and not (isinstance(target.val, ast.ColumnRef) and isinstance(target.val.fields[-1], ast.A_Star)):
+                target.name = p.figure_name(target.val)  # named as written ($1 is ?column?), not as its argument
+        query = _with_arguments(query, typed)
+        return p.Statement(query, pg_sql(query), p.classify(query))
+
     def _session_statement(self, node: ast.Node) -> Result:
         if isinstance(node, ast.DeallocateStmt):
-            if self.on_deallocate is not None:
-                self.on_deallocate(node.name)
+            if node.name is None:
+                self.prepared.clear()
+            if node.name is None or self.prepared.pop(node.name, None) is None:
+                if self.on_deallocate is not None:
+                    self.on_deallocate(node.name)  # the protocol's prepared statements (the gateway's)
+                elif node.name is not None:
+                    raise SqlError("26000", f'prepared statement "{node.name}" does not exist')
             return Result("DEALLOCATE ALL" if node.name is None else "DEALLOCATE")
         if isinstance(node, ast.UnlistenStmt):
             return Result("UNLISTEN")  # LISTEN is refused, so there is never a channel to leave
@@ -1150,6 +1207,7 @@ class Session:
                 self.settings = dict(DEFAULT_SETTINGS)
                 self.settings["session_authorization"] = self.user
                 self.cursors.close_all()
+                self.prepared.clear()
                 if self.on_deallocate is not None:
                     self.on_deallocate(None)
             return Result("DISCARD ALL" if node.target.name == "DISCARD_ALL" else "DISCARD")
@@ -1240,6 +1298,21 @@ def _error_position(node, e: EngineError) -> int | None:
             if m.group(1) in (names[-1], ".".join(names[-2:])):
                 return n.location + 1
     return None
+
+
+def _with_arguments(node, args: list):
+    """``node`` with each parameter ``$n`` replaced by a copy of ``args[n-1]``
+    (in lists of lists too: a VALUES list)."""
+    if isinstance(node, ast.ParamRef):
+        return p.copy_tree(args[node.number - 1])
+    if isinstance(node, (tuple, list)):
+        return type(node)(_with_arguments(v, args) for v in node)
+    if isinstance(node, ast.Node):
+        for attr in node:
+            value = getattr(node, attr)
+            if isinstance(value, (ast.Node, tuple, list)):
+                setattr(node, attr, _with_arguments(value, args))
+    return node
 
 
 def _ends_txn(stmt: p.Statement) -> bool:

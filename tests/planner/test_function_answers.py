@@ -1343,8 +1343,40 @@ ROW_STARS = [
     "SELECT ROW(s.*) FROM (SELECT a, b FROM rj) s ORDER BY 1",
 ]
 
+#: SQL's PREPARE, EXECUTE and DEALLOCATE (were refused: 0A000)
+PREPARED = [
+    'CREATE TABLE pq (id int PRIMARY KEY, v text, n numeric(10,2))',
+    'PREPARE ins (int, text) AS INSERT INTO pq VALUES ($1, $2, $1 * 1.5)',
+    "EXECUTE ins(1, 'one')",
+    "EXECUTE ins(2, 'two')",
+    'EXECUTE ins(3)',
+    "EXECUTE ins('x', 'y')",
+    'PREPARE sel AS SELECT id, v, n FROM pq WHERE id >= $1 ORDER BY id',
+    'EXECUTE sel(2)',
+    "EXECUTE sel('1')",
+    'PREPARE sel AS SELECT 1',
+    "PREPARE untyped AS SELECT $1 || 'x', $2 + 1",
+    "EXECUTE untyped('a', 41)",
+    'PREPARE typed (numeric) AS SELECT $1, pg_typeof($1)',
+    'EXECUTE typed(2.5)',
+    'EXECUTE nosuch(1)',
+    'DEALLOCATE sel',
+    'EXECUTE sel(1)',
+    'DEALLOCATE sel',
+    "PREPARE upd (int) AS UPDATE pq SET v = v || '!' WHERE id = $1 RETURNING id, v",
+    'EXECUTE upd(1)',
+    'EXECUTE upd(1 + 1)',
+    'DEALLOCATE ALL',
+    'EXECUTE upd(1)',
+    'PREPARE fmt AS SELECT $1::int + 1 AS plus',
+    'EXECUTE fmt(4)',
+    'SELECT id, v, n FROM pq ORDER BY id',
+    'PREPARE bad AS SELECT * FROM nosuch_table',
+]
+
 
 DIFFERENTIAL = {
+    "prepared": (PREPARED, ("pq",)),
     "row_stars": (ROW_STARS, ("rj",)),
     "cycle_marks": (CYCLE_MARKS, ()),
     "duplicate_names": (DUPLICATE_NAMES, ("i8", "i4")),
