@@ -33,8 +33,11 @@ from pglast import ast
 from pglast.parser import ParseError
 from pglast.stream import RawStream
 
+from planner import astnodes
 from planner.errors import SYNTAX_ERROR, SqlError, not_supported
 from planner.textscan import HUGE_LITERAL, LIST_RELATION, huge_literals, relation_lists
+
+astnodes.install()  # half of a small statement's parse was pglast's per-assignment enum lookup
 
 READ, WRITE, DDL, SESSION, TXN, COPY, EXPLAIN, CURSOR = "read", "write", "ddl", "session", "txn", "copy", "explain", "cursor"
 MAINTENANCE = "maintenance"
