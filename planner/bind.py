@@ -122,7 +122,8 @@ class Binder:
         withs = subqueries = sublinks = nothing = aliased_joins = empty_arrays = False
         locked: list[ast.SelectStmt] = []
         several: list[ast.SelectStmt] = []  # queries of more than one FROM item
-        roots, expanded, stars = set(), set(), []  # target lists' and ROW()s' expressions; stars (x.*) elsewhere
+        roots, expanded, whole, stars = set(), set(), set(), []  # target lists', ROW()s' and json functions' expressions; stars elsewhere
+        outer_joins = False
         for n in walk(node):
             if isinstance(n, ast.WithClause):
                 withs = True
@@ -156,6 +157,10 @@ class Binder:
                 roots.update(id(t.val) for t in n.targetList or ())
             elif isinstance(n, ast.RowExpr):
                 expanded.update(id(a) for a in n.args or ())
+            elif isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _WHOLE_ROW_JSON:
+                whole.update(id(a) for a in n.args or ())
+            elif isinstance(n, ast.JoinExpr) and n.jointype.name != "JOIN_INNER":
+                outer_joins = True
             elif isinstance(n, ast.ColumnRef) and len(n.fields) >= 2 and isinstance(n.fields[-1], ast.A_Star) and id(n) not in roots:
                 stars.append(n)
             if isinstance(n, ast.SelectStmt) and n.fromClause and (len(n.fromClause) > 1 or isinstance(n.fromClause[0], ast.JoinExpr)):
@@ -165,7 +170,8 @@ class Binder:
         ctes = p.cte_names(node) if withs else set()
         if stars:
             for ref in stars:
-                if id(ref) not in expanded:  # x.* inside an expression (row_to_json(x.*), (x.*)::text): the whole row x
+                if id(ref) in whole and not outer_joins:  # row_to_json(x.*): the whole row x, as PostgreSQL reads it (the engine refused it;
+                    # an outer join's missing row is told from a row of NULLs only where a column of it is known never NULL)
                     ref.fields = ref.fields[:-1]
             if expanded.intersection(map(id, stars)):
                 self._expanded_rows(node, {id(n) for n in stars if id(n) in expanded}, ctes)
@@ -1617,6 +1623,12 @@ def _check_recursive_types(with_clause: ast.WithClause, columns: dict[str, str])
             raise SqlError("42804", f'recursive query "{cte.ctename}" column {i} has type {known} in non-recursive term '
                            f"but type {made} overall", hint="Cast the output of the non-recursive term to the correct type.",
                            position=_position(first.val))
+
+
+#: functions of json that take a whole row (``row_to_json(t)``), an outer join's missing one as NULL (planner.jsonops): where
+#: ``t.*`` is read as ``t`` (elsewhere the engine's whole row of a missing row is a row of NULLs: count(t), t::text)
+_WHOLE_ROW_JSON = {"row_to_json", "to_json", "to_jsonb", "json_agg", "jsonb_agg", "json_build_object", "jsonb_build_object",
+                   "json_build_array", "jsonb_build_array"}
 
 
 def _modified_cast(n: ast.Node, *, base: bool = False) -> str | None:

@@ -1329,12 +1329,14 @@ CYCLE_MARKS = [
     for value, default in (("true", "55"), ("1", "false"), ("1", "0"), ("true", "false"), ("'a'", "'b'"), ("1", "2.5"))
 ]
 
-#: x.* inside an expression is the whole row x, inside ROW() its columns (the engine refused both)
+#: x.* as an argument of a json function is the whole row x, inside ROW() its columns (the engine refused both); count(x.*)
+#: of an outer join's missing row is 0
 ROW_STARS = [
     "CREATE TABLE rj (a int, b text)",
     "INSERT INTO rj VALUES (1, 'x'), (2, NULL)",
     "SELECT row_to_json(rj.*) FROM rj ORDER BY a",
-    "SELECT (rj.*)::text FROM rj ORDER BY a",
+    "SELECT json_agg(t2.* ORDER BY t1.a) FROM rj t1 JOIN rj t2 ON t1.a = t2.a + 1",
+    "SELECT t1.a, count(t2.*) FROM rj t1 LEFT JOIN rj t2 ON t1.a = t2.a + 1 GROUP BY 1 ORDER BY 1",
     "SELECT ROW(rj.*, 5) FROM rj ORDER BY a",
     "SELECT count(r.*), count(r) FROM rj r",
     "SELECT to_jsonb(r.*) FROM rj r ORDER BY a",
