@@ -117,8 +117,10 @@ class Binder:
         """PostgreSQL's checks and rewrites of a statement's shape, each run
         only when one walk finds what it applies to: WITH (recursive
         queries), FROM subqueries (their scope), subqueries in expressions
-        (an aggregate of an outer query in one) and SELECTs of no
-        columns."""
+        (an aggregate of an outer query in one), SELECTs of no columns,
+        FROM lists of several items (one name twice), locking clauses
+        (planner.locking) and ``x.*`` inside an expression (a json
+        function's whole row, ROW()'s columns)."""
         withs = subqueries = sublinks = nothing = aliased_joins = empty_arrays = False
         locked: list[ast.SelectStmt] = []
         several: list[ast.SelectStmt] = []  # queries of more than one FROM item
