@@ -98,6 +98,7 @@ class Binder:
         self._cast: set[int] = set()  # ids of nodes already wrapped (in a cast, a CASE)
         self._trimmed: set[int] = set()  # ids of the rtrim() calls around char(n) operands
         self._columns: dict[str, str] = {}  # declared types of the columns of the statement being rewritten, by name
+        self._nullable: set[str] = set()  # ... the names of its FROM items an outer join may give a missing row of
         self._arrays: dict[str, str] = {}  # ... its array columns
         self._scales = decimals.Scales({}, lambda x: False)  # ... its numerics
         self._names: dict[str, str] = {}  # qualified -> internal
@@ -221,6 +222,19 @@ class Binder:
                 args += [ast.ColumnRef(fields=(*a.fields[:-1], ast.String(sval=c))) for c in names]
             row.args = tuple(args)
 
+    def _missing_row_null(self, ref: ast.ColumnRef, present: str | None) -> ast.Node:
+        """A whole-row reference ``t`` to a FROM item an outer join may give
+        a missing row of, NULL for that row as in PostgreSQL: the engine's
+        is a row of NULLs, which count(t) counted, ``t IS NULL`` called not
+        NULL and ``t::text`` printed ``(,)``. A missing row is told from a
+        row of NULLs by a column of it never NULL otherwise (``present``:
+        a key, a NOT NULL column, a join column); without one, 0A000."""
+        if present is None:
+            raise not_supported(f'the whole row of "{ref.fields[0].sval}", which an outer join may leave missing, '
+                                "without a column of it known never NULL (a key or a NOT NULL column)")
+        self._cast.add(id(ref))
+        return expand("CASE WHEN _arg1 IS NULL THEN NULL ELSE _arg2 END", [ast.ColumnRef(fields=(*ref.fields, ast.String(sval=present))), ref])
+
     def _item_columns(self, item: ast.Node, ctes: set[str]) -> list[str] | None:
         """The column names of a FROM item (a function's is its alias, or its
         column aliases); None when not known."""
@@ -263,6 +277,7 @@ class Binder:
         if "cast" in shapes:
             _function_casts(node)  # (after the names: float8(x) is named float8)
         columns = self._columns = resolve(node, self.catalog, self.search_path, self._column_types(node), _output_type)
+        self._nullable = _nullable_items(node)
         if self.dialect == "duckdb" and isinstance(node, ast.SelectStmt) and (node.withClause is not None or any(
                 isinstance(f, (ast.RangeSubselect, ast.JoinExpr)) for f in node.fromClause or ())):
             columns = self._columns = columns.derived(jsonops.with_derived(node, columns))  # a FROM subquery's jsonb outputs sort as jsonb
@@ -381,6 +396,10 @@ class Binder:
         return self._pg
 
     def _substitute(self, n: ast.Node) -> ast.Node | None:
+        if isinstance(n, ast.ColumnRef) and self._nullable and id(n) not in self._cast and len(n.fields) == 1 \
+                and isinstance(n.fields[0], ast.String) and n.fields[0].sval in self._nullable \
+                and (found := row_columns(n, self._columns)) is not None:
+            return self._missing_row_null(n, found[1])
         if self.dialect == "duckdb" and isinstance(n, ast.A_Indirection) and n.indirection \
                 and all(isinstance(i, ast.A_Indices) for i in n.indirection) and (depth := _array_depth(n.arg, self._columns)) > 1 \
                 and (subscripts := _multidimensional_subscripts(n, depth, self._columns)) is not None:
@@ -1625,6 +1644,26 @@ def _check_recursive_types(with_clause: ast.WithClause, columns: dict[str, str])
             raise SqlError("42804", f'recursive query "{cte.ctename}" column {i} has type {known} in non-recursive term '
                            f"but type {made} overall", hint="Cast the output of the non-recursive term to the correct type.",
                            position=_position(first.val))
+
+
+def _nullable_items(node: ast.Node) -> set[str]:
+    """The names of the FROM items (tables, subqueries, functions) under
+    the side of an outer join that may be missing (a LEFT JOIN's right, a
+    RIGHT JOIN's left, both of a FULL JOIN's), anywhere in ``node``."""
+    sides = {"JOIN_LEFT": ("rarg",), "JOIN_RIGHT": ("larg",), "JOIN_FULL": ("larg", "rarg")}
+    names = set()
+    for join in walk(node):
+        if isinstance(join, ast.JoinExpr) and join.jointype.name in sides:
+            for side in sides[join.jointype.name]:
+                for item in walk(getattr(join, side)):
+                    if isinstance(item, (ast.RangeVar, ast.RangeSubselect, ast.RangeFunction)):
+                        alias = getattr(item, "alias", None)
+                        name = alias.aliasname if alias is not None else getattr(item, "relname", None)
+                        if name is not None:
+                            names.add(name)
+                    elif isinstance(item, ast.JoinExpr) and item.alias is not None:
+                        names.add(item.alias.aliasname)
+    return names
 
 
 #: functions of json that take a whole row (``row_to_json(t)``), an outer join's missing one as NULL (planner.jsonops): where
