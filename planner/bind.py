@@ -222,6 +222,15 @@ class Binder:
                 args += [ast.ColumnRef(fields=(*a.fields[:-1], ast.String(sval=c))) for c in names]
             row.args = tuple(args)
 
+    def _row_fields(self, n: ast.Node) -> list[ast.Node] | None:
+        """The fields of ``n`` when it is plainly a row: a ROW(...) of some,
+        or a whole-row reference ``t`` (its columns as ``t.col``)."""
+        if isinstance(n, ast.RowExpr) and n.args:
+            return list(n.args)
+        if isinstance(n, ast.ColumnRef) and (found := row_columns(n, self._columns)) is not None and found[0]:
+            return [ast.ColumnRef(fields=(*n.fields, ast.String(sval=name))) for name, _t in found[0]]
+        return None
+
     def _missing_row_null(self, ref: ast.ColumnRef, present: str | None) -> ast.Node:
         """A whole-row reference ``t`` to a FROM item an outer join may give
         a missing row of, NULL for that row as in PostgreSQL: the engine's
@@ -396,6 +405,10 @@ class Binder:
         return self._pg
 
     def _substitute(self, n: ast.Node) -> ast.Node | None:
+        if isinstance(n, ast.NullTest) and (fields := self._row_fields(n.arg)):
+            # a row IS NULL when every field is, IS NOT NULL when none is (the engine tested the row value itself)
+            tests = tuple(ast.NullTest(arg=f, nulltesttype=n.nulltesttype, location=n.location) for f in fields)
+            return tests[0] if len(tests) == 1 else ast.BoolExpr(boolop=BoolExprType.AND_EXPR, args=tests)
         if isinstance(n, ast.ColumnRef) and self._nullable and id(n) not in self._cast and len(n.fields) == 1 \
                 and isinstance(n.fields[0], ast.String) and n.fields[0].sval in self._nullable \
                 and (found := row_columns(n, self._columns)) is not None:

@@ -1390,8 +1390,18 @@ MISSING_ROWS = [
     "SELECT x.k, count(y) FROM wa x FULL JOIN wa y ON x.k = y.k + 1 GROUP BY 1 ORDER BY 1",
 ]
 
+#: a row IS NULL when all its fields are, IS NOT NULL when none is (the engine tested the row value: ROW(NULL, NULL) IS NULL was false)
+ROW_NULL_TESTS = [
+    "CREATE TABLE rn (k int, v text)", "INSERT INTO rn VALUES (1, 'x'), (NULL, NULL), (2, NULL)",
+    "SELECT k, r IS NULL, r IS NOT NULL FROM rn r ORDER BY 1",
+    "SELECT k FROM rn r WHERE r IS NOT NULL ORDER BY 1",
+    "SELECT row(NULL, NULL) IS NULL, row(1, NULL) IS NOT NULL, row(1, NULL) IS NULL, row(1, 2) IS NOT NULL, (1, NULL) IS NULL",
+    "SELECT row(NULL) IS NULL, row(row(NULL)) IS NULL",
+]
+
 
 DIFFERENTIAL = {
+    "row_null_tests": (ROW_NULL_TESTS, ("rn",)),
     "missing_rows": (MISSING_ROWS, ("wa", "wb")),
     "prepared": (PREPARED, ("pq",)),
     "row_stars": (ROW_STARS, ("rj",)),
