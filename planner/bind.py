@@ -99,6 +99,7 @@ class Binder:
         self._trimmed: set[int] = set()  # ids of the rtrim() calls around char(n) operands
         self._columns: dict[str, str] = {}  # declared types of the columns of the statement being rewritten, by name
         self._nullable: set[str] = set()  # ... the names of its FROM items an outer join may give a missing row of
+        self._outer_joins = False  # ... whether it has an outer join (Binder._shape)
         self._arrays: dict[str, str] = {}  # ... its array columns
         self._scales = decimals.Scales({}, lambda x: False)  # ... its numerics
         self._names: dict[str, str] = {}  # qualified -> internal
@@ -126,7 +127,7 @@ class Binder:
         locked: list[ast.SelectStmt] = []
         several: list[ast.SelectStmt] = []  # queries of more than one FROM item
         roots, expanded, whole, stars = set(), set(), set(), []  # target lists', ROW()s' and json functions' expressions; stars elsewhere
-        outer_joins = False
+        outer_joins = self._outer_joins = False
         for n in walk(node):
             if isinstance(n, ast.WithClause):
                 withs = True
@@ -163,7 +164,7 @@ class Binder:
             elif isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _WHOLE_ROW_JSON:
                 whole.update(id(a) for a in n.args or ())
             elif isinstance(n, ast.JoinExpr) and n.jointype.name != "JOIN_INNER":
-                outer_joins = True
+                outer_joins = self._outer_joins = True
             elif isinstance(n, ast.ColumnRef) and len(n.fields) >= 2 and isinstance(n.fields[-1], ast.A_Star) and id(n) not in roots:
                 stars.append(n)
             if isinstance(n, ast.SelectStmt) and n.fromClause and (len(n.fromClause) > 1 or isinstance(n.fromClause[0], ast.JoinExpr)):
@@ -286,7 +287,7 @@ class Binder:
         if "cast" in shapes:
             _function_casts(node)  # (after the names: float8(x) is named float8)
         columns = self._columns = resolve(node, self.catalog, self.search_path, self._column_types(node), _output_type)
-        self._nullable = _nullable_items(node)
+        self._nullable = _nullable_items(node) if self._outer_joins else set()  # (a walk of the whole statement: only when it has one)
         if self.dialect == "duckdb" and isinstance(node, ast.SelectStmt) and (node.withClause is not None or any(
                 isinstance(f, (ast.RangeSubselect, ast.JoinExpr)) for f in node.fromClause or ())):
             columns = self._columns = columns.derived(jsonops.with_derived(node, columns))  # a FROM subquery's jsonb outputs sort as jsonb
