@@ -39,12 +39,9 @@ import struct
 import time
 from dataclasses import dataclass
 
-from planner import SqlError, from_storage
+from planner import COPY, TXN, CopySink, CopySource, Result, RowStream, SqlError, batchable, from_storage, param_count, parse_async
 from storage import TxngateError
-from planner import parse as p
-from planner.copy import CopySink, CopySource
-from planner.result import Result, RowStream
-from values import decode_binary, encode_binary, sql_of_oid, type_oid
+from values import decode_binary, decode_param, encode_binary, sql_of_oid, type_oid
 
 from gateway import wire
 from gateway.auth import Authenticator, Users
@@ -587,17 +584,17 @@ class Connection:
         if kind == b"P":
             name, sql = r.cstr(), r.cstr()
             oids = [r.int32() for _ in range(r.int16())]
-            statements = await p.parse_async(self.session.readable(sql))
+            statements = await parse_async(self.session.readable(sql))
             if len(statements) > 1:
                 raise SqlError("42601", "cannot insert multiple commands into a prepared statement")
             self.session.check_not_aborted(statements[0] if statements else None)
             if name and name in self.prepared:
                 raise SqlError("42P05", f'prepared statement "{name}" already exists')
-            nparams = p.param_count(statements)
+            nparams = param_count(statements)
             oids = oids + [0] * (nparams - len(oids))
             if statements and 0 in oids:
                 inferred = await self.session.param_types(statements[0], nparams)
-                oids = [o or wire.type_oid(t)[0] for o, t in zip(oids, inferred)]
+                oids = [o or type_oid(t)[0] for o, t in zip(oids, inferred)]
             self.prepared[name] = Prepared(sql, statements, oids)
             self.send(wire.msg(b"1"))
         elif kind == b"D":
@@ -615,7 +612,7 @@ class Connection:
                 self.send(wire.row_description(columns, [0] * len(columns)))
             else:
                 portal = self._portal(name)
-                if portal.prepared.statements and portal.prepared.statements[0].kind == p.COPY:
+                if portal.prepared.statements and portal.prepared.statements[0].kind == COPY:
                     self.send(wire.msg(b"n"))  # its data travels in CopyData, run at Execute
                     return
                 await self._run_portal(portal)
@@ -666,7 +663,7 @@ class Connection:
         params = []
         for i, v in enumerate(values):
             fmt = pformats[i] if len(pformats) > 1 else (pformats[0] if pformats else 0)
-            params.append(wire.decode_param(v, prepared.param_oids[i], fmt == 1))
+            params.append(decode_param(v, prepared.param_oids[i], fmt == 1))
         return Bound(portal, prepared, params, rformats)
 
     def _batch(self, r: wire.Reader) -> tuple[list[Bound], list[bool], int] | None:
@@ -681,7 +678,7 @@ class Connection:
             first = self._read_bind(r)
         except Exception:  # noqa: BLE001 - Bind, run on its own, reports it
             first = None
-        if first is None or not first.prepared.statements or not p.batchable(first.prepared.statements[0]):
+        if first is None or not first.prepared.statements or not batchable(first.prepared.statements[0]):
             r.pos = start
             return None
         portal = first.portal.encode() + b"\x00"
@@ -797,9 +794,9 @@ class Connection:
             return
         stmt = portal.prepared.statements[0]
         self.session.begin_query(portal.prepared.sql)
-        if stmt.kind not in (p.TXN, p.COPY) and self.session.work is None and await self._pipelined():
+        if stmt.kind not in (TXN, COPY) and self.session.work is None and await self._pipelined():
             self.session.begin_implicit("pipeline")  # statements pipelined before a Sync commit together, as in PostgreSQL
-        if stmt.kind != p.COPY:
+        if stmt.kind != COPY:
             portal.result = await self.session.run(stmt, portal.params, lazy=True)
             return
         # COPY through the extended protocol (ADBC, connectorx, pg8000): CopyIn/CopyOut at Execute

@@ -9,13 +9,12 @@ rows whose key columns equal one of some keys). ``run``
 takes a timeout (57014) and is interrupted when its task is cancelled.
 ``jsonb`` holds PostgreSQL's json semantics (``jsonb.canonical`` is the
 text jsonb prints) behind the ``txngate_jsonb_*`` functions the engine
-registers. ``BOOLEAN_WORDS``: PostgreSQL's boolean input words.
+registers.
 """
 
 from local_exec import jsonb
 from local_exec.engine import EngineError, LocalEngine, parse_size
 from local_exec.runs import key_tuples, matching
 from local_exec.snapshots import SnapshotCache
-from local_exec.strings import BOOLEAN_WORDS
 
-__all__ = ["BOOLEAN_WORDS", "EngineError", "LocalEngine", "SnapshotCache", "jsonb", "key_tuples", "matching", "parse_size"]
+__all__ = ["EngineError", "LocalEngine", "SnapshotCache", "jsonb", "key_tuples", "matching", "parse_size"]

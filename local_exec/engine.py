@@ -31,7 +31,7 @@ import pyarrow as pa
 from local_exec import floats, intervals, jsonb, jsonpath, jsontext, numeric, regex, strings, texts, tochar, udf
 from local_exec.errors import EngineError, as_duckdb_error, map_error
 from local_exec.native import NativeTables
-from storage.persist.codec import TYPE_KEY, map_elements
+from storage.persist import TYPE_KEY, map_elements
 
 
 _PARAM = re.compile(r"'(?:[^']|'')*'|\$(\d+)")

@@ -48,8 +48,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from storage.persist import DIFF, TS, comparable
-from storage.persist.consolidate import collapse, expand
+from storage.persist import DIFF, TS, collapse, comparable, expand
 
 #: Rows the tail holds before its older half becomes a run.
 TAIL_MAX = 1024

@@ -40,8 +40,7 @@ from collections import Counter, OrderedDict
 import pyarrow as pa
 
 from local_exec.runs import Runs, key_tuples, matching
-from storage.persist import DIFF, TS
-from storage.persist.consolidate import expand
+from storage.persist import DIFF, TS, expand
 from storage.txns import TxnsHandle
 
 #: Work on more rows than this (sorting a run, merging runs, materializing

@@ -50,15 +50,7 @@ from pglast.keywords import COL_NAME_KEYWORDS, RESERVED_KEYWORDS, TYPE_FUNC_NAME
 
 from local_exec import udf
 from local_exec.udf import FunctionError
-from values import ZONE_ABBREVIATIONS, ByteaInputError, parse_bytea
-
-#: PostgreSQL's boolean input words: any prefix of true/false/yes/no, on,
-#: off (two letters at least), 1 and 0 (the planner reads constants with them)
-BOOLEAN_WORDS = {
-    **{w[:i]: True for w in ("true", "yes") for i in range(1, len(w) + 1)},
-    **{w[:i]: False for w in ("false", "no") for i in range(1, len(w) + 1)},
-    "on": True, "of": False, "off": False, "1": True, "0": False,
-}
+from values import BOOLEAN_WORDS, ZONE_ABBREVIATIONS, ByteaInputError, parse_bytea
 
 #: text ending in a time zone abbreviation after a digit and a space: (what comes before it, the abbreviation)
 _ZONED = r"^(.*[0-9])\s+([A-Za-z]{2,5})\s*$"
@@ -69,7 +61,7 @@ _FIXED_ZONES = "MAP {" + ", ".join(
 #: ISO date or timestamp text with PostgreSQL's BC suffix: (year, the rest)
 _BC = r"\s*(\d+)(-\d{1,2}-\d{1,2}(?:[ T]\S.*?)?)\s+[Bb][Cc]\s*"
 
-__all__ = ["BOOLEAN_WORDS", "FUNCTIONS", "MACROS", "decode", "encode", "pg_format", "quote_ident", "quote_literal", "register"]
+__all__ = ["FUNCTIONS", "MACROS", "decode", "encode", "pg_format", "quote_ident", "quote_literal", "register"]
 
 _SPEC = re.compile(r"%(?:(\d+)\$)?(-)?(?:(\d+)|(\*)(?:(\d+)\$)?)?(.)?", re.DOTALL)
 _PLAIN = re.compile(r"[a-z_][a-z0-9_$]*")
@@ -182,6 +174,55 @@ def decode(text: str, fmt: str) -> bytes:
     raise FunctionError("22023", f'unrecognized encoding: "{fmt}"')
 
 
+_UNICODE_ESCAPE = re.compile(r"\\(?:\\|([0-9A-Fa-f]{4})|\+([0-9A-Fa-f]{6})|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8}))")
+
+
+def unistr(text: str) -> str:
+    """PostgreSQL's unistr: ``\\XXXX``, ``\\+XXXXXX``, ``\\uXXXX`` and
+    ``\\UXXXXXXXX`` are the code points they spell (a UTF-16 surrogate
+    pair the one it makes), ``\\\\`` a backslash; any other backslash is
+    42601, a code point past U+10FFFF 22023, an unpaired surrogate 42601."""
+    out, pos, high = [], 0, None
+
+    def unpaired():
+        return FunctionError("42601", "invalid Unicode surrogate pair")
+
+    for m in _UNICODE_ESCAPE.finditer(text):
+        if "\\" in text[pos:m.start()]:
+            break
+        if text[pos:m.start()] and high is not None:
+            raise unpaired()
+        out.append(text[pos:m.start()])
+        pos = m.end()
+        if m.group(0) == "\\\\":
+            if high is not None:
+                raise unpaired()
+            out.append("\\")
+            continue
+        cp = int(next(g for g in m.groups() if g is not None), 16)
+        if cp > 0x10FFFF:
+            raise FunctionError("22023", f"invalid Unicode code point: {cp:04X}")
+        if 0xD800 <= cp <= 0xDBFF:
+            if high is not None:
+                raise unpaired()
+            high = cp
+        elif 0xDC00 <= cp <= 0xDFFF:
+            if high is None:
+                raise unpaired()
+            out.append(chr(0x10000 + ((high - 0xD800) << 10) + (cp - 0xDC00)))
+            high = None
+        else:
+            if high is not None:
+                raise unpaired()
+            out.append(chr(cp))
+    if "\\" in text[pos:]:
+        raise FunctionError("42601", "invalid Unicode escape", "Unicode escapes must be \\XXXX, \\+XXXXXX, \\uXXXX, or \\UXXXXXXXX.")
+    if high is not None:
+        raise unpaired()
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def bytea_text(text: str) -> bytes:
     try:
         return parse_bytea(text)
@@ -218,6 +259,7 @@ FUNCTIONS = {
     "txngate_decode": (decode, ["VARCHAR", "VARCHAR"], "BLOB"),
     # text read as bytea's input reads it (values.parse_bytea; DuckDB's cast reads \xNN escapes only)
     "txngate_bytea_text": (bytea_text, ["VARCHAR"], "BLOB"),
+    "txngate_unistr": (unistr, ["VARCHAR"], "VARCHAR"),
 }
 
 MACROS = (

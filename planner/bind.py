@@ -33,7 +33,7 @@ from pglast.enums.parsenodes import (FRAMEOPTION_END_OFFSET_FOLLOWING, FRAMEOPTI
                                      FRAMEOPTION_NONDEFAULT, FRAMEOPTION_RANGE, FRAMEOPTION_START_OFFSET_FOLLOWING,
                                      FRAMEOPTION_START_OFFSET_PRECEDING)
 
-from planner import decimals, intervals, jsonops, locking, recursive, scopes, tochar
+from planner import decimals, jsonops, locking, recursive, scopes, tochar
 from planner.catalog import Catalog, Relation
 from planner import functions
 from planner.errors import FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, INVALID_PARAMETER_VALUE, SqlError, not_supported, undefined
@@ -42,9 +42,10 @@ from planner.parse import copy_tree, pg_sql, walk
 from planner.resolve import ColumnTypes, column_type, resolve, row_columns, scalar_in_from, scoped_type
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, raised, replace_children
 from planner.sqltypes import type_name as sql_type_name
-from planner.sqltypes import (FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, STORED_PLACES, canonical, fraction_precision, interval_text,
-                              spark_stored_numeric, special_datetime, time_text, typed_literal)
-from values import CATALOG_TYPES, ArrayLiteralError, ByteaInputError, abbreviation, abbreviation_steps, engine_offset, parse_array, parse_bytea
+from planner.sqltypes import (FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, STORED_PLACES, canonical, fraction_precision, spark_stored_numeric,
+                              special_datetime, typed_literal)
+from values import (CATALOG_TYPES, ArrayLiteralError, ByteaInputError, IntervalSyntax, abbreviation, abbreviation_steps, engine_offset, interval_text,
+                    parse_array, parse_bytea, qualified_interval, time_text, unit_field)
 
 #: ``emulation(catalog)`` -> a planner.pgcatalog.PgCatalog for that catalog
 Emulation = Callable[[Catalog], object]
@@ -769,7 +770,7 @@ class Binder:
             word = args[0].val.sval.lower()
             field = _extract_field(name, word, _extract_source(args[1], self._columns))
             if field is None:
-                field = intervals.unit_field(word) or word  # msec, secs, mon, ...: PostgreSQL's unit words
+                field = unit_field(word) or word  # msec, secs, mon, ...: PostgreSQL's unit words
                 field = {"millisecond": "milliseconds", "microsecond": "microseconds"}.get(field, field)
             new = self._date_part(name, field, args[1])
             if new is not None:
@@ -2710,6 +2711,7 @@ FUNCTION_NAMES = {
     # local_exec.strings: PostgreSQL's versions (DuckDB's differ, or lack them)
     "sha224": "txngate_sha224", "sha384": "txngate_sha384", "sha512": "txngate_sha512", "encode": "txngate_encode",
     "decode": "txngate_decode", "split_part": "txngate_split_part", "to_hex": "txngate_to_hex", "chr": "txngate_chr", "date_bin": "txngate_date_bin",
+    "unistr": "txngate_unistr",
     # pgcatalog.macros(): PostgreSQL's empty and NULL delimiters, and NULL elements
     "string_to_array": "txngate_string_to_array", "array_to_string": "txngate_array_to_string", "array_cat": "txngate_array_cat",
     "btrim": "trim", "octet_length": "strlen", "position": "strpos", "char_length": "length", "character_length": "length",
@@ -4220,13 +4222,13 @@ def _like_escape(n: ast.A_Expr) -> ast.Node:
 def _qualified_interval(tc: ast.TypeCast) -> None:
     """``interval '90' day`` and the other field-qualified interval
     literals (which neither DuckDB nor sqlglot read) as the plain interval
-    PostgreSQL makes of them (planner.intervals.qualified_interval)."""
+    PostgreSQL makes of them (values.qualified_interval)."""
     if not (isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String)):
         raise not_supported("interval field qualifiers on a value that is not a literal")
     mask, *rest = [m.val.ival for m in tc.typeName.typmods]
     try:
-        months, days, micros = intervals.qualified_interval(tc.arg.val.sval, mask, rest[0] if rest else None)
-    except intervals.IntervalSyntax:
+        months, days, micros = qualified_interval(tc.arg.val.sval, mask, rest[0] if rest else None)
+    except IntervalSyntax:
         raise SqlError(INVALID_DATETIME_FORMAT, f'invalid input syntax for type interval: "{tc.arg.val.sval}"') from None
     tc.arg = ast.A_Const(val=ast.String(sval=f"{months} months {days} days {micros} microseconds"))
     tc.typeName = ast.TypeName(names=(ast.String(sval="interval"),), typemod=-1)

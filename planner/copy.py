@@ -43,8 +43,8 @@ from planner.bind import transpile
 from planner.dml import check_unique_on, duplicate_key, key_values
 from planner.errors import BAD_COPY_FILE_FORMAT, SqlError, not_supported
 from planner.result import Result
-from planner.sqltypes import INTEGER_RANGES, array_texts, duckdb_type, interval_text, stored_cast
-from values import TextStyle, format_column, of_arrow, python_values
+from planner.sqltypes import INTEGER_RANGES, array_texts, duckdb_type, stored_cast
+from values import TextStyle, format_column, interval_text, of_arrow, python_values
 from planner.work import off_loop
 from local_exec import key_tuples, matching
 
@@ -289,7 +289,7 @@ class _Blocks:
 def _interval_texts(column) -> pa.Array:
     """Interval text as PostgreSQL reads it (``-41 mon -12 days +360:00``,
     which DuckDB refuses) in the form DuckDB reads exactly
-    (``sqltypes.interval_text``), each distinct text read once."""
+    (``values.interval_text``), each distinct text read once."""
     column = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
     distinct = pc.unique(column)
     read = pa.array([None if t is None else interval_text(t) for t in distinct.to_pylist()], pa.string())

@@ -64,9 +64,7 @@ from values import ByteaInputError, TextStyle, engine_zone, format_column, forma
 from planner.work import Work, off_loop, with_diff
 from planner.waits import waiting
 from local_exec import jsonb, key_tuples, matching
-from storage.persist import DIFF, comparable
-from storage.persist.codec import map_elements
-from storage.persist.consolidate import collapse, expand
+from storage.persist import DIFF, collapse, comparable, expand, map_elements
 
 ROWID = "__rowid"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 
 from storage.errors import CommitUnknown, Conflict, LocationError, TxngateError
+from values import InvalidInput
 
 logger = logging.getLogger(__name__)
 
@@ -121,6 +122,8 @@ def from_storage(e: TxngateError) -> SqlError:
     * ``CommitUnknown``: FATAL 08006, and the connection ends — the
       client must not take the error for a rollback;
     * ``Conflict``: 40001, nothing written;
+    * ``values.InvalidInput`` (a value's text its type's input refuses):
+      its own SQLSTATE (22P02, 22007, ...) and message;
     * any other ``LocationError`` (an outage of Blob, Consensus or the
       oracle): 57P03, with the cause in DETAIL; nothing was committed;
     * anything else (``UsageError``: a bug of ours): XX000, logged.
@@ -136,6 +139,8 @@ def from_storage(e: TxngateError) -> SqlError:
         )
     if isinstance(e, Conflict):
         return serialization_failure(e)
+    if isinstance(e, InvalidInput):
+        return SqlError(e.sqlstate, e.message)
     if isinstance(e, LocationError):
         return SqlError(
             CANNOT_CONNECT_NOW,

@@ -50,8 +50,8 @@ from pglast.enums import A_Expr_Kind
 from local_exec import EngineError
 from planner import jsonops
 from planner import parse as p
-from planner import builtins, decimals, intervals, scopes, sequences, textscan, waits
-from values import DATE_ORDER, TextStyle, offset_of_hours, setting_of_offset, zone
+from planner import builtins, decimals, scopes, sequences, textscan, waits
+from values import DATE_ORDER, INTERVAL_STYLE, IntervalSyntax, InvalidInput, TextStyle, interval_input, offset_of_hours, qualified_interval, setting_of_offset, zone
 from planner.bind import Binder, pg_sql, result_types, scoped_column_types
 from planner.catalog import TEMP_SCHEMA_PREFIX
 from planner.copy import CopySink, CopySource, copy_from, copy_to
@@ -209,10 +209,10 @@ def _zone_of_interval(tc: ast.TypeCast) -> str:
     mask, *rest = [m.val.ival for m in tc.typeName.typmods or ()] or [None]
     try:
         if mask is None:
-            months, days, micros = intervals.interval_input(text)
+            months, days, micros = interval_input(text)
         else:
-            months, days, micros = intervals.qualified_interval(text, mask, rest[0] if rest else None)
-    except intervals.IntervalSyntax:
+            months, days, micros = qualified_interval(text, mask, rest[0] if rest else None)
+    except IntervalSyntax:
         raise SqlError(INVALID_DATETIME_FORMAT, f'invalid input syntax for type interval: "{text}"') from None
     if months or days:
         raise SqlError(INVALID_PARAMETER_VALUE, f"invalid interval value for time zone: {'month' if months else 'day'} not allowed")
@@ -537,7 +537,7 @@ class Session:
             started = time.monotonic()
             try:
                 inserted = await self._timed(self._dml(self.work, None).insert_batch(stmt.node, batch), statements=0)
-            except SqlError:
+            except (SqlError, InvalidInput):
                 inserted = False
             if inserted:
                 for _params in batch:
@@ -556,7 +556,7 @@ class Session:
         started, sqlstate = time.monotonic(), None
         waits.CURRENT.set(self.wait)
         DATE_ORDER.set(self.settings["datestyle"].rsplit(",", 1)[-1].strip())  # how numeric date text reads
-        intervals.INTERVAL_STYLE.set(self.settings["intervalstyle"])  # how far an interval's leading minus reaches
+        INTERVAL_STYLE.set(self.settings["intervalstyle"])  # how far an interval's leading minus reaches
         limit = asyncio.timeout(self.timeout)
         try:
             async with limit:

@@ -1,7 +1,7 @@
 """SQL type names: from pglast type nodes to txngate's canonical names (the
 way back, from Arrow result types to SQL names, is ``values.of_arrow``).
 
-Canonical names are what ``storage.persist.codec.field_for`` accepts:
+Canonical names are what ``storage.persist.field_for`` accepts:
 ``smallint``, ``integer``, ``bigint``, ``real``, ``double precision``,
 ``numeric(p,s)``, ``boolean``, ``text``, ``varchar(n)``, ``char(n)``,
 ``date``, ``timestamp``, ``timestamptz``, ``time``, ``interval``, ``bytea``,
@@ -16,21 +16,16 @@ DuckDB cannot cast; ``typed_literal`` rewrites one into
 from __future__ import annotations
 
 import datetime as dt
-import re
 from functools import lru_cache
 
 import pglast
 import pyarrow as pa
 from pglast import ast
 
-from local_exec import BOOLEAN_WORDS
-from planner.datetimes import datetime_input, fraction_micros, twelve_hour
 from planner.parse import copy_tree
-from planner.intervals import IntervalOverflow, IntervalSyntax, interval_input
-from planner.errors import (INVALID_DATETIME_FORMAT, INVALID_PARAMETER_VALUE, INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, SYNTAX_ERROR,
-                            UNDEFINED_OBJECT, SqlError, not_supported)
-from values import (CATALOG_TYPES, STORED_PLACES, TOO_MANY_PLACES, ArrayLiteralError, DateSyntax, abbreviation, bc_input, date_input, parse_array,
-                    timestamp_input)
+from planner.errors import INVALID_PARAMETER_VALUE, NUMERIC_VALUE_OUT_OF_RANGE, SYNTAX_ERROR, UNDEFINED_OBJECT, SqlError, not_supported
+from values import (CATALOG_TYPES, INTEGER_RANGES, STORED_PLACES, TOO_MANY_PLACES, ArrayLiteralError, abbreviation, boolean_input, datetime_text,
+                    float_input, integer_input, interval_text, numeric_input, parse_array, time_text)
 
 _ALIASES = {
     "int2": "smallint", "smallint": "smallint",
@@ -110,39 +105,13 @@ def fraction_precision(tn: ast.TypeName) -> int | None:
     return min(mods[0], 6)
 
 
-#: The integer types and the least and greatest value each holds.
-INTEGER_RANGES = {"smallint": (-(1 << 15), (1 << 15) - 1), "integer": (-(1 << 31), (1 << 31) - 1), "bigint": (-(1 << 63), (1 << 63) - 1)}
-#: the integer types, narrowest first
+#: the integer types, narrowest first (their ranges: ``values.INTEGER_RANGES``)
 INTEGER_TYPES = tuple(INTEGER_RANGES)
 
 
 #: PostgreSQL's spellings of the integer types -> the canonical names
 INTEGER_NAMES = {"int2": "smallint", "smallint": "smallint", "int4": "integer", "int": "integer", "integer": "integer",
                  "int8": "bigint", "bigint": "bigint"}
-_INTEGER_TEXT = re.compile(r"[ \t\n\r\v\f]*[+-]?[0-9]+[ \t\n\r\v\f]*")
-
-
-def boolean_input(text: str) -> bool:
-    """``text`` read as PostgreSQL's boolean input function reads it (any
-    case, surrounding spaces; DuckDB's cast takes only some of these
-    words); 22P02 for other text."""
-    value = BOOLEAN_WORDS.get(text.strip(" \t\n\r\v\f").lower())
-    if value is None:
-        raise SqlError(INVALID_TEXT_REPRESENTATION, f'invalid input syntax for type boolean: "{text}"')
-    return value
-
-
-def integer_input(text: str, sql_type: str) -> int:
-    """``text`` read as PostgreSQL's smallint, integer or bigint input
-    function reads it (version 15: decimal digits, a sign, surrounding
-    white space; DuckDB's cast would also take ``34.5``, rounding, and
-    ``1e2``, ``0x10``, ``1_000``): 22P02 for other text, 22003 out of range."""
-    if not _INTEGER_TEXT.fullmatch(text):
-        raise SqlError(INVALID_TEXT_REPRESENTATION, f'invalid input syntax for type {sql_type}: "{text}"')
-    value = int(text)
-    if not integer_fits(value, sql_type):
-        raise SqlError(NUMERIC_VALUE_OUT_OF_RANGE, f'value "{text}" is out of range for type {sql_type}')
-    return value
 
 
 #: PostgreSQL's special date/time input words that DuckDB reads otherwise (or not at all), as expressions
@@ -165,26 +134,7 @@ def special_datetime(text: str, sql_type: str) -> ast.Node | None:
     return pglast.parse_sql(f"SELECT CAST({word} AS {sql_type})")[0].stmt.targetList[0].val  # a zone leaves a timestamp's as it is
 
 
-_FLOAT_TEXT = re.compile(r"[ \t\n\r\v\f]*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[ \t\n\r\v\f]*")
-_FLOAT_WORDS = re.compile(r"[ \t\n\r\v\f]*[+-]?(?:nan|inf|infinity)[ \t\n\r\v\f]*", re.IGNORECASE)
 FLOAT_NAMES = {"float8": "double precision", "float4": "real", "double precision": "double precision", "real": "real", "float": "double precision"}
-
-
-def float_input(text: str, sql_type: str) -> float:
-    """``text`` read as PostgreSQL's real or double precision input function
-    reads it: a decimal or exponent number, NaN, Infinity (any case, a
-    sign); 22P02 for other text, 22003 when the number is beyond the type's
-    range or underflows to zero (DuckDB's cast gave infinity or 0)."""
-    if _FLOAT_WORDS.fullmatch(text):
-        return float(text.strip())
-    if not _FLOAT_TEXT.fullmatch(text):
-        raise SqlError(INVALID_TEXT_REPRESENTATION, f'invalid input syntax for type {sql_type}: "{text}"')
-    value = float(text)
-    limit, tiny = (3.4028234663852886e38, 1.1754943508222875e-38) if sql_type == "real" else (1.7976931348623157e308, 2.2250738585072014e-308)
-    nonzero = any(c in "123456789" for c in text.lower().partition("e")[0])
-    if abs(value) > limit or (nonzero and abs(value) < tiny):
-        raise SqlError(NUMERIC_VALUE_OUT_OF_RANGE, f'"{text.strip()}" is out of range for type {sql_type}')
-    return value
 
 
 def integer_fits(value, sql_type: str) -> bool:
@@ -278,86 +228,6 @@ def array_texts(column) -> pa.Array:
     return pa.array([None if v is None else _array_elements(v) for v in column.to_pylist()], pa.list_(pa.string()))
 
 
-#: Arrow carries an interval's time in nanoseconds (64 bits): PostgreSQL's
-#: microseconds reach a thousand times further
-_INTERVAL_MICROS = (1 << 63) // 1000
-
-
-def datetime_text(text: str, sql_type: str) -> str:
-    """Text of a date, timestamp or timestamptz as text DuckDB reads as
-    PostgreSQL reads ``text`` (BC years, ``values.bc_input``; the free
-    forms, ``planner.datetimes``; DateStyle's field order and two-digit
-    years, ``values.date_input``); ``text`` itself when DuckDB reads it
-    alike. The one reader of such text, for constants and parameters."""
-    try:
-        out = bc_input(text, sql_type) or datetime_input(text, sql_type) \
-            or (date_input if sql_type == "date" else timestamp_input)(text) or text
-    except DateSyntax as e:
-        raise SqlError(e.sqlstate, str(e)) from None
-    if (m := _FAR_YEAR.match(out)) and int(m.group(1)) > _LAST_YEAR[sql_type]:
-        raise SqlError("22008", f'{"date" if sql_type == "date" else "timestamp"} out of range: "{text}"')
-    return out
-
-
-#: the last years PostgreSQL's dates and timestamps reach (the engine's reach further)
-_LAST_YEAR = {"date": 5874897, "timestamp": 294276, "timestamptz": 294276}
-_FAR_YEAR = re.compile(r"\s*(\d{6,})-")
-
-
-_ZONED_TIME = re.compile(r"(.*?\d)\s*([a-z]+|[+-]\d{1,2}(?::?\d{2})?)", re.IGNORECASE)
-_LONG_FRACTION = re.compile(r"(\d{1,2}):(\d{2}):(\d{2})\.(\d{7,})")
-_TWELVE_HOUR = re.compile(r"(\d{1,2})(:\d{2}(?::\d{2}(?:\.\d*)?)?)\s*([ap]m)", re.IGNORECASE)
-
-
-_DATED_TIME = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})\s+(\d.*)")
-_NAMED_ZONE = re.compile(r"(.*?\d)\s*[A-Za-z_]+/[A-Za-z_/+-]+")
-
-
-def time_text(text: str) -> str:
-    """Text of a time as text DuckDB reads as PostgreSQL reads ``text``: a
-    zone after it (``02:03 PST``, ``11:59-04``, a zone name after a date:
-    ``2003-03-07 15:36:39 America/New_York``) dropped, as a time without
-    time zone drops it (and the date), and a fraction beyond microseconds rounded (up to
-    ``24:00:00``; DuckDB cuts it), and AM/PM read (DuckDB refuses them)."""
-    t = text.strip()
-    if dated := _DATED_TIME.fullmatch(t):  # a date before it (which gives a zone name its offset): read, then dropped
-        try:
-            dt.date(int(dated.group(1)), int(dated.group(2)), int(dated.group(3)))
-        except ValueError:
-            raise SqlError("22008", f'date/time field value out of range: "{text}"') from None
-        t = dated.group(4).strip()
-        if named := _NAMED_ZONE.fullmatch(t):
-            t = named.group(1)
-    if re.search(r"[A-Za-z_]+/[A-Za-z_]", t) or re.match(r"\d+-\d+-\d+T", t):  # a zone name: its offset depends on a date; ISO's T
-        raise SqlError(INVALID_DATETIME_FORMAT, f'invalid input syntax for type time: "{text}"')
-    if (m := _ZONED_TIME.fullmatch(t)) and (abbreviation(m.group(2)) is not None or m.group(2)[0] in "+-"):
-        t = m.group(1)
-    if (m := _TWELVE_HOUR.fullmatch(t)) and 1 <= int(m.group(1)) <= 12:
-        t = f"{twelve_hour(int(m.group(1)), m.group(3)):02d}{m.group(2)}"
-    if m := _LONG_FRACTION.fullmatch(t):
-        micros = fraction_micros(m.group(4))
-        total = ((int(m.group(1)) * 60 + int(m.group(2))) * 60 + int(m.group(3))) * 1_000_000 + micros
-        seconds, micros = divmod(total, 1_000_000)
-        t = f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{micros:06d}"
-    return t
-
-
-def interval_text(text: str) -> str:
-    """An interval constant as text DuckDB reads exactly as PostgreSQL reads
-    ``text`` (``planner.intervals``); 22007 for text PostgreSQL refuses,
-    22015 beyond its range."""
-    try:
-        months, days, micros = interval_input(text)
-    except IntervalSyntax:
-        raise SqlError(INVALID_DATETIME_FORMAT, f'invalid input syntax for type interval: "{text}"') from None
-    except IntervalOverflow as e:
-        if e.field:
-            raise SqlError("22015", f'interval field value out of range: "{text}"') from None
-        raise SqlError("22008", "interval out of range") from None
-    if abs(micros) >= _INTERVAL_MICROS:
-        raise SqlError("0A000", f'interval "{text}" is beyond the {_INTERVAL_MICROS // 3_600_000_000} hours of time txngate carries in an interval')
-    return f"{months} months {days} days {micros} microseconds"
-
 
 def typed_literal(node: ast.Node, sql_type: str) -> ast.Node:
     """``node`` as a value of ``sql_type``: a string constant given to an
@@ -368,7 +238,7 @@ def typed_literal(node: ast.Node, sql_type: str) -> ast.Node:
     PostgreSQL's words; one given to a date, timestamp or interval is cast
     to it, as text DuckDB reads alike (a date in DateStyle's field order,
     ``values.date_input``; BC years, ``values.bc_input``; the free forms,
-    ``planner.datetimes``; intervals, ``interval_text``); anything else is
+    ``values.datetimes``; intervals, ``values.interval_text``); anything else is
     unchanged."""
     if sql_type in INTEGER_RANGES and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
         value = ast.A_Const(val=ast.String(sval=str(integer_input(node.val.sval, sql_type))))
@@ -378,11 +248,8 @@ def typed_literal(node: ast.Node, sql_type: str) -> ast.Node:
         return node
     if sql_type == "boolean" and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
         return ast.A_Const(val=ast.Boolean(boolval=boolean_input(node.val.sval)))
-    if sql_type.startswith("numeric") and not sql_type.endswith("[]") and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String) \
-            and not _FLOAT_TEXT.fullmatch(node.val.sval):
-        if _FLOAT_WORDS.fullmatch(node.val.sval):  # PostgreSQL's numeric has them; DuckDB's decimal does not
-            raise not_supported(f'numeric value "{node.val.sval.strip()}" (NaN and infinity)')
-        raise SqlError(INVALID_TEXT_REPRESENTATION, f'invalid input syntax for type numeric: "{node.val.sval}"')  # DuckDB took 1_000
+    if sql_type.startswith("numeric") and not sql_type.endswith("[]") and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String):
+        numeric_input(node.val.sval)  # checked (DuckDB took 1_000; PostgreSQL's NaN and infinity, which DuckDB's decimal lacks, are 0A000)
     if sql_type in _DATETIMES and isinstance(node, ast.A_Const) and isinstance(node.val, ast.String) \
             and (special := special_datetime(node.val.sval, sql_type)) is not None:
         return special

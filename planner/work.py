@@ -37,8 +37,7 @@ from planner.catalog import CATALOG_SCHEMA, CATALOG_SHARD, Catalog, Relation, ro
 from planner.errors import READ_ONLY_TRANSACTION, SqlError, serialization_failure
 from planner.waits import waiting
 from storage.errors import CommitUnknown, Conflict
-from storage.persist import DIFF, LeasedParts, comparable
-from storage.persist.consolidate import collapse, expand
+from storage.persist import DIFF, LeasedParts, collapse, comparable, expand
 from storage.txns import Txn, key_hash, refresh
 from local_exec import key_tuples, matching
 

@@ -26,9 +26,7 @@ import json
 import pyarrow as pa
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 
-from storage.persist import codec, part_schema, read_encoded
-from storage.persist.codec import DIFF, TS
-from storage.persist.state import PartMeta
+from storage.persist import DIFF, TS, PartMeta, part_schema, physical_schema, read_encoded, schema_from_bytes
 
 NAME = "txngate_parts"
 
@@ -37,7 +35,7 @@ def physical_fields(schema: pa.Schema) -> list[pa.Field]:
     """The columns a reader yields for a shard of ``schema``: user columns
     as Parquet holds them (uuids as plain binary), ``_diff``, ``_ts``."""
     out = []
-    for f in codec.physical_schema(schema):
+    for f in physical_schema(schema):
         t = f.type
         if pa.types.is_fixed_size_binary(t):
             t = pa.binary()
@@ -79,7 +77,7 @@ class PartsDataSource(DataSource):
         return NAME
 
     def schema(self) -> str:
-        return spark_ddl(physical_fields(codec.schema_from_bytes(base64.b64decode(self.options["schema"]))))
+        return spark_ddl(physical_fields(schema_from_bytes(base64.b64decode(self.options["schema"]))))
 
     def reader(self, schema) -> DataSourceReader:
         return PartsReader(self.options)
@@ -89,7 +87,7 @@ class PartsReader(DataSourceReader):
     def __init__(self, options):
         self.blob_url = options.get("blob", "")
         self.parts = json.loads(options["parts"])
-        self.schema = codec.schema_from_bytes(base64.b64decode(options["schema"]))
+        self.schema = schema_from_bytes(base64.b64decode(options["schema"]))
         self.fields = physical_fields(self.schema)
 
     def partitions(self):

@@ -61,8 +61,7 @@ import pyarrow as pa
 from spark_exec.datasource import NAME, physical_fields, spark_ddl, spark_type
 from spark_exec.runtime import SparkError, SparkRuntime
 from storage.location import Blob
-from storage.persist import BatchHandle, LeasedParts, adopt_parquet, codec
-from storage.persist.codec import DIFF, TS
+from storage.persist import DIFF, TS, BatchHandle, LeasedParts, adopt_parquet, schema_from_bytes, schema_to_bytes
 
 #: Arrow bytes per part written by an executor
 WRITE_PART_BYTES = 32 << 20
@@ -110,7 +109,7 @@ def snapshot_frame(spark, leased: LeasedParts, access: BlobAccess):
         frames.append(
             spark.read.format(NAME)
             .option("blob", access.url)
-            .option("schema", base64.b64encode(codec.schema_to_bytes(leased.schema)).decode())
+            .option("schema", base64.b64encode(schema_to_bytes(leased.schema)).decode())
             .option("parts", json.dumps([p.to_json() for p in others]))
             .load()
         )
@@ -145,9 +144,9 @@ def _write_parts(blob_url: str, shard_id: str, schema_bytes: bytes, writer: str,
     import asyncio as aio
 
     from storage.location import open_blob
-    from storage.persist.batch import BatchBuilder
+    from storage.persist import BatchBuilder
 
-    schema = codec.schema_from_bytes(schema_bytes)
+    schema = schema_from_bytes(schema_bytes)
 
     async def go():
         blob = await open_blob(blob_url)
@@ -286,7 +285,7 @@ class SparkEngine:
                                                    "spark.sql.session.timeZone": timezone})
         group = self.runtime.new_group()
         writer = f"spark-{uuid.uuid4().hex[:16]}"
-        fn = functools.partial(_write_parts, self.access.url, shard_id, codec.schema_to_bytes(schema), writer, transform, self.part_bytes)
+        fn = functools.partial(_write_parts, self.access.url, shard_id, schema_to_bytes(schema), writer, transform, self.part_bytes)
 
         def job():
             return [bytes(r[0]) for r in frame().mapInArrow(fn, "handle binary").collect()]

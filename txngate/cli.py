@@ -51,8 +51,7 @@ LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
 async def _serve(cfg: config_mod.Config, worker: tuple[int, int, int, str] | None = None) -> None:
-    from gateway import MetricsServer, Peers, Server
-    from gateway.auth import Authenticator, Users, tls_context
+    from gateway import Authenticator, MetricsServer, Peers, Server, Users, tls_context
     from planner import Database
 
     users = Users.load(cfg.users_file, cfg.users)

@@ -17,7 +17,20 @@ date input helpers (``date_input``, ``timestamp_input``, ``bc_input``,
 ``DATE_ORDER``, ``DateSyntax``, ``ArrayLiteralError``, ``INFINITIES``);
 ``values.binary``: ``encode_binary`` / ``decode_binary`` (PostgreSQL's
 binary format); ``values.columns``: ``python_values`` (an Arrow column as
-the Python values those encoders take); ``values.zones``: ``zone`` (a
+the Python values those encoders take); ``values.encode``:
+``encode_column`` / ``encode_values`` (a column in the protocol's text or
+binary format, for DataRows and COPY; ``fixed_width_binary``);
+``values.input``: PostgreSQL's input functions, ``datetime_text`` /
+``time_text`` / ``interval_text`` (text the engines read alike),
+``boolean_input`` (``BOOLEAN_WORDS``) / ``integer_input``
+(``INTEGER_RANGES``) / ``float_input`` / ``numeric_input`` (text to a
+value) and
+``decode_param`` (a protocol parameter, text or binary, by OID), over
+``values.datetimes`` (``datetime_input``: the free date and time forms)
+and ``values.intervals`` (``interval_input``, ``qualified_interval``,
+``INTERVAL_STYLE``, ``IntervalSyntax``, ``unit_field``);
+``values.errors``: ``InvalidInput``, the error every reader raises, with
+PostgreSQL's SQLSTATE; ``values.zones``: ``zone`` (a
 TimeZone setting's zone), ``engine_zone`` (the name the engines compute
 it in; ``engine_offset``: the name of a fixed offset; ``is_engine_offset``: one of those),
 ``offset_of_hours`` / ``setting_of_offset`` (SET TIME ZONE of a number or
@@ -26,11 +39,18 @@ at), ``abbreviation`` / ``abbreviation_offset`` / ``abbreviation_steps``
 (time zone abbreviations, fixed and dynamic).
 
 Invariant: nothing here imports gateway, planner or the engines;
-the module keeps no state but the ``DATE_ORDER`` context variable.
+the package keeps no state but the ``DATE_ORDER`` and ``INTERVAL_STYLE``
+context variables.
 """
 
 from values.binary import decode_binary, encode_binary
 from values.columns import python_values
+from values.datetimes import datetime_input
+from values.encode import encode_column, encode_values, fixed_width_binary
+from values.errors import InvalidInput
+from values.input import (BOOLEAN_WORDS, INTEGER_RANGES, boolean_input, datetime_text, decode_param, float_input, integer_input, interval_text,
+                          numeric_input, time_text)
+from values.intervals import INTERVAL_STYLE, IntervalSyntax, interval_input, qualified_interval, unit_field
 from values.text import (DATE_ORDER, INFINITIES, ArrayLiteralError, ByteaInputError, DateSyntax, TextStyle, bc_input, date_input, format_array, format_column,
                          format_interval, format_record_texts, format_value, parse_array, parse_bytea, split_far_dates, split_infinities, timestamp_input, value_type)
 from values.zones import ABBREVIATIONS as ZONE_ABBREVIATIONS
@@ -43,4 +63,6 @@ __all__ = ["CATALOG_TYPES", "DATE_ORDER", "STORED_PLACES", "TOO_MANY_PLACES", "I
            "PgType", "TextStyle", "bc_input", "date_input", "decode_binary", "encode_binary", "format_array", "format_column", "format_interval",
            "format_record_texts", "format_value", "of_arrow", "parse_array", "python_values", "split_far_dates", "split_infinities", "sql_of_oid", "timestamp_input",
            "type_length", "type_oid", "value_type", "zone", "engine_zone", "is_engine_offset", "offset_of_hours", "setting_of_offset",
-           "abbreviation", "abbreviation_offset", "abbreviation_steps", "local_offset", "engine_offset", "ZONE_ABBREVIATIONS"]
+           "abbreviation", "abbreviation_offset", "abbreviation_steps", "local_offset", "engine_offset", "ZONE_ABBREVIATIONS",
+           "INTERVAL_STYLE", "InvalidInput", "ByteaInputError", "parse_bytea", "IntervalSyntax", "datetime_input", "datetime_text", "decode_param", "encode_column", "encode_values",
+           "fixed_width_binary", "interval_input", "BOOLEAN_WORDS", "INTEGER_RANGES", "boolean_input", "float_input", "integer_input", "numeric_input", "interval_text", "qualified_interval", "time_text", "unit_field"]

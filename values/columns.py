@@ -17,14 +17,17 @@ import pyarrow.compute as pc
 
 from values.text import split_far_dates, split_infinities
 
-_MIDNIGHT_AFTER = dt.time(0)  # how Arrow gives 24:00:00 (and 00:00:00) to Python
+_MIDNIGHT_AFTER = dt.time(0)
+_TIMEDELTA_DAYS = dt.timedelta.max.days  # how Arrow gives 24:00:00 (and 00:00:00) to Python
 
 
 def _as_timedelta(v) -> bool:
     """An interval a timedelta holds as it is: no months, and a time part
     under a day of the days' sign (a timedelta would make '25 hours' a
-    day and an hour, and '1 day -1 hours' 23 hours)."""
-    return not v.months and abs(v.nanoseconds) < 86_400 * 10**9 and (v.days == 0 or v.nanoseconds == 0 or (v.days > 0) == (v.nanoseconds > 0))
+    day and an hour, and '1 day -1 hours' 23 hours), and days within a
+    timedelta's reach (PostgreSQL's run to 2,147,483,647)."""
+    return not v.months and abs(v.nanoseconds) < 86_400 * 10**9 and (v.days == 0 or v.nanoseconds == 0 or (v.days > 0) == (v.nanoseconds > 0)) \
+        and abs(v.days) < _TIMEDELTA_DAYS
 
 
 def python_values(column) -> list:

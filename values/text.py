@@ -34,6 +34,7 @@ from functools import lru_cache
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from values.errors import InvalidInput
 from values.types import of_arrow
 from values.zones import format_offset, zone
 
@@ -533,12 +534,8 @@ def _format_values(arr: pa.Array, sql_type: str, style: TextStyle | None) -> pa.
     return pa.array([format_value(v, sql_type, style) for v in arr.to_pylist()], pa.string())
 
 
-class ByteaInputError(ValueError):
+class ByteaInputError(InvalidInput):
     """Text that bytea's input refuses; ``sqlstate`` is PostgreSQL's for it."""
-
-    def __init__(self, sqlstate: str, message: str):
-        super().__init__(message)
-        self.sqlstate = sqlstate
 
 
 _BYTEA_ESCAPE = re.compile(r"\\(?:[0-3][0-7]{2}|\\)?")
@@ -693,12 +690,8 @@ DATE_ORDER: ContextVar[str] = ContextVar("date_order", default="MDY")
 _NUMERIC_DATE = re.compile(r"\s*(\d+)([-/. ])(\d+)\2(\d+)\s*")
 
 
-class DateSyntax(ValueError):
+class DateSyntax(InvalidInput):
     """Text PostgreSQL refuses as a date: ``sqlstate`` 22007 or 22008."""
-
-    def __init__(self, sqlstate: str, message: str):
-        super().__init__(message)
-        self.sqlstate = sqlstate
 
 
 _BC_TEXT = re.compile(r"\s*(\d+)(-\d{1,2}-\d{1,2}(?:[ T]\S.*?)?)\s+BC\s*", re.IGNORECASE)

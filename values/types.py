@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from storage.persist.codec import sql_type_of
+from storage.persist import sql_type_of
 
 #: an unconstrained numeric is computed and stored with this many digits after the point (DuckDB's DECIMAL(38,10))
 STORED_PLACES = 10

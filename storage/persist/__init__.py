@@ -18,10 +18,16 @@ Public API:
 * ``BatchHandle``: a written batch that can be sent to another process
   (``to_bytes``/``from_bytes``) and re-timestamped without rewriting
   (``rewrite_ts``);
-* ``codec.field_for(name, sql_type)``: schema fields for SQL types;
+* ``field_for(name, sql_type)``: schema fields for SQL types, and
+  ``sql_type_of(field)`` the type back (under ``TYPE_KEY`` of the field's
+  metadata); ``map_elements`` (a function over a list column's elements);
+  ``schema_to_bytes`` / ``schema_from_bytes`` (a schema, with its SQL
+  types, for another process) and ``physical_schema`` (as Parquet holds it);
   ``comparable(column)``: dates and times as the integers they are stored
   as (Python values for every value Arrow holds: BC, infinities);
-* ``ShardState.validate()`` and ``FOREVER``;
+* ``ShardState.validate()``, ``PartMeta`` (one part of a batch) and ``FOREVER``;
+* ``collapse(updates)`` (diffs summed per row, whatever their times) and
+  ``expand(updates)`` (rows repeated by their diffs): updates to rows;
 * ``read_encoded(data, part_schema(schema, part))``: the table of a part's
   bytes (Parquet in Blob; small inline parts carry no schema of their own);
 * ``adopt_parquet(blob, shard, schema, writer, prefix)``: a batch of the
@@ -31,11 +37,13 @@ Public API:
 
 from storage.persist.batch import BatchBuilder, BatchHandle, adopt_parquet, part_schema, read_encoded
 from storage.persist.client import PersistClient
-from storage.persist.codec import DIFF, TS, SchemaError, comparable, field_for
+from storage.persist.codec import (DIFF, TS, TYPE_KEY, SchemaError, comparable, field_for, map_elements, physical_schema, schema_from_bytes,
+                                   schema_to_bytes, sql_type_of)
+from storage.persist.consolidate import collapse, expand
 from storage.persist.config import PersistConfig
 from storage.persist.gc import GcReport
 from storage.persist.read import LeasedParts, ReadHandle
-from storage.persist.state import FOREVER, AppendOutcome, Downgrade, InvariantViolation, ShardState
+from storage.persist.state import FOREVER, AppendOutcome, Downgrade, InvariantViolation, PartMeta, ShardState
 from storage.persist.write import WriteHandle
 
 __all__ = [
@@ -60,4 +68,13 @@ __all__ = [
     "WriteHandle",
     "adopt_parquet",
     "field_for",
+    "PartMeta",
+    "TYPE_KEY",
+    "collapse",
+    "expand",
+    "map_elements",
+    "sql_type_of",
+    "physical_schema",
+    "schema_from_bytes",
+    "schema_to_bytes",
 ]

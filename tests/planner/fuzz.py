@@ -30,7 +30,7 @@ import sys
 from dataclasses import dataclass
 from decimal import Decimal
 
-from planner.intervals import interval_input
+from values import interval_input
 
 SETUP = [
     "CREATE TABLE fz (id integer PRIMARY KEY, i integer, b bigint, s smallint, n numeric(12,3), f double precision, t text, v varchar(8),"

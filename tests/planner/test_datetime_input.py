@@ -3,7 +3,7 @@ DuckDB's own reading differs (each silently, or by refusing): a date or
 timestamp in DateStyle's field order and two-digit years, BC years, text
 compared with a date or timestamp column (typed by the column, as
 PostgreSQL types an unknown literal), PostgreSQL's boolean words, and the
-free forms (``planner.datetimes``: month names, AM/PM, zone abbreviations,
+free forms (``values.datetimes``: month names, AM/PM, zone abbreviations,
 offsets and names, compact dates). Every statement answers on txngate as
 on the real PostgreSQL, as text.
 

@@ -1400,7 +1400,31 @@ ROW_NULL_TESTS = [
 ]
 
 
+#: days beyond a Python timedelta's 999,999,999 (PostgreSQL's reach 2,147,483,647): the value
+#: was an internal error (OverflowError) on its way to the client
+FAR_DAYS = [
+    "SELECT -('-2147483647 days'::interval), '2147483647 days 23:00'::interval, '-2147483648 days'::interval",
+    "CREATE TABLE fd (i interval)",
+    "INSERT INTO fd VALUES ('1000000000 days'), ('-1000000000 days -02:00'), ('999999999 days'), ('3 days')",
+    "SELECT i, i::text, -i FROM fd ORDER BY i",
+]
+
+
+#: unistr: PostgreSQL's Unicode escapes (the function was unknown, 42883)
+UNISTRS = [
+    r"SELECT unistr('d\u0061t\U00000061'), unistr('\0064at\+000061'), unistr('a\\b'), unistr(''), unistr(NULL)",
+    r"SELECT unistr('\D83D\DE00 \+01F600')",
+    r"SELECT unistr('a\b')",
+    r"SELECT unistr('wrong: \db99')",
+    r"SELECT unistr('wrong: \db99\0061')",
+    r"SELECT unistr('wrong: \+2FFFFF')",
+    r"SELECT unistr('wrong: \xyz')",
+]
+
+
 DIFFERENTIAL = {
+    "unistrs": (UNISTRS, ()),
+    "far_days": (FAR_DAYS, ("fd",)),
     "row_null_tests": (ROW_NULL_TESTS, ("rn",)),
     "missing_rows": (MISSING_ROWS, ("wa", "wb")),
     "prepared": (PREPARED, ("pq",)),

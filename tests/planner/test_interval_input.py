@@ -1,5 +1,5 @@
 """Interval input read as PostgreSQL's DecodeInterval reads it
-(``planner.intervals``: DuckDB refused most of these forms and wrapped
+(``values.intervals``: DuckDB refused most of these forms and wrapped
 around on large values), and printed as PostgreSQL prints it (a positive
 field after a negative one carries a ``+``). Each literal answers on
 txngate as on the real PostgreSQL: the interval as text, or the SQLSTATE.

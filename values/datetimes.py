@@ -28,7 +28,8 @@ import datetime as dt
 import re
 from decimal import ROUND_HALF_EVEN, Decimal
 
-from values import DATE_ORDER, DateSyntax, abbreviation, abbreviation_offset, date_input, local_offset, zone
+from values.text import DATE_ORDER, DateSyntax, date_input
+from values.zones import abbreviation, abbreviation_offset, local_offset, zone
 
 MONTHS = {m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"))}
 _MONTH_NAMES = {**MONTHS, "january": 1, "february": 2, "march": 3, "april": 4, "june": 6, "july": 7, "august": 8,
