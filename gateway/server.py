@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from planner import COPY, TXN, CopySink, CopySource, Result, RowStream, SqlError, batchable, from_storage, param_count, parse_async
 from storage import TxngateError
-from values import decode_binary, decode_param, encode_binary, sql_of_oid, type_oid
+from values import InvalidInput, decode_binary, decode_param, encode_binary, sql_of_oid, type_oid
 
 from gateway import wire
 from gateway.auth import Authenticator, Users
@@ -490,9 +490,7 @@ class Connection:
             self.send(wire.error_response("ERROR", "08P01", str(e)))
         elif isinstance(e, UnicodeDecodeError):
             self.send(wire.error_response("ERROR", "22021", wire.bad_encoding_message(e)))
-        elif isinstance(e, ValueError):
-            self.send(wire.error_response("ERROR", "22P02", f"invalid parameter or message value: {e}"))
-        else:  # a bug fails the statement, not the connection
+        else:  # a bug fails the statement, not the connection (a value the client wrote wrong is InvalidInput, above)
             log.error("internal error", exc_info=e, extra={"pid": self.pid})
             self.send(wire.error_response("ERROR", "XX000", f"internal error: {type(e).__name__}: {e}"))
 
@@ -663,7 +661,12 @@ class Connection:
         params = []
         for i, v in enumerate(values):
             fmt = pformats[i] if len(pformats) > 1 else (pformats[0] if pformats else 0)
-            params.append(decode_param(v, prepared.param_oids[i], fmt == 1))
+            try:
+                params.append(decode_param(v, prepared.param_oids[i], fmt == 1))
+            except InvalidInput as e:
+                if e.sqlstate != "22P03":
+                    raise
+                raise SqlError("22P03", f"incorrect binary data format in bind parameter {i + 1}") from None
         return Bound(portal, prepared, params, rformats)
 
     def _batch(self, r: wire.Reader) -> tuple[list[Bound], list[bool], int] | None:

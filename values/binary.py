@@ -3,7 +3,8 @@ receives for a column or parameter in format 1).
 
 ``encode_binary(v, sql_type)`` is one Python value's bytes (arrays of any
 dimensions, records inside arrays typed by their values, numerics in base
-10000 digits); ``decode_binary(data, oid)`` the inverse for parameters.
+10000 digits); ``decode_binary(data, oid)`` the inverse for parameters
+(``InvalidInput``: 08P01 for a form cut short, 22P03 for bytes left over).
 Times count from PostgreSQL's epoch, 2000-01-01.
 
 Invariant: ``decode_binary(encode_binary(v, t), type_oid(t)[0])`` gives
@@ -19,6 +20,7 @@ import math
 import struct
 import uuid
 
+from values.errors import InvalidInput
 from values.text import value_type
 from values.types import PG_ARRAY_ELEMENT, type_oid
 
@@ -129,59 +131,89 @@ def _numeric_binary(d: decimal.Decimal) -> bytes:
 def decode_binary(data: bytes, oid: int):
     """A value from PostgreSQL's binary format, by its type OID (a
     parameter's: Python values the engine takes; text for types the
-    engine reads from text)."""
+    engine reads from text). As PostgreSQL's receive functions: bytes cut
+    short are 08P01 ("insufficient data left in message"), bytes left over
+    22P03; text that is not UTF-8 stays a UnicodeDecodeError (22021 where
+    it is reported)."""
+    value, used = _decoded(memoryview(data), oid)
+    if used != len(data):
+        raise InvalidInput("22P03", "incorrect binary data format")
+    return value
+
+
+#: the width of the fixed-size binary forms, by type OID (bool, dates and times, uuid besides the numbers)
+_WIDTH = {**{oid: struct.calcsize(f) for oid, f in _FIXED.items()}, 16: 1, 1082: 4, 1114: 8, 1184: 8, 2950: 16}
+
+
+def _take(data: memoryview, at: int, n: int) -> memoryview:
+    """``n`` bytes of ``data`` from ``at``; 08P01 when it has fewer."""
+    if n < 0 or at + n > len(data):
+        raise InvalidInput("08P01", "insufficient data left in message")
+    return data[at:at + n]
+
+
+def _decoded(data: memoryview, oid: int):
+    """(value, bytes used) of a binary form at the start of ``data``."""
     if oid in PG_ARRAY_ELEMENT:
         return _array_from_binary(data)
-    if oid == 16:
-        return data != b"\x00"
-    if oid in _FIXED:
-        return struct.unpack(_FIXED[oid], data)[0]
-    if oid == 17:
-        return data
-    if oid == 2950:
-        return str(uuid.UUID(bytes=data))
-    if oid == 1082:
-        return PG_EPOCH_DATE + dt.timedelta(days=struct.unpack("!i", data)[0])
-    if oid == 1114:
-        return PG_EPOCH + dt.timedelta(microseconds=struct.unpack("!q", data)[0])
-    if oid == 1184:
-        return PG_EPOCH_TZ + dt.timedelta(microseconds=struct.unpack("!q", data)[0])
+    if oid in _WIDTH:
+        raw = bytes(_take(data, 0, _WIDTH[oid]))
+        return _fixed_value(raw, oid), len(raw)
     if oid == 1700:
         return _numeric_from_binary(data)
+    raw = bytes(data)
+    if oid == 17:
+        return raw, len(raw)
     if oid == 3802:
         # jsonb's binary form is a version byte (1) and the text; a client
         # that took the column for json sends the text alone (JSON text
         # never starts with \x01, so the two cannot be confused)
-        return data[1:].decode() if data[:1] == b"\x01" else data.decode()
-    return data.decode()
+        return (raw[1:].decode() if raw[:1] == b"\x01" else raw.decode()), len(raw)
+    return raw.decode(), len(raw)
 
 
-def _array_from_binary(data: bytes) -> list:
-    ndim, _flags, element_oid = struct.unpack_from("!iii", data)
+def _fixed_value(raw: bytes, oid: int):
+    if oid == 16:
+        return raw != b"\x00"
+    if oid in _FIXED:
+        return struct.unpack(_FIXED[oid], raw)[0]
+    if oid == 2950:
+        return str(uuid.UUID(bytes=raw))
+    if oid == 1082:
+        return PG_EPOCH_DATE + dt.timedelta(days=struct.unpack("!i", raw)[0])
+    return (PG_EPOCH if oid == 1114 else PG_EPOCH_TZ) + dt.timedelta(microseconds=struct.unpack("!q", raw)[0])
+
+
+def _array_from_binary(data: memoryview):
+    ndim, _flags, element_oid = struct.unpack("!iii", _take(data, 0, 12))
     if ndim == 0:
-        return []
+        return [], 12
     if ndim != 1:
-        raise ValueError("only one-dimensional arrays are supported")
-    size, _lower = struct.unpack_from("!ii", data, 12)
+        raise InvalidInput("0A000", "multidimensional arrays are not supported")
+    size, _lower = struct.unpack("!ii", _take(data, 12, 8))
     pos, out = 20, []
     for _ in range(size):
-        (n,) = struct.unpack_from("!i", data, pos)
+        (n,) = struct.unpack("!i", _take(data, pos, 4))
         pos += 4
         if n < 0:
             out.append(None)
             continue
-        out.append(decode_binary(data[pos : pos + n], element_oid))
+        value, used = _decoded(_take(data, pos, n), element_oid)
+        if used != n:
+            raise InvalidInput("22P03", "incorrect binary data format in array element")
+        out.append(value)
         pos += n
-    return out
+    return out, pos
 
 
-def _numeric_from_binary(data: bytes) -> decimal.Decimal:
-    ndigits, weight, sign, dscale = struct.unpack_from("!hhHh", data)
+def _numeric_from_binary(data: memoryview):
+    ndigits, weight, sign, dscale = struct.unpack("!hhHh", _take(data, 0, 8))
+    used = 8 + 2 * max(ndigits, 0)
     if sign == 0xC000:
-        return decimal.Decimal("NaN")
-    groups = struct.unpack_from(f"!{ndigits}h", data, 8)
+        return decimal.Decimal("NaN"), used
+    groups = struct.unpack(f"!{ndigits}h", _take(data, 8, 2 * ndigits))
     value = decimal.Decimal(0)
     for i, g in enumerate(groups):
         value += decimal.Decimal(g).scaleb(4 * (weight - i))
     value = value.quantize(decimal.Decimal(1).scaleb(-dscale)) if dscale else value.quantize(decimal.Decimal(1))
-    return -value if sign == 0x4000 else value
+    return (-value if sign == 0x4000 else value), used

@@ -10,9 +10,10 @@ the client wrote wrong reaches it with PostgreSQL's SQLSTATE and never as
 an internal error.
 
 A value PostgreSQL reads but txngate cannot carry (an interval beyond the
-engines' 64-bit nanoseconds) is ``InvalidInput`` with 0A000.
+engines' 64-bit nanoseconds) is ``InvalidInput`` with 0A000; a value's
+binary form cut short is 08P01, as PostgreSQL's message reader reports it.
 
-Invariant: ``sqlstate`` is a class 22 code, or 0A000.
+Invariant: ``sqlstate`` is a class 22 code, 0A000 or 08P01.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ class InvalidInput(TxngateError, ValueError):
     """Text PostgreSQL's input function for its type refuses."""
 
     def __init__(self, sqlstate: str, message: str):
-        assert len(sqlstate) == 5 and (sqlstate.startswith("22") or sqlstate == "0A000"), sqlstate
+        assert len(sqlstate) == 5 and (sqlstate.startswith("22") or sqlstate in ("0A000", "08P01")), sqlstate
         super().__init__(message)
         self.sqlstate = sqlstate
         self.message = message

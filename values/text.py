@@ -576,11 +576,11 @@ def _hex_bytes(digits: str) -> bytes:
     return bytes(out)
 
 
-class ArrayLiteralError(ValueError):
+class ArrayLiteralError(InvalidInput):
     """Text that is not a one-dimensional array literal (``detail`` says why)."""
 
     def __init__(self, text: str, detail: str, *, nested: bool = False):
-        super().__init__(f'malformed array literal: "{text}"')
+        super().__init__("22P02", f'malformed array literal: "{text}"')
         self.detail = detail
         self.nested = nested  # a multidimensional array (valid PostgreSQL, not supported)
 

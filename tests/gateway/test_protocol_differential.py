@@ -141,6 +141,13 @@ SEQUENCES = [
     Seq("extended_binary_results", ext("SELECT 1::int AS a, 2::bigint AS b, 'x'::text AS c, 1.5::float8 AS d, true AS e", rformats=(1,)) + [m.sync()]),
     Seq("extended_mixed_result_formats", ext("SELECT 1::int AS a, 'x'::text AS b", rformats=(1, 0)) + [m.sync()]),
     Seq("extended_binary_params", ext("SELECT $1::int + 1, $2::text", (b"\x00\x00\x00\x29", b"hi"), oids=(23, 25), formats=(1,)) + [m.sync()]),
+    # binary parameters that are not their type's binary form: 22P03 (a struct.error reached the client as XX000)
+    Seq("extended_binary_params_malformed",
+        ext("SELECT $1::int", (b"\x00\x29",), oids=(23,), formats=(1,)) + [m.sync()]
+        + ext("SELECT $1::bigint, $2::int", (b"\x00" * 8, b"\x00" * 5), oids=(20, 23), formats=(1,)) + [m.sync()]
+        + ext("SELECT $1::bool", (b"\x01\x01",), oids=(16,), formats=(1,)) + [m.sync()]
+        + ext("SELECT $1::int[]", (b"\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x17\x00\x00\x00\x02",), oids=(1007,), formats=(1,)) + [m.sync()]
+        + ext("SELECT $1::date", (b"\x00\x00\x01",), oids=(1082,), formats=(1,)) + [m.sync()]),
     Seq("extended_wrong_param_count", [m.parse("", "SELECT $1::int"), m.bind("", "", ()), m.execute(), m.sync()]),
     Seq("extended_close", [m.parse("c1", "SELECT 1"), m.bind("cp", "c1"), m.close("P", "cp"), m.close("S", "c1"), m.close("S", "never"), m.sync()]),
     Seq("extended_flush", [m.parse("", "SELECT 1"), m.flush(), m.bind("", ""), m.execute(), m.sync()]),
