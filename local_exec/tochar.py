@@ -19,6 +19,9 @@ the templates are read here, as PostgreSQL's formatting.c reads them:
   digit position when it has more integer digits than the template. The
   value comes as its text (a decimal's keeps its digits exactly).
 
+``to_timestamp(text, template)`` and ``to_date`` read text by the same
+date templates (``txngate_from_char``: PostgreSQL's rules without FX).
+
 ``RN`` and ``L`` are 0A000. Invariant: the text returned is PostgreSQL's
 for the same value and template (C locale).
 """
@@ -35,7 +38,7 @@ from local_exec.numeric import numeric_div
 from local_exec.udf import FunctionError
 from values import is_engine_offset
 
-__all__ = ["FUNCTIONS", "register", "to_char_number", "to_char_timestamp", "to_char_zoned", "to_number"]
+__all__ = ["FUNCTIONS", "from_char", "register", "to_char_number", "to_char_timestamp", "to_char_zoned", "to_number"]
 
 _EPOCH = dt.datetime(1970, 1, 1)
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
@@ -359,11 +362,207 @@ def to_number(text: str, template: str) -> str:
     return format(value, "f")
 
 
+# -- to_timestamp(text, template) and to_date: the template read the other way ---------------
+
+#: the patterns read when parsing, longest first (their width in digits; None: a word)
+_READ_WIDTHS = {"YYYY": 4, "Y,YYY": 5, "YYY": 3, "YY": 2, "Y": 1, "MM": 2, "DDD": 3, "DD": 2, "D": 1, "HH24": 2, "HH12": 2, "HH": 2,
+                "MI": 2, "SSSSS": 5, "SSSS": 5, "SS": 2, "MS": 3, "US": 6, "FF1": 1, "FF2": 2, "FF3": 3, "FF4": 4, "FF5": 5, "FF6": 6,
+                "J": 0, "CC": 2, "Q": 1, "WW": 2, "W": 1, "IW": 2, "ID": 1, "TZH": 3, "TZM": 2}
+_READ_WORDS = ("MONTH", "MON", "DAY", "DY", "AM", "PM", "A.M.", "P.M.", "AD", "BC", "A.D.", "B.C.", "RM")
+_YEARS = ("YYYY", "Y,YYY", "YYY", "YY", "Y")
+#: the patterns that set one field to the number read
+_FIELDS = {"MM": "month", "DD": "day", "DDD": "yday", "HH24": "hour", "MI": "minute", "SS": "second", "J": "julian", "TZM": "tzm"}
+#: the meridian and era markers: what each reads (either of its kind, of its own length) and the flag it sets
+_MARKERS = {**{w: [(p, "pm", p[0] == "p") for p in (("am", "pm") if len(w) == 2 else ("a.m.", "p.m."))] for w in ("AM", "PM", "A.M.", "P.M.")},
+            **{w: [(p, "bc", p[0] == "b") for p in (("ad", "bc") if len(w) == 2 else ("a.d.", "b.c."))] for w in ("AD", "BC", "A.D.", "B.C.")}}
+_READ_PATTERNS = sorted([*_READ_WIDTHS, *_READ_WORDS], key=len, reverse=True)
+_SEPARATOR = re.compile(r"[^A-Za-z0-9]")
+
+
+def _read_tokens(template: str) -> list[tuple[str, str, bool]]:
+    """(kind, text, FM) of a template: "pattern", "quoted" (its text), or
+    "separator" (one character); letters of no pattern are "literal"."""
+    out, i = [], 0
+    while i < len(template):
+        fm = template.startswith(("FM", "fm"), i)
+        j = i + 2 if fm else i
+        if template[j:j + 1] == '"':
+            end = j + 1
+            text = []
+            while end < len(template) and template[end] != '"':
+                if template[end] == "\\" and end + 1 < len(template):
+                    end += 1
+                text.append(template[end])
+                end += 1
+            out.append(("quoted", "".join(text), False))
+            i = end + 1
+            continue
+        word = next((p for p in _READ_PATTERNS if template[j:j + len(p)].upper() == p), None)
+        if word is not None:
+            out.append(("pattern", word, fm))
+            i = j + len(word)
+            if template[i:i + 2] in ("TH", "th"):
+                i += 2
+            continue
+        out.append(("separator" if _SEPARATOR.match(template[i]) else "literal", template[i], False))
+        i += 1
+    return out
+
+
+def _partial_year(year: int, digits: int) -> int:
+    """A year given with fewer than four digits, as PostgreSQL completes it
+    (the nearest to 2020)."""
+    if digits > 3:
+        return year
+    if year < 70:
+        return year + 2000
+    if year < 100:
+        return year + 1900
+    if year < 520:
+        return year + 2000
+    return year + 1000 if year < 1000 else year
+
+
+def _invalid(value: str, pattern: str, detail: str) -> FunctionError:
+    return FunctionError("22007", f'invalid value "{value}" for "{pattern}"', detail)
+
+
+def from_char(text: str, template: str, dated: bool) -> str:
+    """PostgreSQL's to_timestamp(text, template) (``dated``: to_date) as
+    ISO text the engine casts: the local date and time, and the offset
+    TZH/TZM gave. Read as formatting.c reads it without FX: blanks skipped
+    before fields, a separator in the template matching one separator of
+    the input (or none), quoted text skipping as many characters, a
+    number as wide as its pattern unless a separator follows (then all
+    its digits), names of months and days in any case; the text may end
+    before the template (the other fields keep their defaults)."""
+    tokens = _read_tokens(template)
+    f = {"year": None, "digits": 4, "month": 1, "day": 1, "yday": None, "hour": 0, "minute": 0, "second": 0, "micros": 0,
+         "pm": None, "twelve": False, "tzh": None, "tzm": 0, "julian": None, "bc": False}
+    pos = 0
+    for n, (kind, word, fm) in enumerate(tokens):
+        if kind == "separator":
+            if word.isspace():
+                while pos < len(text) and text[pos].isspace():
+                    pos += 1
+            elif pos < len(text) and _SEPARATOR.match(text[pos]) and not text[pos].isspace():
+                pos += 1
+            continue
+        if kind in ("quoted", "literal"):
+            pos += len(word)
+            continue
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        if pos >= len(text):
+            break  # the text ends before the template: its other fields keep their defaults
+        if word in _READ_WIDTHS:
+            pos = _read_number(text, pos, word, fm or n + 1 == len(tokens) or tokens[n + 1][0] != "pattern", f)
+        else:
+            pos = _read_word(text, pos, word, f)
+    return _assembled(f, dated)
+
+
+def _read_number(text: str, pos: int, word: str, greedy: bool, f: dict) -> int:
+    start = pos
+    if word == "Y,YYY" and (m := re.compile(r"(\d+),(\d{3})").match(text, pos)):
+        f["year"], f["digits"] = int(m.group(1)) * 1000 + int(m.group(2)), 4
+        return m.end()
+    if (word == "TZH" and text[pos] in "+-") or (word in _YEARS and text[pos] == "-"):
+        pos += 1
+    width = _READ_WIDTHS[word] if word != "TZH" else 2
+    end = pos
+    while end < len(text) and text[end].isdigit() and (greedy or end - pos < width or width == 0):
+        end += 1
+    digits = text[pos:end]
+    if not digits or (not greedy and width and len(digits) < width and end < len(text)):
+        raise _invalid(text[start:start + max(width, 1)], word, "Value must be an integer.")
+    value = int(digits) * (-1 if text[start] == "-" else 1)
+    if word in _YEARS:
+        f["year"], f["digits"] = value, 4 if word in ("YYYY", "Y,YYY") else len(digits)  # YY, YYY and Y complete short years
+    elif word in _FIELDS:
+        f[_FIELDS[word]] = value
+    elif word in ("HH", "HH12"):
+        if not 1 <= value <= 12:
+            raise FunctionError("22007", f'hour "{value}" is invalid for the 12-hour clock', "Use the 24-hour clock, or give an hour between 1 and 12.")
+        f["hour"], f["twelve"] = value, True
+    elif word in ("SSSS", "SSSSS"):
+        f["hour"], f["minute"], f["second"] = value // 3600, value // 60 % 60, value % 60
+    elif word == "MS":
+        f["micros"] = int(digits.ljust(3, "0")) * 1000
+    elif word in ("US", "FF1", "FF2", "FF3", "FF4", "FF5", "FF6"):
+        f["micros"] = int(digits.ljust(6, "0")[:6])
+    elif word == "TZH":
+        f["tzh"], f["tzh_sign"] = abs(value), text[start] == "-"
+    return end
+
+
+def _read_word(text: str, pos: int, word: str, f: dict) -> int:
+    rest = text[pos:].lower()
+    if word in ("MONTH", "MON", "DAY", "DY"):
+        names = _MONTHS if word.startswith("MON") else _DAYS
+        for i, name in enumerate(names):
+            probe = name.lower() if word in ("MONTH", "DAY") else name[:3].lower()
+            if rest.startswith(probe):
+                if word.startswith("MON"):
+                    f["month"] = i + 1
+                return pos + len(probe)
+        raise _invalid(text[pos:].split()[0] if text[pos:].split() else text[pos:], word.capitalize() if word in ("MON", "MONTH", "DY", "DAY") else word,
+                       "The given value did not match any of the allowed values for this field.")
+    if word in _MARKERS:
+        for probe, flag, meaning in _MARKERS[word]:
+            if rest.startswith(probe):
+                f[flag] = meaning
+                return pos + len(probe)
+        raise _invalid(text[pos:pos + len(word)], word, "The given value did not match any of the allowed values for this field.")
+    for i, numeral in sorted(enumerate(_ROMAN), key=lambda x: -len(x[1])):  # RM
+        if rest.startswith(numeral.lower()):
+            f["month"] = i + 1
+            return pos + len(numeral)
+    raise _invalid(text[pos:pos + 4], word, "The given value did not match any of the allowed values for this field.")
+
+
+def _assembled(f: dict, dated: bool) -> str:
+    """The fields read as ISO text: a year of no digits is 1 BC (year 0),
+    a negative one or one with BC is BC (the engine counts years
+    astronomically: 44 BC is -0043); dates before year 1 are computed 400
+    years (one cycle of the calendar) on."""
+    year = 0 if f["year"] is None else _partial_year(f["year"], f["digits"]) if f["year"] > 0 else f["year"]
+    if year < 0 or (f["bc"] and year > 0):
+        year = 1 - abs(year) if not (f["bc"] and year < 0) else -year  # -44 is 44 BC; both a minus and BC: AD again
+    shift = 0 if year >= 1 else (1 - year + 399) // 400 * 400
+    try:
+        if f["julian"] is not None:
+            ordinal = dt.date(1970, 1, 1).toordinal() + f["julian"] - 2440588
+            cycles = max(0, (-ordinal) // 146097 + 1)
+            day, shift = dt.date.fromordinal(ordinal + cycles * 146097), 400 * cycles
+        elif f["yday"] is not None:
+            day = dt.date(year + shift, 1, 1) + dt.timedelta(days=f["yday"] - 1)
+        else:
+            day = dt.date(year + shift, f["month"], f["day"])
+    except (ValueError, OverflowError):
+        raise FunctionError("22008", f'date/time field value out of range: "{year:04d}-{f["month"]:02d}-{f["day"]:02d}"') from None
+    hour = f["hour"]
+    if f["pm"] is not None or f["twelve"]:
+        hour = hour % 12 + (12 if f["pm"] else 0)
+    if not (0 <= hour <= 24 and 0 <= f["minute"] < 60 and 0 <= f["second"] <= 60):
+        raise FunctionError("22008", "date/time field value out of range")
+    moment = dt.datetime.combine(day, dt.time()) + dt.timedelta(hours=hour, minutes=f["minute"], seconds=f["second"], microseconds=f["micros"])
+    y = moment.year - shift
+    out = (f"-{-y:04d}" if y < 0 else f"{y:04d}") + moment.isoformat(sep=" ")[4:]
+    if dated:
+        return out[:out.index(" ")]
+    if f["tzh"] is not None:
+        minutes = f["tzh"] * 60 + f["tzm"]
+        out += f"{'-' if f.get('tzh_sign') else '+'}{minutes // 60:02d}:{minutes % 60:02d}"
+    return out
+
+
 FUNCTIONS = {
     "txngate_to_number": (to_number, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_to_char": (to_char_timestamp, ["BIGINT", "VARCHAR"], "VARCHAR"),
     "txngate_to_char_zoned": (to_char_zoned, ["BIGINT", "VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_to_char_number": (to_char_number, ["VARCHAR", "VARCHAR"], "VARCHAR"),
+    "txngate_from_char": (from_char, ["VARCHAR", "VARCHAR", "BOOLEAN"], "VARCHAR"),
 }
 
 

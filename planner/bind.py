@@ -759,10 +759,25 @@ class Binder:
         if name == "encode" and len(args) == 2 and isinstance(args[0], ast.A_Const) and isinstance(args[0].val, ast.String):
             # encode(bytea, format): PostgreSQL reads a string constant as bytea ('\x12' is one byte)
             return ast.FuncCall(funcname=fc.funcname, args=(_cast_to(args[0], "bytea"), args[1]))
+        if name == "timezone" and len(args) == 2 and isinstance(args[1], ast.A_Const) and isinstance(args[1].val, ast.String):
+            # 'text' AT TIME ZONE z: an untyped constant is a timestamptz, the preferred type of its kind (the engine could not choose)
+            args = [args[0], typed_literal(args[1], "timestamptz")]
+            fc = ast.FuncCall(funcname=fc.funcname, args=tuple(args))
+            return _abbreviated_zone(name, args, self._columns) or fc
         if (zoned := _abbreviated_zone(name, args, self._columns)) is not None:
             return zoned
         if name == "isfinite" and len(args) == 1 and _maybe_interval(args[0], self._columns):
             return expand("CASE WHEN _arg1 IS NULL THEN NULL ELSE true END", args)  # an interval is finite (DuckDB has no isfinite of one)
+        if name in ("to_timestamp", "to_date") and len(args) == 2 and self.dialect == "duckdb" and fc.over is None:
+            # the text read by PostgreSQL's template rules (local_exec.tochar.from_char; the engine's strptime knew few of its
+            # patterns), a timestamptz in the session's TimeZone (strptime gave a timestamp, of another type and instant)
+            read = ast.FuncCall(funcname=(ast.String(sval="txngate_from_char"),),
+                                args=(_cast_to(args[0], "text"), _cast_to(args[1], "text"), ast.A_Const(val=ast.Boolean(boolval=name == "to_date"))))
+            return _cast_to(read, "timestamptz" if name == "to_timestamp" else "date")
+        if name == "to_timestamp" and len(args) == 1 and self.dialect == "duckdb" and fc.over is None:
+            return ast.FuncCall(funcname=(ast.String(sval="txngate_epoch_timestamp"),), args=tuple(args))  # infinities and NaN (pgcatalog)
+        if name == "make_date" and len(args) == 3 and self.dialect == "duckdb":
+            return ast.FuncCall(funcname=(ast.String(sval="txngate_make_date"),), args=tuple(args))  # BC years and PostgreSQL's 22008 (pgcatalog)
         if name in ("make_date", "make_timestamp", "make_timestamptz") and len(args) >= 3:
             # a negative year is BC (-44 is 44 BC, astronomically -43): DuckDB counts astronomically
             return ast.FuncCall(funcname=fc.funcname, args=(expand("txngate_pg_year_in(_arg1)", args[:1]), *args[1:]))

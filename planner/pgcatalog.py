@@ -1325,6 +1325,15 @@ def macros() -> tuple[str, ...]:
         "CREATE OR REPLACE MACRO txngate_pg_year(y) AS CASE WHEN y > 0 THEN y ELSE y - 1 END",
         "CREATE OR REPLACE MACRO txngate_pg_year_in(y) AS CASE WHEN y < 0 THEN y + 1 "
         "WHEN y = 0 THEN " + raised("22008", "date field value out of range: year 0", "BIGINT") + " ELSE y END",
+        # to_timestamp(double precision): infinities are the infinite timestamps, NaN 22008 (the engine refused both, 22P02)
+        "CREATE OR REPLACE MACRO txngate_epoch_timestamp(x) AS CASE WHEN isnan(CAST(x AS DOUBLE)) "
+        "THEN CAST(CAST('[22008] timestamp cannot be NaN' AS DOUBLE) AS TIMESTAMPTZ) "
+        "WHEN isinf(CAST(x AS DOUBLE)) THEN CASE WHEN CAST(x AS DOUBLE) > 0 THEN CAST('infinity' AS TIMESTAMPTZ) "
+        "ELSE CAST('-infinity' AS TIMESTAMPTZ) END ELSE to_timestamp(CAST(x AS DOUBLE)) END",
+        # make_date of fields that make no date: PostgreSQL's 22008 (the engine's is a conversion error, 22P02)
+        "CREATE OR REPLACE MACRO txngate_make_date(y, m, d) AS CASE WHEN y <> 0 AND try(make_date(txngate_pg_year_in(y), m, d)) IS NULL "
+        "THEN CAST(CAST('[22008] date field value out of range: ' || printf('%d-%02d-%02d', y, m, d) AS DOUBLE) AS DATE) "
+        "ELSE make_date(txngate_pg_year_in(y), m, d) END",
         "CREATE OR REPLACE MACRO txngate_pg_decade(y) AS CASE WHEN y >= 0 THEN y // 10 ELSE -((8 - (y - 1)) // 10) END",
         "CREATE OR REPLACE MACRO txngate_pg_century(y) AS CASE WHEN y > 0 THEN (y + 99) // 100 ELSE -((99 - (y - 1)) // 100) END",
         "CREATE OR REPLACE MACRO txngate_pg_millennium(y) AS CASE WHEN y > 0 THEN (y + 999) // 1000 ELSE -((999 - (y - 1)) // 1000) END",

@@ -56,6 +56,16 @@ def datetime_text(text: str, sql_type: str) -> str:
     years, ``values.date_input``); ``text`` itself when DuckDB reads it
     alike. The one reader of such text, for constants and parameters
     (``DateSyntax``, an ``InvalidInput``, for text PostgreSQL refuses)."""
+    if (m := _DATED_SIXTY.fullmatch(text)) and int(m.group(2)) < 24 and int(m.group(3)) < 60:  # a leap second: the next minute
+        try:
+            day = dt.date.fromisoformat(m.group(1))
+        except ValueError:
+            pass
+        else:
+            at = dt.datetime.combine(day, dt.time(int(m.group(2)), int(m.group(3)))) + dt.timedelta(minutes=1)
+            text = f"{at.isoformat(sep=' ')}{m.group(4)}"
+    if m := _ZONED_DATE.fullmatch(text):  # a date and a zone, no time (DuckDB refuses it): midnight there; the zone dropped but for timestamptz
+        text = f"{m.group(1)} 00:00:00{m.group(2)}" if sql_type == "timestamptz" else m.group(1)
     out = bc_input(text, sql_type) or datetime_input(text, sql_type) \
         or (date_input if sql_type == "date" else timestamp_input)(text) or text
     if (m := _FAR_YEAR.match(out)) and int(m.group(1)) > _LAST_YEAR[sql_type]:
@@ -63,6 +73,10 @@ def datetime_text(text: str, sql_type: str) -> str:
     return out
 
 
+#: an ISO date and a time at second 60 (a leap second), and what follows it (a zone)
+_DATED_SIXTY = re.compile(r"\s*(\d{4}-\d{2}-\d{2})[ T](\d{1,2}):(\d{2}):60(?:\.0*)?(\s*(?:[+-]\d{1,2}(?::?\d{2}){0,2}|[A-Za-z][A-Za-z/_+-]*)?)\s*")
+#: an ISO date with a zone offset after it (``2001-01-01+00``, ``2001-01-01 -08``; PostgreSQL refuses ``2001-01-01-08``)
+_ZONED_DATE = re.compile(r"\s*(\d{4,}-\d{1,2}-\d{1,2})((?:\s*\+|\s+-)\d{1,2}(?::?\d{2}){0,2})\s*")
 #: the last years PostgreSQL's dates and timestamps reach (the engine's reach further)
 _LAST_YEAR = {"date": 5874897, "timestamp": 294276, "timestamptz": 294276}
 _FAR_YEAR = re.compile(r"\s*(\d{6,})-")
@@ -73,6 +87,7 @@ _LONG_FRACTION = re.compile(r"(\d{1,2}):(\d{2}):(\d{2})\.(\d{7,})")
 _TWELVE_HOUR = re.compile(r"(\d{1,2})(:\d{2}(?::\d{2}(?:\.\d*)?)?)\s*([ap]m)", re.IGNORECASE)
 
 
+_SECOND_SIXTY = re.compile(r"(\d{1,2}):(\d{2}):60(?:\.0*)?")
 _DATED_TIME = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})\s+(\d.*)")
 _NAMED_ZONE = re.compile(r"(.*?\d)\s*[A-Za-z_]+/[A-Za-z_/+-]+")
 
@@ -82,7 +97,9 @@ def time_text(text: str) -> str:
     zone after it (``02:03 PST``, ``11:59-04``, a zone name after a date:
     ``2003-03-07 15:36:39 America/New_York``) dropped, as a time without
     time zone drops it (and the date), and a fraction beyond microseconds rounded (up to
-    ``24:00:00``; DuckDB cuts it), and AM/PM read (DuckDB refuses them)."""
+    ``24:00:00``; DuckDB cuts it), AM/PM read (DuckDB refuses them), and
+    a leap second's ``:60`` read as the next minute (``23:59:60`` is
+    ``24:00:00``), as PostgreSQL reads it."""
     t = text.strip()
     if dated := _DATED_TIME.fullmatch(t):  # a date before it (which gives a zone name its offset): read, then dropped
         try:
@@ -103,6 +120,9 @@ def time_text(text: str) -> str:
         total = ((int(m.group(1)) * 60 + int(m.group(2))) * 60 + int(m.group(3))) * 1_000_000 + micros
         seconds, micros = divmod(total, 1_000_000)
         t = f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{micros:06d}"
+    if (m := _SECOND_SIXTY.fullmatch(t)) and int(m.group(1)) < 24 and int(m.group(2)) < 60:  # a leap second: the next minute
+        minutes = int(m.group(1)) * 60 + int(m.group(2)) + 1
+        t = f"{minutes // 60:02d}:{minutes % 60:02d}:00"
     return t
 
 

@@ -1422,7 +1422,82 @@ UNISTRS = [
 ]
 
 
+#: a date with a zone offset and no time (DuckDB refused it: 22007)
+ZONED_DATES = [
+    "SET TimeZone = 'America/New_York'",
+    "SELECT timestamptz '2001-01-01+00', timestamptz '2001-01-01 +05', '2001-01-01+05:30'::timestamptz",
+    "SELECT '2001-01-01-08'::timestamptz",
+    "SELECT timestamp '2001-01-01+00', '2001-01-01+02'::date, date '2001-01-01 -03'",
+    "CREATE TABLE zd (t timestamptz)",
+    "INSERT INTO zd VALUES ('2020-06-01+02'), ('2020-06-01 -07:00')",
+    "SELECT t, t::text FROM zd ORDER BY t",
+    "SELECT date_bin('1 day'::interval, timestamptz '2020-02-01 01:01:01+00', timestamptz '2001-01-01+00')",
+    # an untyped constant AT TIME ZONE is a timestamptz (the engine could not choose: 42804)
+    "SELECT '19970210 173201' AT TIME ZONE 'America/New_York', '19970710 173201' AT TIME ZONE 'UTC', timezone('PST', '2020-01-01 10:00')",
+    "SELECT '19970710 173201' AT TIME ZONE 'America/Does_not_exist'",
+]
+
+
+#: a leap second's :60, the next minute (txngate refused it: 22008, 22007)
+LEAP_SECONDS = [
+    "SET TimeZone = 'UTC'",
+    "SELECT time '23:59:60', time '12:30:60', '07:59:60.000'::time",
+    "SELECT timestamp '2001-12-31 23:59:60', timestamptz '2001-01-01 23:59:60+02', timestamptz '2001-01-01 10:59:60 UTC', '2001-01-01T00:00:60'::timestamp",
+    "SELECT time '23:59:60.5'",
+]
+
+
+#: to_timestamp(text, template) is a timestamptz, the text read in the session's TimeZone (txngate's was a timestamp)
+TEXT_TIMESTAMPS = [
+    "SET TimeZone = 'America/New_York'",
+    "SELECT to_timestamp('2020-01-05 13:14', 'YYYY-MM-DD HH24:MI'), to_timestamp('2020-07-05 13:14:15', 'YYYY-MM-DD HH24:MI:SS')::text",
+    "SELECT to_timestamp('20200705 131415', 'YYYYMMDD HH24MISS') = timestamptz '2020-07-05 13:14:15-04'",
+    "SELECT to_date('2020-02-29', 'YYYY-MM-DD'), to_timestamp(1e9), to_timestamp(1234567890.5), to_timestamp(0)",
+    "SELECT to_timestamp('Infinity'::float), to_timestamp('-Infinity'::float), to_timestamp(NULL::float8)",
+    "SELECT to_timestamp('NaN'::float)",
+    # PostgreSQL's template patterns (the engine's strptime refused most: 22023)
+    "SELECT to_timestamp('05 Jan 2020', 'DD Mon YYYY'), to_timestamp('05 JAN 2020', 'DD MON YYYY'), to_timestamp('January 5, 2020', 'Month DD, YYYY')",
+    "SELECT to_timestamp('2020-01-05 01:14 PM', 'YYYY-MM-DD HH12:MI AM'), to_timestamp('2020-01-05 12:14 am', 'YYYY-MM-DD HH:MI PM')",
+    "SELECT to_timestamp('2020/01/05', 'YYYY/MM/DD'), to_timestamp('2020-1-5', 'YYYY-MM-DD'), to_timestamp('20-01-05', 'YY-MM-DD')",
+    "SELECT to_timestamp('2020-01-05 13:14:15.123', 'YYYY-MM-DD HH24:MI:SS.MS'), to_timestamp('2020-01-05 13:14:15.123456', 'YYYY-MM-DD HH24:MI:SS.US')",
+    "SELECT to_timestamp('2020 005', 'YYYY DDD'), to_timestamp('Sun 05 Jan 2020', 'Dy DD Mon YYYY'), to_timestamp('2020-01-05T13:14:15', 'YYYY-MM-DD\"T\"HH24:MI:SS')",
+    "SELECT to_timestamp('2020-01-05 13:14 +02', 'YYYY-MM-DD HH24:MI TZH'), to_timestamp('2020-01-05 13:14 -03:30', 'YYYY-MM-DD HH24:MI TZH:TZM')",
+    "SELECT to_timestamp('2000    JUN', 'YYYY MON'), to_timestamp('2000----JUN', 'YYYY-MON'), to_timestamp('20200105', 'YYYYMMDD')",
+    "SELECT to_date('05 Feb 2021 10:11', 'DD Mon YYYY HH24:MI'), to_date('1999.12.31', 'YYYY.MM.DD'), to_date('99-7-4', 'YY-MM-DD')",
+    "SELECT to_date('2021 Sep 3', 'YYYY Mon DD'), to_date('2021-XI-03', 'YYYY-RM-DD'), to_timestamp('2451545', 'J')",
+    "SELECT to_timestamp('2020-01-05 1:2:3', 'YYYY-MM-DD HH24:MI:SS'), to_timestamp('0105 1314', 'MMDD HH24MI') IS NULL",
+    "SELECT to_timestamp('2,020 jan 5', 'Y,YYY mon FMDD'), to_timestamp(' 2020  01  05 ', 'YYYY MM DD'), to_timestamp('Sunday 2020-01-05', 'Day YYYY-MM-DD')",
+    "SELECT to_timestamp('2020-01-05 13:14:15', 'YYYY-MM-DD HH24:MI:SS'), to_timestamp('2020-01-05xyz', 'YYYY-MM-DD'), to_timestamp('12/31/1999', 'MM/DD/YYYY')",
+    "SELECT to_timestamp('2020-01-05 13:14:15.5', 'YYYY-MM-DD HH24:MI:SS.FF1'), to_timestamp('86399', 'SSSS') IS NULL",
+    "SELECT to_date('2020-366', 'YYYY-DDD'), to_date('1 MARCH 2024', 'DD MONTH YYYY'), to_timestamp('2024-03-10 02:30', 'YYYY-MM-DD HH24:MI')",
+    "SELECT to_timestamp(t, 'YYYY-MM-DD HH24:MI'), to_date(t, 'YYYY-MM-DD') FROM (VALUES ('2021-06-01 10:00'), (NULL), ('1999-12-31 23:59')) v(t) ORDER BY 1",
+    "SET TimeZone = 'UTC'",
+    "SELECT to_timestamp('44 BC 03 15', 'YYYY BC MM DD'), to_date('-44-03-15', 'YYYY-MM-DD'), to_date('0000-03-01', 'YYYY-MM-DD'), to_date('1721425', 'J')",
+    "SELECT to_date('99-1-1', 'YY-MM-DD'), to_date('999-1-1', 'YYY-MM-DD'), to_date('5-1-1', 'Y-MM-DD'), to_timestamp('0105 1314', 'MMDD HH24MI')",
+    "SELECT to_timestamp('05 Foo 2020', 'DD Mon YYYY')",
+    "SELECT to_timestamp('2020-02-30', 'YYYY-MM-DD')",
+    "SELECT to_timestamp('2020-01-05 13:14', 'YYYY-MM-DD HH12:MI')",
+    "SELECT to_timestamp('2020-01', 'YYYY-MM-DD')",
+    "SELECT to_timestamp('2020-0a-05', 'YYYY-MM-DD')",
+]
+
+
+#: make_date of fields that make no date: PostgreSQL's 22008 (the engine's conversion error was 22P02)
+MADE_DATES = [
+    "SELECT make_date(-44, 3, 15), make_date(2024, 2, 29), make_date(NULL, 1, 1), make_date(1, 1, 1)",
+    "SELECT make_date(2013, 11, -1)",
+    "SELECT make_date(-2147483648, 1, 1)",
+    "SELECT make_date(2013, 2, 29)",
+    "SELECT make_date(2013, 13, 1)",
+    "SELECT make_date(0, 7, 15)",
+]
+
+
 DIFFERENTIAL = {
+    "made_dates": (MADE_DATES, ()),
+    "text_timestamps": (TEXT_TIMESTAMPS, ()),
+    "leap_seconds": (LEAP_SECONDS, ()),
+    "zoned_dates": (ZONED_DATES, ("zd",)),
     "unistrs": (UNISTRS, ()),
     "far_days": (FAR_DAYS, ("fd",)),
     "row_null_tests": (ROW_NULL_TESTS, ("rn",)),
