@@ -724,7 +724,8 @@ class Binder:
                 new = expand("substring(_arg1, greatest(_arg2, 1))", args)
                 self._cast.add(id(new))
                 return new
-            cut = "substring(_arg1, greatest(_arg2, 1), greatest(0, _arg2 + _arg3 - greatest(_arg2, 1)))"
+            # the end in bigint: a start and a length near 2^31 run to the string's end, as PostgreSQL's (the sum overflowed: 22003)
+            cut = "substring(_arg1, greatest(_arg2, 1), greatest(0, CAST(_arg2 AS BIGINT) + _arg3 - greatest(_arg2, 1)))"
             if isinstance(args[2], ast.A_Const) and isinstance(args[2].val, ast.Integer) and args[2].val.ival >= 0:
                 new = expand(cut, args)  # nothing to guard
                 self._cast.add(id(new))
@@ -924,7 +925,8 @@ class Binder:
                 "second": "(CAST(date_part('microseconds', _arg1) AS numeric(28,0)) * CAST(0.000001 AS numeric(38,6)))",
                 "milliseconds": "(CAST(date_part('microseconds', _arg1) AS numeric(28,0)) * CAST(0.001 AS numeric(38,3)))",
                 "epoch": "CAST(epoch(_arg1) AS numeric(28,0))" if date else
-                         "(CAST(CAST(round(epoch(_arg1) * 1000000) AS bigint) AS numeric(28,0)) * CAST(0.000001 AS numeric(38,6)))",
+                         # (microseconds in 28 digits: a bigint overflowed past 106,751 days)
+                         "(CAST(round(epoch(_arg1) * 1000000) AS numeric(28,0)) * CAST(0.000001 AS numeric(38,6)))",
                 # the day's number plus the fraction of the day gone, divided as numerics (kept to 20 places)
                 "julian": "CAST(julian(_arg1) AS numeric(28,0))" if date else
                           "(CAST(CAST(julian(CAST(_arg1 AS date)) AS bigint) AS numeric(30,20)) + CAST(txngate_numeric_div(CAST((epoch_us(CAST(_arg1 AS timestamp)) "

@@ -1493,7 +1493,24 @@ MADE_DATES = [
 ]
 
 
+#: a start and a length whose sum passes 2^31 run to the string's end (txngate's sum overflowed: 22003)
+LONG_SUBSTRINGS = [
+    "SELECT SUBSTRING('string' FROM 2 FOR 2147483646), substr('string', 2, 2147483646), substring('string', -10, 2147483646)",
+    "SELECT substring('abc', 2147483647, 2147483647), substring('string', 3, 2), substr('string', 0, 3)",
+    "SELECT SUBSTRING('string' FROM -10 FOR -2147483646)",
+]
+
+
+#: the epoch of an interval past 106,751 days (its microseconds overflowed a bigint: 22003)
+LONG_EPOCHS = [
+    "SELECT extract(epoch from interval '1000000000 days'), extract(epoch from interval '1 day 00:00:00.000001'),"
+    " extract(epoch from interval '-3 years 2 mons 1.5 seconds'), extract(epoch from timestamp '2020-01-05 13:14:15.123456')",
+]
+
+
 DIFFERENTIAL = {
+    "long_epochs": (LONG_EPOCHS, ()),
+    "long_substrings": (LONG_SUBSTRINGS, ()),
     "made_dates": (MADE_DATES, ()),
     "text_timestamps": (TEXT_TIMESTAMPS, ()),
     "leap_seconds": (LEAP_SECONDS, ()),
