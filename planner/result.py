@@ -72,8 +72,9 @@ class Result:
     def described(self) -> list[tuple[str, str]]:
         """The columns as RowDescription reports them: a computed numeric
         without the precision and scale the engine gave it (its values keep
-        their scale)."""
-        return [(name, "numeric" if i in self.unconstrained and t.startswith("numeric(") else t) for i, (name, t) in enumerate(self.columns)]
+        their scale); an array of them an unconstrained numeric[]."""
+        return [(name, "numeric" + t[t.index(")") + 1:] if i in self.unconstrained and t.startswith("numeric(") else t)
+                for i, (name, t) in enumerate(self.columns)]
 
     def set_names(self, names: list[str] | None) -> None:
         """Name the columns ``names`` (PostgreSQL's, where the engine's

@@ -146,9 +146,10 @@ PG_ARRAY_ELEMENT = {t.array_oid: t for t in PG_TYPES if t.array_oid}
 
 
 def type_oid(sql_type: str) -> tuple[int, int]:
-    """(type OID, typmod) of a canonical SQL type (``x[]`` for arrays)."""
+    """(type OID, typmod) of a canonical SQL type (``x[]`` for arrays: of
+    any dimensions, one type, as PostgreSQL's)."""
     if sql_type.endswith("[]"):
-        elem, typmod = type_oid(sql_type[:-2])
+        elem, typmod = type_oid(sql_type[:sql_type.index("[]")])
         return PG_TYPE_BY_OID[elem].array_oid or 1009, typmod
     if sql_type.startswith("numeric("):
         p, s = (int(x) for x in sql_type[8:-1].split(","))

@@ -141,6 +141,9 @@ SEQUENCES = [
     Seq("extended_binary_results", ext("SELECT 1::int AS a, 2::bigint AS b, 'x'::text AS c, 1.5::float8 AS d, true AS e", rformats=(1,)) + [m.sync()]),
     Seq("extended_mixed_result_formats", ext("SELECT 1::int AS a, 'x'::text AS b", rformats=(1, 0)) + [m.sync()]),
     Seq("extended_binary_params", ext("SELECT $1::int + 1, $2::text", (b"\x00\x00\x00\x29", b"hi"), oids=(23, 25), formats=(1,)) + [m.sync()]),
+    # arrays of computed numerics are numeric[] (RowDescription said numeric: clients failed to read '{1.0,2.5}')
+    Seq("computed_numeric_arrays", Q("SELECT array[1.0, 2.5] AS a, array_remove(array[1.0, 2.1, 3.3], 1) AS r, 1.5 * 2 AS n",
+                                     "SELECT array_agg(array[i + 1.2, i + 1.3]) AS g FROM generate_series(1, 2) g(i)")),
     # binary parameters that are not their type's binary form: 22P03 (a struct.error reached the client as XX000)
     Seq("extended_binary_params_malformed",
         ext("SELECT $1::int", (b"\x00\x29",), oids=(23,), formats=(1,)) + [m.sync()]
