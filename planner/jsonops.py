@@ -694,13 +694,19 @@ def _output_name(n: ast.Node) -> str:
 
 def result_kinds(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, computed_only: bool) -> list[str | None] | None:
     """Per result column of a SELECT, its json kind; None when the target
-    list has ``*``, or (``computed_only``) no column can be computed json.
+    list has a ``*`` of what ``_star_kinds`` cannot tell, or
+    (``computed_only``) no column can be computed json.
     ``columns_of()`` gives the column types ``kind`` needs, only if needed."""
     targets = getattr(select, "targetList", None)
-    if targets and len(targets) == 1 and isinstance(targets[0].val, ast.ColumnRef) and isinstance(targets[0].val.fields[-1], ast.A_Star):
-        return _star_kinds(select, columns_of)
-    if not targets or any(isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star) for t in targets):
+    if not targets:
         return None
+    stars = [isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star) for t in targets]
+    if any(stars):  # (a star of the one FROM item: its columns' kinds, beside the others': SELECT *, c IS NULL ...)
+        expanded = _star_kinds(select, columns_of)
+        if expanded is None or len(targets) == 1:
+            return expanded
+        columns = with_derived(select, columns_of())
+        return [k for t, star in zip(targets, stars) for k in (expanded if star else [kind(t.val, columns)])]
     exprs = [t.val for t in targets]
     sources = getattr(select, "fromClause", None) or ()
     if computed_only and all(isinstance(e, (ast.ColumnRef, ast.A_Const, ast.ParamRef)) for e in exprs) \

@@ -1508,7 +1508,16 @@ LONG_EPOCHS = [
 ]
 
 
+#: a star beside other columns keeps its jsonb columns jsonb (they were json)
+JSON_STAR_KINDS = [
+    "SELECT *, c IS NULL AS c_is_null FROM jsonb_to_recordset('[{\"a\":1, \"b\":{\"c\":16, \"d\":2}, \"x\":8}]'::jsonb) AS t(a int, b jsonb, c text, x int)",
+    "SELECT 1 AS z, *, b FROM (SELECT '{\"a\": 1}'::jsonb AS b, 2 AS y) s",
+    "SELECT s.*, y + 1 FROM (SELECT '{\"a\": 1}'::json AS j, 2 AS y) s",
+]
+
+
 DIFFERENTIAL = {
+    "json_star_kinds": (JSON_STAR_KINDS, ()),
     "long_epochs": (LONG_EPOCHS, ()),
     "long_substrings": (LONG_SUBSTRINGS, ()),
     "made_dates": (MADE_DATES, ()),
