@@ -1312,6 +1312,9 @@ class Binder:
             return "int4"
         if name == "regr_count":
             return "int8"  # DuckDB's is unsigned
+        if name == "generate_series" and 2 <= len(fc.args or ()) <= 3 and not fc.over and self.dialect == "duckdb" \
+                and all(_operand_type(a, self._columns) in ("smallint", "integer") for a in fc.args):
+            return "int4"  # of integers in an expression, integers (a subquery's column was the engine's bigint)
         if name == "sign" and len(fc.args or ()) == 1 and (kind := _operand_type(fc.args[0], self._columns, floats=True)) is not None:
             return "numeric" if kind == "numeric" else "float8"  # sign(numeric) or sign(double precision); DuckDB's is tinyint
         if name == "percentile_cont" and fc.agg_within_group and fc.agg_order \

@@ -1516,7 +1516,18 @@ JSON_STAR_KINDS = [
 ]
 
 
+#: generate_series of integers in a subquery's select list is integer (the engine's bigint showed through)
+INTEGER_SERIES = [
+    "SELECT * FROM (SELECT generate_series(1, 3) AS x) s",
+    "SELECT * FROM (SELECT 1 AS t, generate_series(1, 10) AS x UNION SELECT 2, 4) ss WHERE x < 4 ORDER BY x",
+    "SELECT generate_series(1, 3) + 1, generate_series(1::bigint, 2), generate_series(1::smallint, 2)",
+    "SELECT g, h FROM generate_series(1, 3) g, LATERAL (SELECT generate_series(1, g) AS h) l ORDER BY 1, 2",
+    "SELECT * FROM (SELECT generate_series(1, ten) AS g, count(*) FROM (VALUES (1), (2)) t(ten) GROUP BY 1) ss ORDER BY 1",
+]
+
+
 DIFFERENTIAL = {
+    "integer_series": (INTEGER_SERIES, ()),
     "json_star_kinds": (JSON_STAR_KINDS, ()),
     "long_epochs": (LONG_EPOCHS, ()),
     "long_substrings": (LONG_SUBSTRINGS, ()),
