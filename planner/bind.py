@@ -2420,8 +2420,15 @@ def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
     if isinstance(select, ast.SelectStmt) and select.op is not None and select.op.name != "SETOP_NONE":
         return _set_operation_types(select, columns) or kinds
     targets = getattr(select, "targetList", None)
-    if not targets or any(isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star) for t in targets):
+    stars = [isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star) for t in targets or ()]
+    if not targets or sum(stars) > 1 or (any(stars) and (kinds is None or len(targets) == 1)):
         return kinds
+    if any(stars):  # one star, expanded in kinds: the other columns' declared types beside it (SELECT *, pg_typeof(x) ...)
+        found = _found(columns())
+        width = len(kinds) - (len(targets) - 1)
+        declared = [d for t, star in zip(targets, stars)
+                    for d in ([None] * width if star else [_declared_string(t.val, found) or _pseudo_call(t.val) or _integer_series(t.val, columns)])]
+        return [c or k for c, k in zip(declared, kinds)]
     # a result of one table (a session's: computed_only) has its plain columns' types from the origins
     one_table = computed_only and len(getattr(select, "fromClause", None) or ()) == 1 and isinstance(select.fromClause[0], ast.RangeVar) \
         and getattr(select, "withClause", None) is None

@@ -1523,6 +1523,9 @@ INTEGER_SERIES = [
     "SELECT generate_series(1, 3) + 1, generate_series(1::bigint, 2), generate_series(1::smallint, 2)",
     "SELECT g, h FROM generate_series(1, 3) g, LATERAL (SELECT generate_series(1, g) AS h) l ORDER BY 1, 2",
     "SELECT * FROM (SELECT generate_series(1, ten) AS g, count(*) FROM (VALUES (1), (2)) t(ten) GROUP BY 1) ss ORDER BY 1",
+    # beside a star: the other columns' types (pg_typeof's regtype was text)
+    "SELECT *, pg_typeof(f1) FROM (SELECT 'foo' AS f1 FROM generate_series(1, 3)) ss",
+    "SELECT *, generate_series(1, 2) AS g, 'x'::varchar(4) AS v FROM (SELECT 1 AS a) s",
 ]
 
 
