@@ -1,14 +1,15 @@
 """PostgreSQL's input functions, for the values the engines read otherwise.
 
-Two kinds of reader, one for every path a value's text takes into the
-engines (a constant in SQL, a parameter, a COPY field):
+Three kinds of reader, the one place for every path a value's text takes
+into the engines (a constant in SQL, a parameter, a COPY field):
 
 * text to text: ``datetime_text`` (date, timestamp, timestamptz),
   ``time_text`` and ``interval_text`` turn PostgreSQL's forms into text
   DuckDB reads exactly as PostgreSQL reads the original (BC years, the
-  free forms of ``values.datetimes``, DateStyle's field order, a time's
-  zone dropped, ``values.intervals``' forms); text DuckDB already reads
-  alike comes back as it is;
+  free forms of ``values.datetimes``, DateStyle's field order, a date
+  with a zone and no time, a leap second's ``:60``, a time's zone
+  dropped, ``values.intervals``' forms); text DuckDB already reads alike
+  comes back as it is;
 * text to value: ``boolean_input``, ``integer_input``, ``float_input`` and
   ``numeric_input`` read text as PostgreSQL's input functions for them
   do (its words, ASCII digits, its white space, its range checks: DuckDB's
