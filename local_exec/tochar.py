@@ -364,23 +364,27 @@ def to_number(text: str, template: str) -> str:
 
 # -- to_timestamp(text, template) and to_date: the template read the other way ---------------
 
-#: the patterns read when parsing, longest first (their width in digits; None: a word)
+#: the number patterns read when parsing and their width in digits (0: as many as there are); D and Q
+#: are read and ignored, as PostgreSQL ignores them
 _READ_WIDTHS = {"YYYY": 4, "Y,YYY": 5, "YYY": 3, "YY": 2, "Y": 1, "MM": 2, "DDD": 3, "DD": 2, "D": 1, "HH24": 2, "HH12": 2, "HH": 2,
                 "MI": 2, "SSSSS": 5, "SSSS": 5, "SS": 2, "MS": 3, "US": 6, "FF1": 1, "FF2": 2, "FF3": 3, "FF4": 4, "FF5": 5, "FF6": 6,
-                "J": 0, "CC": 2, "Q": 1, "WW": 2, "W": 1, "IW": 2, "ID": 1, "TZH": 3, "TZM": 2}
+                "J": 0, "Q": 1, "TZH": 3, "TZM": 2}
+#: the word patterns read (day names are read and ignored)
 _READ_WORDS = ("MONTH", "MON", "DAY", "DY", "AM", "PM", "A.M.", "P.M.", "AD", "BC", "A.D.", "B.C.", "RM")
+#: patterns PostgreSQL reads that txngate does not (ISO week dates, centuries, weeks, zones): 0A000, never misread
+_UNREAD = ("IYYY", "IYY", "IY", "IDDD", "IW", "ID", "I", "CC", "WW", "W", "TZ", "OF")
 _YEARS = ("YYYY", "Y,YYY", "YYY", "YY", "Y")
 #: the patterns that set one field to the number read
 _FIELDS = {"MM": "month", "DD": "day", "DDD": "yday", "HH24": "hour", "MI": "minute", "SS": "second", "J": "julian", "TZM": "tzm"}
 #: the meridian and era markers: what each reads (either of its kind, of its own length) and the flag it sets
 _MARKERS = {**{w: [(p, "pm", p[0] == "p") for p in (("am", "pm") if len(w) == 2 else ("a.m.", "p.m."))] for w in ("AM", "PM", "A.M.", "P.M.")},
             **{w: [(p, "bc", p[0] == "b") for p in (("ad", "bc") if len(w) == 2 else ("a.d.", "b.c."))] for w in ("AD", "BC", "A.D.", "B.C.")}}
-_READ_PATTERNS = sorted([*_READ_WIDTHS, *_READ_WORDS], key=len, reverse=True)
+_READ_PATTERNS = sorted([*_READ_WIDTHS, *_READ_WORDS, *filter(None, _UNREAD)], key=len, reverse=True)
 _SEPARATOR = re.compile(r"[^A-Za-z0-9]")
 
 
-def _read_tokens(template: str) -> list[tuple[str, str, bool]]:
-    """(kind, text, FM) of a template: "pattern", "quoted" (its text), or
+def _read_tokens(template: str) -> list[tuple[str, str, bool, bool]]:
+    """(kind, text, FM, TH) of a template: "pattern", "quoted" (its text), or
     "separator" (one character); letters of no pattern are "literal"."""
     out, i = [], 0
     while i < len(template):
@@ -394,17 +398,17 @@ def _read_tokens(template: str) -> list[tuple[str, str, bool]]:
                     end += 1
                 text.append(template[end])
                 end += 1
-            out.append(("quoted", "".join(text), False))
+            out.append(("quoted", "".join(text), False, False))
             i = end + 1
             continue
         word = next((p for p in _READ_PATTERNS if template[j:j + len(p)].upper() == p), None)
         if word is not None:
-            out.append(("pattern", word, fm))
             i = j + len(word)
-            if template[i:i + 2] in ("TH", "th"):
-                i += 2
+            th = template[i:i + 2] in ("TH", "th")
+            out.append(("pattern", word, fm, th))
+            i += 2 if th else 0
             continue
-        out.append(("separator" if _SEPARATOR.match(template[i]) else "literal", template[i], False))
+        out.append(("separator" if _SEPARATOR.match(template[i]) else "literal", template[i], False, False))
         i += 1
     return out
 
@@ -431,7 +435,7 @@ def from_char(text: str, template: str, dated: bool) -> str:
     """PostgreSQL's to_timestamp(text, template) (``dated``: to_date) as
     ISO text the engine casts: the local date and time, and the offset
     TZH/TZM gave. Read as formatting.c reads it without FX: blanks skipped
-    before fields, a separator in the template matching one separator of
+    around field values, a separator in the template matching one separator of
     the input (or none), quoted text skipping as many characters, a
     number as wide as its pattern unless a separator follows (then all
     its digits), names of months and days in any case; the text may end
@@ -440,7 +444,7 @@ def from_char(text: str, template: str, dated: bool) -> str:
     f = {"year": None, "digits": 4, "month": 1, "day": 1, "yday": None, "hour": 0, "minute": 0, "second": 0, "micros": 0,
          "pm": None, "twelve": False, "tzh": None, "tzm": 0, "julian": None, "bc": False}
     pos = 0
-    for n, (kind, word, fm) in enumerate(tokens):
+    for n, (kind, word, fm, th) in enumerate(tokens):
         if kind == "separator":
             if word.isspace():
                 while pos < len(text) and text[pos].isspace():
@@ -455,10 +459,16 @@ def from_char(text: str, template: str, dated: bool) -> str:
             pos += 1
         if pos >= len(text):
             break  # the text ends before the template: its other fields keep their defaults
+        if word in _UNREAD:
+            raise FunctionError("0A000", f'to_timestamp and to_date of the template pattern "{word}" is not supported')
         if word in _READ_WIDTHS:
-            pos = _read_number(text, pos, word, fm or n + 1 == len(tokens) or tokens[n + 1][0] != "pattern", f)
+            pos = _read_number(text, pos, word, fm or th or n + 1 == len(tokens) or tokens[n + 1][0] != "pattern", f)
+            if th and text[pos:pos + 2].isalpha():  # the ordinal's suffix (1st, 2nd, 10th)
+                pos += 2
         else:
             pos = _read_word(text, pos, word, f)
+        while pos < len(text) and text[pos].isspace():  # blanks around a value (to_char pads names and RM)
+            pos += 1
     return _assembled(f, dated)
 
 

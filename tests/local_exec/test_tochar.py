@@ -1,6 +1,7 @@
 """local_exec.tochar beside PostgreSQL: to_char of numbers and of
 timestamps over a grid of values and templates (every pattern, FM, TH,
-signs, overflow, quoted text), and through the engine (infinity, NULL)."""
+signs, overflow, quoted text), through the engine (infinity, NULL), and
+to_timestamp reading back what to_char wrote."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import pytest
 
 from local_exec.engine import LocalEngine
 from local_exec.errors import EngineError
-from local_exec.tochar import to_char_number, to_char_timestamp
+from local_exec.tochar import from_char, to_char_number, to_char_timestamp
+from local_exec.udf import FunctionError
 
 NUMBERS = ["0", "5", "-5", "0.5", "-0.5", "123.45", "-123.45", "1234567", "12345.678", "-0.004", "1e3", "99.995", "100"]
 NUMBER_TEMPLATES = [
@@ -62,3 +64,38 @@ async def test_through_the_engine():
     with pytest.raises(EngineError) as info:
         await engine.run("SELECT txngate_to_char_number('1', 'RN')")
     assert info.value.sqlstate == "0A000"
+
+
+#: templates to_timestamp and to_date read (local_exec.tochar.from_char), each written by to_char first
+READ_TEMPLATES = [
+    "YYYY-MM-DD HH24:MI:SS", "DD Mon YYYY HH12:MI:SS AM", "Month DD, YYYY", "YYYYMMDD HH24MISS.US", "Dy DD Mon YYYY", "YYYY DDD",
+    "J", "Y,YYY MM DD", "FMDD FMMonth YYYY HH24:MI", '"date:" YYYY-MM-DD', "YY-MM-DD HH:MI P.M.", "DD/MM/YYYY SSSSS", "YYYY-MM-DD HH24:MI:SS.MS",
+    "MONTH DD YYYY", "yyyy-mm-dd hh24:mi:ss.ff3", "YYYY-RM-DD", "DAY, DD MON YYYY", "HH24:MI:SS.US YYYY-MM-DD", "DD.MM.YY",
+    "Mon DD YYYY HH:MI AM", 'YYYY-MM-DD"T"HH24:MI:SS', "FMMonth FMDDth, YYYY", "DDD YYYY", "YYYYMMDDHH24MISS", "Q YYYY-MM-DD D",
+]
+
+
+def test_templates_read_back_as_postgres_reads_them(pg_server):
+    """to_timestamp(to_char(t, template), template) beside PostgreSQL's, for
+    every stamp and template: the same local time (the session in UTC)."""
+    with psycopg.connect(pg_server.url()) as conn:
+        conn.execute("SET TimeZone = 'UTC'")
+        differ = []
+        for stamp in STAMPS:
+            for template in READ_TEMPLATES:
+                text = conn.execute("SELECT to_char(%s::timestamp, %s)", (stamp, template)).fetchone()[0]
+                expected = conn.execute("SELECT to_char(to_timestamp(%s, %s), 'YYYY-MM-DD HH24:MI:SS.US')", (text, template)).fetchone()[0]
+                got = from_char(text, template, False)
+                got = got if "." in got else got + ".000000"
+                if got != expected:
+                    differ.append((stamp, template, text, got, expected))
+    assert not differ
+
+
+def test_unread_patterns_are_refused():
+    """Patterns whose reading txngate lacks (ISO weeks, centuries, week
+    numbers) are 0A000, never misread as others."""
+    for text, template in [("2020-01-05", "IYYY-MM-DD"), ("2020 01 3", "YYYY IW ID"), ("20 5", "CC YY"), ("2020 10", "YYYY WW")]:
+        with pytest.raises(FunctionError) as info:
+            from_char(text, template, False)
+        assert info.value.sqlstate == "0A000", (text, template)

@@ -1474,6 +1474,7 @@ TEXT_TIMESTAMPS = [
     "SET TimeZone = 'UTC'",
     "SELECT to_timestamp('44 BC 03 15', 'YYYY BC MM DD'), to_date('-44-03-15', 'YYYY-MM-DD'), to_date('0000-03-01', 'YYYY-MM-DD'), to_date('1721425', 'J')",
     "SELECT to_date('99-1-1', 'YY-MM-DD'), to_date('999-1-1', 'YYY-MM-DD'), to_date('5-1-1', 'Y-MM-DD'), to_timestamp('0105 1314', 'MMDD HH24MI')",
+    "SELECT to_timestamp('2020 1 05 01', 'YYYY Q MM DD'), to_date('3 2020-01-05', 'D YYYY-MM-DD')",
     "SELECT to_timestamp('05 Foo 2020', 'DD Mon YYYY')",
     "SELECT to_timestamp('2020-02-30', 'YYYY-MM-DD')",
     "SELECT to_timestamp('2020-01-05 13:14', 'YYYY-MM-DD HH12:MI')",
