@@ -219,60 +219,98 @@ def _time_us(m: re.Match) -> Decimal:
 
 _ISO_UNITS = {"y": ("months", 12), "m": ("months", 1), "w": ("days", 7), "d": ("days", 1)}
 _ISO_TIME_UNITS = {"h": 3_600_000_000, "m": 60_000_000, "s": 1_000_000}
-_ISO_NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?"
+#: a number as PostgreSQL's ParseISO8601Number reads it (strtod's: no plus sign)
+_ISO_NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?")
+_INT64_LIMIT = Decimal(2) ** 63
+
+
+def _iso_number(text: str, body: str, at: int) -> tuple[Decimal, int]:
+    """The number at ``at`` and where it ends; 22007 for none, 22015 for
+    one beyond 64 bits (PostgreSQL checks a field before its unit)."""
+    m = _ISO_NUMBER.match(body, at)
+    if m is None:
+        raise IntervalSyntax(text)
+    value = Decimal(m.group())
+    if abs(value) > _INT64_LIMIT:
+        raise IntervalOverflow(text, field=True)
+    return value, m.end()
+
+
+def _digits(body: str, at: int) -> int:
+    """How many digits (after a minus sign) stand at ``at``."""
+    m = re.compile(r"-?(\d*)").match(body, at)
+    return len(m.group(1))
 
 
 def _iso8601(text: str, body: str) -> tuple[int, int, int]:
-    """``P[nY][nM][nW][nD][T[nH][nM][nS]]`` or the alternative format
-    ``PYYYY[-MM[-DD]][Thh[:mm[:ss]]]`` (``PYYYYMMDDThhmmss``)."""
-    total = _Sum(text)
-    date, _, time = body.partition("t")
-    if not body or (_ and not time):
+    """ISO 8601 as PostgreSQL's DecodeISO8601Interval reads it:
+    ``P[nY][nM][nW][nD][T[nH][nM][nS]]``, or the alternative format
+    ``PY-M-D[Th:m:s]`` (any widths, fractions carried down) and its basic
+    form ``PYYYYMMDD[Thhmmss]``; a field beyond its range is 22015, a sum
+    beyond an interval's 22008."""
+    total, at, date_part, had_field = _Sum(text), 0, True, False
+    if not body:
         raise IntervalSyntax(text)
-    if re.fullmatch(r"\d{4}(?:-\d{2}(?:-\d{2})?)?|\d{8}", date) or (date == "" and time and re.fullmatch(r"[\d:.]+", time)):
-        return _iso_alternative(text, date, time)
-    for value, unit in _iso_parts(text, date, "ymwd"):
-        kind, times = _ISO_UNITS[unit]
-        total.add(kind, value, times)
-    if time:
-        if re.fullmatch(r"[+-]?\d+(?:\.\d*)?", time):  # PT10: hours
-            total.add("us", _number(text, time), 3_600_000_000)
-        elif re.fullmatch(r"[+-]?\d+:\d+(?::\d+)?(?:\.\d*)?", time):
-            total.add("us", _time_us(_TIME.fullmatch(time)), 1)
+    while at < len(body):
+        if body[at] == "t":
+            date_part, had_field, at = False, False, at + 1
+            continue
+        start = at
+        value, at = _iso_number(text, body, at)
+        unit, at = (body[at], at + 1) if at < len(body) else ("", at)
+        if date_part and unit in _ISO_UNITS:
+            total.add(*_ISO_UNITS[unit][:1], value, _ISO_UNITS[unit][1])
+        elif not date_part and unit in _ISO_TIME_UNITS:
+            total.add("us", value, _ISO_TIME_UNITS[unit])
+        elif unit in ("", "t", "-", ":") and not had_field and (unit in ("", "t", "-") if date_part else unit in ("", ":")):
+            return _iso_alternative(text, body, start, total, date_part)
         else:
-            for value, unit in _iso_parts(text, time, "hms"):
-                total.add("us", value, _ISO_TIME_UNITS[unit])
+            raise IntervalSyntax(text)
+        had_field = True
     return total.result(False)
+
+
+def _iso_alternative(text: str, body: str, at: int, total: _Sum, date_part: bool) -> tuple[int, int, int]:
+    """The alternative format from ``at``: ``Y-M-D`` (basic: ``YYYYMMDD``)
+    in the date part, then ``h:m:s`` (basic: ``hhmmss``) after ``T``."""
+    while True:
+        width, scales = _digits(body, at), ((("months", 12), ("months", 1), ("days", 1)) if date_part else
+                                             (("us", 3_600_000_000), ("us", 60_000_000), ("us", 1_000_000)))
+        value, end = _iso_number(text, body, at)
+        if width == (8 if date_part else 6) and (end == len(body) or body[end] == "t" or not date_part) and "." not in body[at:end]:
+            whole = int(value)  # the basic form: YYYYMMDD, hhmmss
+            parts = [Decimal(whole // 10000), Decimal(whole // 100 % 100), Decimal(whole % 100)]
+            for (kind, times), part in zip(scales, parts):
+                total.add(kind, part, times)
+            at = end
+        else:
+            separator = "-" if date_part else ":"
+            for n, (kind, times) in enumerate(scales):
+                if n:
+                    if at >= len(body) or body[at] != separator:
+                        break
+                    at += 1
+                value, at = _iso_number(text, body, at)
+                total.add(kind, value, times)
+        if at == len(body):
+            return total.result(False)
+        if date_part and body[at] == "t":
+            date_part, at = False, at + 1
+            if at < len(body) and re.search(r"[hms]", body[at:]):  # P0002-10-15T1S: designators after the alternative date
+                for value, unit in _iso_parts(text, body[at:], "hms"):
+                    total.add("us", value, _ISO_TIME_UNITS[unit])
+                return total.result(False)
+            if at == len(body):
+                raise IntervalSyntax(text)
+            continue
+        raise IntervalSyntax(text)
 
 
 def _iso_parts(text: str, part: str, units: str) -> list[tuple[Decimal, str]]:
-    found = re.findall(f"({_ISO_NUMBER})([{units}])", part)
+    found = re.findall(f"({_ISO_NUMBER.pattern})([{units}])", part)
     if "".join(n + u for n, u in found) != part:
         raise IntervalSyntax(text)
     return [(_number(text, n), u) for n, u in found]
-
-
-def _iso_alternative(text: str, date: str, time: str) -> tuple[int, int, int]:
-    total = _Sum(text)
-    if date:
-        fields = [date[:4], date[4:6], date[6:8]] if len(date) == 8 else date.split("-")
-        years, months, days = (int(x) for x in fields + ["0"] * (3 - len(fields)))
-        total.add("months", Decimal(years), 12)
-        total.add("months", Decimal(months), 1)
-        total.add("days", Decimal(days), 1)
-    if time and re.search(r"[hms]", time):  # P0002-10-15T1S: designators after the alternative date
-        for value, unit in _iso_parts(text, time, "hms"):
-            total.add("us", value, _ISO_TIME_UNITS[unit])
-    elif time:
-        if re.fullmatch(r"\d{6}(?:\.\d*)?", time):
-            time = f"{time[:2]}:{time[2:4]}:{time[4:]}"  # hhmmss
-        if re.fullmatch(r"\d+(?:\.\d*)?", time):  # PT10, PT2.5: hours
-            total.add("us", _number(text, time), 3_600_000_000)
-        elif m := _TIME.fullmatch(time):
-            total.add("us", _time_us(m), 1)
-        else:
-            raise IntervalSyntax(text)
-    return total.result(False)
 
 
 # -- with a field qualifier ----------------------------------------------------
