@@ -45,7 +45,7 @@ from planner.sqltypes import type_name as sql_type_name
 from planner.sqltypes import (FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, STORED_PLACES, canonical, fraction_precision, spark_stored_numeric,
                               special_datetime, typed_literal)
 from values import (CATALOG_TYPES, ArrayLiteralError, ByteaInputError, IntervalSyntax, abbreviation, abbreviation_steps, engine_offset, interval_text,
-                    parse_array, parse_bytea, qualified_interval, time_text, unit_field)
+                    numeric_zone, parse_array, parse_bytea, qualified_interval, time_text, unit_field)
 
 #: ``emulation(catalog)`` -> a planner.pgcatalog.PgCatalog for that catalog
 Emulation = Callable[[Catalog], object]
@@ -3222,7 +3222,12 @@ def _abbreviated_zone(name: str, args: list[ast.Node], columns: dict[str, str]) 
     arity, at = _ZONE_ARGUMENT.get(name, (None, None))
     if len(args) != arity or not _is_text(args[at]) or not isinstance(args[at], ast.A_Const):
         return None
-    meaning = abbreviation(args[at].val.sval)
+    text = args[at].val.sval
+    # make_timestamptz reads a numeric zone first, with ISO's sign ('+2' is two hours east; AT TIME ZONE's is POSIX's)
+    meaning = numeric_zone(text) if name == "make_timestamptz" and text[:1] in "+-" else None
+    if meaning is not None and meaning.total_seconds() % 60:
+        raise not_supported(f'time zone "{text}" (the engines keep whole minutes of an offset)')
+    meaning = abbreviation(text) if meaning is None else meaning
     if meaning is None:
         return None
     steps = abbreviation_steps(args[at].val.sval)

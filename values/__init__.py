@@ -34,7 +34,7 @@ PostgreSQL's SQLSTATE; ``values.zones``: ``zone`` (a
 TimeZone setting's zone), ``engine_zone`` (the name the engines compute
 it in; ``engine_offset``: the name of a fixed offset; ``is_engine_offset``: one of those),
 ``offset_of_hours`` / ``setting_of_offset`` (SET TIME ZONE of a number or
-an interval), ``local_offset`` (the offset a zone's local time is read
+an interval), ``numeric_zone`` (make_timestamptz's ``+2``, ISO's sign), ``local_offset`` (the offset a zone's local time is read
 at), ``abbreviation`` / ``abbreviation_offset`` / ``abbreviation_steps``
 (time zone abbreviations, fixed and dynamic).
 
@@ -54,8 +54,8 @@ from values.intervals import INTERVAL_STYLE, IntervalSyntax, interval_input, qua
 from values.text import (DATE_ORDER, INFINITIES, ArrayLiteralError, ByteaInputError, DateSyntax, TextStyle, bc_input, date_input, format_array, format_column,
                          format_interval, format_record_texts, format_value, parse_array, parse_bytea, split_far_dates, split_infinities, timestamp_input, value_type)
 from values.zones import ABBREVIATIONS as ZONE_ABBREVIATIONS
-from values.zones import (abbreviation, abbreviation_offset, abbreviation_steps, engine_offset, engine_zone, is_engine_offset, local_offset, offset_of_hours,
-                          setting_of_offset, zone)
+from values.zones import (abbreviation, abbreviation_offset, abbreviation_steps, engine_offset, engine_zone, is_engine_offset, local_offset, numeric_zone,
+                          offset_of_hours, setting_of_offset, zone)
 from values.types import (CATALOG_TYPES, PG_ARRAY_ELEMENT, PG_TYPE_BY_OID, PG_TYPES, STORED_PLACES, TOO_MANY_PLACES, PgType, of_arrow, sql_of_oid,
                           type_length, type_oid)
 
@@ -63,6 +63,6 @@ __all__ = ["CATALOG_TYPES", "DATE_ORDER", "STORED_PLACES", "TOO_MANY_PLACES", "I
            "PgType", "TextStyle", "bc_input", "date_input", "decode_binary", "encode_binary", "format_array", "format_column", "format_interval",
            "format_record_texts", "format_value", "of_arrow", "parse_array", "python_values", "split_far_dates", "split_infinities", "sql_of_oid", "timestamp_input",
            "type_length", "type_oid", "value_type", "zone", "engine_zone", "is_engine_offset", "offset_of_hours", "setting_of_offset",
-           "abbreviation", "abbreviation_offset", "abbreviation_steps", "local_offset", "engine_offset", "ZONE_ABBREVIATIONS",
+           "abbreviation", "abbreviation_offset", "abbreviation_steps", "local_offset", "engine_offset", "ZONE_ABBREVIATIONS", "numeric_zone",
            "INTERVAL_STYLE", "InvalidInput", "ByteaInputError", "parse_bytea", "IntervalSyntax", "datetime_input", "datetime_text", "decode_param", "encode_column", "encode_values",
            "fixed_width_binary", "interval_input", "BOOLEAN_WORDS", "INTEGER_RANGES", "boolean_input", "float_input", "integer_input", "numeric_input", "interval_text", "qualified_interval", "time_text", "unit_field"]

@@ -162,6 +162,28 @@ def abbreviation(name: str) -> dt.timedelta | str | None:
     return dt.timedelta(seconds=meaning) if isinstance(meaning, int) else meaning
 
 
+_NUMERIC_ZONE = re.compile(r"([+-])(\d*)(?::(\d*)(?::(\d*))?)?")
+#: PostgreSQL's MAX_TZDISP_HOUR
+_MAX_ZONE_HOURS = 15
+
+
+def numeric_zone(text: str) -> dt.timedelta | None:
+    """The offset east a numeric time zone means as PostgreSQL's
+    DecodeTimezone reads one (``+2``, ``-03:30``, ``+0530``, ``+10:00:01``:
+    ISO's sign, east positive), for make_timestamptz's zone; None when
+    ``text`` is not one (a name, or out of range)."""
+    m = _NUMERIC_ZONE.fullmatch(text)
+    if m is None:
+        return None
+    sign, hours, minutes, seconds = m.group(1), int(m.group(2) or 0), int(m.group(3) or 0), int(m.group(4) or 0)
+    if m.group(3) is None and len(text) > 3:  # run together: +hhmm
+        hours, minutes = hours // 100, hours % 100
+    if hours > _MAX_ZONE_HOURS or minutes >= 60 or seconds >= 60:
+        return None
+    offset = dt.timedelta(hours=hours, minutes=minutes, seconds=seconds)
+    return -offset if sign == "-" else offset
+
+
 def abbreviation_offset(name: str, *, local: dt.datetime | None = None, instant: dt.datetime | None = None) -> dt.timedelta | None:
     """The offset east the abbreviation ``name`` means for a ``local`` time
     written with it, or at a UTC ``instant`` (both naive); None when

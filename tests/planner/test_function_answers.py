@@ -1435,6 +1435,11 @@ ZONED_DATES = [
     # an untyped constant AT TIME ZONE is a timestamptz (the engine could not choose: 42804)
     "SELECT '19970210 173201' AT TIME ZONE 'America/New_York', '19970710 173201' AT TIME ZONE 'UTC', timezone('PST', '2020-01-01 10:00')",
     "SELECT '19970710 173201' AT TIME ZONE 'America/Does_not_exist'",
+    # make_timestamptz of a numeric zone: ISO's sign, as PostgreSQL's DecodeTimezone reads it (was 22023)
+    "SELECT make_timestamptz(1973, 07, 15, 08, 15, 55.33, '+2'), make_timestamptz(1973, 07, 15, 08, 15, 55.33, '-2'),"
+    " make_timestamptz(2010, 2, 27, 3, 45, 0, '+1000'), make_timestamptz(2010, 2, 27, 3, 45, 0, '+1:'), make_timestamptz(2010, 2, 27, 3, 45, 0, '-03:30')",
+    "SELECT make_timestamptz(1973, 07, 15, 08, 15, 55.33, '+2') = '1973-07-15 08:15:55.33+02'::timestamptz, make_timestamptz(2010, 2, 27, 3, 45, 0, 'EST')",
+    "SELECT make_timestamptz(2010, 2, 27, 3, 45, 0, '+16')",
 ]
 
 
