@@ -368,7 +368,7 @@ def to_number(text: str, template: str) -> str:
 #: are read and ignored, as PostgreSQL ignores them
 _READ_WIDTHS = {"YYYY": 4, "Y,YYY": 5, "YYY": 3, "YY": 2, "Y": 1, "MM": 2, "DDD": 3, "DD": 2, "D": 1, "HH24": 2, "HH12": 2, "HH": 2,
                 "MI": 2, "SSSSS": 5, "SSSS": 5, "SS": 2, "MS": 3, "US": 6, "FF1": 1, "FF2": 2, "FF3": 3, "FF4": 4, "FF5": 5, "FF6": 6,
-                "J": 0, "Q": 1, "TZH": 3, "TZM": 2}
+                "J": 0, "Q": 1, "TZH": 2, "TZM": 2}
 #: the word patterns read (day names are read and ignored)
 _READ_WORDS = ("MONTH", "MON", "DAY", "DY", "AM", "PM", "A.M.", "P.M.", "AD", "BC", "A.D.", "B.C.", "RM")
 #: patterns PostgreSQL reads that txngate does not (ISO week dates, centuries, weeks, zones): 0A000, never misread
@@ -479,7 +479,7 @@ def _read_number(text: str, pos: int, word: str, greedy: bool, f: dict) -> int:
         return m.end()
     if (word == "TZH" and text[pos] in "+-") or (word in _YEARS and text[pos] == "-"):
         pos += 1
-    width = _READ_WIDTHS[word] if word != "TZH" else 2
+    width = _READ_WIDTHS[word]
     end = pos
     while end < len(text) and text[end].isdigit() and (greedy or end - pos < width or width == 0):
         end += 1

@@ -259,10 +259,11 @@ def _iso8601(text: str, body: str) -> tuple[int, int, int]:
         value, at = _iso_number(text, body, at)
         unit, at = (body[at], at + 1) if at < len(body) else ("", at)
         if date_part and unit in _ISO_UNITS:
-            total.add(*_ISO_UNITS[unit][:1], value, _ISO_UNITS[unit][1])
+            kind, times = _ISO_UNITS[unit]
+            total.add(kind, value, times)
         elif not date_part and unit in _ISO_TIME_UNITS:
             total.add("us", value, _ISO_TIME_UNITS[unit])
-        elif unit in ("", "t", "-", ":") and not had_field and (unit in ("", "t", "-") if date_part else unit in ("", ":")):
+        elif not had_field and unit in (("", "t", "-") if date_part else ("", ":")):
             return _iso_alternative(text, body, start, total, date_part)
         else:
             raise IntervalSyntax(text)
