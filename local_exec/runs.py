@@ -90,13 +90,20 @@ class _Order:
     positions: np.ndarray  # row positions in the run, in key order
     columns: list  # per key column: its sorted values (numpy for integers, else _Values)
     bounds: list = field(default_factory=list)  # per key column: (min, max) of its integer type, or None
+    span: tuple | None = None  # (least, greatest) of the first integer key column: runs of other keys are passed over
 
     def __post_init__(self):
         self.bounds = [(int(np.iinfo(v.dtype).min), int(np.iinfo(v.dtype).max)) if isinstance(v, np.ndarray) else None
                        for v in self.columns]
+        first = self.columns[0] if self.columns else None
+        if isinstance(first, np.ndarray) and len(first):
+            self.span = (int(first[0]), int(first[-1]))
 
     def find(self, key: tuple) -> tuple[int, int]:
         """The range of ``positions`` whose key equals ``key``."""
+        span = self.span
+        if span is not None and not span[0] <= key[0] <= span[1]:  # (an integer: the key is of the column's type)
+            return 0, 0
         lo, hi = 0, len(self.positions)
         for values, bounds, v in zip(self.columns, self.bounds, key):
             if lo >= hi:
@@ -105,7 +112,7 @@ class _Order:
                 if not bounds[0] <= v <= bounds[1]:
                     return 0, 0
                 part, v = values[lo:hi], values.dtype.type(v)  # of the array's type: no cast of the array
-                lo, hi = lo + int(np.searchsorted(part, v, "left")), lo + int(np.searchsorted(part, v, "right"))
+                lo, hi = lo + int(part.searchsorted(v, "left")), lo + int(part.searchsorted(v, "right"))
             else:
                 lo, hi = bisect.bisect_left(values, v, lo, hi), bisect.bisect_right(values, v, lo, hi)
         return lo, hi

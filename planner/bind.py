@@ -630,6 +630,11 @@ class Binder:
             return ast.FuncCall(funcname=(ast.String(sval="txngate_stacked_arrays"),), args=(n,))
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" and n.lexpr is not None:
             _check_concatenable(n, self._columns)
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _ORDERINGS and n.lexpr is not None:
+            _check_comparable(n, n.lexpr, n.rexpr, self._columns)
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_IN and isinstance(n.rexpr, (list, tuple)):
+            for item in n.rexpr:
+                _check_comparable(n, n.lexpr, item, self._columns)
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" and self.dialect == "duckdb":
             new = _array_concat(n, self._arrays, self._columns)
             if new is not None:
@@ -2623,6 +2628,70 @@ def _check_concatenable(n: ast.A_Expr, columns: dict[str, str]) -> None:
     if left is not None and right is not None:
         raise undefined("operator", f"operator does not exist: {left} || {right}",
                         position=n.location + 1 if n.location is not None and n.location >= 0 else None)
+
+
+#: the comparison operators PostgreSQL defines between two strings and between two numbers, never across
+_ORDERINGS = ("=", "<>", "!=", "<", ">", "<=", ">=")
+_NUMBER_NAMES = {"smallint": "smallint", "integer": "integer", "bigint": "bigint", "real": "real", "double precision": "double precision",
+                 "numeric": "numeric"}
+
+
+def _check_comparable(n: ast.A_Expr, lexpr: ast.Node, rexpr: ast.Node, columns: dict[str, str]) -> None:
+    """42883 for a comparison ``n`` of a string with a number (``v = 5``
+    or ``v IN (1, 2)`` of a text column: PostgreSQL has no such operator,
+    and only an untyped constant would be read as the other side's type;
+    the engine would cast the string and compare, or fail on the first row
+    that is not a number with 22P02)."""
+    left, right = _string_type(lexpr, columns), _string_type(rexpr, columns)
+    if left is not None and (number := _number_type(rexpr, columns)) is not None:
+        right = number
+    elif right is not None and (number := _number_type(lexpr, columns)) is not None:
+        left = number
+    else:
+        return
+    operator = "<>" if n.name[-1].sval == "!=" else n.name[-1].sval
+    raise undefined("operator", f"operator does not exist: {left} {operator} {right}",
+                    position=n.location + 1 if n.location is not None and n.location >= 0 else None)
+
+
+def _declared(n: ast.Node, columns: dict[str, str]) -> str | None:
+    """The type of a column reference resolved by scope, or of a cast."""
+    if isinstance(n, ast.ColumnRef):
+        return scoped_type(n, columns)
+    if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
+        try:
+            return canonical(n.typeName)
+        except SqlError:
+            return None
+    return None
+
+
+def _string_type(n: ast.Node, columns: dict[str, str]) -> str | None:
+    """PostgreSQL's name of an operand's type when it is plainly a string
+    type (a column of one, resolved by scope, or a cast to one)."""
+    t = _declared(n, columns)
+    if t is None:
+        return None
+    if t == "text":
+        return "text"
+    if t == "varchar" or t.startswith("varchar("):
+        return "character varying"
+    return "character" if t.startswith("char(") else None
+
+
+def _number_type(n: ast.Node, columns: dict[str, str]) -> str | None:
+    """PostgreSQL's name of an operand's type when it is plainly a number
+    (a number constant, a column of a number type resolved by scope, a cast
+    to one)."""
+    if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
+        return "integer"
+    if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Float):
+        digits = n.val.fval
+        return "bigint" if digits.isdigit() and int(digits) < 2**63 else "numeric"
+    t = _declared(n, columns)
+    if t is None:
+        return None
+    return "numeric" if t.startswith("numeric(") else _NUMBER_NAMES.get(t)
 
 
 def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False) -> str | None:

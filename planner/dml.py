@@ -206,11 +206,10 @@ class Dml:
         constant = _constant_row(node)
         if constant is not None:
             return constant
+        found = await self.point(node)
+        if found is not None:
+            return found
         catalog = await self.work.catalog()
-        direct = _direct_point(node, catalog, self.search_path, self.params)
-        if direct is not None:  # by key, plain columns: no binding, no engine
-            rel, probe, columns = direct
-            return (await self.work.lookup(rel, probe.cols, probe.keys)).select(columns)
         bound = await self.work.db.bind_cache.bind(node, catalog, self.search_path, self.emulation)
         point = _point_lookup(node, bound, self.params)
         if point is None and bound.tables:
@@ -229,6 +228,16 @@ class Dml:
                 return rows.select(columns)  # nothing left for an engine to do
             override[name] = rows
         return bound.sql, await self.inputs(bound, override), bound.views
+
+    async def point(self, node: ast.Node) -> pa.Table | None:
+        """The rows of ``SELECT plain columns FROM table WHERE key =
+        constant`` (or ``key IN (...)``), found by the key search straight
+        from the catalog (no binding, no engine); None for any other query."""
+        direct = _direct_point(node, await self.work.catalog(), self.search_path, self.params)
+        if direct is None:
+            return None
+        rel, probe, columns = direct
+        return (await self.work.lookup(rel, probe.cols, probe.keys)).select(columns)
 
     async def target(self, rv: ast.RangeVar) -> Relation:
         catalog = await self.work.catalog()

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import pglast
 from pglast import ast
-from pglast.parser import ParseError
+from pglast.parser import ParseError, scan
 from pglast.stream import RawStream
 
 from planner import astnodes
@@ -54,6 +54,10 @@ class Statement:
     #: its calls of functions PostgreSQL has not built in (planner.builtins:
     #: found once per statement, however often a cached one runs)
     unknown_calls: tuple[ast.FuncCall, ...] | None = field(default=None, compare=False)
+    #: a point query's skeleton (``point_template``): ``literals`` are the
+    #: integer constants its ``$1..$n`` stand for and ``text`` the query as
+    #: written, which ``untemplated`` parses when the key search declines
+    template: bool = field(default=False, compare=False)
 
 
 _PARSED: dict[str, list[Statement]] = {}
@@ -82,12 +86,105 @@ def parse(sql: str, *, lift: bool = False) -> list[Statement]:
     hit = _PARSED.get(sql)
     if hit is not None:
         return hit
+    if lift:
+        point = point_template(sql)
+        if point is not None:
+            return [point]
     out = _parse(sql)
     if len(sql) < 4096:
         if len(_PARSED) >= 1024:
             _PARSED.pop(next(iter(_PARSED)))
         _PARSED[sql] = out
     return out
+
+
+#: skeletons of queries with their integer constants cut out (``point_template``):
+#: the skeleton's Statement when it is a point query's, else None
+_TEMPLATES: dict[str, Statement | None] = {}
+#: the greatest integer constant cut out: PostgreSQL types any constant up to it integer
+_INT4_MAX = 2**31 - 1
+
+
+def point_template(sql: str) -> Statement | None:
+    """``SELECT plain columns FROM t WHERE col = 123`` (or ``col IN (1,
+    2)``) as its skeleton ``... WHERE col = $1`` with the constants as
+    ``literals``: queries that differ only in their key (pgbench's,
+    an ORM's ``get``) parse once, and bind and describe once, instead of
+    once per key. None for anything else.
+
+    Only a skeleton whose parameters are all compared with a column as a
+    whole WHERE is one (``_point_skeleton``), and only constants PostgreSQL
+    types integer are cut out: the key search (planner.keyprobe) reads such
+    a constant and the same integer as a parameter alike, and when it
+    declines, the caller runs the query as written (``untemplated``)."""
+    if len(sql) > 1024 or "$" in sql or sql.lstrip()[:6].upper() != "SELECT":
+        return None
+    try:
+        tokens = scan(sql)
+    except ParseError:
+        return None
+    pieces, values, pos = [], [], 0
+    for tok in tokens:
+        if tok.name != "ICONST":
+            continue
+        digits, after = sql[tok.start : tok.end + 1], sql[tok.end + 1 : tok.end + 2]
+        if not (digits.isascii() and digits.isdigit()) or int(digits) > _INT4_MAX or after.isalnum() or after == "_":
+            return None  # 0x1F, 1_000, 1e5 and the like: as written
+        pieces += [sql[pos : tok.start], f"${len(values) + 1}"]
+        values.append(int(digits))
+        pos = tok.end + 1
+    if not values:
+        return None
+    skeleton = "".join(pieces) + sql[pos:]
+    if skeleton not in _TEMPLATES:
+        if len(_TEMPLATES) >= 1024:
+            _TEMPLATES.pop(next(iter(_TEMPLATES)))
+        _TEMPLATES[skeleton] = _point_skeleton(skeleton, len(values))
+    found = _TEMPLATES[skeleton]
+    return None if found is None else Statement(found.node, sql.strip(), READ, tuple(values), found.unknown_calls, template=True)
+
+
+def _point_skeleton(skeleton: str, count: int) -> Statement | None:
+    """The Statement of ``skeleton`` when it is one single-table SELECT of
+    plain columns whose WHERE is only ``column = $i`` or ``column IN ($i,
+    ...)``, each of ``$1..$count`` once, else None."""
+    try:
+        (stmt,) = _parse(skeleton)
+    except (SqlError, ValueError):
+        return None
+    node = stmt.node
+    if not isinstance(node, ast.SelectStmt) or len(node.fromClause or ()) != 1 or not isinstance(node.fromClause[0], ast.RangeVar):
+        return None
+    if any(getattr(node, a) for a in ("distinctClause", "groupClause", "havingClause", "sortClause", "limitCount", "limitOffset",
+                                      "windowClause", "withClause", "valuesLists", "intoClause", "lockingClause")):
+        return None
+    if node.op is not None and node.op.name != "SETOP_NONE":
+        return None
+    if any(t.name or not isinstance(t.val, ast.ColumnRef) for t in node.targetList or ()):
+        return None
+    where = node.whereClause
+    if not isinstance(where, ast.A_Expr) or not isinstance(where.lexpr, ast.ColumnRef):
+        return None
+    kind = where.kind.name if where.kind is not None else None
+    if kind == "AEXPR_OP" and [n.sval for n in where.name] == ["="]:
+        params = [where.rexpr]
+    elif kind == "AEXPR_IN" and isinstance(where.rexpr, (list, tuple)) and [n.sval for n in where.name] == ["="]:
+        params = list(where.rexpr)
+    else:
+        return None
+    if not all(isinstance(n, ast.ParamRef) for n in params) or sorted(n.number for n in params) != list(range(1, count + 1)):
+        return None
+    if sum(isinstance(n, ast.ParamRef) for n in walk(node)) != count:
+        return None
+    stmt.unknown_calls = ()  # (column references and parameters only)
+    return stmt
+
+
+def untemplated(stmt: Statement) -> Statement:
+    """A point template's query as written (``point_template``)."""
+    assert stmt.template, "only a point template has a query as written apart from its node"
+    (written,) = parse(stmt.text)
+    return written
 
 
 #: casts a lifted literal may sit under (a text parameter means the same)

@@ -603,6 +603,12 @@ class Session:
                     return await self._sequence_select(self.work, stmt, call, params)
                 async with self._reading() as work:
                     return await self._sequence_select(work, stmt, call, params)
+            if stmt.template:  # a point query's skeleton: answered by the key search, else run as written
+                async with self._reading() as work:
+                    found = await self._dml(work, params).point(stmt.node)
+                    if found is not None:
+                        return await self._with_origins(work, stmt.node, to_result(f"SELECT {found.num_rows}", found, p.output_names(stmt.node)))
+                stmt, params = p.untemplated(stmt), None
             if lazy and stmt.kind == p.READ:
                 async with self._reading() as work:  # the inputs are in memory once the stream starts
                     return await self._select_stream(work, stmt, params)
@@ -769,7 +775,7 @@ class Session:
         if self.work is not None:
             yield self.work
             return
-        work = Work.begin(self.db)
+        work = Work.begin(self.db, discarded=True)
         try:
             yield work
         finally:

@@ -108,13 +108,16 @@ class Work:
     outcome_unknown: bool = False  # its commit was sent and not heard back from
     deferred: list = field(default_factory=list)  # foreign-key checks left for COMMIT (planner.references.Deferred)
     constraint_modes: dict = field(default_factory=dict)  # SET CONSTRAINTS: name (None: ALL) -> "immediate" / "deferred"
+    discarded: bool = False  # a statement's reading, aborted after: its read set validates nothing, so none is kept
     _base: tuple[int, Catalog] | None = None  # the catalog at read_ts, once looked up
     _held: int | None = None  # read_ts, while the txns cache keeps history for it
 
     @classmethod
     def begin(cls, db, *, read_ts: int | None = None, read_only: bool = False, reads: list[str] | None = None,
-              points: dict[str, set[int]] | None = None) -> "Work":
-        return cls(db, db.txns.begin(), read_ts, read_only, reads if reads is not None else [], points if points is not None else {})
+              points: dict[str, set[int]] | None = None, discarded: bool = False) -> "Work":
+        work = cls(db, db.txns.begin(), read_ts, read_only, reads if reads is not None else [], points if points is not None else {})
+        work.discarded = discarded
+        return work
 
     @property
     def wrote(self) -> bool:
@@ -160,10 +163,12 @@ class Work:
             self.db.txns.cache.release_history(held)
 
     def _read(self, shard: str) -> None:
-        if shard not in self.reads:
+        if shard not in self.reads and not self.discarded:
             self.reads.append(shard)
 
     def _read_keys(self, shard: str, keys: set[int]) -> None:
+        if self.discarded:
+            return
         points = self.points.setdefault(shard, set())
         points.update(keys)
         if len(points) > MAX_KEYS:
@@ -227,7 +232,9 @@ class Work:
         if rel.shard in self.created:
             current = schema.empty_table()
         else:
-            if any(list(k) == cols for _n, k in rel.keys) and count <= MAX_KEYS:
+            if self.discarded:
+                pass  # nothing validates what it read
+            elif any(list(k) == cols for _n, k in rel.keys) and count <= MAX_KEYS:
                 self._read_keys(rel.shard, await off_loop(count, constraint_hashes, cols, keys))
             else:
                 self._read(rel.shard)
@@ -332,6 +339,7 @@ class Work:
         is written. ``write_only``: commit grouped even though it read (the
         catalog only, its caller knows)."""
         assert not self.done, "work committed twice"
+        assert not self.discarded, "a discarded work kept no read set to commit by"
         self.done = True
         try:
             await self._commit(write_only)
