@@ -20,6 +20,11 @@
 
 A syntax error becomes SQLSTATE 42601 with the 1-based character position
 PostgreSQL would report.
+
+Statements are cached by their text; a point query (``SELECT cols FROM t
+WHERE key = 42``) also by its shape (``point_template``), so queries that
+differ only in their key parse once. Invariant: a cached node is never
+modified by its callers.
 """
 
 from __future__ import annotations
@@ -48,9 +53,10 @@ class Statement:
     node: ast.Node
     text: str
     kind: str
-    #: huge string literals lifted out of the text (``lift_literals``): the
-    #: values of ``$1..$n`` in ``node``
-    literals: tuple[str, ...] = ()
+    #: the values of ``$1..$n`` in ``node`` cut out of the text: huge string
+    #: literals (``lift_literals``, as str) or a point query's integer
+    #: constants (``point_template``, as int)
+    literals: tuple[str | int, ...] = ()
     #: its calls of functions PostgreSQL has not built in (planner.builtins:
     #: found once per statement, however often a cached one runs)
     unknown_calls: tuple[ast.FuncCall, ...] | None = field(default=None, compare=False)
