@@ -40,7 +40,7 @@ from planner.errors import FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, INVAL
 from planner import parse as p
 from planner.parse import copy_tree, pg_sql, walk
 from planner.resolve import ColumnTypes, column_type, resolve, row_columns, scalar_in_from, scoped_type
-from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, raised, replace_children
+from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, pattern_quantifier, raised, replace_children
 from planner.sqltypes import type_name as sql_type_name
 from planner.sqltypes import (FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, STORED_PLACES, canonical, fraction_precision, spark_stored_numeric,
                               special_datetime, typed_literal)
@@ -536,6 +536,11 @@ class Binder:
                 return zipped
         if isinstance(n, ast.A_Expr) and isinstance(n.rexpr, ast.FuncCall) and n.rexpr.funcname[-1].sval == "like_escape" and self.dialect == "duckdb":
             return _like_escape(n)
+        if self.dialect == "duckdb" and _escapes_by_backslash(n):
+            return _like_escape(n, ast.A_Const(val=ast.String(sval="\\")))
+        if isinstance(n, ast.A_Expr) and n.kind in (A_Expr_Kind.AEXPR_OP_ANY, A_Expr_Kind.AEXPR_OP_ALL) \
+                and n.name[-1].sval in _PATTERN_OPERATORS and self.dialect == "duckdb":
+            return _pattern_quantified(n)
         if isinstance(n, ast.A_Expr) and n.kind in (A_Expr_Kind.AEXPR_OP_ANY, A_Expr_Kind.AEXPR_OP_ALL) \
                 and isinstance(n.rexpr, ast.A_Const) and isinstance(n.rexpr.val, ast.String) \
                 and (element := self._known_type(n.lexpr)) is not None:
@@ -4312,12 +4317,51 @@ def _check_limits(select: ast.SelectStmt) -> None:
             raise SqlError(sqlstate, f"{clause} must not be negative")
 
 
-def _like_escape(n: ast.A_Expr) -> ast.Node:
-    """``a [NOT] [I]LIKE p ESCAPE e`` (pglast: ``like_escape(p, e)``) as
-    DuckDB's ``[not_][i]like_escape(a, p, e)``."""
-    op = n.name[-1].sval
-    name = {"~~": "like_escape", "!~~": "not_like_escape", "~~*": "ilike_escape", "!~~*": "not_ilike_escape"}[op]
+def _pattern_quantified(n: ast.A_Expr) -> ast.Node:
+    """``v LIKE ANY (a)`` (ILIKE, NOT LIKE, ``~`` and the other pattern
+    operators; ALL too) as the engine's macro applying the operator to each
+    pattern of ``a`` (planner.pgcatalog.pattern_quantifier; DuckDB's LIKE
+    takes no list, and read ``'{a%,b}'`` as one pattern). A string constant
+    is a text[] of patterns, as PostgreSQL reads it."""
+    patterns = n.rexpr
+    if isinstance(patterns, ast.A_Const) and isinstance(patterns.val, ast.String):
+        patterns = _cast_to(patterns, "text[]")
+    quantifier = "any" if n.kind == A_Expr_Kind.AEXPR_OP_ANY else "all"
+    return ast.FuncCall(funcname=(ast.String(sval=pattern_quantifier(n.name[-1].sval, quantifier)),), args=(n.lexpr, patterns))
+
+
+_LIKE_ESCAPES = {"~~": "like_escape", "!~~": "not_like_escape", "~~*": "ilike_escape", "!~~*": "not_ilike_escape"}
+
+
+def _like_escape(n: ast.A_Expr, escape: ast.Node | None = None) -> ast.Node:
+    """``a [NOT] [I]LIKE p ESCAPE e`` (pglast: ``like_escape(p, e)``), or
+    ``a [NOT] [I]LIKE p`` with ``escape`` given, as DuckDB's
+    ``[not_][i]like_escape(a, p, e)``."""
+    name = _LIKE_ESCAPES[n.name[-1].sval]
+    if escape is not None:
+        return ast.FuncCall(funcname=(ast.String(sval=name),), args=(n.lexpr, n.rexpr, escape))
     return ast.FuncCall(funcname=(ast.String(sval=name),), args=(n.lexpr, *n.rexpr.args), funcformat=n.rexpr.funcformat)
+
+
+def _escapes_by_backslash(n: ast.Node) -> bool:
+    """``a [NOT] [I]LIKE p`` (or ``~~`` and its kin) without ESCAPE whose
+    pattern may hold a backslash: PostgreSQL's default escape character,
+    where DuckDB's LIKE has none (``'a%' LIKE 'a\\%'`` matched nothing; a
+    Django ``contains`` of a value with ``%`` or ``_`` sends such a
+    pattern). A constant pattern without one means the same to both, and
+    keeps the engine's own plan of LIKE."""
+    if not isinstance(n, ast.A_Expr) or n.kind not in (A_Expr_Kind.AEXPR_LIKE, A_Expr_Kind.AEXPR_ILIKE, A_Expr_Kind.AEXPR_OP):
+        return False
+    if n.name[-1].sval not in _LIKE_ESCAPES or n.lexpr is None:
+        return False
+    p = n.rexpr
+    if isinstance(p, ast.FuncCall) and p.funcname[-1].sval == "like_escape":
+        return False  # an ESCAPE of its own
+    if isinstance(p, ast.TypeCast) and isinstance(p.arg, ast.A_Const):
+        p = p.arg
+    if isinstance(p, ast.A_Const):
+        return isinstance(p.val, ast.String) and "\\" in p.val.sval
+    return not isinstance(p, (ast.A_ArrayExpr, ast.SubLink))
 
 
 def _qualified_interval(tc: ast.TypeCast) -> None:

@@ -1406,7 +1406,32 @@ def macros() -> tuple[str, ...]:
         "THEN error('[22004] dimension values cannot be null') WHEN lb[1] <> 1 OR lb[2] <> 1 "
         "THEN error('[0A000] arrays with lower bounds other than 1 are not supported') "
         "ELSE list_transform(range(d[1]), lambda _li: list_transform(range(d[2]), lambda _lj: v)) END",
+        # PostgreSQL's ANY and ALL of a list of comparisons' outcomes: true, false, or NULL when a NULL decides
+        "CREATE OR REPLACE MACRO txngate_any(l) AS CASE WHEN l IS NULL THEN NULL WHEN list_contains(l, true) THEN true "
+        "WHEN list_contains(list_transform(l, lambda _x: _x IS NULL), true) THEN NULL ELSE false END",
+        "CREATE OR REPLACE MACRO txngate_all(l) AS CASE WHEN l IS NULL THEN NULL WHEN list_contains(l, false) THEN false "
+        "WHEN list_contains(list_transform(l, lambda _x: _x IS NULL), true) THEN NULL ELSE true END",
+        *pattern_quantifier_macros(),
     )
+
+
+#: the pattern operators ``v op ANY/ALL (array)`` applies (planner.bind): each as DuckDB matches one pattern ``_e``,
+#: LIKE's with PostgreSQL's default escape
+PATTERN_MATCHES = {"~~": "like_escape(v, _e, '\\')", "!~~": "not_like_escape(v, _e, '\\')", "~~*": "ilike_escape(v, _e, '\\')",
+                   "!~~*": "not_ilike_escape(v, _e, '\\')", "~": "regexp_matches(v, _e)", "~*": "regexp_matches(v, _e, 'i')",
+                   "!~": "NOT regexp_matches(v, _e)", "!~*": "NOT regexp_matches(v, _e, 'i')"}
+
+
+def pattern_quantifier(op: str, quantifier: str) -> str:
+    """The macro of ``v op ANY (a)`` (``quantifier`` "any") or ``ALL``."""
+    names = {"~~": "like", "!~~": "not_like", "~~*": "ilike", "!~~*": "not_ilike", "~": "match", "~*": "imatch", "!~": "not_match",
+             "!~*": "not_imatch"}
+    return f"txngate_{names[op]}_{quantifier}"
+
+
+def pattern_quantifier_macros() -> list[str]:
+    return [f"CREATE OR REPLACE MACRO {pattern_quantifier(op, q)}(v, a) AS txngate_{q}(list_transform(a, lambda _e: {match}))"
+            for op, match in PATTERN_MATCHES.items() for q in ("any", "all")]
 
 
 #: DuckDB's typeof() names as PostgreSQL's pg_typeof() prints them

@@ -1080,6 +1080,31 @@ INTERVAL_SUMS = [
 ]
 
 # found by the random tester once it had integer[] and text[] columns (seed 29)
+# LIKE's default escape is the backslash (DuckDB's LIKE has none: a Django contains of "50%" matched nothing)
+LIKE_ESCAPES = [
+    r"SELECT 'ab' LIKE 'a\b', 'a\b' LIKE 'a\\b', 'a%' LIKE 'a\%', 'a_' LIKE 'a\_', 'ab' LIKE 'a\_'",
+    r"SELECT 'A%' ILIKE 'a\%', 'a%' NOT LIKE 'a\%', 'A%' NOT ILIKE 'a\%', 'a%' ~~ 'a\%', 'a%' !~~ 'a\%', 'A%' ~~* 'a\%'",
+    r"SELECT 'a%' LIKE 'a\%' ESCAPE '', 'a\%' LIKE 'a\%' ESCAPE '', 'a%' LIKE 'a#%' ESCAPE '#'",
+    "CREATE TABLE lk (id int, t text, p text)",
+    r"INSERT INTO lk VALUES (1, '50%', '%0\%'), (2, '50', '%0\%'), (3, 'a_b', 'a\_b'), (4, 'axb', 'a\_b'), (5, NULL, 'x'), (6, 'x', NULL)",
+    "SELECT id, t LIKE p, t NOT LIKE p, t ILIKE upper(p), t LIKE 'a%' FROM lk ORDER BY id",
+    r"SELECT id FROM lk WHERE t LIKE '%\%' ORDER BY id",
+]
+
+# v LIKE ANY / ALL (array) and the other pattern operators quantified (refused, and a string constant read as one pattern)
+PATTERN_QUANTIFIERS = [
+    "SELECT 'foo' ILIKE ALL (array['F%', '%O']), 'foo' LIKE ANY (array['f%', 'x']), 'foo' LIKE ALL (array['f%', '%x']),"
+    " 'foo' NOT LIKE ANY (array['f%', 'x'])",
+    "SELECT 'foo' ILIKE ANY ('{F%,x}'), 'foo' ~~ ANY (array['f%']), 'foo' ~ ANY (array['^f', 'x']), 'foo' !~* ALL (array['^F', 'x'])",
+    "SELECT NULL LIKE ANY (array['a']), 'a' LIKE ANY ('{}'), 'a' LIKE ALL ('{}'), 'a' LIKE ANY (NULL::text[]),"
+    " 'a' LIKE ANY (array[NULL, 'b']), 'a' LIKE ANY (array[NULL, 'a']), 'a' LIKE ALL (array[NULL, 'b'])",
+    r"SELECT '50%' LIKE ANY (array['%0\%']), 'x' NOT ILIKE ALL (array['X', 'y'])",
+    "CREATE TABLE pq (id int, t text, ps text[])",
+    "INSERT INTO pq VALUES (1, 'apple', '{a%,%z}'), (2, 'kiwi', '{a%,%z}'), (3, NULL, '{a%}'), (4, 'fig', NULL), (5, 'fig', '{}')",
+    "SELECT id, t LIKE ANY (ps), t LIKE ALL (ps), t ILIKE ANY (array['K%', 'F%']) FROM pq ORDER BY id",
+    "SELECT id FROM pq WHERE t LIKE ANY (array['%i%', 'app%']) ORDER BY id",
+]
+
 ARRAY_OPERATIONS = [
     "CREATE TABLE arr (id int, i int, s smallint, v varchar(8), a integer[], ta text[])",
     "INSERT INTO arr VALUES (1, 0, 0, '', '{1,2,3}', '{a,b}'), (2, 1, 1, 'a', '{}', '{}'), (3, -7, -3, 'abc', '{NULL,5}', '{NULL}'),"
@@ -1601,6 +1626,8 @@ DIFFERENTIAL = {
     "stored_json": (STORED_JSON, ("sj",)),
     "interval_sums": (STORED_JSON[:2] + INTERVAL_SUMS, ("sj", "ivs")),
     "array_operations": (ARRAY_OPERATIONS, ("arr",)),
+    "like_escapes": (LIKE_ESCAPES, ("lk",)),
+    "pattern_quantifiers": (PATTERN_QUANTIFIERS, ("pq",)),
 }
 
 

@@ -5,7 +5,9 @@ DEFERRABLE INITIALLY DEFERRED, indexes), then the ORM: create_user and
 many-to-many, bulk_create, a transaction, filtered UPDATE, annotate with
 Count/Sum across a join, a JSONField lookup, cascading DELETE, an
 IntegrityError inside atomic(), a nested atomic() whose savepoint rolls
-back while the outer transaction commits, introspection, and
+back while the outer transaction commits, text lookups of values with
+``%``, ``_`` and a backslash (Django escapes them with backslashes in a
+LIKE pattern), introspection, and
 ``inspectdb`` (the models Django reads back from the catalog). It prints
 what it saw; the test compares the printout from txngate and from
 PostgreSQL."""
@@ -60,6 +62,10 @@ def main(port: str, user: str, database: str) -> None:
         except IntegrityError:
             print("savepoint rolled back")
     print("kept", sorted(Customer.objects.filter(name__in=["kept", "gone", "dup2"]).values_list("name", flat=True)))
+    Customer.objects.bulk_create([Customer(name=n, email=f"{i}@pct.x") for i, n in enumerate(["50% off", "500 off", "a_b", "axb", "C:\\tmp"])])
+    print("text lookups", [sorted(Customer.objects.filter(**{lookup: value}).values_list("name", flat=True)) for lookup, value in (
+        ("name__contains", "0%"), ("name__startswith", "a_"), ("name__icontains", "% OFF"), ("name__endswith", "_b"),
+        ("name__contains", "\\"), ("name__iexact", "A_B"))])
     print(sorted(connection.introspection.table_names()))
     with connection.cursor() as cursor:
         constraints = connection.introspection.get_constraints(cursor, "django_shop_customer")
