@@ -580,6 +580,8 @@ class Binder:
             # -x of an integer is of x's type: DuckDB folds -(-9223372036854775808::int8) into a wider integer
             self._cast.add(id(n))
             return _cast_to(n, _NUMBER_TYPES[width])
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "@" and n.lexpr is None:
+            return ast.FuncCall(funcname=(ast.String(sval="abs"),), args=(n.rexpr,))  # PostgreSQL's prefix @: the absolute value
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF and self.dialect == "duckdb" and id(n) not in self._cast:
             # NULLIF(a, b) compares in the common type (DuckDB casts b to a's: NULLIF(int, 1e300) overflowed) and
             # answers a's value in it: NULLIF(b, b) is a NULL of b's type, which makes the CASE's type the common

@@ -1105,6 +1105,13 @@ PATTERN_QUANTIFIERS = [
     "SELECT id FROM pq WHERE t LIKE ANY (array['%i%', 'app%']) ORDER BY id",
 ]
 
+# the prefix operators (@ was refused: the rewriter for the engine read no operand)
+PREFIX_OPERATORS = [
+    "SELECT @ -5, @ -5.5, |/ 9.0, ||/ 27.0, ~5, - -3",
+    "SELECT @ x, @ -2::int2, pg_typeof(@ -2::int2), @ f FROM (VALUES (-2, -1.5::float8)) t(x, f)",
+    "SELECT @ -2147483648",
+]
+
 ARRAY_OPERATIONS = [
     "CREATE TABLE arr (id int, i int, s smallint, v varchar(8), a integer[], ta text[])",
     "INSERT INTO arr VALUES (1, 0, 0, '', '{1,2,3}', '{a,b}'), (2, 1, 1, 'a', '{}', '{}'), (3, -7, -3, 'abc', '{NULL,5}', '{NULL}'),"
@@ -1628,6 +1635,7 @@ DIFFERENTIAL = {
     "array_operations": (ARRAY_OPERATIONS, ("arr",)),
     "like_escapes": (LIKE_ESCAPES, ("lk",)),
     "pattern_quantifiers": (PATTERN_QUANTIFIERS, ("pq",)),
+    "prefix_operators": (PREFIX_OPERATORS, ()),
 }
 
 
