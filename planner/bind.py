@@ -816,7 +816,7 @@ class Binder:
 
     def _float_checked(self, n: ast.Node) -> ast.FuncCall | None:
         """A tree of arithmetic (+, -, *, /) of doubles or reals, or exp()
-        of a double, wrapped in pgcatalog's ``txngate_float_checked``:
+        of a double or an integer (PostgreSQL's exp(float8)), wrapped in pgcatalog's ``txngate_float_checked``:
         PostgreSQL's overflow where its operands (the tree's leaves) are
         finite, and underflow where one * or / of two leaves gives zero
         from non-zero ones (``a * b``; ``a / b`` of a finite b). The
@@ -876,12 +876,12 @@ class Binder:
 
     def _float_checkable(self, n: ast.Node) -> bool:
         """``n`` is what ``_float_checked`` wraps: arithmetic of doubles or
-        reals, or exp() of a double, not checked already."""
+        reals, or exp() of a double or an integer, not checked already."""
         if id(n) in self._cast:
             return False
         if isinstance(n, ast.FuncCall):
             return n.funcname[-1].sval == "exp" and len(n.args or ()) == 1 and not n.over \
-                and _operand_type(n.args[0], self._columns, floats=True) == "double precision"
+                and _operand_type(n.args[0], self._columns, floats=True) in ("double precision", "real", *INTEGER_TYPES)  # exp(int): float8's
         return _is_arithmetic(n) and n.lexpr is not None and _operand_type(n, self._columns, floats=True) in ("double precision", "real")
 
     def _float_variance(self, fc: ast.FuncCall) -> ast.Node:

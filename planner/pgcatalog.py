@@ -1361,6 +1361,9 @@ def macros() -> tuple[str, ...]:
         # power(a, b) and a ^ b: PostgreSQL's errors where DuckDB answers inf or NaN
         "CREATE OR REPLACE MACRO txngate_power(a, b) AS CASE WHEN a = 0 AND b < 0 THEN " + raised("2201F", "zero raised to a negative power is undefined")
         + " WHEN a < 0 AND CAST(b AS DOUBLE) <> floor(CAST(b AS DOUBLE)) THEN " + raised("2201F", "a negative number raised to a non-integer power yields a complex result") + " "
+        # float.c's dpow: an infinite or zero result of finite operands (a not 0) is an overflow or an underflow
+        "WHEN isinf(pow(a, b)) AND isfinite(CAST(a AS DOUBLE)) AND isfinite(CAST(b AS DOUBLE)) THEN " + _OVERFLOW + " "
+        "WHEN pow(a, b) = 0 AND a <> 0 AND isfinite(CAST(a AS DOUBLE)) AND isfinite(CAST(b AS DOUBLE)) THEN " + _UNDERFLOW + " "
         "ELSE pow(a, b) END",
         # a quotient of doubles that rounds to 1.0 gives count + 1 in PostgreSQL 15's float8 width_bucket; numerics (exact there) never do
         "CREATE OR REPLACE MACRO txngate_bucket_cap(op, lo, hi, n) AS CASE WHEN typeof(op) IN ('DOUBLE', 'FLOAT') "

@@ -1112,6 +1112,14 @@ PREFIX_OPERATORS = [
     "SELECT @ -2147483648",
 ]
 
+# float8 power and exp past a double's range are PostgreSQL's 22003 (overflow, underflow), not infinity or 0
+FLOAT_POWERS = [
+    "SELECT 2^1024", "SELECT power(2, 1024)", "SELECT power(10::float8, 400)", "SELECT exp(1000)", "SELECT exp(-10000)",
+    "SELECT exp(1000::int8)", "SELECT x ^ 2 FROM (VALUES (1e200::float8)) t(x)",
+    "SELECT power(0.5::float8, 2000)", "SELECT power('Infinity'::float8, 2), power(2::float8, '-Infinity'::float8), exp('-Infinity'::float8)",
+    "SELECT 2^10, power(2, 0.5), exp(1), pg_typeof(exp(1))",
+]
+
 ARRAY_OPERATIONS = [
     "CREATE TABLE arr (id int, i int, s smallint, v varchar(8), a integer[], ta text[])",
     "INSERT INTO arr VALUES (1, 0, 0, '', '{1,2,3}', '{a,b}'), (2, 1, 1, 'a', '{}', '{}'), (3, -7, -3, 'abc', '{NULL,5}', '{NULL}'),"
@@ -1636,6 +1644,7 @@ DIFFERENTIAL = {
     "like_escapes": (LIKE_ESCAPES, ("lk",)),
     "pattern_quantifiers": (PATTERN_QUANTIFIERS, ("pq",)),
     "prefix_operators": (PREFIX_OPERATORS, ()),
+    "float_powers": (FLOAT_POWERS, ()),
 }
 
 
