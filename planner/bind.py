@@ -552,6 +552,10 @@ class Binder:
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_SIMILAR:
             return _similar(n, self.dialect)
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "-" and self.dialect == "duckdb" \
+                and n.lexpr is not None and "timestamptz" in (kinds := (_datetime_kind(n.lexpr, self._columns), _datetime_kind(n.rexpr, self._columns))) \
+                and all(k in ("timestamptz", "timestamp", "date") for k in kinds):
+            return _instants_apart(n, kinds)
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "-" and self.dialect == "duckdb" \
                 and id(n) not in self._cast and _is_date(n.lexpr, self._columns) and _is_date(n.rexpr, self._columns):
             self._cast.add(id(n))  # date - date: PostgreSQL's integer (DuckDB's bigint)
             return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval="int4"),), typemod=-1))
@@ -4317,6 +4321,21 @@ def _check_limits(select: ast.SelectStmt) -> None:
     for value, sqlstate, clause in ((select.limitCount, "2201W", "LIMIT"), (select.limitOffset, "2201X", "OFFSET")):
         if isinstance(value, ast.A_Const) and isinstance(value.val, ast.Integer) and value.val.ival < 0:
             raise SqlError(sqlstate, f"{clause} must not be negative")
+
+
+def _instants_apart(n: ast.A_Expr, kinds: tuple[str, str]) -> ast.Node:
+    """``a - b`` of two timestamptz (one may be a timestamp or a date, read
+    in the session's zone, as PostgreSQL casts it) as PostgreSQL's
+    timestamptz_mi: the microseconds between them, whole days of 24 hours
+    split off (justify_hours). The engine counted calendar days in the
+    session's zone: across a change to summer time, 23 hours were "1 day"."""
+    operands = [x if kind == "timestamptz" else _cast_to(x, "timestamptz") for x, kind in zip((n.lexpr, n.rexpr), kinds)]
+    apart = "(epoch_us(_arg1) - epoch_us(_arg2))"
+    day = 86_400_000_000  # (the whole days' microseconds divide exactly: any division gives the days)
+    infinite = raised("22008", "cannot subtract infinite timestamps", "INTERVAL")
+    return expand(f"CASE WHEN isinf(_arg1) OR isinf(_arg2) THEN {infinite} "
+                  f"ELSE to_days(CAST(({apart} - {apart} % {day}) / {day} AS INTEGER)) + to_microseconds({apart} % {day}) END",
+                  operands)
 
 
 def _pattern_quantified(n: ast.A_Expr) -> ast.Node:

@@ -1120,6 +1120,22 @@ FLOAT_POWERS = [
     "SELECT 2^10, power(2, 0.5), exp(1), pg_typeof(exp(1))",
 ]
 
+# timestamptz - timestamptz is the microseconds between them, whole 24-hour days split off (23 hours across a change
+# to summer time were "1 day"); a timestamp or date beside a timestamptz is read in the session's zone
+INSTANTS_APART = [
+    "SET timezone = 'America/New_York'",
+    "SELECT timestamptz '2024-03-11 00:00' - timestamptz '2024-03-10 00:00', timestamptz '2024-11-04 00:00' - timestamptz '2024-11-03 00:00'",
+    "SELECT timestamptz '2024-03-10 00:00' - timestamptz '2024-03-11 00:00', timestamptz '2024-01-01' - timestamptz '2023-01-01 12:00:00.5'",
+    "SELECT now() - now()", "SELECT timestamptz 'infinity' - timestamptz '2024-01-01'",
+    "SELECT timestamptz '2024-03-11 00:00' - timestamp '2024-03-10 00:00', timestamp '2024-03-11' - timestamp '2024-03-10'",
+    "SELECT date '2024-03-11' - timestamptz '2024-03-10 00:00', timestamptz '2024-03-11 00:00' - date '2024-03-10'",
+    "CREATE TABLE tzd (a timestamptz, b timestamptz)",
+    "INSERT INTO tzd VALUES ('2024-03-11 00:00', '2024-03-10 00:00'), ('2024-06-01', '2024-05-01 03:00'), (NULL, '2024-01-01')",
+    "SELECT a - b, (a - b) > interval '23 hours', extract(epoch FROM a - b), a - '2024-03-10'::date FROM tzd ORDER BY b",
+    "SET timezone = 'UTC'",
+    "SELECT a - b FROM tzd ORDER BY b",
+]
+
 ARRAY_OPERATIONS = [
     "CREATE TABLE arr (id int, i int, s smallint, v varchar(8), a integer[], ta text[])",
     "INSERT INTO arr VALUES (1, 0, 0, '', '{1,2,3}', '{a,b}'), (2, 1, 1, 'a', '{}', '{}'), (3, -7, -3, 'abc', '{NULL,5}', '{NULL}'),"
@@ -1645,6 +1661,7 @@ DIFFERENTIAL = {
     "pattern_quantifiers": (PATTERN_QUANTIFIERS, ("pq",)),
     "prefix_operators": (PREFIX_OPERATORS, ()),
     "float_powers": (FLOAT_POWERS, ()),
+    "instants_apart": (INSTANTS_APART, ("tzd",)),
 }
 
 
