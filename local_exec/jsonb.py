@@ -198,9 +198,12 @@ def json_row(text: str, type_text: str, json_fields: str) -> str:
     names) are json or jsonb columns: the engine holds their text as
     strings; PostgreSQL writes each as the document it is, its text as it
     was stored (json's spacing, jsonb's canonical text)."""
-    row = _retype(_RAW.decode(text), _parse_type(type_text)[0])
+    kind = _parse_type(type_text)[0]
+    row = _retype(_RAW.decode(text), kind)
     if isinstance(row, _Object):
-        fields = set(json.loads(json_fields))
+        # a field the engine computed as JSON (``doc->'k'``) is written as a document already: only text ones are raw
+        documents = {k for k, t in kind[1] if t == ("json",)} if kind[0] == "struct" else set()
+        fields = set(json.loads(json_fields)) - documents
         row = _Object((k, _Raw(x) if k in fields and isinstance(x, str) and not isinstance(x, _Raw) else x) for k, x in row)
     return _write(row)
 
@@ -208,8 +211,8 @@ def json_row(text: str, type_text: str, json_fields: str) -> str:
 def _parse_type(t: str, i: int = 0):
     """A DuckDB type name as ("struct", [(field, type)]), ("tuple", [type])
     (a ROW(...): its fields unnamed), ("list", type), ("timestamp",),
-    ("timestamptz",), ("blob",), ("decimal", scale) or ("other",); and where
-    it ended."""
+    ("timestamptz",), ("blob",), ("json",), ("decimal", scale) or
+    ("other",); and where it ended."""
     if t.startswith("TIMESTAMP WITH TIME ZONE", i):
         node, i = ("timestamptz",), i + len("TIMESTAMP WITH TIME ZONE")
     elif t.startswith("TUPLE(", i):
@@ -239,7 +242,7 @@ def _parse_type(t: str, i: int = 0):
                 i += 1
                 if depth == 0:
                     break
-        node = {"TIMESTAMP": ("timestamp",), "BLOB": ("blob",)}.get(word, ("other",))
+        node = {"TIMESTAMP": ("timestamp",), "BLOB": ("blob",), "JSON": ("json",)}.get(word, ("other",))
         if word == "DECIMAL" and (scale := re.fullmatch(r"DECIMAL\(\d+,(\d+)\)", t[start:i])):
             node = ("decimal", int(scale.group(1)))
     while t.startswith("[", i):

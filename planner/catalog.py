@@ -555,6 +555,11 @@ class Catalog:
         rel = self.lookup(rv.relname, rv.schemaname, search_path)
         return None if rel is None else [c.name for c in rel.columns]
 
+    def column_types(self, rv, search_path: tuple[str, ...] = ("public",)) -> list[tuple[str, str]] | None:
+        """``column_names`` with each column's declared type."""
+        rel = self.lookup(rv.relname, rv.schemaname, search_path)
+        return None if rel is None else [(c.name, c.type) for c in rel.columns]
+
     def relation(self, name: str, schema: str | None = None, search_path: tuple[str, ...] = ("public",), position: int | None = None) -> Relation:
         if schema is not None and not self.has_schema(schema):
             raise SqlError(INVALID_SCHEMA_NAME, f'schema "{schema}" does not exist', position=position)

@@ -26,6 +26,10 @@ from values import of_arrow, python_values
 UNCONSTRAINED = "numeric?"
 
 
+def engine_blind(sql_type: str) -> bool:
+    """A declared type the engine's result cannot tell: json and jsonb
+    (held as text), character(n) and varchar(n) (held as varchar)."""
+    return sql_type in ("json", "jsonb") or sql_type.startswith(("char(", "varchar("))
 
 
 @dataclass

@@ -25,7 +25,9 @@ one level that go by one name; DuckDB read the first of two tables.
 
 ``star_result_names(select, columns_of)`` is the result names of a
 ``SELECT *`` whose stars read known columns (DuckDB renames a subquery's
-repeated name ``a`` to ``a_1``).
+repeated name ``a`` to ``a_1``); ``star_result_columns`` the same with the
+declared type of each table column a star passes through (json, char(n):
+the engine's result says text).
 
 ``output_names(item, ctes, columns_of)`` is PostgreSQL's column names of
 a FROM item (a join's merged USING columns first, a subquery's ``*``
@@ -491,54 +493,94 @@ def star_result_names(select: ast.SelectStmt, columns_of) -> list[str] | None:
     targets, when the FROM items the stars read have known columns (a
     subquery's duplicate names stay duplicates: the engine renamed them
     ``a_1``); None otherwise."""
+    found = star_result_columns(select, _untyped(columns_of))
+    return None if found is None else [name for name, _t in found]
+
+
+def star_result_columns(select: ast.SelectStmt, columns_of) -> list[tuple[str, str | None]] | None:
+    """``star_result_names`` with each column's declared type where a star
+    passes a table's column through (None elsewhere: a computed column, a
+    USING column its two sides declare differently); ``columns_of(rv)``
+    gives a table's (name, type) pairs, or None."""
     if select.op is not None and select.op.name != "SETOP_NONE" or not select.fromClause or not any(
             isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star) for t in select.targetList or ()):
         return None
-    return _star_names(select, cte_names(select), columns_of)
+    return _star_columns(select, cte_names(select), columns_of)
 
 
-def _star_names(sub: ast.SelectStmt, ctes: set[str], columns_of) -> list[str] | None:
-    """The result names of a SELECT whose targets include stars (``*`` or
-    ``alias.*``), each star as the names of the FROM items it reads; None
+def _untyped(names_of):
+    """A ``columns_of`` of (name, None) pairs from one of names."""
+    def columns_of(rv):
+        names = names_of(rv)
+        return None if names is None else [(n, None) for n in names]
+    return columns_of
+
+
+def _star_columns(sub: ast.SelectStmt, ctes: set[str], columns_of) -> list[tuple[str, str | None]] | None:
+    """The result columns of a SELECT whose targets include stars (``*`` or
+    ``alias.*``), each star as the columns of the FROM items it reads; None
     when one of those is not known."""
     items = {}
-    for f in sub.fromClause:
+
+    def name(f) -> None:
         alias = f.alias.aliasname if getattr(f, "alias", None) is not None else f.relname if isinstance(f, ast.RangeVar) else None
         items[alias] = f
-    names = []
+        if isinstance(f, ast.JoinExpr) and f.alias is None:  # the tables of an unaliased join go by their own names
+            name(f.larg)
+            name(f.rarg)
+
+    for f in sub.fromClause:
+        name(f)
+    columns = []
     for target in sub.targetList or ():
         star = isinstance(target.val, ast.ColumnRef) and isinstance(target.val.fields[-1], ast.A_Star)
         if not star:
             one = result_names(ast.SelectStmt(targetList=(target,)))
             if not one:
                 return None
-            names += one
+            columns += [(name, None) for name in one]
             continue
         chosen = list(sub.fromClause) if len(target.val.fields) == 1 else [items.get(target.val.fields[-2].sval)]
         for f in chosen:
-            if f is None or (star_of := output_names(f, ctes, columns_of)) is None:
+            if f is None or (star_of := output_columns(f, ctes, columns_of)) is None:
                 return None
-            names += star_of
-    return names
+            columns += star_of
+    return columns
 
 
 def output_names(item: ast.Node, ctes: set[str], columns_of) -> list[str] | None:
     """PostgreSQL's column names of a FROM item (a join's USING columns
     first), None when a table of it is not a known one."""
+    found = output_columns(item, ctes, _untyped(columns_of))
+    return None if found is None else [name for name, _t in found]
+
+
+def output_columns(item: ast.Node, ctes: set[str], columns_of) -> list[tuple[str, str | None]] | None:
+    """``output_names`` with each column's declared type, where it is one
+    table's column passed through (``columns_of(rv)``: its (name, type)
+    pairs); a join's USING column has its sides' type when they agree."""
     if isinstance(item, ast.JoinExpr):
-        left, right = output_names(item.larg, ctes, columns_of), output_names(item.rarg, ctes, columns_of)
+        left, right = output_columns(item.larg, ctes, columns_of), output_columns(item.rarg, ctes, columns_of)
         if left is None or right is None:
             return None
-        using = [c for c in left if c in right] if item.isNatural else [c.sval for c in item.usingClause or ()]
-        return using + [c for c in left + right if c not in using]
+        right_names = [n for n, _t in right]
+        using = [n for n, _t in left if n in right_names] if item.isNatural else [c.sval for c in item.usingClause or ()]
+        merged = []
+        for name in using:
+            sides = {t for n, t in left + right if n == name}
+            merged.append((name, sides.pop() if len(sides) == 1 else None))
+        return merged + [(n, t) for n, t in left + right if n not in using]
     if isinstance(item, ast.RangeSubselect) and isinstance(item.subquery, ast.SelectStmt):
         sub = item.subquery
         names = result_names(sub)
+        columns = None if names is None else [(name, None) for name in names]
         if names is None and sub.fromClause and (sub.op is None or sub.op.name == "SETOP_NONE"):
-            names = _star_names(sub, ctes, columns_of)  # SELECT *, x AS y: the FROM items' names where a star is
+            columns = _star_columns(sub, ctes, columns_of)  # SELECT *, x AS y: the FROM items' columns where a star is
     elif isinstance(item, ast.RangeVar) and not (item.schemaname is None and item.relname in ctes):
-        names = columns_of(item)
+        columns = columns_of(item)
     else:
         return None
     given = [c.sval for c in (item.alias.colnames or ())] if item.alias is not None else []
-    return None if names is None else given + names[len(given):]
+    if columns is None:
+        return None
+    return [(name, columns[i][1] if i < len(columns) else None) for i, name in enumerate(given)] + columns[len(given):]  # renamed, typed alike

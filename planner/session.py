@@ -74,7 +74,7 @@ from planner.errors import (
     not_supported,
 )
 from planner.pgcatalog import PgCatalog, column_origins, replace_children
-from planner.result import Result, RowStream, result_columns, to_result
+from planner.result import Result, RowStream, engine_blind, result_columns, to_result
 from planner.route import DEFAULT_MAX_STATEMENT_MEMORY, DEFAULT_SPARK_THRESHOLD, ExecOptions, RoutedStream, out_of_memory, parse_bytes
 from planner.sqltypes import canonical, type_name
 from planner.work import Work
@@ -825,7 +825,10 @@ class Session:
         def describe(catalog):
             origins = column_origins(node.targetList, node.fromClause, catalog, self.search_path)
             kinds = result_types(node, lambda: scoped_column_types(node, catalog, self.search_path), computed_only=True)
-            return origins, kinds, scopes.star_result_names(node, lambda rv: catalog.column_names(rv, self.search_path))
+            starred = scopes.star_result_columns(node, lambda rv: catalog.column_types(rv, self.search_path))
+            if starred is not None and origins is None:  # a star over joins or subqueries: the columns it passes through
+                kinds = [k or (t if t is not None and engine_blind(t) else None) for k, (_n, t) in zip(kinds or [None] * len(starred), starred)]
+            return origins, kinds, None if starred is None else [name for name, _t in starred]
 
         origins, kinds, names = self.db.bind_cache.described(node, await work.catalog(), self.search_path, describe)
         result.set_names(names)
