@@ -212,6 +212,8 @@ class Dml:
         catalog = await self.work.catalog()
         bound = await self.work.db.bind_cache.bind(node, catalog, self.search_path, self.emulation)
         point = _point_lookup(node, bound, self.params)
+        if point is not None and await self.reads_again(node, point[1], node.fromClause[0]):
+            point = None  # read again in a subquery: only the FROM item's reading is by key
         if point is None and bound.tables:
             choice = await self.router.choose(node, bound)
             if choice.engine == "spark":
@@ -646,13 +648,27 @@ class Dml:
             return None
         return await self.work.lookup(rel, probe.cols, probe.keys)
 
+    async def reads_again(self, node, rel: Relation, reading: ast.RangeVar | None) -> bool:
+        """Whether ``node`` reads ``rel`` other than through ``reading`` (a
+        subquery of the same table, a join to itself) or reads a view (which
+        may read it). The engine gets one input per table: rows found by key
+        for ``reading`` would stand for the whole table there too (``SELECT
+        (SELECT max(k) FROM t) FROM t WHERE k = 1`` answered 1)."""
+        catalog = await self.work.catalog()
+        for n in p.walk(node):
+            if isinstance(n, ast.RangeVar) and n is not reading:
+                found = catalog.lookup(n.relname, n.schemaname, self.search_path)
+                if found is not None and (found.shard == rel.shard or found.kind != "table"):
+                    return True
+        return False
+
     async def _matching(self, node, rel: Relation, exprs: list[str], extra_from) -> tuple[pa.Table, pa.Array, pa.Table]:
         """The rows the statement may touch (those with the keys its WHERE
         pins, ``planner.keyprobe``, else the table's contents), the row ids
         among them it matches (each once) and the expressions evaluated
         for them."""
         alias = node.relation.alias.aliasname if node.relation.alias is not None else rel.name
-        probe = None if extra_from else key_probe(node.whereClause, rel, alias, self.params)
+        probe = None if extra_from or await self.reads_again(node, rel, node.relation) else key_probe(node.whereClause, rel, alias, self.params)
         if probe is not None:
             current = await self.work.lookup(rel, probe.cols, probe.keys)
         else:
@@ -679,6 +695,8 @@ class Dml:
         clause = getattr(node, "returningClause", None)
         if clause is None or not clause.exprs:
             return Result(tag)
+        if await self.reads_again(clause.exprs, rel, None):
+            raise not_supported("RETURNING a subquery that reads the table the statement writes")  # (it would read the rows returned)
         target = pg_sql(node.relation)
         select = pglast.parse_sql(f"SELECT {', '.join(pg_sql(e) for e in clause.exprs)} FROM {target}")[0].stmt
         binder = await self.binder()

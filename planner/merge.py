@@ -91,8 +91,7 @@ async def _candidates(dml, node: ast.MergeStmt, rel, alias: str) -> pa.Table:
     those keys are read for conflicts); else every row."""
     pairs = _key_equalities(node.joinCondition, alias)
     cols = next((list(k) for _n, k in rel.keys if set(k) <= set(pairs)), None)
-    reads_target = any(isinstance(n, ast.RangeVar) and n.relname == rel.name for n in walk((node.sourceRelation, node.withClause)))
-    if cols is None or reads_target:  # a source that reads the target reads all of it (the engine gets one table by that name)
+    if cols is None or await dml.reads_again(node, rel, node.relation):  # a source, condition or action reading the target reads all of it
         return await dml.work.contents(rel)
     select = pglast.parse_sql(f"SELECT DISTINCT {', '.join(pg_sql(pairs[c]) + ' AS ' + quoted(c) for c in cols)} "
                               f"FROM {pg_sql(node.sourceRelation)}")[0].stmt

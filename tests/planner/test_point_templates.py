@@ -5,14 +5,18 @@ fit and keys that do not, IN lists, and a template cached before the
 table or column it names was dropped or retyped, when the key search
 declines and the query runs as written. A string compared with a number
 is PostgreSQL's 42883 on every path (the engine compared the string read
-as a number)."""
+as a number). A statement that reads its table by key and again in a
+subquery (SELECT, UPDATE, DELETE, MERGE, ON CONFLICT) reads all of it
+there: the rows found by key stood for the whole table in the subquery
+(``SELECT (SELECT max(k) FROM t) FROM t WHERE k = 1`` answered 1)."""
 
 from __future__ import annotations
 
 import pytest
 
+from planner import SqlError
 from planner import parse as p
-from tests.planner.helpers import assert_answers_as_postgres
+from tests.planner.helpers import assert_answers_as_postgres, rows
 
 POINTS = [
     "CREATE TABLE pt (id integer PRIMARY KEY, v text, s smallint UNIQUE, b bigint UNIQUE)",
@@ -70,6 +74,41 @@ COMPARISONS = [
     "SELECT v FROM sn WHERE w IN ('5', '6') AND n IN (1, 2.5)",
     "SELECT v FROM sn WHERE n NOT IN ('1', 'x')",
 ]
+
+
+SAME_TABLE = [
+    "CREATE TABLE st2 (k int PRIMARY KEY, v int)",
+    "INSERT INTO st2 VALUES (1, 0), (2, 0), (3, 0)",
+    "SELECT k, (SELECT max(k) FROM st2) FROM st2 WHERE k = 1",
+    "SELECT k, (SELECT max(k) FROM st2 m2) FROM st2 WHERE k = 1",
+    "SELECT k FROM st2 WHERE k = 1 AND v = (SELECT max(v) FROM st2)",
+    "SELECT * FROM st2 WHERE k = 2 AND k IN (SELECT k FROM st2 WHERE v >= 0)",
+    "UPDATE st2 SET v = (SELECT max(k) FROM st2) WHERE k = 1 RETURNING k, v",
+    "WITH u AS (UPDATE st2 SET v = (SELECT count(*) FROM st2) WHERE k IN (1, 2) RETURNING k, v) SELECT * FROM u ORDER BY k",
+    "UPDATE st2 SET v = (SELECT max(v) FROM st2 x WHERE x.k < st2.k) WHERE k = 3 RETURNING k, v",
+    "DELETE FROM st2 WHERE k = 3 AND EXISTS (SELECT 1 FROM st2 WHERE k = 2) RETURNING k",
+    "INSERT INTO st2 VALUES (1, 5) ON CONFLICT (k) DO UPDATE SET v = (SELECT max(k) FROM st2) RETURNING k, v",
+    "INSERT INTO st2 VALUES (4, (SELECT count(*) FROM st2)) RETURNING k, v",
+    "INSERT INTO st2 SELECT k + 10, v FROM st2 WHERE k = 1 RETURNING k, v",
+    "MERGE INTO st2 USING (VALUES (2)) s(k) ON st2.k = s.k WHEN MATCHED THEN UPDATE SET v = (SELECT sum(k) FROM st2)",
+    "SELECT k, v FROM st2 ORDER BY k",
+    "SELECT a.k, b.k FROM st2 a JOIN st2 b ON b.k = a.k + 1 WHERE a.k = 1",
+]
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_a_table_read_by_key_and_in_a_subquery_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, SAME_TABLE, tables=("st2",))
+
+
+async def test_returning_a_subquery_of_the_written_table_is_refused(db):
+    s = db.session()
+    await s.execute("CREATE TABLE rt (k int PRIMARY KEY)")
+    await s.execute("INSERT INTO rt VALUES (1), (2)")
+    with pytest.raises(SqlError) as e:
+        await s.execute("DELETE FROM rt WHERE k = 1 RETURNING (SELECT count(*) FROM rt)")
+    assert e.value.sqlstate == "0A000"  # never the count of the rows returned
+    assert await rows(s, "SELECT count(*) FROM rt") == [(2,)]
 
 
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
