@@ -655,6 +655,14 @@ class Session:
         except EngineError as e:
             raise SqlError(e.sqlstate, e.message) from None
 
+    def with_param_types(self, stmt: p.Statement, types: list[str | None]) -> p.Statement:
+        """``stmt`` with each parameter of a type given in ``types`` (None:
+        as it is) cast to that type: a client's declared type is the
+        parameter's, as in PostgreSQL, where the engine would take the
+        value's text for text (``SELECT $1 + interval '1 hour'`` of an
+        interval parameter was 42804; a jsonb one came back as text)."""
+        return dataclasses.replace(stmt, node=_typed_params(stmt.node, types), unknown_calls=None)
+
     async def param_types(self, stmt: p.Statement, nparams: int) -> list[str]:
         """SQL types for ``$1..$n`` from where they appear: compared with or
         assigned to a column, inserted into one, cast, or a LIMIT; else text."""
@@ -1268,14 +1276,16 @@ class Session:
         return Result("SET", notices=self.set_setting(name, ", ".join(values), local=bool(node.is_local)))
 
 
-def _typed_params(node, types: list[str]):
+def _typed_params(node, types: list[str | None]):
     """A copy of ``node`` with each parameter cast to its type (a NULL
-    parameter has none, and the engine would type what it touches text)."""
+    parameter has none, and the engine would type what it touches text);
+    a parameter whose type is None is left as it is."""
     node = copy.deepcopy(node)
     cast_already: set[int] = set()
 
     def cast(n):
-        if isinstance(n, ast.ParamRef) and 0 < n.number <= len(types) and types[n.number - 1] != "text" and id(n) not in cast_already:
+        if isinstance(n, ast.ParamRef) and 0 < n.number <= len(types) and types[n.number - 1] not in ("text", None) \
+                and id(n) not in cast_already:
             cast_already.add(id(n))  # (the walk goes on into the new cast)
             return ast.TypeCast(arg=n, typeName=type_name(types[n.number - 1]))
         return None

@@ -142,7 +142,7 @@ def decode_binary(data: bytes, oid: int):
 
 
 #: the width of the fixed-size binary forms, by type OID (bool, dates and times, uuid besides the numbers)
-_WIDTH = {**{oid: struct.calcsize(f) for oid, f in _FIXED.items()}, 16: 1, 1082: 4, 1114: 8, 1184: 8, 2950: 16}
+_WIDTH = {**{oid: struct.calcsize(f) for oid, f in _FIXED.items()}, 16: 1, 1082: 4, 1083: 8, 1114: 8, 1184: 8, 1186: 16, 2950: 16}
 
 
 def _take(data: memoryview, at: int, n: int) -> memoryview:
@@ -181,6 +181,15 @@ def _fixed_value(raw: bytes, oid: int):
         return str(uuid.UUID(bytes=raw))
     if oid == 1082:
         return PG_EPOCH_DATE + dt.timedelta(days=struct.unpack("!i", raw)[0])
+    if oid == 1083:  # microseconds since midnight (24:00:00 included), as text the engine reads
+        (micros,) = struct.unpack("!q", raw)
+        if not 0 <= micros <= 86_400_000_000:
+            raise InvalidInput("22008", "time out of range")
+        seconds, fraction = divmod(micros, 1_000_000)
+        return f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{fraction:06d}"
+    if oid == 1186:  # microseconds, days and months, as text the engine reads (values.interval_text's form)
+        micros, days, months = struct.unpack("!qii", raw)
+        return f"{months} months {days} days {micros} microseconds"
     return (PG_EPOCH if oid == 1114 else PG_EPOCH_TZ) + dt.timedelta(microseconds=struct.unpack("!q", raw)[0])
 
 

@@ -85,6 +85,10 @@ def of_arrow(field: pa.Field) -> str:
     return "text"
 
 
+#: parameter types whose values reach the engine as text (values.decode_param): a parameter declared one of
+#: them is cast to it (planner.Session.with_param_types), or the engine would take it for text
+TEXT_CARRIED = frozenset({114, 3802, 1083, 1186, 2950})
+
 #: catalog types (pg_catalog columns and casts) and how txngate computes them
 CATALOG_TYPES = {"oid": "bigint", "regclass": "bigint", "regtype": "bigint", "regnamespace": "bigint", "regproc": "text", "name": "text"}
 
