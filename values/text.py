@@ -76,6 +76,16 @@ def _format_float(x: float, shortest: str, dig: int) -> str:
     return f"{s}{digits[: e + 1]}.{digits[e + 1:]}"
 
 
+def significant(d: decimal.Decimal) -> decimal.Decimal:
+    """An unconstrained numeric (computed with STORED_PLACES digits after
+    the point) with only its significant ones, as text and binary results
+    show it (in a context wide enough for every digit: the default's 28
+    rounded wider values)."""
+    if not d.is_finite():
+        return d
+    return d.normalize(_EXACT) if d != d.to_integral_value(context=_EXACT) else d.quantize(1, context=_EXACT)
+
+
 def format_numeric(d: decimal.Decimal) -> str:
     if d.is_nan():
         return "NaN"
@@ -277,11 +287,7 @@ def format_value(v, sql_type: str, style: TextStyle | None = None) -> str | None
     if sql_type == "numeric" and isinstance(v, str):  # computed as its exact text (local_exec.numeric)
         return v
     if sql_type == "numeric":
-        # unconstrained: computed with 10 digits after the point; show the significant ones
-        # (in a context wide enough for every digit: the default's 28 rounded wider values)
-        if not v.is_finite():
-            return format_numeric(v)
-        return format_numeric(v.normalize(_EXACT) if v != v.to_integral_value(context=_EXACT) else v.quantize(1, context=_EXACT))
+        return format_numeric(significant(v))
     if sql_type.startswith("numeric"):
         return format_numeric(v)
     if sql_type == "timestamptz":

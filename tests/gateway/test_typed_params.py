@@ -51,3 +51,16 @@ def test_declared_parameter_types_as_in_postgres(gateway, pg_server):
         for mine, expected in zip(ours, theirs):
             assert mine == expected, (binary, mine, expected)
     assert ours[0][2] == [1186] and ours[6][2] == [3802]
+
+
+def test_unconstrained_numerics_in_binary_as_in_text(gateway, pg_server):
+    """A computed unconstrained numeric has the same places in a binary
+    result as in a text one (it carried the engine's 10 places in binary:
+    Decimal('2.5000000000') where PostgreSQL sends 2.5)."""
+    sql = "SELECT 2.5::numeric, 1.5::numeric * 3, 100::numeric, 0.001::numeric, -7::numeric, %s::numeric"
+    answers = []
+    for dsn in (gateway.dsn(), pg_server.url()):
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            for binary in (False, True):
+                answers.append([str(v) for v in conn.cursor(binary=binary).execute(sql, ("0.5",)).fetchone()])
+    assert answers[0] == answers[1] == answers[2] == answers[3] == ["2.5", "4.5", "100", "0.001", "-7", "0.5"]
