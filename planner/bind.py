@@ -695,6 +695,8 @@ class Binder:
             return _hypothetical(fc)
         if name in _VARIANCES and len(args) == 1 and _operand_type(args[0], self._columns, floats=True) in ("real", "double precision", None):
             return self._float_variance(fc)
+        if name in _REGRESSIONS and len(args) == 2 and len(fc.funcname) == 1 and fc.over is None and not fc.agg_distinct and not fc.agg_order:
+            return _float_regression(fc)
         if name in ("date_bin", "txngate_date_bin") and len(args) == 3 and any(_string_constant(a) for a in args):
             # untyped constants as PostgreSQL resolves them: the stride an interval, the other a timestamp like the one given
             kind = next((k for a in args[1:] if (k := _datetime_kind(a, self._columns))), "timestamp")
@@ -3661,6 +3663,19 @@ _EXACT_SOURCES = ("numeric", *INTEGER_TYPES)
 
 #: the variances and standard deviations PostgreSQL computes as numerics of numerics and integers
 _VARIANCES = {"var_pop", "var_samp", "variance", "stddev_pop", "stddev_samp", "stddev"}
+#: PostgreSQL's two-variable float8 aggregates (float8_regr_accum's sums; pgcatalog's txngate_float8_regr_* macros)
+_REGRESSIONS = {"corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_sxx", "regr_syy", "regr_sxy",
+                "regr_avgx", "regr_avgy"}
+
+
+def _float_regression(fc: ast.FuncCall) -> ast.Node:
+    """corr(y, x), covar_*, regr_* as PostgreSQL's float8_regr_accum sums
+    them (Youngs and Cramer's update, pair by pair; DuckDB's own lost the
+    last digits: regr_slope of (1, 2), (2, 4), (3, 7) gave
+    2.5000000000000004, not 2.5), over the group's [y, x] pairs as a list."""
+    pair = expand("ARRAY[CAST(_arg1 AS double precision), CAST(_arg2 AS double precision)]", list(fc.args))
+    pairs = ast.FuncCall(funcname=(ast.String(sval="list"),), args=(pair,), agg_filter=copy.deepcopy(fc.agg_filter))
+    return ast.FuncCall(funcname=(ast.String(sval=f"txngate_float8_{fc.funcname[-1].sval}"),), args=(pairs,))
 
 
 def _plain_numeric_cast(v: ast.Node) -> bool:

@@ -1265,6 +1265,7 @@ def macros() -> tuple[str, ...]:
         "CREATE OR REPLACE MACRO txngate_float8_var_samp(l) AS list_transform([txngate_float8_accum(l)], lambda _la: CASE WHEN _la.n > 1 THEN _la.sxx / (_la.n - 1) END)[1]",
         "CREATE OR REPLACE MACRO txngate_float8_stddev_pop(l) AS sqrt(txngate_float8_var_pop(l))",
         "CREATE OR REPLACE MACRO txngate_float8_stddev_samp(l) AS sqrt(txngate_float8_var_samp(l))",
+        *_regression_sql(),
         "CREATE OR REPLACE MACRO txngate_array_remove(a, e) AS list_filter(a, lambda _lx: _lx IS DISTINCT FROM e)",
         "CREATE OR REPLACE MACRO txngate_array_replace(a, f, t) AS list_transform(a, lambda _lx: CASE WHEN _lx IS NOT DISTINCT FROM f THEN t ELSE _lx END)",
         "CREATE OR REPLACE MACRO txngate_pg_typeof(t) AS " + _pg_typeof_sql(),
@@ -1416,6 +1417,39 @@ def macros() -> tuple[str, ...]:
         "WHEN list_contains(list_transform(l, lambda _x: _x IS NULL), true) THEN NULL ELSE true END",
         *pattern_quantifier_macros(),
     )
+
+
+def _regression_sql() -> list[str]:
+    """PostgreSQL's float8_regr_accum over a list of [y, x] pairs (NULL in
+    either left out): (N, Sx, Sxx, Sy, Syy, Sxy) by Youngs and Cramer's
+    update, the products scaled by 1 / (N * (N - 1)) as float.c does; then
+    each of its final functions (planner.bind._float_regression)."""
+    d = "CAST({} AS DOUBLE)"
+    first = ("{'n': " + d.format(1) + ", 'sx': _lp[2], 'sxx': CASE WHEN isfinite(_lp[2]) THEN " + d.format(0) + " ELSE " + d.format("'NaN'") + " END, "
+             "'sy': _lp[1], 'syy': CASE WHEN isfinite(_lp[1]) THEN " + d.format(0) + " ELSE " + d.format("'NaN'") + " END, "
+             "'sxy': CASE WHEN isfinite(_lp[2]) AND isfinite(_lp[1]) THEN " + d.format(0) + " ELSE " + d.format("'NaN'") + " END}")
+    tx, ty, scale = "(_lp[2] * (_la.n + 1) - (_la.sx + _lp[2]))", "(_lp[1] * (_la.n + 1) - (_la.sy + _lp[1]))", "(1.0 / ((_la.n + 1) * _la.n))"
+    later = (f"{{'n': _la.n + 1, 'sx': _la.sx + _lp[2], 'sxx': _la.sxx + {tx} * {tx} * {scale}, 'sy': _la.sy + _lp[1], "
+             f"'syy': _la.syy + {ty} * {ty} * {scale}, 'sxy': _la.sxy + {tx} * {ty} * {scale}}}")
+    zero = d.format(0)
+    accum = ("CREATE OR REPLACE MACRO txngate_float8_regr_accum(l) AS list_reduce(list_filter(l, lambda _lq: _lq[1] IS NOT NULL AND _lq[2] IS NOT NULL), "
+             f"lambda _la, _lp: CASE WHEN _la.n = 0 THEN {first} ELSE {later} END, "
+             f"{{'n': {zero}, 'sx': {zero}, 'sxx': {zero}, 'sy': {zero}, 'syy': {zero}, 'sxy': {zero}}})")
+    finals = {
+        "corr": "CASE WHEN _ls.n < 1 OR _ls.sxx = 0 OR _ls.syy = 0 THEN NULL ELSE _ls.sxy / sqrt(_ls.sxx * _ls.syy) END",
+        "covar_pop": "CASE WHEN _ls.n < 1 THEN NULL ELSE _ls.sxy / _ls.n END",
+        "covar_samp": "CASE WHEN _ls.n < 2 THEN NULL ELSE _ls.sxy / (_ls.n - 1.0) END",
+        "regr_slope": "CASE WHEN _ls.n < 1 OR _ls.sxx = 0 THEN NULL ELSE _ls.sxy / _ls.sxx END",
+        "regr_intercept": "CASE WHEN _ls.n < 1 OR _ls.sxx = 0 THEN NULL ELSE (_ls.sy - _ls.sx * _ls.sxy / _ls.sxx) / _ls.n END",
+        "regr_r2": "CASE WHEN _ls.n < 1 OR _ls.sxx = 0 THEN NULL WHEN _ls.syy = 0 THEN 1.0 ELSE (_ls.sxy * _ls.sxy) / (_ls.sxx * _ls.syy) END",
+        "regr_sxx": "CASE WHEN _ls.n < 1 THEN NULL ELSE _ls.sxx END",
+        "regr_syy": "CASE WHEN _ls.n < 1 THEN NULL ELSE _ls.syy END",
+        "regr_sxy": "CASE WHEN _ls.n < 1 THEN NULL ELSE _ls.sxy END",
+        "regr_avgx": "CASE WHEN _ls.n < 1 THEN NULL ELSE _ls.sx / _ls.n END",
+        "regr_avgy": "CASE WHEN _ls.n < 1 THEN NULL ELSE _ls.sy / _ls.n END",
+    }
+    return [accum] + [f"CREATE OR REPLACE MACRO txngate_float8_{name}(l) AS list_transform([txngate_float8_regr_accum(l)], "
+                      f"lambda _ls: CAST({body} AS DOUBLE))[1]" for name, body in finals.items()]
 
 
 #: the pattern operators ``v op ANY/ALL (array)`` applies (planner.bind): each as DuckDB matches one pattern ``_e``,

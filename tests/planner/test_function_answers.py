@@ -1165,6 +1165,17 @@ DOCUMENT_ROWS = [
     "SELECT to_json(t), to_jsonb(t) FROM (SELECT doc->'n' AS n, doc->'missing' AS m FROM dr ORDER BY id) t",
 ]
 
+# corr, covar_* and regr_* of doubles summed pair by pair as PostgreSQL's float8_regr_accum (DuckDB's lost last digits)
+FLOAT_REGRESSIONS = [
+    'select corr(y, x), regr_slope(y, x), covar_pop(y, x), covar_samp(y, x), regr_intercept(y, x), regr_r2(y, x) from (values (1, 2), (2, 4), (3, 7)) t(x, y)',
+    'select regr_sxx(y, x), regr_syy(y, x), regr_sxy(y, x), regr_avgx(y, x), regr_avgy(y, x), regr_count(y, x) from (values (1, 2), (2, 4), (3, 7), (NULL, 1), (4, NULL)) t(x, y)',
+    'select corr(y, x), regr_slope(y, x), covar_samp(y, x), regr_r2(y, x) from (values (1.0::float8, 5.0::float8)) t(x, y)',
+    'select corr(y, x), covar_pop(y, x) from (select 1 as x, 2 as y where false) t',
+    'select g, corr(y, x), regr_slope(y, x) filter (where x > 1) from (values (1, 1, 2), (1, 2, 4.5), (1, 3, 5.9), (2, 1, 1), (2, 2, 1)) t(g, x, y) group by g order by g',
+    'select corr(y, x), regr_slope(y, x) from (values (100000003::float8, 1e-3::float8), (100000004, 2.000001e-3), (100000007, 3.5e-3)) t(x, y)',
+    "select covar_pop(y, x), regr_r2(y, x) from (values ('NaN'::float8, 1::float8), (2, 3)) t(x, y)",
+]
+
 ARRAY_OPERATIONS = [
     "CREATE TABLE arr (id int, i int, s smallint, v varchar(8), a integer[], ta text[])",
     "INSERT INTO arr VALUES (1, 0, 0, '', '{1,2,3}', '{a,b}'), (2, 1, 1, 'a', '{}', '{}'), (3, -7, -3, 'abc', '{NULL,5}', '{NULL}'),"
@@ -1693,6 +1704,7 @@ DIFFERENTIAL = {
     "instants_apart": (INSTANTS_APART, ("tzd",)),
     "star_types": (STAR_TYPES, ("sta", "stb")),
     "document_rows": (DOCUMENT_ROWS, ("dr",)),
+    "float_regressions": (FLOAT_REGRESSIONS, ()),
 }
 
 
