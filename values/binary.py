@@ -21,7 +21,7 @@ import struct
 import uuid
 
 from values.errors import InvalidInput
-from values.text import significant, value_type
+from values.text import value_type
 from values.types import PG_ARRAY_ELEMENT, type_oid
 
 PG_EPOCH = dt.datetime(2000, 1, 1)
@@ -75,9 +75,7 @@ def encode_binary(v, sql_type: str) -> bytes:
             return struct.pack("!qii", total - days * 86_400_000_000, days, 0)
         return struct.pack("!qii", v.nanoseconds // 1000, v.days, v.months)
     if oid == 1700:
-        if isinstance(v, str):
-            return _numeric_binary(decimal.Decimal(v))  # a computed exact text (local_exec.numeric): its own scale
-        return _numeric_binary(significant(v) if sql_type == "numeric" else v)  # unconstrained: as its text shows it
+        return _numeric_binary(decimal.Decimal(v) if isinstance(v, str) else v)  # a computed exact text (local_exec.numeric)
     if oid == 3802:
         return b"\x01" + str(v).encode()
     return str(v).encode()

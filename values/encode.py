@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 
 from values.binary import encode_binary
 from values.columns import python_values
-from values.text import INFINITIES, TextStyle, format_column, format_value
+from values.text import INFINITIES, TextStyle, format_column, format_value, significant
 from values.types import of_arrow, type_oid
 
 __all__ = ["encode_column", "encode_values", "fixed_width_binary"]
@@ -59,6 +59,15 @@ def encode_values(col, sql_type: str, fmt: int, style: TextStyle) -> list:
         return encode_column(col, sql_type, fmt, style).to_pylist()
     if fmt == 0:
         return [None if v is None else format_value(v, sql_type, style).encode() for v in values]
+    return _binary_values(col, values, sql_type)
+
+
+def _binary_values(col, values: list, sql_type: str) -> list:
+    """``values`` (of ``col``) in binary format; an unconstrained numeric
+    the engine computed with its STORED_PLACES places goes with the places
+    its text shows (``significant``), not with the engine's 10."""
+    if sql_type == "numeric" and pa.types.is_decimal(col.type):
+        values = [None if v is None else significant(v) for v in values]
     return [None if v is None else encode_binary(v, sql_type) for v in values]
 
 
@@ -95,7 +104,7 @@ def encode_column(col, sql_type: str, fmt: int, style: TextStyle) -> pa.Array:
                 ints[positive], ints[negative] = high, low - 1
         out = fixed_width_binary(np.ascontiguousarray(ints.astype(np_type)), np.dtype(np_type).itemsize)
         return pc.if_else(col.is_valid(), out, pa.scalar(None, pa.binary())) if col.null_count else out
-    return pa.array([None if v is None else encode_binary(v, sql_type) for v in python_values(col)], pa.binary())
+    return pa.array(_binary_values(col, python_values(col), sql_type), pa.binary())
 
 
 def _record_binary(col: pa.StructArray, style: TextStyle) -> pa.Array:
