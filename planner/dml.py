@@ -668,7 +668,9 @@ class Dml:
         among them it matches (each once) and the expressions evaluated
         for them."""
         alias = node.relation.alias.aliasname if node.relation.alias is not None else rel.name
-        probe = None if extra_from or await self.reads_again(node, rel, node.relation) else key_probe(node.whereClause, rel, alias, self.params)
+        probe = None if extra_from else key_probe(node.whereClause, rel, alias, self.params)
+        if probe is not None and await self.reads_again(node, rel, node.relation):
+            probe = None  # read again in a subquery: the whole table
         if probe is not None:
             current = await self.work.lookup(rel, probe.cols, probe.keys)
         else:

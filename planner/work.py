@@ -115,9 +115,8 @@ class Work:
     @classmethod
     def begin(cls, db, *, read_ts: int | None = None, read_only: bool = False, reads: list[str] | None = None,
               points: dict[str, set[int]] | None = None, discarded: bool = False) -> "Work":
-        work = cls(db, db.txns.begin(), read_ts, read_only, reads if reads is not None else [], points if points is not None else {})
-        work.discarded = discarded
-        return work
+        return cls(db, db.txns.begin(), read_ts, read_only, reads if reads is not None else [], points if points is not None else {},
+                   discarded=discarded)
 
     @property
     def wrote(self) -> bool:
@@ -232,12 +231,11 @@ class Work:
         if rel.shard in self.created:
             current = schema.empty_table()
         else:
-            if self.discarded:
-                pass  # nothing validates what it read
-            elif any(list(k) == cols for _n, k in rel.keys) and count <= MAX_KEYS:
-                self._read_keys(rel.shard, await off_loop(count, constraint_hashes, cols, keys))
-            else:
-                self._read(rel.shard)
+            if not self.discarded:  # (nothing validates a discarded work's reads: no key hashes for them)
+                if any(list(k) == cols for _n, k in rel.keys) and count <= MAX_KEYS:
+                    self._read_keys(rel.shard, await off_loop(count, constraint_hashes, cols, keys))
+                else:
+                    self._read(rel.shard)
             current = await self.db.snapshots.lookup(rel.shard, ts, cols, keys)
         pending = self.pending.get(rel.shard)
         if not pending:
