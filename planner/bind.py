@@ -42,7 +42,7 @@ from planner.parse import copy_tree, pg_sql, walk
 from planner.resolve import ColumnTypes, column_type, resolve, row_columns, scalar_in_from, scoped_type
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, pattern_quantifier, raised, replace_children
 from planner.sqltypes import type_name as sql_type_name
-from planner.sqltypes import (FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, STORED_PLACES, canonical, fraction_precision, spark_stored_numeric,
+from planner.sqltypes import (BIT_TYPES, FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, STORED_PLACES, canonical, fraction_precision, spark_stored_numeric,
                               special_datetime, typed_literal)
 from values import (CATALOG_TYPES, ArrayLiteralError, ByteaInputError, IntervalSyntax, abbreviation, abbreviation_steps, engine_offset, interval_text,
                     numeric_zone, parse_array, parse_bytea, qualified_interval, time_text, unit_field)
@@ -407,6 +407,10 @@ class Binder:
         return self._pg
 
     def _substitute(self, n: ast.Node) -> ast.Node | None:
+        if isinstance(n, ast.A_Const) and isinstance(n.val, ast.BitString):
+            raise not_supported("bit string constants")  # (the engine read B'1010' as the integer 10, X'1F' as a bytea)
+        if isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval in BIT_TYPES:
+            raise not_supported(f"type {n.typeName.names[-1].sval}")
         if isinstance(n, ast.NullTest) and (fields := self._row_fields(n.arg)):
             # a row IS NULL when every field is, IS NOT NULL when none is (the engine tested the row value itself)
             tests = tuple(ast.NullTest(arg=f, nulltesttype=n.nulltesttype, location=n.location) for f in fields)

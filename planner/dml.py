@@ -559,7 +559,12 @@ class Dml:
         chosen = out.column(ROWID)
         updated = await self.conform(out.drop_columns([ROWID]), rel)
         retracted = old.take(chosen)
-        return pa.concat_tables([to_insert, updated]), retracted, pa.concat_tables([to_insert, updated])
+        inserted = pa.concat_tables([to_insert, updated])
+        # the rows affected come in the order they were proposed, as RETURNING gives them
+        # (Django's bulk_create matches returned keys to its objects by position)
+        proposed_at = insert_idx + [conflicts[j][0] for j in chosen.to_pylist()]
+        order = sorted(range(len(proposed_at)), key=proposed_at.__getitem__)
+        return inserted, retracted, inserted.take(pa.array(order, pa.int64()))
 
     # -- UPDATE / DELETE ------------------------------------------------------
 

@@ -80,11 +80,16 @@ def canonical(tn: ast.TypeName, *, array_ok: bool = False) -> str:
         return f"char({mods[0] if mods else 1})"
     if name == "timetz":
         raise not_supported("type time with time zone")
+    if name in BIT_TYPES:
+        raise not_supported(f"type {name}")
     canon = _ALIASES.get(name) or SERIALS.get(name)
     if canon is None:
         raise SqlError(UNDEFINED_OBJECT, f'type "{".".join(names[-1:])}" does not exist')
     return canon
 
+
+#: PostgreSQL's bit strings (bit(n), bit varying), which the engine has no type for
+BIT_TYPES = ("bit", "varbit")
 
 #: the types whose values keep a number of fraction-of-second digits (a typmod)
 FRACTION_TYPES = ("timestamp", "timestamptz", "time")

@@ -329,6 +329,15 @@ async def test_extract_of_infinity_is_refused_not_null(db):
 
 
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_bit_strings_are_refused_not_misread(db):
+    """txngate has no bit string type: B'1010', X'1F' and casts to bit or
+    varbit are refused (they answered the integer 10, a bytea, ...)."""
+    s = db.session()
+    for sql in BIT_STRINGS:
+        assert await text_answer(s, sql) == "0A000", sql
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_interval_signs_in_each_style(db, pg_url):
     queries = [f"SELECT interval '{text}', '{text}'::interval" for text in SIGNED_INTERVALS]
     await assert_answers_under(db, pg_url, "intervalstyle", ("sql_standard", "postgres", "iso_8601"), queries)
@@ -1176,6 +1185,25 @@ FLOAT_REGRESSIONS = [
     "select covar_pop(y, x), regr_r2(y, x) from (values ('NaN'::float8, 1::float8), (2, 3)) t(x, y)",
 ]
 
+# INSERT ... ON CONFLICT DO UPDATE RETURNING gives the rows in the order they were proposed, inserted and
+# updated ones mixed (Django's bulk_create(update_conflicts=True) matches returned keys to its objects by position)
+CONFLICT_RETURNING = [
+    "CREATE TABLE cr (id serial PRIMARY KEY, name text UNIQUE, score int)",
+    "INSERT INTO cr (name, score) VALUES ('x', 1), ('y', 2)",
+    "INSERT INTO cr (name, score) VALUES ('w', 5), ('y', 7), ('v', 0), ('x', 9) ON CONFLICT (name) DO UPDATE SET score = excluded.score"
+    " RETURNING id, name, score",
+    "INSERT INTO cr (name, score) VALUES ('x', 1), ('u', 1), ('y', 100) ON CONFLICT (name) DO UPDATE SET score = excluded.score"
+    " WHERE cr.score < excluded.score RETURNING name, score",
+    "INSERT INTO cr (name, score) VALUES ('t', 1), ('x', 1), ('s', 1) ON CONFLICT DO NOTHING RETURNING name",
+    "SELECT id, name, score FROM cr ORDER BY id",
+]
+
+# bit strings: refused (the engine read B'1010' as the integer 10 and X'1F' as a bytea), never answered wrongly
+BIT_STRINGS = [
+    "SELECT B'1010'", "SELECT X'1F'", "SELECT B'1010' & B'0110'", "SELECT 10::bit(4)", "SELECT '101'::varbit",
+    "CREATE TABLE bs (b bit(4))", "CREATE TABLE bs (b bit varying)",
+]
+
 ARRAY_OPERATIONS = [
     "CREATE TABLE arr (id int, i int, s smallint, v varchar(8), a integer[], ta text[])",
     "INSERT INTO arr VALUES (1, 0, 0, '', '{1,2,3}', '{a,b}'), (2, 1, 1, 'a', '{}', '{}'), (3, -7, -3, 'abc', '{NULL,5}', '{NULL}'),"
@@ -1705,6 +1733,7 @@ DIFFERENTIAL = {
     "star_types": (STAR_TYPES, ("sta", "stb")),
     "document_rows": (DOCUMENT_ROWS, ("dr",)),
     "float_regressions": (FLOAT_REGRESSIONS, ()),
+    "conflict_returning": (CONFLICT_RETURNING, ("cr",)),
 }
 
 
