@@ -36,7 +36,7 @@ from pglast.enums.parsenodes import (FRAMEOPTION_END_OFFSET_FOLLOWING, FRAMEOPTI
 from planner import decimals, jsonops, locking, recursive, scopes, tochar
 from planner.catalog import Catalog, Relation
 from planner import functions
-from planner.errors import FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, INVALID_PARAMETER_VALUE, SqlError, not_supported, undefined
+from planner.errors import FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, INVALID_PARAMETER_VALUE, SYNTAX_ERROR, SqlError, not_supported, undefined
 from planner import parse as p
 from planner.parse import copy_tree, pg_sql, walk
 from planner.resolve import ColumnTypes, column_type, resolve, row_columns, scalar_in_from, scoped_type
@@ -353,6 +353,10 @@ class Binder:
                     self.out.uncacheable = True  # read by the session's DateStyle
             elif isinstance(n, ast.SelectStmt) and (n.limitCount is not None or n.limitOffset is not None):
                 _check_limits(n)
+                if n.limitOption == LimitOption.LIMIT_OPTION_WITH_TIES:
+                    if not n.sortClause:
+                        raise SqlError(SYNTAX_ERROR, "WITH TIES cannot be specified without ORDER BY clause")
+                    raise not_supported("FETCH FIRST ... WITH TIES")  # (the engine cut at the count, the tied rows dropped)
             elif isinstance(n, ast.ColumnRef) and len(n.fields) >= 3 and isinstance(n.fields[-1], (ast.String, ast.A_Star)):
                 n.fields = n.fields[-2:]  # schema.table.column: the table's alias is its name
             elif isinstance(n, ast.A_Expr) and n.name and len(n.name) == 2 and n.name[0].sval == "pg_catalog":
@@ -411,6 +415,8 @@ class Binder:
             raise not_supported("bit string constants")  # (the engine read B'1010' as the integer 10, X'1F' as a bytea)
         if isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval in BIT_TYPES:
             raise not_supported(f"type {n.typeName.names[-1].sval}")
+        if (pairwise := _row_comparison(n)) is not None:
+            return pairwise
         if isinstance(n, ast.NullTest) and (fields := self._row_fields(n.arg)):
             # a row IS NULL when every field is, IS NOT NULL when none is (the engine tested the row value itself)
             tests = tuple(ast.NullTest(arg=f, nulltesttype=n.nulltesttype, location=n.location) for f in fields)
@@ -4571,3 +4577,46 @@ def _pg_casts(tc: ast.TypeCast) -> bool:
     return session_dependent
 
 
+
+
+def _row_comparison(n: ast.Node) -> ast.Node | None:
+    """``(a1, a2) op (b1, b2)`` (or ``(a1, a2) [NOT] IN ((b1, b2), ...)``)
+    as PostgreSQL compares rows, field by field: = is every field's =, <> any
+    field's <>, < <= > >= decided by the first pair that is not equal, NULL
+    when a field on the way is (the engine compared the rows as structs, a
+    NULL field less than any value: (1, NULL) < (1, 10) was false, not NULL);
+    rows of unequal lengths are 42601. None when ``n`` is no such
+    comparison."""
+    if not isinstance(n, ast.A_Expr) or not isinstance(n.lexpr, ast.RowExpr):
+        return None
+    op = n.name[-1].sval
+    width = len(n.lexpr.args or ())
+    rows = n.rexpr if n.kind == A_Expr_Kind.AEXPR_IN and isinstance(n.rexpr, (list, tuple)) else [n.rexpr]
+    if any(isinstance(f, ast.RowExpr) for r in [n.lexpr, *rows] if isinstance(r, ast.RowExpr) for f in r.args or ()):
+        return None  # a row within a row is compared as a record is (NULL fields are unequal, not unknown): the engine's way
+    if any(isinstance(r, ast.RowExpr) and len(r.args or ()) != width for r in rows):
+        raise SqlError(SYNTAX_ERROR, "unequal number of entries in row expressions")
+    if n.kind == A_Expr_Kind.AEXPR_IN and isinstance(n.rexpr, (list, tuple)) and all(isinstance(r, ast.RowExpr) for r in n.rexpr):
+        each = [_row_compared("=" if op == "=" else "<>", n.lexpr.args, r.args) for r in n.rexpr]
+        return each[0] if len(each) == 1 else ast.BoolExpr(boolop=BoolExprType.OR_EXPR if op == "=" else BoolExprType.AND_EXPR, args=tuple(each))
+    if n.kind != A_Expr_Kind.AEXPR_OP or op not in ("=", "<>", "<", "<=", ">", ">=") \
+            or not isinstance(n.rexpr, ast.RowExpr) or not width:
+        return None
+    return _row_compared(op, n.lexpr.args, n.rexpr.args)
+
+
+def _row_compared(op: str, left, right) -> ast.Node:
+    def compare(o, a, b):
+        return ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval=o),), lexpr=copy_tree(a), rexpr=copy_tree(b))
+
+    def both(kind, args):
+        return args[0] if len(args) == 1 else ast.BoolExpr(boolop=kind, args=tuple(args))
+
+    if op in ("=", "<>"):
+        return both(BoolExprType.AND_EXPR if op == "=" else BoolExprType.OR_EXPR, [compare(op, a, b) for a, b in zip(left, right)])
+    strict = op.rstrip("=")
+    pairs = list(zip(left, right))
+    decided = compare(op, *pairs[-1])  # the last pair decides with the operator itself (<= for <=)
+    for a, b in reversed(pairs[:-1]):
+        decided = both(BoolExprType.OR_EXPR, [compare(strict, a, b), both(BoolExprType.AND_EXPR, [compare("=", a, b), decided])])
+    return decided

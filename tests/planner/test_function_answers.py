@@ -331,7 +331,8 @@ async def test_extract_of_infinity_is_refused_not_null(db):
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_bit_strings_are_refused_not_misread(db):
     """txngate has no bit string type: B'1010', X'1F' and casts to bit or
-    varbit are refused (they answered the integer 10, a bytea, ...)."""
+    varbit are refused (they answered the integer 10, a bytea, ...); so is
+    FETCH ... WITH TIES."""
     s = db.session()
     for sql in BIT_STRINGS:
         assert await text_answer(s, sql) == "0A000", sql
@@ -1202,6 +1203,20 @@ CONFLICT_RETURNING = [
 BIT_STRINGS = [
     "SELECT B'1010'", "SELECT X'1F'", "SELECT B'1010' & B'0110'", "SELECT 10::bit(4)", "SELECT '101'::varbit",
     "CREATE TABLE bs (b bit(4))", "CREATE TABLE bs (b bit varying)",
+    # and FETCH FIRST n ROWS WITH TIES (the engine cut at n, dropping the tied rows)
+    "SELECT x FROM (VALUES (1), (1), (2)) v(x) ORDER BY x FETCH FIRST 1 ROWS WITH TIES",
+]
+
+# rows compared field by field, as PostgreSQL compares row constructors: NULL when a field on the way is
+# (the engine compared them as structs: (1, NULL) < (1, 10) was false, (1, NULL) = (1, 10) false)
+ROW_COMPARISONS = [
+    "SELECT (1, NULL::int) = (1, 10), (1, NULL::int) <> (2, 10), (1, NULL::int) <> (1, 10), (1, NULL::int) < (1, 10),"
+    " (1, NULL::int) <= (2, 10), (2, 1) > (1, NULL::int), (1, 2) >= (1, NULL::int), (1, 2, 3) < (1, 2, 4), ROW(1, 2) <= ROW(1, 2)",
+    "SELECT (1, NULL::int) IN ((1, 10), (2, 3)), (1, 2) IN ((1, 2)), (1, NULL::int) NOT IN ((2, 3)), (1, NULL::int) NOT IN ((1, 3))",
+    "SELECT a, b, (a, b) < (1, 1), (a, b) >= (1, 1), (b, a) > (0, 1) FROM (VALUES (1, 2), (1, NULL), (2, 0), (NULL, 1)) v(a, b) ORDER BY a, b",
+    "SELECT a, b FROM (VALUES (1, 2), (1, NULL), (2, 0), (NULL, 1)) v(a, b) WHERE (a, b) >= (1, 1) ORDER BY a, b",
+    "SELECT (1, ROW(2, NULL::int)) = (1, ROW(2, 3))",
+    "SELECT (1, 2) = (1, 2, 3)", "SELECT (1, 2) IN ((1, 2, 3))",
 ]
 
 ARRAY_OPERATIONS = [
@@ -1734,6 +1749,7 @@ DIFFERENTIAL = {
     "document_rows": (DOCUMENT_ROWS, ("dr",)),
     "float_regressions": (FLOAT_REGRESSIONS, ()),
     "conflict_returning": (CONFLICT_RETURNING, ("cr",)),
+    "row_comparisons": (ROW_COMPARISONS, ()),
 }
 
 
