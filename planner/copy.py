@@ -331,7 +331,7 @@ async def _cast_block(dml, rel, cols, strings: pa.Table) -> pa.Table:
                 expr = f"CAST(txngate_bc_text({src}) AS {duckdb_type(col.type)})"
             else:
                 expr = stored_cast(src, col.type)
-        elif col.default is not None and not col.sequenced:
+        elif col.default is not None and not col.filled:
             expr = stored_cast(transpile(col.default), col.type)
         else:  # (a sequenced column is filled below)
             expr = f"CAST(NULL AS {duckdb_type(col.type)})"

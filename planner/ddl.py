@@ -32,8 +32,9 @@ from planner import parse as p
 from planner.bind import pg_sql, quoted, result_types, scoped_column_types, transpile
 from planner.catalog import (
     CATALOG_SHARD, IDENTITY, IDENTITY_ALWAYS, SEQUENCED, SERIAL, TEMP_SCHEMA_PREFIX, Catalog, Column, ForeignKey, Function, Relation,
-    catalog_rows, function_rows, schema_rows, unique_slot,
+    catalog_rows, function_rows, schema_rows, sequence_rows, unique_slot,
 )
+from planner import sequences
 from planner import functions
 from planner.dml import Dml, conform
 from planner.errors import (
@@ -128,7 +129,7 @@ class Ddl(Dml):
         return shard
 
     async def _exists(self, catalog: Catalog, schema: str, name: str, if_not_exists: bool) -> Result | None:
-        if catalog.lookup(name, schema) is None and catalog.index_owner(name, (schema,)) is None:
+        if catalog.lookup(name, schema) is None and catalog.index_owner(name, (schema,)) is None and catalog.sequence(name, schema) is None:
             return None
         if if_not_exists:
             return Result("CREATE", notices=[f'NOTICE 42P07: relation "{name}" already exists, skipping'])
@@ -375,6 +376,92 @@ class Ddl(Dml):
                 return True
         return False
 
+    # -- sequences -------------------------------------------------------------
+
+    async def create_sequence(self, node: ast.CreateSeqStmt) -> Result:
+        """CREATE SEQUENCE [IF NOT EXISTS] name [options] (planner.sequences.defined)."""
+        if node.sequence.relpersistence == "t":
+            raise not_supported("temporary sequences")
+        catalog = await self.work.catalog()
+        schema = self._schema_of(node.sequence, catalog)
+        name = node.sequence.relname
+        exists = await self._exists(catalog, schema, name, node.if_not_exists)
+        if exists is not None:
+            exists.tag = "CREATE SEQUENCE"
+            return exists
+        seq, _again = sequences.defined(name, schema, node.options, oid=catalog.new_oid(), owner=self._owner(catalog, node.options, None))
+        await self.db.sequences.restart(seq.key, seq.start - seq.increment)
+        await self._write_catalog(sequence_rows(seq), 1)
+        return Result("CREATE SEQUENCE")
+
+    async def alter_sequence(self, node: ast.AlterSeqStmt) -> Result:
+        """ALTER SEQUENCE [IF EXISTS] name [options] [RESTART [WITH n]]."""
+        catalog = await self.work.catalog()
+        rv = node.sequence
+        old = catalog.sequence(rv.relname, rv.schemaname, self.search_path)
+        if old is None:
+            if catalog.lookup(rv.relname, rv.schemaname, self.search_path) is not None:
+                raise SqlError(WRONG_OBJECT_TYPE, f'"{rv.relname}" is not a sequence')
+            if node.missing_ok:
+                return Result("ALTER SEQUENCE", notices=[f'NOTICE 00000: relation "{rv.relname}" does not exist, skipping'])
+            raise SqlError(UNDEFINED_TABLE, f'relation "{rv.relname}" does not exist')
+        seq, again = sequences.defined(old.name, old.schema, node.options, old)
+        seq = replace(seq, owner=self._owner(catalog, node.options, old.owner))
+        if again is not None:
+            await self.db.sequences.restart(seq.key, again - seq.increment)
+        if seq != old:
+            await self._write_catalog(sequence_rows(old), -1)
+            await self._write_catalog(sequence_rows(seq), 1)
+        return Result("ALTER SEQUENCE")
+
+    def _owner(self, catalog: Catalog, options, kept):
+        """OWNED BY table.column: (the table's OID, the column), checked; NONE: None."""
+        parts = sequences.owned_by(options)
+        if parts is None:
+            return kept
+        if parts == ("none",):
+            return None
+        if len(parts) < 2:
+            raise SqlError("42601", "invalid OWNED BY option", hint="Specify OWNED BY table.column or OWNED BY NONE.")
+        rel = catalog.relation(parts[-2], parts[-3] if len(parts) > 2 else None, self.search_path)
+        if rel.kind != "table":
+            raise SqlError(WRONG_OBJECT_TYPE, f'sequence cannot be owned by relation "{rel.name}"')
+        rel.column(parts[-1])
+        return rel.oid, parts[-1]
+
+    async def _drop_sequences(self, node: ast.DropStmt, catalog: Catalog) -> Result:
+        """DROP SEQUENCE [IF EXISTS] name, ..."""
+        notices, dropping = [], []
+        for obj in node.objects:
+            parts = [n.sval for n in obj]
+            name, schema = parts[-1], (parts[-2] if len(parts) > 1 else None)
+            seq = catalog.sequence(name, schema, self.search_path)
+            if seq is None:
+                rel = catalog.lookup(name, schema, self.search_path)
+                if rel is not None:
+                    raise SqlError(WRONG_OBJECT_TYPE, f'"{name}" is not a sequence', hint=f"Use DROP {KIND_WORDS[rel.kind].upper()} to remove a {KIND_WORDS[rel.kind]}.")
+                if node.missing_ok:
+                    notices.append(f'NOTICE 00000: sequence "{name}" does not exist, skipping')
+                    continue
+                raise SqlError(UNDEFINED_TABLE, f'sequence "{name}" does not exist')
+            dropping.append(seq)
+        cascade = node.behavior.name == "DROP_CASCADE"
+        for seq in dropping:
+            for rel in catalog.relations.values():
+                users = [c.name for c in rel.columns if c.next_of is not None and sequences.names(c.next_of, seq, (rel.schema, *self.search_path))]
+                if users and not cascade:
+                    raise SqlError(DEPENDENT_OBJECTS_STILL_EXIST, f"cannot drop sequence {seq.name} because other objects depend on it",
+                                   detail="\n".join(f"default value for column {c} of table {rel.name} depends on sequence {seq.name}" for c in users),
+                                   hint="Use DROP ... CASCADE to drop the dependent objects too.")
+                if users:
+                    notices += [f"NOTICE 00000: drop cascades to default value for column {c} of table {rel.name}" for c in users]
+                    await self._write_catalog(catalog_rows(rel), -1)
+                    await self._write_catalog(catalog_rows(rel.with_(columns=tuple(
+                        replace(c, default=None) if c.name in users else c for c in rel.columns))), 1)
+        if dropping:
+            await self._write_catalog(sequence_rows(*dropping), -1)
+        return Result("DROP SEQUENCE", notices=notices)
+
     # -- DROP ------------------------------------------------------------------
 
     async def drop(self, node: ast.DropStmt) -> Result:
@@ -387,6 +474,8 @@ class Ddl(Dml):
             return grants.drop_extension(node)
         if kind == "OBJECT_FUNCTION":
             return await self._drop_functions(node, await self.work.catalog())
+        if kind == "OBJECT_SEQUENCE":
+            return await self._drop_sequences(node, await self.work.catalog())
         if kind not in OBJECT_KINDS:
             raise not_supported(f"DROP {kind.removeprefix('OBJECT_')}")
         want = OBJECT_KINDS[kind]
@@ -399,6 +488,8 @@ class Ddl(Dml):
             rel = catalog.lookup(name, schema, self.search_path)
             if rel is None and catalog.index_owner(name, (schema,) if schema else self.search_path) is not None:
                 raise SqlError(WRONG_OBJECT_TYPE, f'"{name}" is not a {word}', hint="Use DROP INDEX to remove an index.")
+            if rel is None and catalog.sequence(name, schema, self.search_path) is not None:
+                raise SqlError(WRONG_OBJECT_TYPE, f'"{name}" is not a {word}', hint="Use DROP SEQUENCE to remove a sequence.")
             if rel is None:
                 if node.missing_ok:
                     notices.append(f'NOTICE 00000: {word} "{name}" does not exist, skipping')
@@ -434,9 +525,14 @@ class Ddl(Dml):
             await self._write_catalog(catalog_rows(child), -1)
             await self._write_catalog(catalog_rows(child.with_(foreign_keys=tuple(f for f in child.foreign_keys if f not in fks))), 1)
 
-    async def _drop_relations(self, rels: list[Relation]) -> None:
+    async def _drop_relations(self, rels: list[Relation], seqs=()) -> None:
+        """``rels`` and ``seqs`` dropped, with the sequences the tables' columns own."""
         if rels:
             await self._write_catalog(catalog_rows(*rels), -1)
+        catalog = await self.work.catalog()
+        owned = {q.qualified: q for q in [*seqs, *(q for rel in rels if rel.kind == "table" for q in catalog.owned_sequences(rel))]}
+        if owned:
+            await self._write_catalog(sequence_rows(*owned.values()), -1)
         for rel in rels:
             if rel.shard is not None:
                 self.work.dropped.append(rel.shard)
@@ -475,17 +571,19 @@ class Ddl(Dml):
                     continue
                 raise SqlError(INVALID_SCHEMA_NAME, f'schema "{name}" does not exist')
             inside = [r for r in catalog.relations.values() if r.schema == name]
+            seqs = [q for q in catalog.sequences.values() if q.schema == name]
             routines = [f for f in catalog.functions if f.schema == name]
-            if (inside or routines) and node.behavior.name != "DROP_CASCADE":
+            if (inside or seqs or routines) and node.behavior.name != "DROP_CASCADE":
                 raise SqlError(
                     DEPENDENT_OBJECTS_STILL_EXIST,
                     f"cannot drop schema {name} because other objects depend on it",
                     detail="\n".join([f"{KIND_WORDS[r.kind]} {r.qualified} depends on schema {name}" for r in inside]
+                                     + [f"sequence {q.qualified} depends on schema {name}" for q in seqs]
                                      + [f"function {f.qualified}({', '.join(f.arg_types)}) depends on schema {name}" for f in routines]),
                     hint="Use DROP ... CASCADE to drop the dependent objects too.",
                 )
             rels = self._with_dependents(catalog, inside, True, notices)
-            await self._drop_relations(rels)
+            await self._drop_relations(rels, seqs)
             if routines:
                 await self._write_catalog(function_rows(*routines), -1)
             await self._write_catalog(schema_rows(name), -1)
@@ -624,8 +722,9 @@ class Ddl(Dml):
                 new = new.with_(columns=new.columns + (col,))
                 stored = new.schema_arrow.field(col.name).type
                 rows = rows.append_column(col.name, pa.nulls(rows.num_rows, stored))
-                if col.sequenced:  # existing rows get the sequence's first values
-                    await self.db.sequences.restart(new.sequence(col.name), start)
+                if col.filled:  # existing rows get the sequence's first values
+                    if col.sequenced:
+                        await self.db.sequences.restart(new.sequence(col.name), start)
                     rows = await self.fill_sequences(new, rows, [c for c in new.column_names if c != col.name])
                 elif col.default is not None and rows.num_rows:  # per row: a volatile default differs (random(), gen_random_uuid())
                     values = (await self.run(f"SELECT {col.default} AS v FROM range({rows.num_rows})", {})).column(0)
@@ -639,7 +738,7 @@ class Ddl(Dml):
                 rows = rows.drop_columns([cmd.name])
             elif sub == "AT_ColumnDefault":
                 new.column(cmd.name)
-                default = pg_sql(cmd.def_) if cmd.def_ is not None else None
+                default = sequences.next_default(pg_sql(cmd.def_)) if cmd.def_ is not None else None
                 new = new.with_(columns=tuple(replace(c, default=default) if c.name == cmd.name else c for c in new.columns))
             elif sub == "AT_AlterColumnType":
                 new, rows = await self._retype(new, rows, cmd)
@@ -946,7 +1045,7 @@ def _column(elt: ast.ColumnDef) -> tuple[Column, list[ast.Constraint], int]:
         else:
             others.append(c)
     if default is not None and default not in SEQUENCED:
-        default = pg_sql(typed_literal(default, sql_type))
+        default = sequences.next_default(pg_sql(typed_literal(default, sql_type)))
     return Column(elt.colname, sql_type, not_null, default, fraction_precision(elt.typeName)), others, start - 1
 
 

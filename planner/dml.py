@@ -36,9 +36,10 @@ from pglast import ast
 from pglast.enums import SetOperation
 
 from planner import parse as p
+from planner import sequences
 from planner import scopes
 from planner.bind import Binder, pg_sql, quoted, transpile
-from planner.catalog import IDENTITY_ALWAYS, SEQUENCED, Relation
+from planner.catalog import IDENTITY_ALWAYS, Relation
 from planner.errors import (
     CARDINALITY_VIOLATION,
     CHECK_VIOLATION,
@@ -405,7 +406,7 @@ class Dml:
                         and (select is None or col.name not in defaults_only):
                     raise identity_always(col.name)
                 expr = f'src."c{targets.index(col.name)}"'
-            elif col.sequenced:
+            elif col.filled:
                 expr = "NULL"  # filled from the sequence below
             elif col.default is not None:
                 expr = transpile(col.default)
@@ -425,10 +426,9 @@ class Dml:
         values of its sequence, in row order (taken now: a rollback leaves
         a gap, as in PostgreSQL)."""
         for col in rel.columns:
-            if not col.sequenced or col.name in given or rows.num_rows == 0:
+            if not col.filled or col.name in given or rows.num_rows == 0:
                 continue
-            first = await self.take_values(rel, col, rows.num_rows)
-            values = pa.array(np.arange(first, first + rows.num_rows, dtype=np.int64)).cast(rows.schema.field(col.name).type)
+            values = pa.array(await self.take_values(rel, col, rows.num_rows), pa.int64()).cast(rows.schema.field(col.name).type)
             rows = rows.set_column(rows.schema.get_field_index(col.name), col.name, values)
         return rows
 
@@ -444,13 +444,20 @@ class Dml:
         out = {}
         for i, name in enumerate(targets):
             col = rel.column(name)
-            if col.sequenced and counts[i]:
-                first = await self.take_values(rel, col, counts[i])
-                out[i] = list(range(first, first + counts[i]))
+            if col.filled and counts[i]:
+                out[i] = await self.take_values(rel, col, counts[i])
         return out
 
-    async def take_values(self, rel: Relation, col, n: int) -> int:
-        """The first of ``n`` next values of ``col``'s sequence (nextval)."""
+    async def take_values(self, rel: Relation, col, n: int) -> list[int]:
+        """The next ``n`` values of ``col``'s sequence (nextval): its own
+        (serial, identity), or the one its DEFAULT nextval(...) names."""
+        if col.next_of is not None:
+            counter = sequences.resolve(await self.work.catalog(), self.search_path, col.next_of)
+            return await sequences.take(self, counter, n)
+        return list(range(first := await self._take_own(rel, col, n), first + n))
+
+    async def _take_own(self, rel: Relation, col, n: int) -> int:
+        """The first of ``n`` next values of a serial or identity column's sequence."""
 
         async def after_present() -> int:  # a column older than its sequence
             current = await self.work.contents(rel)
@@ -949,7 +956,7 @@ def _spark_insertable(node: ast.InsertStmt, rel: Relation, work: Work) -> bool:
     return (
         select is not None and not select.valuesLists and node.onConflictClause is None and not node.returningClause
         and not node.withClause and not rel.keys and not rel.checks and not work.explicit
-        and not any(c.sequenced for c in rel.columns) and work.db.spark is not None
+        and not any(c.filled for c in rel.columns) and work.db.spark is not None
     )
 
 
@@ -1140,7 +1147,7 @@ def assignments(targets, rel: Relation) -> dict[str, object]:
             raise SqlError("428C9", f'column "{col.name}" can only be updated to DEFAULT',
                            detail=f'Column "{col.name}" is an identity column defined as GENERATED ALWAYS.')
         if isinstance(target.val, ast.SetToDefault):
-            if col.sequenced:
+            if col.filled:
                 raise not_supported("SET ... = DEFAULT for a serial or identity column")
             sets[col.name] = col.default if col.default is not None else "NULL"
         else:
@@ -1277,7 +1284,7 @@ def _constant_rows(select, rel: Relation, targets: list[str], batch: list, now=N
         if col.default == IDENTITY_ALWAYS and col.name in at:
             return None  # (428C9 unless OVERRIDING SYSTEM VALUE)
         if col.name not in at:
-            if col.default is not None and not col.sequenced:
+            if col.default is not None and not col.filled:
                 return None
             arrays.append(pa.nulls(len(rows), field.type))
             continue
@@ -1393,7 +1400,7 @@ def _fill_defaults(select: ast.SelectStmt, rel: Relation, targets: list[str], se
         for i, v in enumerate(row):
             if isinstance(v, ast.SetToDefault):
                 default = rel.column(targets[i]).default if i < len(targets) else None
-                if default in SEQUENCED:
+                if i in sequenced:
                     expr = ast.TypeCast(arg=ast.A_Const(val=ast.String(sval=str(next(sequenced[i])))), typeName=type_name(types[i]))
                 else:
                     expr = pglast.parse_sql(f"SELECT {default or 'NULL'}")[0].stmt.targetList[0].val

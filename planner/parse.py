@@ -274,6 +274,7 @@ DDL_NODES = (
     ast.AlterTableStmt, ast.RenameStmt, ast.IndexStmt, ast.RefreshMatViewStmt, ast.CommentStmt,
     ast.GrantStmt, ast.AlterDefaultPrivilegesStmt, ast.AlterOwnerStmt, ast.CreateExtensionStmt,  # planner.grants
     ast.CreateFunctionStmt,  # planner.functions
+    ast.CreateSeqStmt, ast.AlterSeqStmt,  # planner.sequences
 )
 
 

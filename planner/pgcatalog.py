@@ -40,7 +40,7 @@ import pyarrow as pa
 from pglast import ast
 from pglast.keywords import COL_NAME_KEYWORDS, RESERVED_KEYWORDS, TYPE_FUNC_NAME_KEYWORDS, UNRESERVED_KEYWORDS
 
-from planner.catalog import FIRST_USER_OID, IDENTITY, IDENTITY_ALWAYS, SERIAL, Catalog, Relation
+from planner.catalog import FIRST_USER_OID, IDENTITY, IDENTITY_ALWAYS, SEQUENCE_RANGES, SERIAL, Catalog, Relation, Sequence
 from planner.errors import FEATURE_NOT_SUPPORTED, NUMERIC_VALUE_OUT_OF_RANGE, UNDEFINED_TABLE, SqlError, not_supported
 from planner.result import UNCONSTRAINED
 from planner.sequences import serial_sequence
@@ -284,7 +284,11 @@ SPECS: dict[tuple[str, str], str] = {
         "unique_constraint_schema text, unique_constraint_name text, match_option text, update_rule text, delete_rule text"
     ),
     ("information_schema", "routines"): "specific_catalog text, specific_schema text, specific_name text, routine_catalog text, routine_schema text, routine_name text, routine_type text, data_type text",
-    ("information_schema", "sequences"): "sequence_catalog text, sequence_schema text, sequence_name text, data_type text",
+    ("information_schema", "sequences"): (
+        "sequence_catalog text, sequence_schema text, sequence_name text, data_type text, numeric_precision int4, "
+        "numeric_precision_radix int4, numeric_scale int4, start_value text, minimum_value text, maximum_value text, "
+        "increment text, cycle_option text"
+    ),
     ("information_schema", "character_sets"): "character_set_catalog text, character_set_schema text, character_set_name text, character_repertoire text, form_of_use text, default_collate_catalog text, default_collate_schema text, default_collate_name text",
     ("information_schema", "enabled_roles"): "role_name text",
     # txngate's own lookup tables behind the rewritten functions
@@ -475,6 +479,11 @@ class PgCatalog:
                     seen.add(rel.name)
                     out.add(relation_oid(rel))
                     out.update(derived_oid(relation_oid(rel), name) for name, *_ in rel.all_indexes)
+                    out.update(seq_oid for _attnum, _name, seq_oid in sequences_of(rel))
+            for seq in self._made_sequences():
+                if seq.schema == schema and seq.name not in seen:
+                    seen.add(seq.name)
+                    out.add(seq.oid)
         return out
 
     def _pg_depend(self):
@@ -487,6 +496,11 @@ class PgCatalog:
                 identity = rel.columns[attnum - 1].default in (IDENTITY, IDENTITY_ALWAYS)
                 rows.append(dict(classid=SYSTEM_RELATION_OIDS["pg_class"], objid=seq_oid, objsubid=0, refclassid=SYSTEM_RELATION_OIDS["pg_class"],
                                  refobjid=relation_oid(rel), refobjsubid=attnum, deptype="i" if identity else "a"))
+        for seq in self._made_sequences():  # OWNED BY: automatic, as a serial column's
+            owner = self.catalog.by_oid(seq.owner[0]) if seq.owner is not None else None
+            if owner is not None and seq.owner[1] in owner.column_names:
+                rows.append(dict(classid=SYSTEM_RELATION_OIDS["pg_class"], objid=seq.oid, objsubid=0, refclassid=SYSTEM_RELATION_OIDS["pg_class"],
+                                 refobjid=relation_oid(owner), refobjsubid=owner.column_names.index(seq.owner[1]) + 1, deptype="a"))
         return rows
 
     def _pg_namespace(self):
@@ -512,7 +526,35 @@ class PgCatalog:
             for cname, cols, _unique, _primary in rel.all_indexes:
                 rows.append(_owned_class_row(derived_oid(oid, cname), cname, rel, relkind="i", relam=403, relfilenode=0,
                                              relnatts=len(cols), reltuples=0.0, relpersistence="p"))
+        for seq in self._made_sequences():
+            rows.append(_owned_class_row(seq.oid, seq.name, seq, relkind="S", relam=0, relfilenode=seq.oid, relnatts=3, reltuples=1.0,
+                                         relpersistence="p"))
         return rows
+
+    def _made_sequences(self) -> list[Sequence]:
+        """The sequences made by CREATE SEQUENCE (a serial column's are its table's: ``sequences_of``)."""
+        return sorted(self.catalog.sequences.values(), key=lambda q: q.qualified)
+
+    def _all_sequences(self) -> list[tuple[str, str, str, int, int, int, int, int, int, bool]]:
+        """(schema, name, type, OID, start, increment, minimum, maximum, cache, cycle) of every sequence, serial and identity columns' too."""
+        out = [(q.schema, q.name, q.type, q.oid, q.start, q.increment, q.minimum, q.maximum, q.cache, q.cycle) for q in self._made_sequences()]
+        for rel in self._relations():
+            for attnum, seq, seq_oid in sequences_of(rel):
+                kind = rel.columns[attnum - 1].type
+                out.append((rel.schema, seq, kind, seq_oid, 1, 1, 1, SEQUENCE_RANGES[kind][1], 1, False))
+        return out
+
+    def _pg_sequence(self):
+        return [dict(seqrelid=oid, seqtypid=type_oid(kind)[0], seqstart=start, seqincrement=inc, seqmax=high, seqmin=low, seqcache=cache,
+                     seqcycle=cycle) for _s, _n, kind, oid, start, inc, low, high, cache, cycle in self._all_sequences()]
+
+    def _sequences(self):
+        """information_schema.sequences (``build`` finds a relation's rows by its name)."""
+        bits = {"smallint": 16, "integer": 32, "bigint": 64}
+        return [dict(sequence_catalog=DATABASE, sequence_schema=schema, sequence_name=name, data_type=kind, numeric_precision=bits[kind],
+                     numeric_precision_radix=2, numeric_scale=0, start_value=str(start), minimum_value=str(low), maximum_value=str(high),
+                     increment=str(inc), cycle_option="YES" if cycle else "NO")
+                for schema, name, kind, _oid, start, inc, low, high, _cache, cycle in self._all_sequences()]
 
     def _pg_attribute(self):
         rows = []
@@ -795,6 +837,12 @@ class PgCatalog:
                 add(seq_oid, "regclass", _quote_ident(seq) if oid in visible else f"{_quote_ident(rel.schema)}.{_quote_ident(seq)}")
                 for spelling in _spellings(rel.schema, seq, oid in visible):
                     add(seq_oid, "regclass_in", spelling)
+        for seq in self._made_sequences():
+            shown_here = seq.schema in self.search_path and self.catalog.sequence(seq.name, None, self.search_path) == seq
+            add(seq.oid, "regclass", _quote_ident(seq.name) if shown_here else f"{_quote_ident(seq.schema)}.{_quote_ident(seq.name)}")
+            add(seq.oid, "relname", seq.name)
+            for spelling in _spellings(seq.schema, seq.name, shown_here):
+                add(seq.oid, "regclass_in", spelling)
         for _rel, oid, _cname, _kind, _cols, definition, _fk in self._constraints():
             add(oid, "constraintdef", definition)
         for name, oid in SYSTEM_RELATION_OIDS.items():
@@ -821,6 +869,9 @@ class PgCatalog:
         rel = self.catalog.lookup(name, schema, self.search_path)
         if rel is not None:
             return relation_oid(rel)
+        seq = self.catalog.sequence(name, schema, self.search_path)
+        if seq is not None:
+            return seq.oid
         for r in self._relations():
             for cname, *_ in r.all_indexes:
                 if cname == name and (schema is None or r.schema == schema):

@@ -168,7 +168,7 @@ class References:
 
     async def _default(self, rel: Relation, column: str):
         col = rel.column(column)
-        if col.default is None or col.sequenced:
+        if col.default is None or col.filled:
             return None
         return (await self.dml.scalar(col.default, col.type))
 

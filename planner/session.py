@@ -603,6 +603,8 @@ class Session:
                     return await self._sequence_select(self.work, stmt, call, params)
                 async with self._reading() as work:
                     return await self._sequence_select(work, stmt, call, params)
+            if stmt.kind in (p.READ, p.WRITE) and sequences.CALLED.search(stmt.text) and sequences.once_calls(stmt.node):
+                stmt = await self._sequence_constants(stmt, params)
             if stmt.template:  # a point query's skeleton: answered by the key search, else run as written
                 async with self._reading() as work:
                     found = await self._dml(work, params).point(stmt.node)
@@ -789,11 +791,37 @@ class Session:
         finally:
             await work.abort()
 
+    async def _sequence_constants(self, stmt: p.Statement, params) -> p.Statement:
+        """``stmt`` with each sequence call that runs once per statement
+        (``sequences.once_calls``) applied now, in order, and replaced by
+        its value; as it was when a call's arguments are not constants."""
+        node = copy.deepcopy(stmt.node)
+        values = {}
+        async with self._reading() as work:
+            catalog, dml = await work.catalog(), self._dml(work, params)
+            for call in sequences.once_calls(node):
+                name, args = sequences.function_name(call), sequences.constant_arguments(call, params)
+                if args is None:
+                    return stmt
+                if name == "lastval":
+                    value = sequences.last_value(self)
+                elif not args or any(a is None for a in args):
+                    value = None  # strict: NULL in, NULL out
+                else:
+                    value = await sequences.call_value(self, dml, name, sequences.resolve(catalog, self.search_path, str(args[0])), args[1:])
+                values[id(call)] = sequences.value_constant(value)
+        if isinstance(node, ast.SelectStmt):
+            for t in node.targetList:
+                if t.name is None and id(t.val) in values:
+                    t.name = sequences.function_name(t.val)  # the column's name is the call's, not its value's type
+        return dataclasses.replace(stmt, node=sequences.substituted(node, values), template=False)
+
     async def _sequence_select(self, work: Work, stmt: p.Statement, call, params) -> Result:
         """``SELECT nextval(...)`` and friends (``planner.sequences``): the
         engine computes the arguments, then each row's call is applied."""
         query = copy.deepcopy(stmt.node)
-        query.targetList = tuple(ast.ResTarget(name=f"a{i}", val=arg) for i, arg in enumerate(call.args or ()))
+        query.targetList = tuple(ast.ResTarget(name=f"a{i}", val=arg) for i, arg in enumerate(call.args or ())) \
+            or (ast.ResTarget(name="a", val=ast.A_Const(val=ast.Integer(ival=0))),)  # lastval(): one row per row
         dml = self._dml(work, params)
         table = await sequences.apply(self, dml, call, await dml.select(query))
         return to_result(f"SELECT {table.num_rows}", table, table.column_names)
@@ -899,6 +927,7 @@ class Session:
             ast.RenameStmt: ddl.rename, ast.IndexStmt: ddl.create_index, ast.RefreshMatViewStmt: ddl.refresh,
             ast.CommentStmt: ddl.comment, ast.GrantStmt: ddl.grant, ast.AlterDefaultPrivilegesStmt: ddl.default_privileges,
             ast.AlterOwnerStmt: ddl.alter_owner, ast.CreateExtensionStmt: ddl.create_extension, ast.CreateFunctionStmt: ddl.create_function,
+            ast.CreateSeqStmt: ddl.create_sequence, ast.AlterSeqStmt: ddl.alter_sequence,
         }[type(node)]
         return await handler(node)
 

@@ -189,6 +189,8 @@ def test_pgjdbc_prepared_batch_and_metadata(gateway, tmp_path):
     assert out["columns"] == ("[id:int8:19:NO, name:varchar:40:NO, score:float8:17:YES, born:date:13:YES, "
                               "at:timestamptz:35:YES, amount:numeric:12:YES, ok:bool:1:YES]")
     assert out["pk"] == f"[id:{table}_pkey:1]"
+    assert out["nextval"] == "1,51,101,151,201,251,"  # past prepareThreshold too
+    assert out["sequences"] == f"[{table}_seq:SEQUENCE]"
 
 
 async def test_asyncpg_type_introspection(gateway):

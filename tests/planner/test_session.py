@@ -63,7 +63,7 @@ async def test_multi_statement_strings_and_settings(db):
         ("INSERT INTO e (nope) VALUES (1)", "42703"),
         ("CREATE TABLE f (z geometry)", "42704"),
         ("CREATE TABLE g (a int, a int)", "42701"),
-        ("CREATE SEQUENCE sq", "0A000"),
+        ("CREATE TRIGGER tr BEFORE INSERT ON e FOR EACH ROW EXECUTE FUNCTION f()", "0A000"),
         ("INSERT INTO e VALUES (2, NULL), (2, NULL)", "23505"),
         ("INSERT INTO e VALUES (3, $$x$$); INSERT INTO e VALUES (1, $$y$$)", "23505"),
         ("UPDATE e SET id = 'abc'", "22P02"),

@@ -2,6 +2,7 @@
 SQLAlchemy URL): ``create_all`` of a schema ORMs use (identity keys,
 foreign keys, unique and check constraints, named indexes, JSONB,
 numeric, timestamptz), Core inserts/selects/updates in transactions,
+a key from a Sequence (CREATE SEQUENCE, nextval inside INSERT),
 reflection through the inspector, Alembic operations (add/alter/drop
 column, create index and unique constraint) and Alembic's autogenerate
 comparison of the reflected schema with the model. It prints what it
@@ -35,6 +36,9 @@ def model() -> sa.MetaData:
     # SQLAlchemy's plain Integer key is a serial (Alembic looks its sequence up through pg_depend and regclass),
     # a String without a length a varchar (autogenerate compares it with what the catalog reports)
     sa.Table("note", md, sa.Column("id", sa.Integer, primary_key=True), sa.Column("title", sa.String()))
+    # a key from a Sequence of its own: CREATE SEQUENCE, then INSERT ... VALUES (nextval('ticket_id_seq'), ...)
+    sa.Table("ticket", md, sa.Column("id", sa.Integer, sa.Sequence("ticket_id_seq", start=10, increment=5), primary_key=True),
+             sa.Column("subject", sa.Text))
     return md
 
 
@@ -47,12 +51,19 @@ def main(url: str) -> None:
         ids = conn.execute(sa.insert(author).returning(author.c.id), [{"name": "Ann", "email": "a@x"}, {"name": "Bob", "email": "b@x"}]).scalars().all()
         conn.execute(sa.insert(book), [{"author_id": ids[0], "title": f"t{i}", "price": i + 0.5, "meta": {"n": i}} for i in range(3)])
         conn.execute(sa.update(book).where(book.c.title == "t1").values(price=book.c.price * 2))
+    ticket = md.tables["ticket"]
+    with engine.begin() as conn:
+        print("tickets", conn.execute(sa.insert(ticket).returning(ticket.c.id), [{"subject": "a"}, {"subject": "b"}]).scalars().all(),
+              conn.execute(sa.insert(ticket).values(subject="c").returning(ticket.c.id)).scalar_one(),
+              conn.execute(sa.select(sa.func.nextval("ticket_id_seq"))).scalar_one(),
+              conn.execute(sa.Sequence("ticket_id_seq").next_value().select()).scalar_one())
     with engine.connect() as conn:
         print(conn.execute(sa.select(author.c.name, sa.func.count(book.c.id), sa.func.sum(book.c.price))
                            .select_from(author.outerjoin(book)).group_by(author.c.name).order_by(author.c.name)).all())
         print(conn.execute(sa.select(book.c.title).where(book.c.meta["n"].as_integer() > 0).order_by(book.c.title)).scalars().all())
     insp = sa.inspect(engine)
-    for table in ("author", "book", "note"):
+    print("sequences", sorted(insp.get_sequence_names()), insp.has_sequence("ticket_id_seq"), insp.has_sequence("nope_seq"))
+    for table in ("author", "book", "note", "ticket"):
         print(table, [(c["name"], str(c["type"]), c["nullable"]) for c in insp.get_columns(table)])
         print(" pk", insp.get_pk_constraint(table)["constrained_columns"])
         print(" fk", [(f["constrained_columns"], f["referred_table"], f["referred_columns"]) for f in insp.get_foreign_keys(table)])

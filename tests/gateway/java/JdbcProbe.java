@@ -72,6 +72,25 @@ public class JdbcProbe {
                 while (rs.next()) pk.add(rs.getString("COLUMN_NAME") + ":" + rs.getString("PK_NAME") + ":" + rs.getInt("KEY_SEQ"));
                 System.out.println("pk=" + pk);
             }
+            // Hibernate's key generation: a sequence of its own, stepped by 50, read with a prepared nextval
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE SEQUENCE " + table + "_seq START WITH 1 INCREMENT BY 50");
+            }
+            StringBuilder values = new StringBuilder();
+            try (PreparedStatement ps = c.prepareStatement("SELECT nextval('" + table + "_seq')")) {
+                for (int i = 0; i < 6; i++) {
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        values.append(rs.getLong(1)).append(',');
+                    }
+                }
+            }
+            System.out.println("nextval=" + values);
+            try (ResultSet rs = md.getTables(null, "public", table + "_seq", new String[]{"SEQUENCE"})) {
+                List<String> names = new ArrayList<>();
+                while (rs.next()) names.add(rs.getString("TABLE_NAME") + ":" + rs.getString("TABLE_TYPE"));
+                System.out.println("sequences=" + names);
+            }
         }
     }
 }
