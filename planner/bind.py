@@ -366,7 +366,7 @@ class Binder:
                     replace_children(n, _int4_constant)
                 if arrays:
                     _array_operands(n, arrays)
-            elif isinstance(n, ast.A_Expr) and arrays:
+            elif isinstance(n, ast.A_Expr):
                 _array_operands(n, arrays)
             elif isinstance(n, (ast.CoalesceExpr, ast.MinMaxExpr, ast.A_ArrayExpr)):
                 replace_children(n, _int4_constant)  # COALESCE(smallint, 100) is integer, ARRAY[7, smallint] integer[]
@@ -417,6 +417,13 @@ class Binder:
             raise not_supported(f"type {n.typeName.names[-1].sval}")
         if (pairwise := _row_comparison(n)) is not None:
             return pairwise
+        if self.dialect == "duckdb" and (widened := _real_widened(n, self._columns)) is not None:
+            return widened
+        if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds \
+                and n.typeName.names[-1].sval in ("text", "varchar") and _is_bytea(n.arg, self._columns):
+            # a bytea as text is its output, hex (the engine's cast decoded the bytes: '\x616263'::bytea::text was 'abc')
+            shown = expand("'\\x' || lower(hex(_arg1))", [n.arg])
+            return ast.TypeCast(arg=shown, typeName=n.typeName) if n.typeName.typmods else shown  # (varchar(n) cuts it)
         if isinstance(n, ast.NullTest) and (fields := self._row_fields(n.arg)):
             # a row IS NULL when every field is, IS NOT NULL when none is (the engine tested the row value itself)
             tests = tuple(ast.NullTest(arg=f, nulltesttype=n.nulltesttype, location=n.location) for f in fields)
@@ -2782,6 +2789,8 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
         right = _operand_type(n.rexpr, columns, floats=floats)
         if left is None or right is None:
             return None
+        if n.lexpr is not None and "real" in (left, right) and left != right:
+            return "double precision" if floats else None  # a real beside another number: float48pl's double (_real_widened)
         return max(left, right, key=_WIDENING.index)
     if isinstance(n, (ast.CaseExpr, ast.CoalesceExpr, ast.MinMaxExpr)):  # PostgreSQL's common type of the branches
         branches = [w.result for w in n.args] + [n.defresult] if isinstance(n, ast.CaseExpr) else list(n.args)
@@ -3091,14 +3100,17 @@ _ARRAY_OPERATORS = {"=", "<>", "<", ">", "<=", ">=", "@>", "<@", "&&", "||"}
 
 
 def _array_operands(n: ast.A_Expr, arrays: dict[str, str]) -> None:
-    """An array literal compared with an array column (``tags @> '{a}'``)
-    takes the column's type, as PostgreSQL types an unknown literal by the
-    other operand."""
+    """An array literal compared with an array (``tags @> '{a}'``,
+    ``ARRAY['x'] <@ '{x,y}'``) takes the array's type, as PostgreSQL types
+    an unknown literal by the other operand."""
     if n.kind != A_Expr_Kind.AEXPR_OP or n.name[-1].sval not in _ARRAY_OPERATORS:
         return
     for mine, other in (("lexpr", n.rexpr), ("rexpr", n.lexpr)):
         if isinstance(other, ast.ColumnRef) and isinstance(other.fields[-1], ast.String) and other.fields[-1].sval in arrays:
             setattr(n, mine, typed_literal(getattr(n, mine), arrays[other.fields[-1].sval]))
+        elif isinstance(literal := getattr(n, mine), ast.A_Const) and isinstance(literal.val, ast.String) \
+                and (kind := _array_type(other, arrays)) is not None:
+            setattr(n, mine, typed_literal(literal, kind))
 
 
 def _is_array(n: ast.Node | None, arrays: dict[str, str]) -> bool:
@@ -4620,3 +4632,20 @@ def _row_compared(op: str, left, right) -> ast.Node:
     for a, b in reversed(pairs[:-1]):
         decided = both(BoolExprType.OR_EXPR, [compare(strict, a, b), both(BoolExprType.AND_EXPR, [compare("=", a, b), decided])])
     return decided
+
+
+def _real_widened(n: ast.Node, columns: ColumnTypes) -> ast.Node | None:
+    """``a op b`` (+ - * /) of a real and another number with the real
+    first cast to double precision, as PostgreSQL's float48 operators take
+    it (``float4 * int`` is float8's product: the engine multiplied in
+    single precision, 1.1::float4 * 3 was 3.3000001907348633, not
+    3.3000000715255737, and 3.4e38::float4 * 10 overflowed); two reals stay
+    real. None for anything else."""
+    if not (isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.lexpr is not None
+            and n.name[-1].sval in ("+", "-", "*", "/")):
+        return None
+    kinds = [_operand_type(x, columns, floats=True) for x in (n.lexpr, n.rexpr)]
+    if "real" not in kinds or kinds[0] == kinds[1] or None in kinds:
+        return None
+    n.lexpr, n.rexpr = [_cast_to(x, "float8") if k == "real" else x for x, k in zip((n.lexpr, n.rexpr), kinds)]
+    return n

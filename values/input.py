@@ -65,6 +65,8 @@ def datetime_text(text: str, sql_type: str) -> str:
         else:
             at = dt.datetime.combine(day, dt.time(int(m.group(2)), int(m.group(3)))) + dt.timedelta(minutes=1)
             text = f"{at.isoformat(sep=' ')}{m.group(4)}"
+    if sql_type != "date" and (m := _LONG_TIMESTAMP_FRACTION.fullmatch(text)):
+        text = _fraction_rounded(text, m)
     if m := _ZONED_DATE.fullmatch(text):  # a date and a zone, no time (DuckDB refuses it): midnight there; the zone dropped but for timestamptz
         text = f"{m.group(1)} 00:00:00{m.group(2)}" if sql_type == "timestamptz" else m.group(1)
     out = bc_input(text, sql_type) or datetime_input(text, sql_type) \
@@ -74,6 +76,27 @@ def datetime_text(text: str, sql_type: str) -> str:
     return out
 
 
+def _fraction_rounded(text: str, m: re.Match) -> str:
+    """A timestamp's fraction of more than six digits rounded to
+    microseconds, as PostgreSQL rounds it (DuckDB cut digits past the
+    seventh: .123456789 was .123456, not .123457); one that rounds up to a
+    whole second carries into it when the time before it is ISO's."""
+    micros = fraction_micros(m.group(2))
+    if micros < 1_000_000:
+        return f"{m.group(1)}.{micros:06d}{m.group(3)}"
+    if iso := _ISO_SECOND.fullmatch(m.group(1)):
+        try:
+            at = dt.datetime.fromisoformat(f"{iso.group(1)} {iso.group(2)}") + dt.timedelta(seconds=1)
+        except ValueError:
+            return text  # (the reader's own error)
+        return f"{at.isoformat(sep=' ')}{m.group(3)}"
+    return text
+
+
+#: a time of day with a fraction of more than six digits, and what is around it
+_LONG_TIMESTAMP_FRACTION = re.compile(r"(.*\d:\d{2}:\d{2})\.(\d{7,})(.*)", re.S)
+#: an ISO date and time to the second
+_ISO_SECOND = re.compile(r"\s*(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})")
 #: an ISO date and a time at second 60 (a leap second), and what follows it (a zone)
 _DATED_SIXTY = re.compile(r"\s*(\d{4}-\d{2}-\d{2})[ T](\d{1,2}):(\d{2}):60(?:\.0*)?(\s*(?:[+-]\d{1,2}(?::?\d{2}){0,2}|[A-Za-z][A-Za-z/_+-]*)?)\s*")
 #: an ISO date with a zone offset after it (``2001-01-01+00``, ``2001-01-01 -08``; PostgreSQL refuses ``2001-01-01-08``)

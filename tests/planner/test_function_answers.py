@@ -1219,6 +1219,39 @@ ROW_COMPARISONS = [
     "SELECT (1, 2) = (1, 2, 3)", "SELECT (1, 2) IN ((1, 2, 3))",
 ]
 
+# a real beside another number is computed in double precision, as PostgreSQL's float48 operators take it
+# (the engine computed in single precision: 1.1::float4 * 3 was 3.3000001907348633, 3.4e38::float4 * 10 overflowed)
+REALS_WIDENED = [
+    "CREATE TABLE rw (a real, b real, i int, d float8)",
+    "INSERT INTO rw VALUES (1.1, 3, 2, 0.1), (3.4e38, 10, 1, 2), (-0.7, 0.3, -3, NULL)",
+    "SELECT a * b, a * i, a + 1, a / 3, a - 0.5, a * d, i * a, -a FROM rw ORDER BY i",
+    "SELECT 1.1::float4 * 3, 2::float4 / 3, 3.4e38::float4 * 10, 1.5::float4 + 1, pg_typeof(1::float4 * 2), pg_typeof(1::float4 * 2::smallint)",
+    "SELECT sum(a * i), avg(a), sum(a) FROM rw",
+    "SELECT a * b * 2 FROM rw ORDER BY 1",
+]
+
+# a bytea as text is its output (hex), as PostgreSQL casts it (the engine decoded the bytes: '\x616263'::bytea::text was 'abc')
+BYTEA_TEXTS = [
+    "CREATE TABLE bt (b bytea)",
+    "INSERT INTO bt VALUES ('\\x00ff'), (''), (NULL)",
+    "SELECT b::text, CAST(b AS varchar), b::varchar(4) FROM bt ORDER BY 1",
+    "SELECT '\\x616263'::bytea::text, 'abc'::bytea::varchar, NULL::bytea::text",
+]
+
+# an array literal beside any array takes its type, as PostgreSQL types an unknown literal by the other operand
+# (only a column's type was given: ARRAY['x'] <@ '{x,y}' was 22P02, '{a,b}'::text[] @> '{a}' 42883)
+ARRAY_LITERALS_TYPED = [
+    "SELECT '{a,b}'::text[] @> '{a}', ARRAY['x'] <@ '{x,y}', ARRAY['x'] && '{x,y}', ARRAY[1] <@ '{1,2}', '{1,2}'::int[] || '{3}',"
+    " '{2}' <@ ARRAY[1, 2], ARRAY['b'] = '{b}'",
+]
+
+# a timestamp's fraction past microseconds is rounded, as PostgreSQL reads it (the engine cut digits past the seventh)
+LONG_FRACTIONS = [
+    "SELECT '2024-01-02 03:04:05.123456789'::timestamp, '2024-01-02 03:04:05.12345651'::timestamp, '2024-01-02 03:04:05.1234565'::timestamp",
+    "SELECT '2024-12-31 23:59:59.99999999'::timestamp, 'Jan 2 2024 03:04:05.123456789'::timestamp, '03:04:05.123456789'::time",
+    "SELECT '2024-12-31 23:59:59.9999999+02'::timestamptz, '2024-06-01T10:00:00.0000004Z'::timestamptz",
+]
+
 ARRAY_OPERATIONS = [
     "CREATE TABLE arr (id int, i int, s smallint, v varchar(8), a integer[], ta text[])",
     "INSERT INTO arr VALUES (1, 0, 0, '', '{1,2,3}', '{a,b}'), (2, 1, 1, 'a', '{}', '{}'), (3, -7, -3, 'abc', '{NULL,5}', '{NULL}'),"
@@ -1750,6 +1783,10 @@ DIFFERENTIAL = {
     "float_regressions": (FLOAT_REGRESSIONS, ()),
     "conflict_returning": (CONFLICT_RETURNING, ("cr",)),
     "row_comparisons": (ROW_COMPARISONS, ()),
+    "reals_widened": (REALS_WIDENED, ("rw",)),
+    "bytea_texts": (BYTEA_TEXTS, ("bt",)),
+    "array_literals_typed": (ARRAY_LITERALS_TYPED, ()),
+    "long_fractions": (LONG_FRACTIONS, ()),
 }
 
 
