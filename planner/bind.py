@@ -42,7 +42,7 @@ from planner.parse import copy_tree, pg_sql, walk
 from planner.resolve import ColumnTypes, column_type, resolve, row_columns, scalar_in_from, scoped_type
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, pattern_quantifier, raised, replace_children
 from planner.sqltypes import type_name as sql_type_name
-from planner.sqltypes import (BIT_TYPES, FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, STORED_PLACES, canonical, fraction_precision, spark_stored_numeric,
+from planner.sqltypes import (BIT_TYPES, TYPE_SCOPE, enum_type, is_enum, FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, STORED_PLACES, canonical, fraction_precision, spark_stored_numeric,
                               special_datetime, typed_literal)
 from values import (CATALOG_TYPES, ArrayLiteralError, ByteaInputError, IntervalSyntax, abbreviation, abbreviation_steps, engine_offset, interval_text,
                     numeric_zone, parse_array, parse_bytea, qualified_interval, time_text, unit_field)
@@ -419,6 +419,8 @@ class Binder:
             return pairwise
         if self.dialect == "duckdb" and (widened := _real_widened(n, self._columns)) is not None:
             return widened
+        if self.dialect == "duckdb" and id(n) not in self._cast and (ordered := self._enum_ordered(n)) is not None:
+            return ordered
         if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds \
                 and n.typeName.names[-1].sval in ("text", "varchar") and _is_bytea(n.arg, self._columns):
             # a bytea as text is its output, hex (the engine's cast decoded the bytes: '\x616263'::bytea::text was 'abc')
@@ -869,6 +871,50 @@ class Binder:
         else:
             nonzero = ast.A_Const(val=ast.Boolean(boolval=False))
         return ast.FuncCall(funcname=(ast.String(sval="txngate_float_checked"),), args=(n, finite, nonzero))
+
+    def _enum_ordered(self, n: ast.Node) -> ast.Node | None:
+        """An enum's values where PostgreSQL orders them by their labels'
+        sort order, not as text: a cast to the enum (its labels checked,
+        22P02), ``<``, ``<=``, ``>``, ``>=`` of one (its positions), ORDER BY
+        one, min/max of one. None for anything else."""
+        if isinstance(n, ast.TypeCast) and (enum := _enum_cast(n)) is not None:
+            self._cast.add(id(n))
+            if isinstance(n.arg, ast.A_Const) and isinstance(n.arg.val, ast.String):
+                _check_enum_label(enum, n.arg.val.sval)
+                return _cast_to(n.arg, "text")
+            unknown = raised("22P02", f"invalid input value for enum {enum.name}", "VARCHAR")
+            return expand(f"CASE WHEN _arg1 IS NULL OR list_contains(_arg2, _arg1) THEN _arg1 ELSE {unknown} END",
+                          [_cast_to(n.arg, "text"), _labels(enum)])
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("<", "<=", ">", ">=") and n.lexpr is not None:
+            enum = self._enum_operand(n.lexpr) or self._enum_operand(n.rexpr)
+            if enum is None:
+                return None
+            self._cast.add(id(n))
+            n.lexpr, n.rexpr = (_enum_position(enum, x) for x in (n.lexpr, n.rexpr))
+            return n
+        if isinstance(n, ast.A_Expr) and n.kind in (A_Expr_Kind.AEXPR_BETWEEN, A_Expr_Kind.AEXPR_NOT_BETWEEN) \
+                and (enum := self._enum_operand(n.lexpr)) is not None:
+            self._cast.add(id(n))
+            n.lexpr, n.rexpr = _enum_position(enum, n.lexpr), [_enum_position(enum, x) for x in n.rexpr]
+            return n
+        if isinstance(n, ast.SortBy) and (enum := self._enum_operand(n.node)) is not None:
+            self._cast.add(id(n))
+            n.node = _enum_position(enum, n.node)
+            return n
+        if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("min", "max") and len(n.args or ()) == 1 and not n.over \
+                and (enum := self._enum_operand(n.args[0])) is not None:
+            self._cast.add(id(n))
+            n.args = (_enum_position(enum, n.args[0]),)
+            return expand("list_extract(_arg1, _arg2)", [_labels(enum), n])
+        return None
+
+    def _enum_operand(self, n: ast.Node):
+        """The ``catalog.EnumType`` of ``n`` when it is plainly of one: a
+        column of it or a cast to it."""
+        if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
+            kind = column_type(n, self._columns)
+            return enum_type(kind) if is_enum(kind) else None
+        return _enum_cast(n) if isinstance(n, ast.TypeCast) else None
 
     def _unordered_kind(self, n: ast.Node) -> str | None:
         """"bytea" or "record" when ``n`` plainly is one: PostgreSQL 15 has
@@ -1424,6 +1470,9 @@ class Binder:
             names = [x.sval for x in n.funcname]
             if names[-1] == "pg_typeof" and len(n.args or ()) == 1 and jsonops.kind(n.args[0], self._columns) == "jsonb":
                 return expand("pg_catalog.txngate_pg_typeof('JSONB')", [])  # the engine holds jsonb as JSON
+            if names[-1] in ("pg_typeof", "enum_range", "enum_first", "enum_last") and len(n.args or ()) == 1 \
+                    and (enum := self._enum_operand(n.args[0])) is not None:
+                return _enum_function(names[-1], enum)
             if names[-1] == "pg_typeof" and len(n.args or ()) == 1 and (string := _declared_string(n.args[0], _found(self._columns))):
                 base = "character" if string.startswith("char") else "character varying"  # the engine's is text
                 return _constant(base + "[]" if string.endswith("[]") else base)
@@ -2072,7 +2121,7 @@ def is_char(t: str) -> bool:
 
 #: functions whose value is an array (a cast of their value to text is an array's text)
 _ARRAY_FUNCTIONS = {"array_agg", "array_append", "array_prepend", "array_cat", "array_remove", "array_replace", "array_fill",
-                    "string_to_array", "regexp_split_to_array", "regexp_match", "array_positions", "array",
+                    "string_to_array", "regexp_split_to_array", "regexp_match", "array_positions", "array", "enum_range",
                     # as rewritten (a copy of a rewritten expression is read again)
                     "txngate_string_to_array", "txngate_array_cat", "txngate_array_remove", "txngate_array_replace", "list_append", "list_prepend"}
 
@@ -4649,3 +4698,42 @@ def _real_widened(n: ast.Node, columns: ColumnTypes) -> ast.Node | None:
         return None
     n.lexpr, n.rexpr = [_cast_to(x, "float8") if k == "real" else x for x, k in zip((n.lexpr, n.rexpr), kinds)]
     return n
+
+
+def _enum_cast(n: ast.TypeCast):
+    """The enum type a cast names (not an array of it), else None."""
+    names = [x.sval for x in n.typeName.names]
+    if n.typeName.arrayBounds or len(names) > 2 or names[-1] in FLOAT_NAMES or names[-1] in INTEGER_NAMES:
+        return None
+    catalog = TYPE_SCOPE.get()
+    return catalog.type_named(names[-1], names[0] if len(names) == 2 else None) if catalog is not None else None
+
+
+def _enum_function(name: str, enum) -> ast.Node:
+    """pg_typeof, enum_range, enum_first or enum_last of a value of ``enum``:
+    constants of its definition."""
+    if name == "pg_typeof":
+        return _constant(enum.name)
+    if name == "enum_range":
+        return _labels(enum)
+    if not enum.labels:
+        return ast.A_Const(isnull=True)
+    return _constant(enum.labels[0] if name == "enum_first" else enum.labels[-1])
+
+
+def _check_enum_label(enum, label: str) -> None:
+    if label not in enum.labels:
+        raise SqlError("22P02", f'invalid input value for enum {enum.name}: "{label}"')
+
+
+def _labels(enum) -> ast.Node:
+    return ast.A_ArrayExpr(elements=tuple(ast.A_Const(val=ast.String(sval=label)) for label in enum.labels))
+
+
+def _enum_position(enum, n: ast.Node) -> ast.Node:
+    """``n`` (of the enum, or a string constant read as one) as its label's
+    place in the enum's sort order."""
+    if isinstance(n, ast.A_Const) and isinstance(n.val, ast.String):
+        _check_enum_label(enum, n.val.sval)
+        return ast.A_Const(val=ast.Integer(ival=enum.labels.index(n.val.sval) + 1))
+    return expand("list_position(_arg1, _arg2)", [_labels(enum), _cast_to(n, "text")])

@@ -2,7 +2,8 @@
 functions written in SQL, itself a shard in the txns set.
 
 Rows of the catalog shard are ``(kind, name, def)``: ``kind`` is ``schema``,
-``table``, ``view``, ``matview``, ``sequence`` or ``function``; ``name`` is
+``table``, ``view``, ``matview``, ``sequence``, ``type`` (an enum) or
+``function``; ``name`` is
 the qualified name (``schema.relation``, the schema's name, or a function's
 signature ``schema.name(type,...)``); ``def`` is JSON. Every change is
 committed through the txns shard at a write timestamp, so DDL and DML share
@@ -76,6 +77,8 @@ class Column:
     not_null: bool = False
     default: str | None = None  # SQL expression text (PostgreSQL dialect), or a SEQUENCED marker
     precision: int | None = None  # timestamp(p), timestamptz(p), time(p): the fraction digits kept (0-5; None: all 6)
+    #: GENERATED ALWAYS AS (expr) STORED: the expression (PostgreSQL SQL, of the row's other columns), computed as rows are written
+    generated: str | None = None
 
     @property
     def sequenced(self) -> bool:
@@ -167,6 +170,11 @@ class Relation:
     @property
     def column_names(self) -> list[str]:
         return [c.name for c in self.columns]
+
+    @cached_property
+    def generated(self) -> tuple[Column, ...]:
+        """The columns GENERATED ALWAYS AS (...) STORED."""
+        return tuple(c for c in self.columns if c.generated is not None)
 
     @cached_property
     def column_set(self) -> frozenset[str]:
@@ -266,7 +274,9 @@ class Relation:
     def row(self) -> dict:
         d = {
             "shard": self.shard,
-            "columns": [[c.name, c.type, c.not_null, c.default] + ([c.precision] if c.precision is not None else []) for c in self.columns],
+            "columns": [[c.name, c.type, c.not_null, c.default]
+                        + ([c.precision, c.generated] if c.generated is not None else [c.precision] if c.precision is not None else [])
+                        for c in self.columns],
             "primary_key": list(self.primary_key),
             "unique": [list(u) for u in self.unique],
             "checks": [list(c) for c in self.checks],
@@ -391,6 +401,39 @@ class Sequence:
                    tuple(d["owner"]) if d.get("owner") else None, d.get("cycle", False))
 
 
+@dataclass(frozen=True)
+class EnumType:
+    """A type made by CREATE TYPE ... AS ENUM: its labels in their sort
+    order. A column of it has the canonical type ``enum(<oid>)``
+    (``sqltypes.enum_type``), stored as text; its values are its labels."""
+
+    name: str
+    schema: str
+    labels: tuple[str, ...]
+    oid: int = 0
+
+    def __post_init__(self):
+        assert len(set(self.labels)) == len(self.labels), self.labels
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.schema}.{self.name}"
+
+    @property
+    def sql_type(self) -> str:
+        return f"enum({self.oid})"
+
+    def row(self) -> dict:
+        d = {"labels": list(self.labels), "oid": self.oid}
+        return {"kind": "type", "name": self.qualified, "def": json.dumps(d, sort_keys=True)}
+
+    @classmethod
+    def from_row(cls, qualified: str, definition: str) -> "EnumType":
+        d = json.loads(definition)
+        schema, name = qualified.split(".", 1)
+        return cls(name, schema, tuple(d["labels"]), d["oid"])
+
+
 def _renamed_in_expression(sql: str, renames: dict[str, str]) -> str:
     """An expression on one table's columns (a partial index's predicate)
     with its columns renamed."""
@@ -435,6 +478,8 @@ def row_keys(kind: str, name: str, definition: str) -> set[int]:
     if kind == "function":
         fn = Function.from_row(name, definition)
         return {catalog_key("function", fn.qualified), catalog_key("oid", fn.oid)}
+    if kind == "type":
+        return {catalog_key("type", name), catalog_key("oid", EnumType.from_row(name, definition).oid)}
     if kind == "sequence":
         seq = Sequence.from_row(name, definition)
         keys = {catalog_key("relation", name), catalog_key("oid", seq.oid)}
@@ -467,9 +512,10 @@ class Catalog:
 
     def __init__(self, relations: dict[str, Relation] | None = None, schemas: set[str] | None = None, *, note: Note | None = None,
                  _shared: "Catalog | None" = None, functions: dict[str, tuple[Function, ...]] | None = None,
-                 sequences: dict[str, Sequence] | None = None):
+                 sequences: dict[str, Sequence] | None = None, types: dict[str, EnumType] | None = None):
         self._relations = relations if relations is not None else {}
         self._sequences = sequences if sequences is not None else {}
+        self._types = types if types is not None else {}
         self._schemas = schemas if schemas is not None else set(BUILTIN_SCHEMAS)
         self._functions = functions if functions is not None else {}  # qualified name -> its overloads
         self._note = note
@@ -490,6 +536,11 @@ class Catalog:
                     raise AssertionError(f"catalog names function {fn.signature!r} twice")
                 cat._functions[fn.qualified] = overloads + (fn,)
                 continue
+            if r["kind"] == "type":
+                enum = EnumType.from_row(r["name"], r["def"])
+                assert enum.qualified not in cat._types, enum.qualified
+                cat._types[enum.qualified] = enum
+                continue
             if r["kind"] == "sequence":
                 seq = Sequence.from_row(r["name"], r["def"])
                 if seq.qualified in cat._sequences:
@@ -505,7 +556,8 @@ class Catalog:
 
     def seen_by(self, note: Note) -> "Catalog":
         """This version, telling ``note`` what is read of it."""
-        return Catalog(self._relations, self._schemas, note=note, _shared=self.base, functions=self._functions, sequences=self._sequences)
+        return Catalog(self._relations, self._schemas, note=note, _shared=self.base, functions=self._functions, sequences=self._sequences,
+                       types=self._types)
 
     def saw(self, keys: frozenset | None) -> None:
         """Tell the reader's note about a read (replayed from a cache)."""
@@ -521,6 +573,8 @@ class Catalog:
             assert all(f.qualified == q and f.schema in self._schemas for f in overloads), f"function {q} in missing schema"
         for q, seq in self._sequences.items():
             assert q == seq.qualified and seq.schema in self._schemas and q not in self._relations, q
+        for q, enum in self._types.items():
+            assert q == enum.qualified and enum.schema in self._schemas, q
 
     # -- reads of everything ---------------------------------------------------
 
@@ -562,7 +616,8 @@ class Catalog:
                     referrers.setdefault(oid, []).append(rel)
             owners = {f"{r.schema}.{index[0]}": r for r in base._relations.values() for index in r.all_indexes}
             oids = {r.oid: r for r in base._relations.values()}
-            base._index = {"oid": oids, "taken": set(oids) | {q.oid for q in base._sequences.values()}, "deps": deps, "referrers": referrers,
+            taken = set(oids) | {q.oid for q in base._sequences.values()} | {t.oid for t in base._types.values()}
+            base._index = {"oid": oids, "taken": taken, "deps": deps, "referrers": referrers,
                            "index": owners}
         return base._index
 
@@ -617,6 +672,27 @@ class Catalog:
             if qualified in self._sequences:
                 return self._sequences[qualified]
         return None
+
+    @property
+    def types(self) -> dict[str, EnumType]:
+        """Every enum type by qualified name (reads the whole catalog)."""
+        self.saw(None)
+        return self._types
+
+    def type_named(self, name: str, schema: str | None = None, search_path: tuple[str, ...] = ("public",)) -> EnumType | None:
+        """The enum type ``name`` in the first schema (of ``search_path``
+        unless given) that has one, if any."""
+        for s in (schema,) if schema is not None else search_path:
+            self.saw(frozenset([catalog_key("type", f"{s}.{name}")]))
+            if (found := self._types.get(f"{s}.{name}")) is not None:
+                return found
+        return None
+
+    def enum_of(self, sql_type: str) -> EnumType | None:
+        """The enum type a canonical ``enum(<oid>)`` names, if it exists."""
+        oid = int(sql_type[5:-1])
+        self.saw(frozenset([catalog_key("oid", oid)]))
+        return next((t for t in self._types.values() if t.oid == oid), None)
 
     def owned_sequences(self, rel: Relation) -> list[Sequence]:
         """The sequences OWNED BY a column of ``rel`` (dropped with it)."""
@@ -690,6 +766,10 @@ def function_rows(*functions: Function) -> pa.Table:
 
 def catalog_rows(*relations: Relation) -> pa.Table:
     return pa.Table.from_pylist([r.row() for r in relations], schema=CATALOG_SCHEMA)
+
+
+def type_rows(*types: EnumType) -> pa.Table:
+    return pa.Table.from_pylist([t.row() for t in types], schema=CATALOG_SCHEMA)
 
 
 def sequence_rows(*sequences: Sequence) -> pa.Table:

@@ -1,5 +1,5 @@
-"""DDL: schemas, tables, views and materialized views, as catalog writes in
-a ``Work``.
+"""DDL: schemas, tables, views, materialized views, sequences and enum
+types, as catalog writes in a ``Work``.
 
 Each statement reads the catalog at the work's ``read_ts`` (plus the work's
 own earlier DDL) and writes catalog rows, so it commits atomically with the
@@ -13,6 +13,12 @@ table's columns (ALTER TABLE ADD/DROP/RENAME COLUMN) writes its rows to a new
 shard with the new schema at the same commit and drops the old one, so
 readers at any timestamp see one consistent shape. ``memo`` keeps shards
 created by one statement across recomputes of that statement.
+
+A generated column's expression is checked as PostgreSQL checks it (it
+reads only columns that are not generated: 42P17) and computed for the rows
+a table has when the column is added; DML computes it for every row it
+writes (``Dml.generated_values``). An enum type may not be dropped while a
+column is of it (2BP01).
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from planner import parse as p
 from planner.bind import pg_sql, quoted, result_types, scoped_column_types, transpile
 from planner.catalog import (
     CATALOG_SHARD, IDENTITY, IDENTITY_ALWAYS, SEQUENCED, SERIAL, TEMP_SCHEMA_PREFIX, Catalog, Column, ForeignKey, Function, Relation,
-    catalog_rows, function_rows, schema_rows, sequence_rows, unique_slot,
+    EnumType, catalog_rows, function_rows, schema_rows, sequence_rows, type_rows, unique_slot,
 )
 from planner import sequences
 from planner import functions
@@ -176,6 +182,7 @@ class Ddl(Dml):
             if names.count(n) > 1:
                 raise SqlError(DUPLICATE_COLUMN, f'column "{n}" specified more than once')
         rel = Relation(name, schema, "table", tuple(columns), oid=catalog.new_oid())
+        await self._check_generated(rel)
         empty = rel.schema_arrow.empty_table()
         for c, column in constraints:
             if c.contype.name not in ("CONSTR_PRIMARY", "CONSTR_UNIQUE", "CONSTR_CHECK", "CONSTR_FOREIGN"):
@@ -462,6 +469,99 @@ class Ddl(Dml):
             await self._write_catalog(sequence_rows(*dropping), -1)
         return Result("DROP SEQUENCE", notices=notices)
 
+    async def _check_generated(self, rel: Relation) -> None:
+        """A generation expression reads only the row's columns that are not
+        generated themselves (42P17), and computes (it is tried on no rows)."""
+        for col in rel.generated:
+            expr = pglast.parse_sql(f"SELECT {col.generated}")[0].stmt.targetList[0].val
+            for n in p.walk(expr):
+                if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
+                    used = n.fields[-1].sval
+                    if used not in rel.column_names:
+                        raise SqlError("42703", f'column "{used}" does not exist')
+                    if rel.column(used).generated is not None:
+                        raise SqlError("42P17", f'cannot use generated column "{used}" in column generation expression',
+                                       detail="A generated column cannot reference another generated column.")
+                if isinstance(n, (ast.SubLink, ast.FuncCall)) and (isinstance(n, ast.SubLink) or n.agg_star or n.over):
+                    raise SqlError("42P17", "generation expression is not immutable")
+        if rel.generated:
+            await self.generated_values(rel, rel.schema_arrow.empty_table())
+
+    # -- enum types ------------------------------------------------------------
+
+    async def create_enum(self, node: ast.CreateEnumStmt) -> Result:
+        """CREATE TYPE name AS ENUM ('label', ...)."""
+        catalog = await self.work.catalog()
+        names = [n.sval for n in node.typeName]
+        schema = self._schema_of(ast.RangeVar(relname=names[-1], schemaname=names[-2] if len(names) > 1 else None), catalog)
+        if catalog.type_named(names[-1], schema) is not None:
+            raise SqlError(DUPLICATE_OBJECT, f'type "{names[-1]}" already exists')
+        labels = tuple(v.sval for v in node.vals or ())
+        for label in labels:
+            _check_label(label)
+            if labels.count(label) > 1:  # (PostgreSQL's pg_enum index refuses the second)
+                raise SqlError(UNIQUE_VIOLATION, 'duplicate key value violates unique constraint "pg_enum_typid_label_index"',
+                               detail=f"Key (enumtypid, enumlabel)=({catalog.new_oid()}, {label}) already exists.")
+        await self._write_catalog(type_rows(EnumType(names[-1], schema, labels, catalog.new_oid())), 1)
+        return Result("CREATE TYPE")
+
+    async def alter_enum(self, node: ast.AlterEnumStmt) -> Result:
+        """ALTER TYPE name ADD VALUE [IF NOT EXISTS] 'x' [BEFORE | AFTER 'y'],
+        ALTER TYPE name RENAME VALUE 'x' TO 'y'."""
+        catalog = await self.work.catalog()
+        old = self._enum(catalog, node.typeName)
+        labels = list(old.labels)
+        if node.oldVal is not None:  # RENAME VALUE
+            if node.oldVal not in labels:
+                raise SqlError(INVALID_PARAMETER_VALUE, f'"{node.oldVal}" is not an existing enum label')
+            if node.newVal in labels:
+                raise SqlError(DUPLICATE_OBJECT, f'enum label "{node.newVal}" already exists')
+            raise not_supported("ALTER TYPE ... RENAME VALUE (stored values keep their label)")
+        _check_label(node.newVal)
+        if node.newVal in labels:
+            if node.skipIfNewValExists:
+                return Result("ALTER TYPE", notices=[f'NOTICE 42710: enum label "{node.newVal}" already exists, skipping'])
+            raise SqlError(DUPLICATE_OBJECT, f'enum label "{node.newVal}" already exists')
+        if node.newValNeighbor is None:
+            labels.append(node.newVal)
+        elif node.newValNeighbor not in labels:
+            raise SqlError(INVALID_PARAMETER_VALUE, f'"{node.newValNeighbor}" is not an existing enum label')
+        else:
+            labels.insert(labels.index(node.newValNeighbor) + (1 if node.newValIsAfter else 0), node.newVal)
+        await self._write_catalog(type_rows(old), -1)
+        await self._write_catalog(type_rows(replace(old, labels=tuple(labels))), 1)
+        return Result("ALTER TYPE")
+
+    def _enum(self, catalog: Catalog, names) -> EnumType:
+        parts = [n.sval for n in names]
+        found = catalog.type_named(parts[-1], parts[-2] if len(parts) > 1 else None, self.search_path)
+        if found is None:
+            raise SqlError(UNDEFINED_OBJECT, f'type "{parts[-1]}" does not exist')
+        return found
+
+    async def _drop_types(self, node: ast.DropStmt, catalog: Catalog) -> Result:
+        """DROP TYPE [IF EXISTS] name, ...: 2BP01 while a column is of it."""
+        notices, dropping = [], []
+        for tn in node.objects:
+            parts = [n.sval for n in tn.names]
+            found = catalog.type_named(parts[-1], parts[-2] if len(parts) > 1 else None, self.search_path)
+            if found is None:
+                if node.missing_ok:
+                    notices.append(f'NOTICE 00000: type "{parts[-1]}" does not exist, skipping')
+                    continue
+                raise SqlError(UNDEFINED_OBJECT, f'type "{parts[-1]}" does not exist')
+            users = [(rel, c.name) for rel in catalog.relations.values() for c in rel.columns if c.type.removesuffix("[]") == found.sql_type]
+            if users:
+                if node.behavior.name == "DROP_CASCADE":
+                    raise not_supported("DROP TYPE ... CASCADE of a type columns are of")
+                raise SqlError(DEPENDENT_OBJECTS_STILL_EXIST, f"cannot drop type {found.name} because other objects depend on it",
+                               detail="\n".join(f"column {c} of table {rel.name} depends on type {found.name}" for rel, c in users),
+                               hint="Use DROP ... CASCADE to drop the dependent objects too.")
+            dropping.append(found)
+        if dropping:
+            await self._write_catalog(type_rows(*dropping), -1)
+        return Result("DROP TYPE", notices=notices)
+
     # -- DROP ------------------------------------------------------------------
 
     async def drop(self, node: ast.DropStmt) -> Result:
@@ -476,6 +576,8 @@ class Ddl(Dml):
             return await self._drop_functions(node, await self.work.catalog())
         if kind == "OBJECT_SEQUENCE":
             return await self._drop_sequences(node, await self.work.catalog())
+        if kind == "OBJECT_TYPE":
+            return await self._drop_types(node, await self.work.catalog())
         if kind not in OBJECT_KINDS:
             raise not_supported(f"DROP {kind.removeprefix('OBJECT_')}")
         want = OBJECT_KINDS[kind]
@@ -726,6 +828,9 @@ class Ddl(Dml):
                     if col.sequenced:
                         await self.db.sequences.restart(new.sequence(col.name), start)
                     rows = await self.fill_sequences(new, rows, [c for c in new.column_names if c != col.name])
+                elif col.generated is not None:
+                    await self._check_generated(new)
+                    rows = await self.generated_values(new, rows)
                 elif col.default is not None and rows.num_rows:  # per row: a volatile default differs (random(), gen_random_uuid())
                     values = (await self.run(f"SELECT {col.default} AS v FROM range({rows.num_rows})", {})).column(0)
                     rows = rows.set_column(rows.num_columns - 1, col.name, values)
@@ -1012,11 +1117,16 @@ _ATTRIBUTES = {"CONSTR_ATTR_DEFERRABLE": ("deferrable", True), "CONSTR_ATTR_NOT_
                "CONSTR_ATTR_DEFERRED": ("initdeferred", True), "CONSTR_ATTR_IMMEDIATE": ("initdeferred", False)}
 
 
+def _check_label(label: str) -> None:
+    if len(label.encode()) > 63:
+        raise SqlError(INVALID_PARAMETER_VALUE, f'invalid enum label "{label}"', detail="Labels must be 63 bytes or less.")
+
+
 def _column(elt: ast.ColumnDef) -> tuple[Column, list[ast.Constraint], int]:
     """A column from its definition (type, serial, identity, NULL/NOT
     NULL, DEFAULT), its other constraints, for the caller to apply, and
     the value before the first its sequence gives (if it has one)."""
-    not_null, default, start = False, None, 1
+    not_null, default, start, generated = False, None, 1, None
     if elt.typeName.names[-1].sval.lower() in SERIALS:
         not_null, default = True, SERIAL
     others = []
@@ -1029,6 +1139,8 @@ def _column(elt: ast.ColumnDef) -> tuple[Column, list[ast.Constraint], int]:
             not_null = False
         elif kind == "CONSTR_DEFAULT":
             default = c.raw_expr
+        elif kind == "CONSTR_GENERATED":
+            generated = pg_sql(c.raw_expr)
         elif kind == "CONSTR_IDENTITY":
             if sql_type not in INTEGER_RANGES:
                 raise SqlError(INVALID_PARAMETER_VALUE, "identity column type must be smallint, integer, or bigint")
@@ -1046,7 +1158,9 @@ def _column(elt: ast.ColumnDef) -> tuple[Column, list[ast.Constraint], int]:
             others.append(c)
     if default is not None and default not in SEQUENCED:
         default = sequences.next_default(pg_sql(typed_literal(default, sql_type)))
-    return Column(elt.colname, sql_type, not_null, default, fraction_precision(elt.typeName)), others, start - 1
+    if generated is not None and default is not None:
+        raise SqlError(SYNTAX_ERROR, f'both default and generation expression specified for column "{elt.colname}" of table')
+    return Column(elt.colname, sql_type, not_null, default, fraction_precision(elt.typeName), generated), others, start - 1
 
 
 def _column_names(query: ast.Node, out, given: list[str], too_many: str) -> list[str]:

@@ -3,10 +3,12 @@ DELETE [USING], TRUNCATE, each with RETURNING, planned as the rows a
 ``Work`` adds and retracts.
 
 Every statement computes its full effect before writing anything: the new
-rows are cast to the column types (22P02/22003/22001), checked for NOT NULL
-(23502), CHECK (23514) and every uniqueness constraint against the contents
-at the work's ``read_ts`` plus its own writes (23505); only then are they
-written. So a failing statement writes nothing.
+rows are cast to the column types (22P02/22003/22001; an enum's labels),
+their generated columns computed, checked for NOT NULL (23502), CHECK
+(23514) and every uniqueness constraint against the contents at the work's
+``read_ts`` plus its own writes (23505); only then are they written. So a
+failing statement writes nothing. Columns filled from a sequence (serial,
+identity, DEFAULT nextval) take their values as the rows are made.
 
 Keys are found by key search (``Work.lookup``), never by scanning: a
 uniqueness check looks up only the new rows' keys, and an UPDATE, DELETE or
@@ -59,7 +61,7 @@ from planner.pgcatalog import column_origins, replace_children
 from planner.references import References
 from planner.result import Result, to_result
 from planner.route import Choice, ExecOptions, RoutedStream, Router, drain, out_of_memory
-from planner.sqltypes import (INTEGER_RANGES, TOO_MANY_PLACES, canonical, integer_fits, spark_raise, spark_stored_numeric, stored_cast, type_name,
+from planner.sqltypes import (INTEGER_RANGES, enum_type, is_enum, TOO_MANY_PLACES, canonical, integer_fits, spark_raise, spark_stored_numeric, stored_cast, type_name,
                               typed_literal)
 from values import ByteaInputError, TextStyle, engine_zone, format_column, format_value, parse_bytea, zone
 from planner.work import Work, off_loop, with_diff
@@ -256,6 +258,7 @@ class Dml:
             rel.column(c.name, c.location)
         if len(set(targets)) != len(targets):
             raise SqlError(DUPLICATE_COLUMN, f'column "{_first_dup(targets)}" specified more than once')
+        _check_generated_targets(node.selectStmt, rel, targets)
         if _spark_insertable(node, rel, self.work):
             written = await self._spark_insert(node, rel, targets)
             if written is not None:
@@ -283,7 +286,7 @@ class Dml:
         targets = [c.name for c in node.cols] if node.cols else rel.column_names
         for c in node.cols or ():
             rel.column(c.name, c.location)
-        if len(set(targets)) != len(targets):
+        if len(set(targets)) != len(targets) or any(rel.column(t).generated is not None for t in targets):
             return False
         rows = await off_loop(len(batch), _constant_rows, node.selectStmt, rel, targets, batch, self._now_in)
         if rows is None:
@@ -741,6 +744,16 @@ class Dml:
                 existing = await self.satisfying(rel, predicate, existing)
             await off_loop(rows.num_rows, check_unique_on, rel, name, cols, existing, rows)
 
+    async def generated_values(self, rel: Relation, rows: pa.Table) -> pa.Table:
+        """``rows`` (of ``rel``, stored types) with each generated column
+        computed from the row's other columns, as PostgreSQL stores it."""
+        exprs = ", ".join(f'{stored_cast(transpile(c.generated), c.type)} AS {quoted(c.name)}' for c in rel.generated)
+        out = await self.run(f'SELECT {exprs} FROM "_rows" AS {quoted(rel.name)}', {"_rows": rows})
+        for c in rel.generated:
+            i = rows.schema.get_field_index(c.name)
+            rows = rows.set_column(i, rows.schema.field(i), out.column(c.name).cast(rows.schema.field(i).type))
+        return rows
+
     async def holding(self, rel: Relation, predicate: str | None, rows: pa.Table) -> list[bool]:
         """For each of ``rows`` (of ``rel``), whether a partial index's
         predicate holds for it (every row for None)."""
@@ -755,8 +768,10 @@ class Dml:
         return rows.filter(pa.array(await self.holding(rel, predicate, rows), pa.bool_()))
 
     async def conform(self, out: pa.Table, rel: Relation) -> pa.Table:
-        """``out`` cast to ``rel``'s stored types, after NOT NULL, length and
-        CHECK constraints."""
+        """``out`` cast to ``rel``'s stored types, its generated columns
+        computed, after NOT NULL, length and CHECK constraints."""
+        if rel.generated:
+            out = await self.generated_values(rel, conform(out, rel, generated=False))
         rows = conform(out, rel)
         for name, expr in rel.checks:
             if await self.violations(rel, expr, rows):
@@ -926,7 +941,7 @@ def _spark_rewritable(node, rel: Relation, work: Work, *, keyed_ok: bool) -> boo
     return (
         work.db.spark is not None and not work.explicit and not node.returningClause and not node.withClause
         and not getattr(node, "fromClause", None) and not getattr(node, "usingClause", None)
-        and (keyed_ok or (not rel.keys and not rel.checks))
+        and (keyed_ok or (not rel.keys and not rel.checks)) and not any(is_enum(c.type) or c.generated for c in rel.columns)
     )
 
 
@@ -956,23 +971,39 @@ def _spark_insertable(node: ast.InsertStmt, rel: Relation, work: Work) -> bool:
     return (
         select is not None and not select.valuesLists and node.onConflictClause is None and not node.returningClause
         and not node.withClause and not rel.keys and not rel.checks and not work.explicit
-        and not any(c.filled for c in rel.columns) and work.db.spark is not None
+        and not any(c.filled or is_enum(c.type) or c.generated for c in rel.columns) and work.db.spark is not None
     )
 
 
-def conform(out: pa.Table, rel: Relation) -> pa.Table:
+def _check_labels(c, sql_type: str) -> None:
+    """22P02 unless each of ``c``'s values is a label of the enum ``sql_type``."""
+    enum = enum_type(sql_type)
+    if enum is None:
+        return  # (no catalog in scope: a Spark executor's batch, which the router keeps from enum columns)
+    known = pa.array(enum.labels, pa.string())
+    wrong = pc.and_(pc.invert(pc.is_in(c, value_set=known)), pc.is_valid(c))
+    if pc.any(wrong).as_py():
+        value = c.filter(wrong)[0].as_py()
+        raise SqlError("22P02", f'invalid input value for enum {enum.name}: "{value}"')
+
+
+def conform(out: pa.Table, rel: Relation, *, generated: bool = True) -> pa.Table:
     """``out`` (a computed table with ``rel``'s columns) in ``rel``'s stored
     types, checked: NOT NULL (23502), varchar(n)/char(n) lengths (22001),
-    char(n) padded, uuid and bytea text decoded, array elements likewise."""
+    char(n) padded, uuid and bytea text decoded, array elements likewise
+    (not generated columns' NOT NULL when ``generated`` is false: they are
+    computed after)."""
     cols = []
     for col, f in zip(rel.columns, rel.schema_arrow):
         c = out.column(col.name)
-        if col.not_null and c.null_count:
+        if col.not_null and c.null_count and (generated or col.generated is None):
             raise SqlError(
                 NOT_NULL_VIOLATION,
                 f'null value in column "{col.name}" of relation "{rel.name}" violates not-null constraint',
                 detail=_failing_row(out, rel, c), schema=rel.schema, table=rel.name, column=col.name,
             )
+        if is_enum(col.type):
+            _check_labels(c, col.type)
         cols.append(_conform_values(c, col.type, f.type))
     try:
         stored = [c.cast(f.type) for c, f in zip(cols, rel.schema_arrow)]  # (a safe cast: decimals lose no digit)
@@ -1143,9 +1174,11 @@ def assignments(targets, rel: Relation) -> dict[str, object]:
             sets[col.name] = _subscript_assignment(col.type, target, base)
             subscripted.add(col.name)
             continue
-        if col.default == IDENTITY_ALWAYS and not isinstance(target.val, ast.SetToDefault):
-            raise SqlError("428C9", f'column "{col.name}" can only be updated to DEFAULT',
-                           detail=f'Column "{col.name}" is an identity column defined as GENERATED ALWAYS.')
+        if (col.default == IDENTITY_ALWAYS or col.generated is not None) and not isinstance(target.val, ast.SetToDefault):
+            kind = "a generated column" if col.generated is not None else "an identity column defined as GENERATED ALWAYS"
+            raise SqlError("428C9", f'column "{col.name}" can only be updated to DEFAULT', detail=f'Column "{col.name}" is {kind}.')
+        if col.generated is not None:
+            continue  # (computed again from the new row: conform)
         if isinstance(target.val, ast.SetToDefault):
             if col.filled:
                 raise not_supported("SET ... = DEFAULT for a serial or identity column")
@@ -1373,6 +1406,16 @@ def _assign(plan: dict[str, tuple], rows: pa.Table) -> pa.Table:
     return pa.table(out)
 
 
+def _check_generated_targets(select, rel: Relation, targets: list[str]) -> None:
+    """428C9 when an INSERT gives a generated column a value (DEFAULT in
+    every VALUES row is the one allowed)."""
+    for i, name in enumerate(targets):
+        if rel.column(name).generated is None or select is None:
+            continue
+        if not select.valuesLists or not all(i < len(row) and isinstance(row[i], ast.SetToDefault) for row in select.valuesLists):
+            raise SqlError("428C9", f'cannot insert a non-DEFAULT value into column "{name}"', detail=f'Column "{name}" is a generated column.')
+
+
 def identity_always(name: str) -> SqlError:
     return SqlError("428C9", f'cannot insert a non-DEFAULT value into column "{name}"',
                     detail=f'Column "{name}" is an identity column defined as GENERATED ALWAYS.', hint="Use OVERRIDING SYSTEM VALUE to override.")
@@ -1498,4 +1541,7 @@ def _assigned(expr: str, sql_type: str) -> str:
 
 
 def _pg_type(sql_type: str) -> str:
+    """A canonical type as PostgreSQL SQL the binder reads (an enum as its labels' text, checked by ``conform``)."""
+    if is_enum(sql_type.removesuffix("[]")):
+        return "text" + "[]" * sql_type.endswith("[]")
     return "double precision" if sql_type == "double precision" else sql_type

@@ -275,6 +275,7 @@ DDL_NODES = (
     ast.GrantStmt, ast.AlterDefaultPrivilegesStmt, ast.AlterOwnerStmt, ast.CreateExtensionStmt,  # planner.grants
     ast.CreateFunctionStmt,  # planner.functions
     ast.CreateSeqStmt, ast.AlterSeqStmt,  # planner.sequences
+    ast.CreateEnumStmt, ast.AlterEnumStmt,
 )
 
 

@@ -365,15 +365,25 @@ def _storage(sql_type: str) -> str:
 
 
 def _data_type(sql_type: str) -> str:
+    """information_schema's data_type: an enum is USER-DEFINED."""
     oid = type_oid(sql_type)[0]
-    return "ARRAY" if sql_type.endswith("[]") else TYPE_DISPLAY.get(oid, "text")
+    return "ARRAY" if sql_type.endswith("[]") else "USER-DEFINED" if sql_type.startswith("enum(") else TYPE_DISPLAY.get(oid, "text")
 
 
 def _default_expr(rel: Relation, column) -> str | None:
-    """The default PostgreSQL shows: serial's nextval, none for identity."""
+    """The default PostgreSQL shows: serial's nextval, none for identity,
+    a generated column's expression (pg_attrdef holds it)."""
+    if column.generated is not None:
+        return _shown_expression(column.generated)
     if column.default == SERIAL:
         return f"nextval('{rel.sequence_shown(column.name)}'::regclass)"
     return None if column.sequenced else column.default
+
+
+def _shown_expression(sql: str) -> str:
+    """An expression as pg_get_expr shows it: an operator's in parentheses."""
+    node = pglast.parse_sql(f"SELECT {sql}")[0].stmt.targetList[0].val
+    return f"({sql})" if isinstance(node, (ast.A_Expr, ast.BoolExpr, ast.NullTest, ast.BooleanTest)) else sql
 
 
 def _identity(column) -> str:
@@ -568,7 +578,7 @@ class PgCatalog:
                                  attcacheoff=-1, atttypmod=typmod, attndims=int(c.type.endswith("[]")),
                                  attbyval=bool(t and t.typlen in (1, 2, 4, 8)), attalign="i", attstorage=_storage(c.type),
                                  attcompression="", attnotnull=c.not_null, atthasdef=_default_expr(rel, c) is not None,
-                                 atthasmissing=False, attidentity=_identity(c), attgenerated="", attisdropped=False, attislocal=True,
+                                 atthasmissing=False, attidentity=_identity(c), attgenerated="s" if c.generated is not None else "", attisdropped=False, attislocal=True,
                                  attinhcount=0, attstattarget=-1, attcollation=100 if t and t.collatable else 0))
             for cname, cols, _unique, _primary in rel.all_indexes:
                 for i, col in enumerate(cols, 1):
@@ -581,7 +591,18 @@ class PgCatalog:
         return rows
 
     def _pg_type(self):
-        return _TYPE_ROWS
+        text = next(r for r in _TYPE_ROWS if r["oid"] == 25)
+        enums = [dict(text, oid=t.oid, typname=t.name, typnamespace=namespace_oid(t.schema), typlen=4, typbyval=True, typtype="e",
+                      typcategory="E", typispreferred=False, typarray=0, typcollation=0, typstorage="p", typinput="enum_in",
+                      typoutput="enum_out", typreceive="enum_recv", typsend="enum_send") for t in self._enums()]
+        return _TYPE_ROWS + enums
+
+    def _enums(self) -> list:
+        return sorted(self.catalog.types.values(), key=lambda t: t.qualified)
+
+    def _pg_enum(self):
+        return [dict(oid=derived_oid(t.oid, "label", label), enumtypid=t.oid, enumsortorder=float(i), enumlabel=label)
+                for t in self._enums() for i, label in enumerate(t.labels, 1)]
 
     def _pg_attrdef(self):
         rows = []
@@ -764,17 +785,22 @@ class PgCatalog:
                     radix = 10
                     if typmod >= 4:
                         precision, scale = (typmod - 4) >> 16, (typmod - 4) & 0xFFFF
+                enum = self.catalog.enum_of(c.type) if c.type.startswith("enum(") else None
                 rows.append(dict(table_catalog=DATABASE, table_schema=rel.schema, table_name=rel.name, column_name=c.name,
-                                 ordinal_position=i, column_default=_default_expr(rel, c), is_nullable="NO" if c.not_null else "YES",
+                                 ordinal_position=i, column_default=None if c.generated is not None else _default_expr(rel, c),
+                                 is_nullable="NO" if c.not_null else "YES",
                                  data_type=_data_type(c.type), character_maximum_length=length,
                                  character_octet_length=(length * 4 if length else 1073741824) if typid in (25, 1042, 1043) else None,
                                  numeric_precision=precision, numeric_precision_radix=radix, numeric_scale=scale,
                                  datetime_precision=(6 if c.precision is None else c.precision) if typid in (1083, 1114, 1184, 1186)
                                  else (0 if typid == 1082 else None),
-                                 udt_catalog=DATABASE, udt_schema="pg_catalog", udt_name=_udt_name(typid),
+                                 udt_catalog=DATABASE, udt_schema=enum.schema if enum else "pg_catalog",
+                                 udt_name=enum.name if enum else _udt_name(typid),
                                  dtd_identifier=str(i), is_self_referencing="NO", is_identity="YES" if _identity(c) else "NO",
                                  identity_generation={"a": "ALWAYS", "d": "BY DEFAULT"}.get(_identity(c)), identity_cycle="NO",
-                                 is_generated="NEVER", is_updatable="YES" if rel.kind == "table" else "NO"))
+                                 is_generated="NEVER" if c.generated is None else "ALWAYS",
+                                 generation_expression=None if c.generated is None else _shown_expression(c.generated),
+                                 is_updatable="YES" if rel.kind == "table" else "NO"))
         return rows
 
     def _table_constraints(self):
@@ -843,6 +869,11 @@ class PgCatalog:
             add(seq.oid, "relname", seq.name)
             for spelling in _spellings(seq.schema, seq.name, shown_here):
                 add(seq.oid, "regclass_in", spelling)
+        for t in self._enums():
+            shown = _quote_ident(t.name) if t.schema in self.search_path else f"{_quote_ident(t.schema)}.{_quote_ident(t.name)}"
+            add(t.oid, "format_type", shown)
+            add(t.oid, "regtype", shown)
+            add(t.oid, "typname", t.name)
         for _rel, oid, _cname, _kind, _cols, definition, _fk in self._constraints():
             add(oid, "constraintdef", definition)
         for name, oid in SYSTEM_RELATION_OIDS.items():
@@ -1074,7 +1105,8 @@ _TEMPLATES = {
     "col_description": "(SELECT d.description FROM pg_catalog.pg_description d WHERE d.objoid = _arg1 AND d.objsubid = _arg2)",
     "pg_cancel_backend": "txngate_signal_backend(CAST(_arg1 AS integer), false)",
     "pg_terminate_backend": "txngate_signal_backend(CAST(_arg1 AS integer), true)",
-    "format_type": "pg_catalog.txngate_format_type(_arg1, _arg2)",
+    "format_type": "coalesce((SELECT d.txngate_def FROM pg_catalog.txngate_defs d WHERE d.txngate_oid = _arg1 AND d.txngate_kind = 'format_type'),"
+                   " pg_catalog.txngate_format_type(_arg1, _arg2))",  # an enum's name, else a built-in type's
     "pg_get_expr": "_arg1",
     "pg_get_indexdef": "(SELECT d.txngate_def FROM pg_catalog.txngate_defs d WHERE d.txngate_oid = _arg1 AND d.txngate_kind = 'indexdef')",
     "pg_get_triggerdef": "CAST(NULL AS text)",  # pg_trigger has no rows: no trigger to show

@@ -928,6 +928,7 @@ class Session:
             ast.CommentStmt: ddl.comment, ast.GrantStmt: ddl.grant, ast.AlterDefaultPrivilegesStmt: ddl.default_privileges,
             ast.AlterOwnerStmt: ddl.alter_owner, ast.CreateExtensionStmt: ddl.create_extension, ast.CreateFunctionStmt: ddl.create_function,
             ast.CreateSeqStmt: ddl.create_sequence, ast.AlterSeqStmt: ddl.alter_sequence,
+            ast.CreateEnumStmt: ddl.create_enum, ast.AlterEnumStmt: ddl.alter_enum,
         }[type(node)]
         return await handler(node)
 

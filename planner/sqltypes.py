@@ -5,8 +5,12 @@ Canonical names are what ``storage.persist.field_for`` accepts:
 ``smallint``, ``integer``, ``bigint``, ``real``, ``double precision``,
 ``numeric(p,s)``, ``boolean``, ``text``, ``varchar(n)``, ``char(n)``,
 ``date``, ``timestamp``, ``timestamptz``, ``time``, ``interval``, ``bytea``,
-``uuid``, ``json``, ``jsonb``, and ``t[]`` (a one-dimensional array of any
-of them).
+``uuid``, ``json``, ``jsonb``, ``enum(<oid>)`` (a type CREATE TYPE ... AS
+ENUM made: ``catalog.EnumType``, stored as text), and ``t[]`` (a
+one-dimensional array of any of them).
+
+An enum's name is resolved in the catalog the running statement reads
+(``TYPE_SCOPE``: ``Work.catalog`` sets it), in its schema or ``public``.
 
 Array literals (``'{1,NULL,"a b"}'::integer[]``) are PostgreSQL text that
 DuckDB cannot cast; ``typed_literal`` rewrites one into
@@ -16,6 +20,7 @@ DuckDB cannot cast; ``typed_literal`` rewrites one into
 from __future__ import annotations
 
 import datetime as dt
+from contextvars import ContextVar
 from functools import lru_cache
 
 import pglast
@@ -26,6 +31,21 @@ from planner.parse import copy_tree
 from planner.errors import INVALID_PARAMETER_VALUE, NUMERIC_VALUE_OUT_OF_RANGE, SYNTAX_ERROR, UNDEFINED_OBJECT, SqlError, not_supported
 from values import (CATALOG_TYPES, INTEGER_RANGES, STORED_PLACES, TOO_MANY_PLACES, ArrayLiteralError, abbreviation, boolean_input, datetime_text,
                     float_input, integer_input, interval_text, numeric_input, parse_array, time_text)
+
+#: the catalog the running statement reads, where type names CREATE TYPE made are found
+TYPE_SCOPE: ContextVar = ContextVar("txngate_type_scope", default=None)
+
+
+def enum_type(sql_type: str):
+    """The ``catalog.EnumType`` a canonical ``enum(<oid>)`` names in the
+    running statement's catalog, else None (not an enum, or none in scope)."""
+    catalog = TYPE_SCOPE.get()
+    return catalog.enum_of(sql_type) if catalog is not None and sql_type.startswith("enum(") else None
+
+
+def is_enum(sql_type: str | None) -> bool:
+    return sql_type is not None and sql_type.startswith("enum(")
+
 
 _ALIASES = {
     "int2": "smallint", "smallint": "smallint",
@@ -61,7 +81,10 @@ def canonical(tn: ast.TypeName, *, array_ok: bool = False) -> str:
             raise not_supported("arrays here")
         # int[][] is int[], as in PostgreSQL, whose arrays of a type are one type whatever their dimensions
         # (declared ones are not enforced); a value of more than one is refused where it is read (_array_elements)
-        return canonical(ast.TypeName(names=tn.names, typmods=tn.typmods, typemod=-1)) + "[]"
+        element = canonical(ast.TypeName(names=tn.names, typmods=tn.typmods, typemod=-1))
+        if is_enum(element):
+            raise not_supported("arrays of enum types")
+        return element + "[]"
     if name in CATALOG_TYPES:
         return "oid" if name == "oid" else CATALOG_TYPES[name]
     mods = _typmods(tn)
@@ -83,6 +106,9 @@ def canonical(tn: ast.TypeName, *, array_ok: bool = False) -> str:
     if name in BIT_TYPES:
         raise not_supported(f"type {name}")
     canon = _ALIASES.get(name) or SERIALS.get(name)
+    if canon is None and (catalog := TYPE_SCOPE.get()) is not None and len(names) <= 2 \
+            and (enum := catalog.type_named(names[-1], names[0] if len(names) == 2 else None)) is not None:
+        canon = enum.sql_type
     if canon is None:
         raise SqlError(UNDEFINED_OBJECT, f'type "{".".join(names[-1:])}" does not exist')
     return canon
@@ -204,7 +230,7 @@ def duckdb_type(sql_type: str) -> str:
         return f"DECIMAL({min(int(precision), 38)},{scale or 0})"  # a wider numeric is computed in DuckDB's 38 digits
     if sql_type.startswith("numeric"):
         return f"DECIMAL(38,{STORED_PLACES})"
-    if sql_type.startswith(("varchar", "char")):
+    if sql_type.startswith(("varchar", "char", "enum(")):
         return "VARCHAR"
     raise SqlError(UNDEFINED_OBJECT, f'type "{sql_type}" does not exist')
 
@@ -216,6 +242,8 @@ def type_name(sql_type: str) -> ast.TypeName:
 
 @lru_cache(maxsize=256)
 def _parsed_type_name(sql_type: str) -> ast.TypeName:
+    if is_enum(sql_type.removesuffix("[]")):
+        sql_type = "text" + "[]" * sql_type.endswith("[]")  # an enum is computed as its labels' text
     return pglast.parse_sql(f"SELECT NULL::{sql_type}")[0].stmt.targetList[0].val.typeName
 
 

@@ -35,6 +35,7 @@ import pyarrow.compute as pc
 
 from planner.catalog import CATALOG_SCHEMA, CATALOG_SHARD, Catalog, Relation, row_keys
 from planner.errors import READ_ONLY_TRANSACTION, SqlError, serialization_failure
+from planner.sqltypes import TYPE_SCOPE
 from planner.waits import waiting
 from storage.errors import CommitUnknown, Conflict
 from storage.persist import DIFF, LeasedParts, collapse, comparable, expand
@@ -186,7 +187,9 @@ class Work:
         if pending:
             current = await self.db.txns.read(CATALOG_SHARD, ts)
             base = Catalog.from_table(self._merge(current, pending, CATALOG_SCHEMA))
-        return base.seen_by(self._saw_catalog)
+        seen = base.seen_by(self._saw_catalog)
+        TYPE_SCOPE.set(seen)  # the statement's type names (enums) are found here
+        return seen
 
     def _saw_catalog(self, keys: frozenset | None) -> None:
         if keys is None:

@@ -162,6 +162,8 @@ def type_oid(sql_type: str) -> tuple[int, int]:
         return 1043, int(sql_type[8:-1]) + 4
     if sql_type.startswith("char("):
         return 1042, int(sql_type[5:-1]) + 4
+    if sql_type.startswith("enum("):  # a type CREATE TYPE ... AS ENUM made: its own OID
+        return int(sql_type[5:-1]), -1
     t = PG_TYPE_BY_SQL.get(sql_type) or _RESULT_ONLY.get(sql_type)
     return (t.oid if t else 25), -1
 

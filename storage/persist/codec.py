@@ -75,6 +75,7 @@ _SIMPLE = {
 }
 _NUMERIC = re.compile(r"^numeric(?:\((\d+)(?:,\s*(\d+))?\))?$")
 _VARCHAR = re.compile(r"^(varchar|char)\((\d+)\)$")
+_ENUM = re.compile(r"enum\(\d+\)")
 
 
 class SchemaError(ValueError):
@@ -97,8 +98,8 @@ def arrow_type_for(sql_type: str) -> pa.DataType:
         if not 1 <= precision <= 1000 or not 0 <= scale <= min(precision, 38):
             raise SchemaError(f"numeric({precision},{scale}) is out of range (precision 1..1000, 0 <= scale <= precision, scale <= 38)")
         return pa.decimal128(min(precision, 38), scale)  # a wider numeric keeps its name; its values must fit 38 digits
-    if _VARCHAR.match(t):
-        return pa.string()
+    if _VARCHAR.match(t) or _ENUM.fullmatch(t):
+        return pa.string()  # (an enum's values are its labels)
     raise SchemaError(f"no storage type for SQL type {sql_type!r}")
 
 

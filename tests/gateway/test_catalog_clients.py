@@ -200,6 +200,15 @@ async def test_asyncpg_type_introspection(gateway):
         assert await conn.fetchval("SELECT $1::json", {"a": [1, 2]}) == {"a": [1, 2]}
         row = await conn.fetchrow("SELECT ARRAY[1, 2] AS a, ARRAY['x', NULL] AS b, ARRAY[true, false] AS c")
         assert (row["a"], row["b"], row["c"]) == ([1, 2], ["x", None], [True, False])
+        # an enum's OID is introspected (pg_type's typtype 'e') and its values read as their labels, in its order
+        kind, table = uniq("st"), uniq("ta")
+        await conn.execute(f"CREATE TYPE {kind} AS ENUM ('a', 'b', 'c')")
+        await conn.execute(f"CREATE TABLE {table} (id int PRIMARY KEY, s {kind})")
+        await conn.execute(f"INSERT INTO {table} VALUES ($1, $2), ($3, $4), ($5, $6)", 1, "c", 2, "a", 3, "b")
+        assert [r["s"] for r in await conn.fetch(f"SELECT s FROM {table} ORDER BY s DESC")] == ["c", "b", "a"]
+        assert await conn.fetchval(f"SELECT id FROM {table} WHERE s = $1", "c") == 1
+        with pytest.raises(asyncpg.InvalidTextRepresentationError):
+            await conn.execute(f"INSERT INTO {table} VALUES ($1, $2)", 4, "zz")
     finally:
         await conn.close()
 

@@ -43,6 +43,8 @@ def main(port: str, user: str, database: str) -> None:
         for i, customer in enumerate(Customer.objects.order_by("id")):
             Order.objects.create(customer=customer, total=i * 10 + 0.5)
     print("updated", Order.objects.filter(total__gt=20).update(status="big"))
+    print("cents", [str(c) for c in Order.objects.order_by("id").values_list("cents", flat=True)],
+          str(Order.objects.create(customer=Customer.objects.first(), total=1.25).cents))
     print(list(Customer.objects.annotate(n=Count("orders"), s=Sum("orders__total")).order_by("id").values_list("name", "n", "s")))
     print("vip orders", Order.objects.filter(customer__data__vip=True).count())
     print("deleted", Customer.objects.filter(name="c4").delete())

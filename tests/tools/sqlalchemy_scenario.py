@@ -2,7 +2,8 @@
 SQLAlchemy URL): ``create_all`` of a schema ORMs use (identity keys,
 foreign keys, unique and check constraints, named indexes, JSONB,
 numeric, timestamptz), Core inserts/selects/updates in transactions,
-a key from a Sequence (CREATE SEQUENCE, nextval inside INSERT),
+a key from a Sequence (CREATE SEQUENCE, nextval inside INSERT), a native
+Enum (CREATE TYPE ... AS ENUM; ordered by its labels, bad labels refused),
 reflection through the inspector, Alembic operations (add/alter/drop
 column, create index and unique constraint) and Alembic's autogenerate
 comparison of the reflected schema with the model. It prints what it
@@ -38,7 +39,9 @@ def model() -> sa.MetaData:
     sa.Table("note", md, sa.Column("id", sa.Integer, primary_key=True), sa.Column("title", sa.String()))
     # a key from a Sequence of its own: CREATE SEQUENCE, then INSERT ... VALUES (nextval('ticket_id_seq'), ...)
     sa.Table("ticket", md, sa.Column("id", sa.Integer, sa.Sequence("ticket_id_seq", start=10, increment=5), primary_key=True),
-             sa.Column("subject", sa.Text))
+             sa.Column("subject", sa.Text),
+             # a native enum: CREATE TYPE ticket_state AS ENUM (...), reflected back through pg_type and pg_enum
+             sa.Column("state", sa.Enum("new", "open", "closed", name="ticket_state"), nullable=False, server_default="new"))
     return md
 
 
@@ -53,16 +56,24 @@ def main(url: str) -> None:
         conn.execute(sa.update(book).where(book.c.title == "t1").values(price=book.c.price * 2))
     ticket = md.tables["ticket"]
     with engine.begin() as conn:
-        print("tickets", conn.execute(sa.insert(ticket).returning(ticket.c.id), [{"subject": "a"}, {"subject": "b"}]).scalars().all(),
+        print("tickets", conn.execute(sa.insert(ticket).returning(ticket.c.id), [{"subject": "a", "state": "open"}, {"subject": "b", "state": "new"}]).scalars().all(),
               conn.execute(sa.insert(ticket).values(subject="c").returning(ticket.c.id)).scalar_one(),
               conn.execute(sa.select(sa.func.nextval("ticket_id_seq"))).scalar_one(),
               conn.execute(sa.Sequence("ticket_id_seq").next_value().select()).scalar_one())
+    with engine.connect() as conn:
+        print("states", conn.execute(sa.select(ticket.c.subject, ticket.c.state).order_by(ticket.c.state.desc(), ticket.c.subject)).all(),
+              conn.execute(sa.select(sa.func.count()).where(ticket.c.state > "new")).scalar_one())
+        try:
+            conn.execute(sa.insert(ticket).values(subject="x", state=sa.literal_column("'gone'")))
+        except sa.exc.DataError as e:
+            print("bad state", e.orig.sqlstate)
     with engine.connect() as conn:
         print(conn.execute(sa.select(author.c.name, sa.func.count(book.c.id), sa.func.sum(book.c.price))
                            .select_from(author.outerjoin(book)).group_by(author.c.name).order_by(author.c.name)).all())
         print(conn.execute(sa.select(book.c.title).where(book.c.meta["n"].as_integer() > 0).order_by(book.c.title)).scalars().all())
     insp = sa.inspect(engine)
     print("sequences", sorted(insp.get_sequence_names()), insp.has_sequence("ticket_id_seq"), insp.has_sequence("nope_seq"))
+    print("enums", [(e["name"], e["labels"]) for e in insp.get_enums()])
     for table in ("author", "book", "note", "ticket"):
         print(table, [(c["name"], str(c["type"]), c["nullable"]) for c in insp.get_columns(table)])
         print(" pk", insp.get_pk_constraint(table)["constrained_columns"])

@@ -12,4 +12,5 @@ def test_sqlalchemy_and_alembic_match_postgres(tool_gateway, pg_server):
     expected, got = beside_postgres(pg_server, tool_gateway, "sqlalchemy_alembic", lambda port, user, db: [
         "-m", "tests.tools.sqlalchemy_scenario", f"postgresql+psycopg://{user}@127.0.0.1:{port}/{db}"])
     assert "autogenerate diff []" in expected and "book_title_idx" in expected
+    assert "enums [('ticket_state', ['new', 'open', 'closed'])]" in expected and "bad state 22P02" in expected
     assert got == expected

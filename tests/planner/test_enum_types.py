@@ -1,0 +1,44 @@
+"""Enum types (CREATE TYPE ... AS ENUM, as SQLAlchemy's Enum, Prisma and
+Rails create them) statement by statement beside PostgreSQL: labels
+checked on the way in (22P02), values ordered and compared by the labels'
+sort order (not as text), ADD VALUE placing a label, DROP TYPE refused
+while a column is of it, and the catalog rows clients read (pg_type,
+pg_enum, format_type, information_schema). Values are shown ``::text``
+where the statement would otherwise print the type's OID, which differs."""
+
+from __future__ import annotations
+
+from tests.planner.helpers import assert_answers_as_postgres
+
+STATEMENTS = [
+    "DROP TABLE IF EXISTS en_pe", "DROP TYPE IF EXISTS en_mood, en_dup",
+    "CREATE TYPE en_mood AS ENUM ('sad', 'ok', 'happy')",
+    "CREATE TYPE en_mood AS ENUM ('x')", "CREATE TYPE en_dup AS ENUM ('a', 'a')",
+    "CREATE TABLE en_pe (id int PRIMARY KEY, m en_mood)",
+    "INSERT INTO en_pe VALUES (1, 'happy'), (2, 'sad'), (3, NULL), (4, 'ok')",
+    "INSERT INTO en_pe VALUES (5, 'angry')", "UPDATE en_pe SET m = 'meh' WHERE id = 1",
+    "SELECT id, m::text FROM en_pe ORDER BY m", "SELECT id, m::text FROM en_pe ORDER BY m DESC NULLS LAST",
+    "SELECT id, m::text, m > 'ok', m <= 'ok', m = 'sad', m <> 'ok', m BETWEEN 'sad' AND 'ok', m IN ('ok', 'sad') FROM en_pe ORDER BY id",
+    "SELECT max(m)::text, min(m)::text, count(DISTINCT m) FROM en_pe",
+    "SELECT m::text, count(*) FROM en_pe GROUP BY m ORDER BY m",
+    "SELECT id FROM en_pe WHERE m > 'sad' ORDER BY id", "SELECT id FROM en_pe WHERE m < 'nope'",
+    "SELECT 'happy'::en_mood::text, 'nope'::en_mood", "SELECT pg_typeof(m)::text FROM en_pe WHERE id = 1",
+    "UPDATE en_pe SET m = 'ok' WHERE id = 1 RETURNING id, m::text",
+    "SELECT typname::text, typtype::text, typcategory::text FROM pg_type WHERE typname = 'en_mood'",
+    "SELECT e.enumlabel::text, e.enumsortorder FROM pg_enum e JOIN pg_type t ON t.oid = e.enumtypid WHERE t.typname = 'en_mood'"
+    " ORDER BY e.enumsortorder",
+    "SELECT column_name::text, data_type::text, udt_name::text FROM information_schema.columns WHERE table_name = 'en_pe'"
+    " ORDER BY ordinal_position",
+    "SELECT format_type(a.atttypid, a.atttypmod) FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
+    " WHERE c.relname = 'en_pe' AND a.attnum > 0 ORDER BY a.attnum",
+    "ALTER TYPE en_mood ADD VALUE 'meh' BEFORE 'ok'", "ALTER TYPE en_mood ADD VALUE IF NOT EXISTS 'meh'",
+    "ALTER TYPE en_mood ADD VALUE 'meh'", "ALTER TYPE en_mood ADD VALUE 'ecstatic'", "ALTER TYPE en_mood ADD VALUE 'x' AFTER 'nope'",
+    "INSERT INTO en_pe VALUES (6, 'meh'), (7, 'ecstatic')",
+    "SELECT id, m::text FROM en_pe ORDER BY m, id",
+    "SELECT enum_range(NULL::en_mood)::text, enum_first(NULL::en_mood)::text, enum_last(NULL::en_mood)::text",
+    "DROP TYPE en_mood", "DROP TYPE IF EXISTS en_nope", "DROP TABLE en_pe", "DROP TYPE en_mood", "SELECT 'ok'::en_mood",
+]
+
+
+async def test_enum_types_as_postgres(db, pg_url):
+    await assert_answers_as_postgres(db.session(), pg_url, STATEMENTS)
