@@ -159,10 +159,15 @@ def _opt_value(arg):
 
 
 def _columns(node: ast.CopyStmt, rel) -> list:
+    """The columns COPY moves: those listed, else every column but the
+    generated ones (a listed generated column is 42P10, as in PostgreSQL 15)."""
     if node.attlist:
-        names = [a.sval for a in node.attlist]
-        return [rel.column(n) for n in names]
-    return list(rel.columns)
+        cols = [rel.column(a.sval) for a in node.attlist]
+        for c in cols:
+            if c.generated is not None:
+                raise SqlError("42P10", f'column "{c.name}" is a generated column', detail="Generated columns cannot be used in COPY.")
+        return cols
+    return [c for c in rel.columns if c.generated is None]
 
 
 # -- COPY FROM ------------------------------------------------------------------
@@ -171,13 +176,13 @@ def _columns(node: ast.CopyStmt, rel) -> list:
 async def copy_from(dml, node: ast.CopyStmt, source: CopySource | None) -> Result:
     if node.filename is not None or node.is_program:
         raise not_supported("COPY to or from a file or program (use STDIN/STDOUT)")
-    if source is None:
-        raise SqlError("57014", "COPY FROM STDIN needs a copy-in capable client")
     if node.whereClause is not None:
         raise not_supported("COPY FROM ... WHERE")
     rel = await dml.target(node.relation)
     opts = Options(node)
     cols = _columns(node, rel)
+    if source is None:
+        raise SqlError("57014", "COPY FROM STDIN needs a copy-in capable client")
     await source.start(len(cols), opts.format)
     guard = _KeyGuard(dml, rel)
     if opts.format == "binary":

@@ -7,7 +7,10 @@ catalog rows clients read."""
 
 from __future__ import annotations
 
-from tests.planner.helpers import assert_answers_as_postgres
+import psycopg
+
+from planner.copy import BytesSource
+from tests.planner.helpers import assert_answers_as_postgres, pg_text_answer, text_answer
 
 STATEMENTS = [
     "CREATE TABLE gen_c (id int PRIMARY KEY, a int, b int GENERATED ALWAYS AS (a * 2) STORED,"
@@ -36,3 +39,20 @@ STATEMENTS = [
 
 async def test_generated_columns_as_postgres(db, pg_url):
     await assert_answers_as_postgres(db.session(), pg_url, STATEMENTS, tables=["gen_c", "gen_d", "gen_n"])
+
+
+async def test_copy_of_a_table_with_generated_columns_as_postgres(db, pg_url):
+    """COPY moves the columns that are not generated (computed as the rows
+    are written) and refuses to name a generated one (42P10)."""
+    data = "1\t3\tx\n2\t\\N\ty\n"
+    table = "CREATE TABLE gen_copied (id int, a int, b int GENERATED ALWAYS AS (a * 2) STORED, name text)"
+    s = db.session()
+    await s.execute(table)
+    await s.execute("COPY gen_copied FROM STDIN", copy_source=BytesSource(data))
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS gen_copied")
+        conn.execute(table)
+        with conn.cursor().copy("COPY gen_copied FROM STDIN") as copy:
+            copy.write(data)
+        for sql in ("SELECT * FROM gen_copied ORDER BY id", "COPY gen_copied (id, b) FROM STDIN"):
+            assert await text_answer(s, sql, names=True) == pg_text_answer(conn, sql, names=True), sql
