@@ -1117,6 +1117,10 @@ _ATTRIBUTES = {"CONSTR_ATTR_DEFERRABLE": ("deferrable", True), "CONSTR_ATTR_NOT_
                "CONSTR_ATTR_DEFERRED": ("initdeferred", True), "CONSTR_ATTR_IMMEDIATE": ("initdeferred", False)}
 
 
+#: the pglast names of the integer types an identity column may have
+INTEGER_NAMES_OF = {"int2": "smallint", "int4": "integer", "int8": "bigint"}
+
+
 def _check_label(label: str) -> None:
     if len(label.encode()) > 63:
         raise SqlError(INVALID_PARAMETER_VALUE, f'invalid enum label "{label}"', detail="Labels must be 63 bytes or less.")
@@ -1145,10 +1149,16 @@ def _column(elt: ast.ColumnDef) -> tuple[Column, list[ast.Constraint], int]:
             if sql_type not in INTEGER_RANGES:
                 raise SqlError(INVALID_PARAMETER_VALUE, "identity column type must be smallint, integer, or bigint")
             not_null, default = True, IDENTITY_ALWAYS if c.generated_when == "a" else IDENTITY
-            for opt in c.options or ():
-                if opt.defname != "start":
-                    raise not_supported(f"identity option {opt.defname.upper()}")
-                start = opt.arg.ival
+            if c.options:  # checked as a sequence's options; those an identity keeps are its START and its defaults
+                kind = next(k for k, v in INTEGER_NAMES_OF.items() if v == sql_type)
+                options = (ast.DefElem(defname="as", arg=ast.TypeName(names=(ast.String(sval=kind),))),) + tuple(c.options)
+                seq, _again = sequences.defined(elt.colname, "", options)
+                plain = sequences.defined(elt.colname, "", options[:1])[0]
+                changed = [word for word, a, b in (("INCREMENT", seq.increment, plain.increment), ("MINVALUE", seq.minimum, plain.minimum),
+                                                   ("MAXVALUE", seq.maximum, plain.maximum), ("CYCLE", seq.cycle, plain.cycle)) if a != b]
+                if changed:
+                    raise not_supported(f"identity option {changed[0]}")
+                start = seq.start
         elif kind in _ATTRIBUTES:  # [NOT] DEFERRABLE, INITIALLY DEFERRED/IMMEDIATE: of the constraint before
             if not others or others[-1].contype.name not in ("CONSTR_FOREIGN", "CONSTR_PRIMARY", "CONSTR_UNIQUE"):
                 raise SqlError(SYNTAX_ERROR, "misplaced DEFERRABLE clause" if "DEFERR" in kind else "misplaced INITIALLY clause")
