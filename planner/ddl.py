@@ -65,7 +65,7 @@ from planner.errors import (
 from planner.result import Result
 from planner.pgcatalog import DATABASE
 from values import format_value, of_arrow
-from planner.sqltypes import INTEGER_RANGES, SERIALS, canonical, fraction_precision, type_name, typed_literal
+from planner.sqltypes import INTEGER_RANGES, SERIALS, canonical, enum_type, fraction_precision, is_enum, type_name, typed_literal
 from storage.persist import SchemaError
 
 KIND_WORDS = {"table": "table", "view": "view", "matview": "materialized view"}
@@ -896,6 +896,9 @@ class Ddl(Dml):
                                hint=f'You might need to specify "USING {quoted(old.name)}::{shown}".')
             using = ast.TypeCast(arg=ast.ColumnRef(fields=(ast.String(sval=old.name),)), typeName=type_name(sql_type))
         else:
+            if is_enum(sql_type) and isinstance(using, ast.TypeCast) and not using.typeName.arrayBounds \
+                    and canonical(using.typeName) == sql_type:
+                using = using.arg  # USING s::mood: its text, its labels checked as it is stored (conform)
             using = ast.TypeCast(arg=using, typeName=type_name(sql_type))
         if rows.num_rows:
             out = await self.run(f'SELECT {transpile(pg_sql(using))} AS v FROM "_rows" AS {quoted(rel.name)}', {"_rows": rows})
@@ -1166,6 +1169,9 @@ def _column(elt: ast.ColumnDef) -> tuple[Column, list[ast.Constraint], int]:
             setattr(others[-1], *_ATTRIBUTES[kind])
         else:
             others.append(c)
+    if is_enum(sql_type) and isinstance(default, ast.A_Const) and isinstance(default.val, ast.String) \
+            and (enum := enum_type(sql_type)) is not None and default.val.sval not in enum.labels:
+        raise SqlError("22P02", f'invalid input value for enum {enum.name}: "{default.val.sval}"')
     if default is not None and default not in SEQUENCED:
         default = sequences.next_default(pg_sql(typed_literal(default, sql_type)))
     if generated is not None and default is not None:

@@ -978,8 +978,8 @@ def _spark_insertable(node: ast.InsertStmt, rel: Relation, work: Work) -> bool:
 def _check_labels(c, sql_type: str) -> None:
     """22P02 unless each of ``c``'s values is a label of the enum ``sql_type``."""
     enum = enum_type(sql_type)
-    if enum is None:
-        return  # (no catalog in scope: a Spark executor's batch, which the router keeps from enum columns)
+    if enum is None or pa.types.is_null(c.type):
+        return  # (no catalog in scope: a Spark executor's batch, which the router keeps from enum columns; or no values)
     known = pa.array(enum.labels, pa.string())
     wrong = pc.and_(pc.invert(pc.is_in(c, value_set=known)), pc.is_valid(c))
     if pc.any(wrong).as_py():
