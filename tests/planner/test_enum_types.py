@@ -37,6 +37,14 @@ STATEMENTS = [
     "SELECT id, m::text FROM en_pe ORDER BY m, id",
     "SELECT enum_range(NULL::en_mood)::text, enum_first(NULL::en_mood)::text, enum_last(NULL::en_mood)::text",
     "DROP TYPE en_mood", "DROP TYPE IF EXISTS en_nope", "DROP TABLE en_pe", "DROP TYPE en_mood", "SELECT 'ok'::en_mood",
+    # a text column made an enum (Alembic's USING), a DEFAULT among its labels
+    "DROP TABLE IF EXISTS en_ea", "DROP TABLE IF EXISTS en_eb", "DROP TYPE IF EXISTS en_st",
+    "CREATE TYPE en_st AS ENUM ('c', 'b', 'a')", "CREATE TABLE en_ea (id int PRIMARY KEY, s text)",
+    "INSERT INTO en_ea VALUES (1, 'a'), (2, 'c')", "ALTER TABLE en_ea ALTER COLUMN s TYPE en_st USING s::en_st",
+    "SELECT id, s::text FROM en_ea ORDER BY s", "INSERT INTO en_ea VALUES (3, 'zz')",
+    "ALTER TABLE en_ea ADD COLUMN t en_st DEFAULT 'b'", "SELECT id, t::text FROM en_ea ORDER BY id",
+    "CREATE TABLE en_eb (id int, s en_st DEFAULT 'nope')",
+    "DROP TABLE en_ea", "DROP TYPE en_st",
 ]
 
 
