@@ -1450,6 +1450,10 @@ class Binder:
 
     def _emulated(self, n: ast.Node) -> ast.Node | None:
         """A replacement for a node PostgreSQL's catalogs give meaning to."""
+        if isinstance(n, ast.ResTarget) and _named_constant(n.val):
+            n.val = _reg_shown(n.val)  # 'pg_class'::regclass shown: its name, not its OID
+        if isinstance(n, ast.TypeCast) and n.typeName.names[-1].sval in ("text", "varchar") and _named_constant(n.arg):
+            n.arg = _reg_shown(n.arg)  # 't'::regclass::text is the name
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("=", "<>", "!="):
             for col, other in (("lexpr", "rexpr"), ("rexpr", "lexpr")):
                 ref, const = getattr(n, col), getattr(n, other)
@@ -4719,6 +4723,20 @@ def _enum_function(name: str, enum) -> ast.Node:
     if not enum.labels:
         return ast.A_Const(isnull=True)
     return _constant(enum.labels[0] if name == "enum_first" else enum.labels[-1])
+
+
+def _named_constant(n: ast.Node) -> bool:
+    """``'name'::regclass`` (regtype, regnamespace): a name's OID, shown as the name."""
+    return isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval in ("regclass", "regtype", "regnamespace") \
+        and isinstance(n.arg, ast.A_Const) and isinstance(n.arg.val, ast.String)
+
+
+def _reg_shown(n: ast.TypeCast) -> ast.Node:
+    """A name's OID cast (``_named_constant``) as PostgreSQL's output shows
+    it: the name as the catalog spells it (qualified when not visible)."""
+    kind = n.typeName.names[-1].sval
+    return expand(f"coalesce((SELECT d.txngate_def FROM pg_catalog.txngate_defs d WHERE d.txngate_oid = _arg1 AND d.txngate_kind = '{kind}'),"
+                  " CAST(CAST(_arg1 AS bigint) AS text))", [n])  # (an OID without a name shows as its number)
 
 
 def _check_enum_label(enum, label: str) -> None:

@@ -877,6 +877,7 @@ class PgCatalog:
         for _rel, oid, _cname, _kind, _cols, definition, _fk in self._constraints():
             add(oid, "constraintdef", definition)
         for name, oid in SYSTEM_RELATION_OIDS.items():
+            add(oid, "regclass", name)
             for spelling in _spellings("pg_catalog", name, True):
                 add(oid, "regclass_in", spelling)
         for s in self._schemas():

@@ -329,6 +329,16 @@ async def test_extract_of_infinity_is_refused_not_null(db):
 
 
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
+async def test_a_selected_regclass_is_its_name(db):
+    """``SELECT 'pg_class'::regclass`` shows the name, as PostgreSQL does
+    (its type is text here, where PostgreSQL's is regclass)."""
+    s = db.session()
+    await s.execute("CREATE TABLE rg_shown (a int)")
+    assert await text_answer(s, "SELECT 'rg_shown'::regclass, 'pg_class'::regclass, 'integer'::regtype") == \
+        ([25, 25, 25], [("rg_shown", "pg_class", "integer")])
+
+
+@pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_bit_strings_are_refused_not_misread(db):
     """txngate has no bit string type: B'1010', X'1F' and casts to bit or
     varbit are refused (they answered the integer 10, a bytea, ...); so is
@@ -1252,6 +1262,13 @@ LONG_FRACTIONS = [
     "SELECT '2024-12-31 23:59:59.9999999+02'::timestamptz, '2024-06-01T10:00:00.0000004Z'::timestamptz",
 ]
 
+# a name's OID (regclass, regtype) shown as text is the name (the engine showed the OID: 't'::regclass::text was '83356423')
+REG_NAMES = [
+    "CREATE TABLE rg (a int)",
+    "SELECT 'rg'::regclass::text, 'public.rg'::regclass::text, 'pg_class'::regclass::text, 'int4'::regtype::text, 'rg'::regclass = 'rg'::regclass",
+    "SELECT c.relname::text FROM pg_class c WHERE c.oid = 'rg'::regclass",
+]
+
 ARRAY_OPERATIONS = [
     "CREATE TABLE arr (id int, i int, s smallint, v varchar(8), a integer[], ta text[])",
     "INSERT INTO arr VALUES (1, 0, 0, '', '{1,2,3}', '{a,b}'), (2, 1, 1, 'a', '{}', '{}'), (3, -7, -3, 'abc', '{NULL,5}', '{NULL}'),"
@@ -1787,6 +1804,7 @@ DIFFERENTIAL = {
     "bytea_texts": (BYTEA_TEXTS, ("bt",)),
     "array_literals_typed": (ARRAY_LITERALS_TYPED, ()),
     "long_fractions": (LONG_FRACTIONS, ()),
+    "reg_names": (REG_NAMES, ("rg",)),
 }
 
 
