@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from planner import COPY, TXN, CopySink, CopySource, Result, RowStream, SqlError, batchable, from_storage, param_count, parse_async
 from storage import TxngateError
-from values import TEXT_CARRIED, InvalidInput, decode_binary, decode_param, encode_binary, sql_of_oid, type_oid
+from values import TYPED_PARAMS, InvalidInput, decode_binary, decode_param, encode_binary, sql_of_oid, type_oid
 
 from gateway import wire
 from gateway.auth import Authenticator, Users
@@ -590,8 +590,8 @@ class Connection:
                 raise SqlError("42P05", f'prepared statement "{name}" already exists')
             nparams = param_count(statements)
             oids = oids + [0] * (nparams - len(oids))
-            if statements and any(o in TEXT_CARRIED for o in oids):
-                statements = [self.session.with_param_types(statements[0], [sql_of_oid(o) if o in TEXT_CARRIED else None for o in oids])]
+            if statements and any(o in TYPED_PARAMS for o in oids):
+                statements = [self.session.with_param_types(statements[0], [sql_of_oid(o) if o in TYPED_PARAMS else None for o in oids])]
             if statements and 0 in oids:
                 inferred = await self.session.param_types(statements[0], nparams)
                 oids = [o or type_oid(t)[0] for o, t in zip(oids, inferred)]

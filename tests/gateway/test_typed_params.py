@@ -1,5 +1,5 @@
 """Parameters whose types the client declares (psycopg's binary intervals
-and times, its Jsonb, Json and UUID wrappers) are of those types, as in
+and times, its Jsonb, Json and UUID wrappers, bytes, dates) are of those types, as in
 PostgreSQL, in any expression: ``SELECT %s`` of one comes back typed so,
 an interval or time in arithmetic and extract. Before, the engine read
 their text for text: a binary interval came back as its raw bytes (a
@@ -28,6 +28,9 @@ CASES = [
     ("SELECT %s", (uuid.UUID("550e8400-e29b-41d4-a716-446655440000"),)),
     ("SELECT %s = '550e8400-e29b-41d4-a716-446655440000'::uuid", (uuid.UUID("550e8400-e29b-41d4-a716-446655440000"),)),
     ("SELECT id, i, t, j FROM tp WHERE i = %s AND j @> %s ORDER BY id", (dt.timedelta(hours=2), Jsonb({"k": 1}))),
+    # a bytea's length is its bytes (42883 while untyped), the days between two dates an integer (was bigint)
+    ("SELECT length(%s), octet_length(%s), %s", (b"abc", b"\x00\xff", b"\x01")),
+    ("SELECT %s - %s, %s + 3", (dt.date(2024, 3, 1), dt.date(2024, 2, 1), dt.date(2024, 2, 28))),
 ]
 
 
