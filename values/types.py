@@ -88,9 +88,10 @@ def of_arrow(field: pa.Field) -> str:
 #: parameter types whose values reach the engine as text (values.decode_param): a parameter declared one of
 #: them is cast to it (planner.Session.with_param_types), or the engine would take it for text
 TEXT_CARRIED = frozenset({114, 3802, 1083, 1186, 2950})
-#: parameter types a statement is bound with (the text-carried ones, bytea and date), so what a parameter
-#: touches is typed as PostgreSQL types it: length($1) of a bytea is its bytes (42883 untyped), $1 - date an integer
-TYPED_PARAMS = TEXT_CARRIED | {17, 1082}
+#: parameter types a statement is bound with (the text-carried ones, bytea, date, integer arrays), so what a
+#: parameter touches is typed as PostgreSQL types it: length($1) of a bytea is its bytes (42883 untyped), $1 - date
+#: an integer, psycopg's int2[] of small integers an int2[]
+TYPED_PARAMS = TEXT_CARRIED | {17, 1082, 1005, 1007, 1016}
 
 #: catalog types (pg_catalog columns and casts) and how txngate computes them
 CATALOG_TYPES = {"oid": "bigint", "regclass": "bigint", "regtype": "bigint", "regnamespace": "bigint", "regproc": "text", "name": "text"}

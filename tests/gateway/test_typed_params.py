@@ -31,6 +31,9 @@ CASES = [
     # a bytea's length is its bytes (42883 while untyped), the days between two dates an integer (was bigint)
     ("SELECT length(%s), octet_length(%s), %s", (b"abc", b"\x00\xff", b"\x01")),
     ("SELECT %s - %s, %s + 3", (dt.date(2024, 3, 1), dt.date(2024, 2, 1), dt.date(2024, 2, 28))),
+    # psycopg sends small integers' lists as int2[] (was typed int4[]), wider ones as int4[] and int8[]
+    ("SELECT %s, %s, %s, %s || 3", ([1, 2, None], [1, 70000], [2 ** 40], [1, 2])),
+    ("SELECT id FROM tp WHERE id = ANY(%s) ORDER BY id", ([1, 2],)),
 ]
 
 
