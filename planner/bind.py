@@ -351,6 +351,11 @@ class Binder:
                     jsonops.canonical_cast(n, columns)
                 if _pg_casts(n):
                     self.out.uncacheable = True  # read by the session's DateStyle
+            elif isinstance(n, ast.GroupingSet) and n.content:
+                # an expression in GROUPING SETS, ROLLUP or CUBE kept in its parentheses (the deparser dropped
+                # them: GROUPING SETS ((g), (v IS NULL)) became (g, v IS NULL), which the engine's parser refused)
+                n.content = tuple(c if isinstance(c, (ast.ColumnRef, ast.A_Const, ast.RowExpr, ast.GroupingSet))
+                                  else ast.RowExpr(args=(c,), row_format=CoercionForm.COERCE_IMPLICIT_CAST) for c in n.content)
             elif isinstance(n, ast.SelectStmt) and (n.limitCount is not None or n.limitOffset is not None):
                 _check_limits(n)
                 if n.limitOption == LimitOption.LIMIT_OPTION_WITH_TIES:

@@ -1269,6 +1269,16 @@ REG_NAMES = [
     "SELECT c.relname::text FROM pg_class c WHERE c.oid = 'rg'::regclass",
 ]
 
+# expressions in GROUPING SETS, ROLLUP and CUBE (the deparser dropped their parentheses: the engine refused them)
+GROUPING_EXPRESSIONS = [
+    "CREATE TABLE ge (g int, v int, s text)",
+    "INSERT INTO ge VALUES (1, 10, 'a'), (1, NULL, 'b'), (2, 5, NULL), (NULL, 1, 'c')",
+    "SELECT g, v IS NULL, grouping(g, v IS NULL), count(*) FROM ge GROUP BY GROUPING SETS ((g), (v IS NULL), ()) ORDER BY 3, 1, 2",
+    "SELECT g + 1, grouping(g + 1), sum(v) FROM ge GROUP BY ROLLUP (g + 1) ORDER BY 2, 1",
+    "SELECT s = 'a', grouping(s = 'a'), count(*) FROM ge GROUP BY CUBE (s = 'a') ORDER BY 2, 1",
+    "SELECT v > 2 AND s IS NOT NULL, count(*) FROM ge GROUP BY GROUPING SETS ((v > 2 AND s IS NOT NULL), ()) ORDER BY 2, 1",
+]
+
 ARRAY_OPERATIONS = [
     "CREATE TABLE arr (id int, i int, s smallint, v varchar(8), a integer[], ta text[])",
     "INSERT INTO arr VALUES (1, 0, 0, '', '{1,2,3}', '{a,b}'), (2, 1, 1, 'a', '{}', '{}'), (3, -7, -3, 'abc', '{NULL,5}', '{NULL}'),"
@@ -1805,6 +1815,7 @@ DIFFERENTIAL = {
     "array_literals_typed": (ARRAY_LITERALS_TYPED, ()),
     "long_fractions": (LONG_FRACTIONS, ()),
     "reg_names": (REG_NAMES, ("rg",)),
+    "grouping_expressions": (GROUPING_EXPRESSIONS, ("ge",)),
 }
 
 
