@@ -426,6 +426,8 @@ class Binder:
             return widened
         if self.dialect == "duckdb" and id(n) not in self._cast and (ordered := self._enum_ordered(n)) is not None:
             return ordered
+        if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "overlaps" and len(n.args or ()) == 4 and not n.over:
+            return _overlaps([self._period_end(n.args[0], e) if i % 2 else n.args[i] for i, e in enumerate(n.args)])
         if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds \
                 and n.typeName.names[-1].sval in ("text", "varchar") and _is_bytea(n.arg, self._columns):
             # a bytea as text is its output, hex (the engine's cast decoded the bytes: '\x616263'::bytea::text was 'abc')
@@ -912,6 +914,12 @@ class Binder:
             n.args = (_enum_position(enum, n.args[0]),)
             return expand("list_extract(_arg1, _arg2)", [_labels(enum), n])
         return None
+
+    def _period_end(self, start: ast.Node, end: ast.Node) -> ast.Node:
+        """A period's end as OVERLAPS reads it: ``start + end`` when ``end`` is an interval."""
+        if _is_interval(end, self._columns):
+            return ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval="+"),), lexpr=copy_tree(start), rexpr=end)
+        return end
 
     def _enum_operand(self, n: ast.Node):
         """The ``catalog.EnumType`` of ``n`` when it is plainly of one: a
@@ -4760,3 +4768,21 @@ def _enum_position(enum, n: ast.Node) -> ast.Node:
         _check_enum_label(enum, n.val.sval)
         return ast.A_Const(val=ast.Integer(ival=enum.labels.index(n.val.sval) + 1))
     return expand("list_position(_arg1, _arg2)", [_labels(enum), _cast_to(n, "text")])
+
+
+def _overlaps(args: list[ast.Node]) -> ast.Node:
+    """``(s1, e1) OVERLAPS (s2, e2)`` as PostgreSQL's overlaps_timestamp
+    decides it: each period's ends put in order (a NULL end leaves the
+    other as its start), half-open periods, two that start together
+    overlapping, NULL where a missing end could decide it."""
+    def start(a, b):
+        return f"(CASE WHEN {a} IS NULL THEN {b} WHEN {b} IS NULL THEN {a} ELSE least({a}, {b}) END)"
+
+    def end(a, b):
+        return f"(CASE WHEN {a} IS NULL OR {b} IS NULL THEN NULL ELSE greatest({a}, {b}) END)"
+
+    ts1, te1, ts2, te2 = start("_arg1", "_arg2"), end("_arg1", "_arg2"), start("_arg3", "_arg4"), end("_arg3", "_arg4")
+    return expand(
+        f"CASE WHEN {ts1} > {ts2} THEN (CASE WHEN {te2} IS NULL THEN NULL WHEN {ts1} < {te2} THEN true WHEN {te1} IS NULL THEN NULL ELSE false END)"
+        f" WHEN {ts1} < {ts2} THEN (CASE WHEN {te1} IS NULL THEN NULL WHEN {ts2} < {te1} THEN true WHEN {te2} IS NULL THEN NULL ELSE false END)"
+        f" WHEN {ts1} = {ts2} THEN (CASE WHEN {te1} IS NULL OR {te2} IS NULL THEN NULL ELSE true END) END", args)

@@ -1279,6 +1279,25 @@ GROUPING_EXPRESSIONS = [
     "SELECT v > 2 AND s IS NOT NULL, count(*) FROM ge GROUP BY GROUPING SETS ((v > 2 AND s IS NOT NULL), ()) ORDER BY 2, 1",
 ]
 
+# (s1, e1) OVERLAPS (s2, e2), as PostgreSQL's overlaps_timestamp decides it (42883 before)
+OVERLAPS = [
+    "SELECT (date '2024-01-01', date '2024-02-01') OVERLAPS (date '2024-01-15', date '2024-03-01'),"
+    " (date '2024-01-01', date '2024-02-01') OVERLAPS (date '2024-02-01', date '2024-03-01'),"
+    " (date '2024-02-01', date '2024-01-01') OVERLAPS (date '2024-01-15', date '2024-01-16'),"
+    " (date '2024-01-01', date '2024-01-01') OVERLAPS (date '2024-01-01', date '2024-01-01')",
+    "SELECT (timestamp '2024-01-01 10:00', interval '2 hours') OVERLAPS (timestamp '2024-01-01 11:00', interval '1 hour'),"
+    " (timestamp '2024-01-01 10:00', interval '1 hour') OVERLAPS (timestamp '2024-01-01 11:00', interval '1 hour'),"
+    " (time '10:00', time '11:00') OVERLAPS (time '10:30', time '12:00')",
+    "SELECT (date '2024-01-01', NULL::date) OVERLAPS (date '2024-01-15', date '2024-03-01'),"
+    " (date '2024-01-20', NULL::date) OVERLAPS (date '2024-01-15', date '2024-03-01'),"
+    " (NULL::date, NULL::date) OVERLAPS (date '2024-01-15', date '2024-03-01'),"
+    " (date '2024-01-15', NULL::date) OVERLAPS (date '2024-01-15', date '2024-03-01')",
+    "CREATE TABLE bk (id int, s timestamptz, e timestamptz)",
+    "INSERT INTO bk VALUES (1, '2024-01-01 10:00+00', '2024-01-01 11:00+00'), (2, '2024-01-01 10:30+00', '2024-01-01 12:00+00'),"
+    " (3, '2024-01-01 11:00+00', NULL)",
+    "SELECT a.id, b.id, (a.s, a.e) OVERLAPS (b.s, b.e) FROM bk a, bk b WHERE a.id < b.id ORDER BY 1, 2",
+]
+
 ARRAY_OPERATIONS = [
     "CREATE TABLE arr (id int, i int, s smallint, v varchar(8), a integer[], ta text[])",
     "INSERT INTO arr VALUES (1, 0, 0, '', '{1,2,3}', '{a,b}'), (2, 1, 1, 'a', '{}', '{}'), (3, -7, -3, 'abc', '{NULL,5}', '{NULL}'),"
@@ -1816,6 +1835,7 @@ DIFFERENTIAL = {
     "long_fractions": (LONG_FRACTIONS, ()),
     "reg_names": (REG_NAMES, ("rg",)),
     "grouping_expressions": (GROUPING_EXPRESSIONS, ("ge",)),
+    "overlaps": (OVERLAPS, ("bk",)),
 }
 
 
