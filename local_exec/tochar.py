@@ -19,6 +19,9 @@ the templates are read here, as PostgreSQL's formatting.c reads them:
   digit position when it has more integer digits than the template. The
   value comes as its text (a decimal's keeps its digits exactly).
 
+Intervals (``txngate_to_char_interval``) by the same date templates, of
+their own fields (hours past 24 kept), as PostgreSQL's interval_to_char.
+
 ``to_timestamp(text, template)`` and ``to_date`` read text by the same
 date templates (``txngate_from_char``: PostgreSQL's rules without FX).
 
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import math
 import re
 from zoneinfo import ZoneInfo
 
@@ -38,7 +42,7 @@ from local_exec.numeric import numeric_div
 from local_exec.udf import FunctionError
 from values import is_engine_offset
 
-__all__ = ["FUNCTIONS", "from_char", "register", "to_char_number", "to_char_timestamp", "to_char_zoned", "to_number"]
+__all__ = ["FUNCTIONS", "from_char", "register", "to_char_interval", "to_char_number", "to_char_timestamp", "to_char_zoned", "to_number"]
 
 _EPOCH = dt.datetime(1970, 1, 1)
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
@@ -179,6 +183,77 @@ def _to_char(micros: int, template: str, zone: tuple[str, str]) -> str | None:
         t, cycles = _moment(micros)
     except OverflowError:
         raise FunctionError("22008", "timestamp out of range") from None
+    return _render(template, lambda p, fill: _field(p, t, fill, zone, cycles))
+
+
+def to_char_interval(months: int, days: int, micros: int, template: str) -> str | None:
+    """``to_char(interval, template)`` as PostgreSQL's interval_to_char
+    formats it: the fields of the interval itself (years and months of its
+    months, its days, hours past 24 kept), a negative one signed in one
+    more place; month and day names are 22007, the other patterns of
+    calendar dates (weeks, Julian days, quarters) 0A000."""
+    sign = -1 if micros < 0 else 1
+    hours, rest = divmod(abs(micros), 3_600_000_000)
+    minutes, rest = divmod(rest, 60_000_000)
+    seconds, fraction = divmod(rest, 1_000_000)
+    years, month = int(months / 12), months - int(months / 12) * 12  # (C's division: toward zero)
+    f = {"year": years, "month": month, "day": days, "hour": sign * hours, "minute": sign * minutes, "second": sign * seconds,
+         "fraction": sign * fraction}
+    return _render(template, lambda p, fill: _interval_field(p, f, fill))
+
+
+def _interval_field(p: str, f: dict, fill: bool) -> tuple[str, int | None]:
+    up = p.upper()
+
+    def num(v: int, width: int, negative: bool | None = None) -> tuple[str, int]:
+        """``v`` in ``width`` digits, one more place when negative (the field's sign: ``negative``)."""
+        width = 0 if fill else width + (v < 0 if negative is None else negative)
+        return ("-" if v < 0 else "") + str(abs(v)).zfill(max(0, width - (v < 0))), v
+
+    hour = f["hour"]
+    if up in ("HH", "HH12"):
+        return num(int(math.fmod(hour, 12)) or 12, 2, hour < 0)  # (C's remainder, of the hour's sign; -24 hours is 012)
+    if up == "HH24":
+        return num(hour, 2)
+    if up == "MI":
+        return num(f["minute"], 2)
+    if up == "SS":
+        return num(f["second"], 2)
+    if up in ("SSSS", "SSSSS"):
+        return num(hour * 3600 + f["minute"] * 60 + f["second"], 0)
+    if up in ("MS", "US") or up.startswith("FF"):
+        digits = {"MS": 3, "US": 6}.get(up) or int(up[2])
+        return num(f["fraction"] // 10 ** (6 - digits), digits)
+    if up in ("AM", "PM", "A.M.", "P.M."):
+        morning = math.fmod(hour, 24) < 12
+        text = ("AM" if morning else "PM") if "." not in up else ("A.M." if morning else "P.M.")
+        return (text if p[0].isupper() else text.lower()), None
+    if up == "DD":
+        return (str(f["day"]) if fill else "%02d" % f["day"]), f["day"]
+    if up == "DDD":
+        day = (f["year"] * 12 + f["month"]) * 30 + f["day"]
+        return (str(day) if fill else "%03d" % day), day
+    if up == "MM":
+        return num(f["month"], 2)
+    if up == "Y,YYY":
+        year = f["year"]
+        return f"{year // 1000},{year % 1000:03d}", year
+    if up in ("YYYY", "YYY", "YY", "Y"):
+        width = len(up)
+        year = f["year"] if width == 4 else (abs(f["year"]) % 10 ** width) * (-1 if f["year"] < 0 else 1)
+        return num(year, width)
+    if up == "CC":
+        return num(int(f["year"] / 100), 2)
+    if up in ("AD", "BC", "A.D.", "B.C."):
+        text = ("BC" if f["year"] < 0 else "AD") if "." not in up else ("B.C." if f["year"] < 0 else "A.D.")
+        return (text if p[0].isupper() else text.lower()), None
+    if up in ("MONTH", "MON", "DAY", "DY"):
+        raise FunctionError("22007", "invalid format specification for an interval value")  # (Intervals are not tied to specific calendar dates.)
+    raise FunctionError("0A000", f"to_char pattern {p} of an interval is not supported")  # (PostgreSQL reads its fields as a date's)
+
+
+def _render(template: str, field) -> str | None:
+    """``template`` with each pattern replaced by ``field(pattern, fill)``'s text."""
     out, i, n = [], 0, len(template)
     while i < n:
         fill = False
@@ -205,7 +280,7 @@ def _to_char(micros: int, template: str, zone: tuple[str, str]) -> str | None:
             out.append(template[i])
             i += 1
             continue
-        text, value = _field(p, t, fill, zone, cycles)
+        text, value = field(p, fill)
         i += len(p)
         if value is not None and template.startswith(("TH", "th"), i):
             text += _ordinal(value, template[i] == "T")
@@ -571,6 +646,7 @@ FUNCTIONS = {
     "txngate_to_number": (to_number, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_to_char": (to_char_timestamp, ["BIGINT", "VARCHAR"], "VARCHAR"),
     "txngate_to_char_zoned": (to_char_zoned, ["BIGINT", "VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR"),
+    "txngate_to_char_interval": (to_char_interval, ["BIGINT", "BIGINT", "BIGINT", "VARCHAR"], "VARCHAR"),
     "txngate_to_char_number": (to_char_number, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_from_char": (from_char, ["VARCHAR", "VARCHAR", "BOOLEAN"], "VARCHAR"),
 }

@@ -4,7 +4,8 @@ A constant template decides which: one with the number patterns ``9`` or
 ``0`` and no date pattern (outside quoted text) formats a number, given as
 its exact text (``txngate_to_char_number``); any other formats a date or a
 timestamp, given as microseconds since 1970 (NULL for infinity, which
-PostgreSQL formats as NULL: ``txngate_to_char``). The templates themselves
+PostgreSQL formats as NULL: ``txngate_to_char``); an interval's, its
+fields (``txngate_to_char_interval``). The templates themselves
 are read there, as PostgreSQL reads them.
 
 Invariant: the expression reads the value through ``_arg1`` only, so the
@@ -32,8 +33,14 @@ def _quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def expression(template: str) -> str:
-    """DuckDB SQL for ``to_char(_arg1, template)``."""
+def expression(template: str, *, interval: bool = False) -> str:
+    """DuckDB SQL for ``to_char(_arg1, template)`` (of an interval's fields when ``interval``)."""
+    if interval:
+        span = "CAST(_arg1 AS INTERVAL)"
+        months = f"datepart('year', {span}) * 12 + datepart('month', {span})"
+        micros = f"(datepart('hour', {span}) * 60 + datepart('minute', {span})) * 60000000 + datepart('microseconds', {span})"
+        fields = ", ".join(f"CAST({x} AS BIGINT)" for x in (months, f"datepart('day', {span})", micros))
+        return f"txngate_to_char_interval({fields}, {_quote(template)})"
     if is_number_template(template):
         return f"txngate_to_char_number(CAST(_arg1 AS VARCHAR), {_quote(template)})"
     stamp = "CAST(_arg1 AS TIMESTAMP)"

@@ -1298,6 +1298,20 @@ OVERLAPS = [
     "SELECT a.id, b.id, (a.s, a.e) OVERLAPS (b.s, b.e) FROM bk a, bk b WHERE a.id < b.id ORDER BY 1, 2",
 ]
 
+# to_char of an interval: its own fields, as PostgreSQL's interval_to_char formats them (0A000 before)
+INTERVAL_TO_CHARS = [
+    "SELECT to_char(interval '1 day 02:03:04.5', 'DD HH24:MI:SS.MS'), to_char(interval '30 hours', 'HH24 HH12 HH'),"
+    " to_char(interval '14 months 3 days -01:02:03', 'YYYY MM DD HH24 MI SS'), to_char(interval '-1 year -2 months', 'YYYY MM')",
+    "SELECT to_char(interval '15:30', 'HH12:MI AM'), to_char(interval '100 days', 'DDD'), to_char(interval '-3 days -04:05:06', 'DD HH24 MI SS US FF3'),"
+    " to_char(interval '0', 'HH12'), to_char(interval '26:00', 'SSSS'), to_char(interval '5 years', 'Y,YYY CC')",
+    "SELECT to_char(interval '-26:30', 'HH12 HH24 FMHH24 AM'), to_char(interval '-24:00', 'HH12 AM'), to_char(interval '1 mon -1 day', 'MM DD FMDD'),"
+    " to_char(interval '123 years', 'YY Y YYY'), to_char(interval '-0.5 seconds', 'SS MS'), to_char(NULL::interval, 'HH24'),"
+    " to_char(interval '5 minutes', '\"minutes:\" MI')",
+    "SELECT to_char(interval '1 day', 'Mon')", "SELECT to_char(interval '1 day', 'FMDay')",
+    "CREATE TABLE itc (i interval)", "INSERT INTO itc VALUES ('1 day 01:00'), ('-2 hours'), (NULL)",
+    "SELECT to_char(i, 'DD \"days\" HH24 \"h\"') FROM itc ORDER BY i NULLS LAST",
+]
+
 ARRAY_OPERATIONS = [
     "CREATE TABLE arr (id int, i int, s smallint, v varchar(8), a integer[], ta text[])",
     "INSERT INTO arr VALUES (1, 0, 0, '', '{1,2,3}', '{a,b}'), (2, 1, 1, 'a', '{}', '{}'), (3, -7, -3, 'abc', '{NULL,5}', '{NULL}'),"
@@ -1836,6 +1850,7 @@ DIFFERENTIAL = {
     "reg_names": (REG_NAMES, ("rg",)),
     "grouping_expressions": (GROUPING_EXPRESSIONS, ("ge",)),
     "overlaps": (OVERLAPS, ("bk",)),
+    "interval_to_chars": (INTERVAL_TO_CHARS, ("itc",)),
 }
 
 
