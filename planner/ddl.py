@@ -482,8 +482,11 @@ class Ddl(Dml):
                     if rel.column(used).generated is not None:
                         raise SqlError("42P17", f'cannot use generated column "{used}" in column generation expression',
                                        detail="A generated column cannot reference another generated column.")
-                if isinstance(n, (ast.SubLink, ast.FuncCall)) and (isinstance(n, ast.SubLink) or n.agg_star or n.over):
-                    raise SqlError("42P17", "generation expression is not immutable")
+                if isinstance(n, ast.FuncCall) and (p.is_aggregate_call(n) or n.over):
+                    kind = "window" if n.over else "aggregate"
+                    raise SqlError("42P20" if n.over else "42803", f"{kind} functions are not allowed in column generation expressions")
+                if isinstance(n, ast.SubLink):
+                    raise SqlError("0A000", "cannot use subquery in column generation expression")
         if rel.generated:
             await self.generated_values(rel, rel.schema_arrow.empty_table())
 

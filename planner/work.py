@@ -178,7 +178,9 @@ class Work:
 
     async def catalog(self) -> Catalog:
         """The catalog at ``read_ts`` plus this work's own DDL; what is
-        looked up in it joins the read set, by key (``Catalog.seen_by``)."""
+        looked up in it joins the read set, by key (``Catalog.seen_by``).
+        It becomes the running statement's ``sqltypes.TYPE_SCOPE``, where
+        the names of the types CREATE TYPE made are found."""
         ts = await self.ts()
         if self._base is None or self._base[0] != ts:
             self._base = (ts, await self.db.catalog_at(ts))

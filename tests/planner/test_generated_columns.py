@@ -26,6 +26,9 @@ STATEMENTS = [
     "CREATE TABLE gen_d (a int, b int GENERATED ALWAYS AS (a + 1) STORED, c int GENERATED ALWAYS AS (b + 1) STORED)",
     "CREATE TABLE gen_d (a int, b int GENERATED ALWAYS AS (nope + 1) STORED)",
     "CREATE TABLE gen_d (a int, b int DEFAULT 1 GENERATED ALWAYS AS (a + 1) STORED)",
+    "CREATE TABLE gen_d (a int, b int GENERATED ALWAYS AS (sum(a)) STORED)",
+    "CREATE TABLE gen_d (a int, b int GENERATED ALWAYS AS (row_number() OVER ()) STORED)",
+    "CREATE TABLE gen_d (a int, b int GENERATED ALWAYS AS ((SELECT 1)) STORED)",
     "SELECT column_name::text, is_generated::text, generation_expression::text, column_default::text FROM information_schema.columns"
     " WHERE table_name = 'gen_c' ORDER BY ordinal_position",
     "SELECT a.attname::text, a.attgenerated::text, pg_get_expr(d.adbin, d.adrelid) FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
