@@ -215,7 +215,7 @@ async def copy_from(dml, node: ast.CopyStmt, source: CopySource | None) -> Resul
                 await blocks.add(block)
         total = await blocks.finish()
     finally:
-        blocks.cancel()
+        await blocks.settle()
     await guard.finish()
     return Result(f"COPY {total}")
 
@@ -274,14 +274,15 @@ class _Blocks:
             await self._store_next()
         return self.total
 
-    def cancel(self) -> None:
-        """Stop the blocks still being cast (the load failed or was
-        cancelled); their own failures are moot."""
-        for task in self._cast:
-            if task.done() and not task.cancelled():
-                task.exception()
-            task.cancel()
-        self._cast.clear()
+    async def settle(self) -> None:
+        """Let the blocks still being cast end (the load failed or was
+        cancelled: their own failures are moot). They are waited for, not
+        cancelled: a cast runs on a thread in the engine's connection, which
+        a cancelled task would leave busy after the statement ended (the
+        database's close then failed: "connection is busy")."""
+        pending, self._cast = list(self._cast), deque()
+        if pending:
+            await asyncio.shield(asyncio.gather(*pending, return_exceptions=True))
 
     async def _parsed_and_cast(self, block: bytes, skip_header: bool) -> pa.Table:
         strings = await asyncio.to_thread(_parse_block, block, len(self.cols), self.opts, skip_header)
