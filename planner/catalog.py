@@ -694,6 +694,11 @@ class Catalog:
         self.saw(frozenset([catalog_key("oid", oid)]))
         return next((t for t in self._types.values() if t.oid == oid), None)
 
+    def taken(self, name: str, schema: str) -> bool:
+        """Whether ``schema.name`` is taken in PostgreSQL's one namespace of
+        relations: a table, view or materialized view, an index, a sequence."""
+        return self.lookup(name, schema) is not None or self.index_owner(name, (schema,)) is not None or self.sequence(name, schema) is not None
+
     def owned_sequences(self, rel: Relation) -> list[Sequence]:
         """The sequences OWNED BY a column of ``rel`` (dropped with it)."""
         self.saw(frozenset([catalog_key("referrers", rel.oid)]))

@@ -135,7 +135,9 @@ class Ddl(Dml):
         return shard
 
     async def _exists(self, catalog: Catalog, schema: str, name: str, if_not_exists: bool) -> Result | None:
-        if catalog.lookup(name, schema) is None and catalog.index_owner(name, (schema,)) is None and catalog.sequence(name, schema) is None:
+        if catalog.type_named(name, schema) is not None:  # (a relation's row type would take the enum's name)
+            raise SqlError(DUPLICATE_OBJECT, f'type "{name}" already exists')
+        if not catalog.taken(name, schema):
             return None
         if if_not_exists:
             return Result("CREATE", notices=[f'NOTICE 42P07: relation "{name}" already exists, skipping'])
@@ -308,8 +310,10 @@ class Ddl(Dml):
         schema = await self._schema_for(node.view, catalog)
         name = node.view.relname
         old = catalog.lookup(name, schema)
-        if old is not None and not (node.replace and old.kind == "view"):
+        if old is not None and not (node.replace and old.kind == "view") or old is None and catalog.taken(name, schema):
             raise SqlError(DUPLICATE_TABLE, f'relation "{name}" already exists')
+        if old is None and catalog.type_named(name, schema) is not None:
+            raise SqlError(DUPLICATE_OBJECT, f'type "{name}" already exists')
         # The view's shape: its query with no rows.
         probe = pglast.parse_sql(f"SELECT * FROM ({pg_sql(node.query)}) AS v LIMIT 0")[0].stmt
         out = await self.select(probe)
@@ -497,7 +501,7 @@ class Ddl(Dml):
         catalog = await self.work.catalog()
         names = [n.sval for n in node.typeName]
         schema = self._schema_of(ast.RangeVar(relname=names[-1], schemaname=names[-2] if len(names) > 1 else None), catalog)
-        if catalog.type_named(names[-1], schema) is not None:
+        if catalog.type_named(names[-1], schema) is not None or catalog.lookup(names[-1], schema) is not None:  # (a relation's row type)
             raise SqlError(DUPLICATE_OBJECT, f'type "{names[-1]}" already exists')
         labels = tuple(v.sval for v in node.vals or ())
         for label in labels:
@@ -713,7 +717,7 @@ class Ddl(Dml):
         tag = "ALTER " + {"OBJECT_VIEW": "VIEW", "OBJECT_MATVIEW": "MATERIALIZED VIEW"}.get(
             kind if kind != "OBJECT_COLUMN" else node.relationType.name, "TABLE")
         if kind in ("OBJECT_TABLE", "OBJECT_VIEW", "OBJECT_MATVIEW"):
-            if catalog.lookup(node.newname, rel.schema) is not None:
+            if catalog.taken(node.newname, rel.schema):
                 raise SqlError(DUPLICATE_TABLE, f'relation "{node.newname}" already exists')
             for view in catalog.dependents(rel):  # PostgreSQL's views follow the relation by OID: theirs follow its name
                 await self._write_catalog(catalog_rows(view), -1)
@@ -943,6 +947,8 @@ class Ddl(Dml):
         if primary and rel.primary_key:
             raise SqlError("42P16", f'multiple primary keys for table "{rel.name}" are not allowed')
         name = c.conname or (f"{rel.name}_pkey" if primary else f"{rel.name}_{'_'.join(cols)}_key")
+        if catalog.sequence(name, rel.schema) is not None:  # (its index's name: one namespace with the relations)
+            raise SqlError(DUPLICATE_TABLE, f'relation "{name}" already exists')
         _refuse_duplicates(rel, name, cols, rows)
         names = rel.names + (("p" if primary else unique_slot(cols), name),)
         if not primary:
@@ -1003,7 +1009,7 @@ class Ddl(Dml):
         for k in cols:
             rel.column(k)
         name = node.idxname or f"{rel.name}_{'_'.join(cols)}_idx"
-        if catalog.index_owner(name, (rel.schema,)) is not None or catalog.lookup(name, rel.schema) is not None:
+        if catalog.taken(name, rel.schema):
             if node.if_not_exists:
                 return Result("CREATE INDEX", notices=[f'NOTICE 42P07: relation "{name}" already exists, skipping'])
             raise SqlError(DUPLICATE_TABLE, f'relation "{name}" already exists')
@@ -1080,7 +1086,7 @@ def _renamed_constraint(rel: Relation, old: str, name: str, catalog: Catalog, *,
         return None
     if (key is not None or check or foreign) and name in _constraint_names(rel):
         raise SqlError(DUPLICATE_OBJECT, f'constraint "{name}" for relation "{rel.name}" already exists')
-    if (key is not None or index is not None) and (catalog.lookup(name, rel.schema) is not None or catalog.index_owner(name, (rel.schema,)) is not None):
+    if (key is not None or index is not None) and catalog.taken(name, rel.schema):
         raise SqlError(DUPLICATE_TABLE, f'relation "{name}" already exists')
     if key is not None:
         slot = "p" if old == rel.primary_key_name else unique_slot(key)

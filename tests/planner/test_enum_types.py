@@ -11,7 +11,7 @@ from __future__ import annotations
 from tests.planner.helpers import assert_answers_as_postgres
 
 STATEMENTS = [
-    "DROP TABLE IF EXISTS en_pe", "DROP TYPE IF EXISTS en_mood, en_dup",
+    "DROP TABLE IF EXISTS en_pe", "DROP TABLE IF EXISTS en_m2", "DROP TYPE IF EXISTS en_mood, en_dup, en_m1",
     "CREATE TYPE en_mood AS ENUM ('sad', 'ok', 'happy')",
     "CREATE TYPE en_mood AS ENUM ('x')", "CREATE TYPE en_dup AS ENUM ('a', 'a')",
     "CREATE TABLE en_pe (id int PRIMARY KEY, m en_mood)",
@@ -45,6 +45,9 @@ STATEMENTS = [
     "ALTER TABLE en_ea ADD COLUMN t en_st DEFAULT 'b'", "SELECT id, t::text FROM en_ea ORDER BY id",
     "CREATE TABLE en_eb (id int, s en_st DEFAULT 'nope')",
     "DROP TABLE en_ea", "DROP TYPE en_st",
+    # a relation's row type takes its name: a type and a table or view of one name clash
+    "CREATE TYPE en_m1 AS ENUM ('a')", "CREATE TABLE en_m1 (a int)", "CREATE VIEW en_m1 AS SELECT 1", "CREATE SEQUENCE en_m1",
+    "CREATE TABLE en_m2 (a int)", "CREATE TYPE en_m2 AS ENUM ('a')", "DROP TABLE en_m2", "DROP TYPE en_m1",
 ]
 
 

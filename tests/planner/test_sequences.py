@@ -64,7 +64,7 @@ async def test_sequences_as_postgres(db, pg_url):
 # then ``select nextval('x_seq')``), SQLAlchemy's Sequence (``INSERT ... VALUES (nextval('s'), ...)``) and
 # pg_dump's output (``DEFAULT nextval('s'::regclass)``) use them
 STANDALONE = [
-    "DROP SEQUENCE IF EXISTS ss1, ss2, ss3, ss_cy, ss_down, ss_owned",
+    "DROP SEQUENCE IF EXISTS ss1, ss2, ss3, ss_cy, ss_down, ss_owned, ss_name, ss_ic_pkey",
     "CREATE SEQUENCE ss1 START 5 INCREMENT 2",
     "SELECT nextval('ss1'), nextval('ss1'), currval('ss1')",
     "SELECT setval('ss1', 100), nextval('ss1'), lastval()",
@@ -113,8 +113,13 @@ STANDALONE = [
     "INSERT INTO ss_ia (v) VALUES ('a'), ('b') RETURNING id",
     "CREATE TABLE ss_ib (id smallint GENERATED ALWAYS AS IDENTITY (START WITH 0), v text)",
     "CREATE TABLE ss_ic (id int GENERATED ALWAYS AS IDENTITY (MAXVALUE 2147483647), v text)", "INSERT INTO ss_ic (v) VALUES ('x') RETURNING id",
+    # one namespace with the relations and their indexes (a view named as a sequence made every later catalog read fail)
+    "CREATE SEQUENCE ss_name", "CREATE VIEW ss_name AS SELECT 1 AS a", "CREATE MATERIALIZED VIEW ss_name AS SELECT 1 AS a",
+    "CREATE TABLE ss_name AS SELECT 1 AS a", "ALTER TABLE ss_ic RENAME TO ss_name", "CREATE INDEX ss_name ON ss_ic (v)",
+    "CREATE TABLE ss_id (a int, CONSTRAINT ss_name PRIMARY KEY (a))", "ALTER TABLE ss_ic ADD CONSTRAINT ss_name UNIQUE (v)",
+    "CREATE SEQUENCE ss_ic", "CREATE SEQUENCE ss_ic_pkey", "SELECT count(*) FROM ss_ic", "DROP SEQUENCE ss_name, ss_ic_pkey",
 ]
 
 
 async def test_standalone_sequences_as_postgres(db, pg_url):
-    await assert_answers_as_postgres(db.session(), pg_url, STANDALONE, tables=["sst", "ssd", "ss1", "ss_ia", "ss_ib", "ss_ic"])
+    await assert_answers_as_postgres(db.session(), pg_url, STANDALONE, tables=["sst", "ssd", "ss1", "ss_ia", "ss_ib", "ss_ic", "ss_id"])
