@@ -681,18 +681,24 @@ class Ddl(Dml):
                 raise SqlError(INVALID_SCHEMA_NAME, f'schema "{name}" does not exist')
             inside = [r for r in catalog.relations.values() if r.schema == name]
             seqs = [q for q in catalog.sequences.values() if q.schema == name]
+            kinds = [t for t in catalog.types.values() if t.schema == name]
             routines = [f for f in catalog.functions if f.schema == name]
-            if (inside or seqs or routines) and node.behavior.name != "DROP_CASCADE":
+            if (inside or seqs or kinds or routines) and node.behavior.name != "DROP_CASCADE":
                 raise SqlError(
                     DEPENDENT_OBJECTS_STILL_EXIST,
                     f"cannot drop schema {name} because other objects depend on it",
                     detail="\n".join([f"{KIND_WORDS[r.kind]} {r.qualified} depends on schema {name}" for r in inside]
                                      + [f"sequence {q.qualified} depends on schema {name}" for q in seqs]
+                                     + [f"type {t.qualified} depends on schema {name}" for t in kinds]
                                      + [f"function {f.qualified}({', '.join(f.arg_types)}) depends on schema {name}" for f in routines]),
                     hint="Use DROP ... CASCADE to drop the dependent objects too.",
                 )
             rels = self._with_dependents(catalog, inside, True, notices)
+            if any(c.type.removesuffix("[]") == t.sql_type for r in catalog.relations.values() if r not in rels for c in r.columns for t in kinds):
+                raise not_supported("DROP SCHEMA ... CASCADE of a type columns elsewhere are of")
             await self._drop_relations(rels, seqs)
+            if kinds:
+                await self._write_catalog(type_rows(*kinds), -1)
             if routines:
                 await self._write_catalog(function_rows(*routines), -1)
             await self._write_catalog(schema_rows(name), -1)

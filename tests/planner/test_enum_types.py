@@ -48,6 +48,9 @@ STATEMENTS = [
     # a relation's row type takes its name: a type and a table or view of one name clash
     "CREATE TYPE en_m1 AS ENUM ('a')", "CREATE TABLE en_m1 (a int)", "CREATE VIEW en_m1 AS SELECT 1", "CREATE SEQUENCE en_m1",
     "CREATE TABLE en_m2 (a int)", "CREATE TYPE en_m2 AS ENUM ('a')", "DROP TABLE en_m2", "DROP TYPE en_m1",
+    # a schema's types go with it (they stayed behind a dropped schema, and the catalog failed its invariant check)
+    "DROP SCHEMA IF EXISTS en_sx CASCADE", "CREATE SCHEMA en_sx", "CREATE TYPE en_sx.e AS ENUM ('a')", "CREATE TABLE en_sx.t (a en_sx.e)",
+    "DROP SCHEMA en_sx", "DROP SCHEMA en_sx CASCADE", "SELECT count(*) FROM pg_type WHERE typname = 'e'",
 ]
 
 
