@@ -546,6 +546,31 @@ class Ddl(Dml):
             raise SqlError(UNDEFINED_OBJECT, f'type "{parts[-1]}" does not exist')
         return found
 
+    async def _rename_enum(self, catalog: Catalog, node: ast.RenameStmt) -> Result:
+        """ALTER TYPE name RENAME TO new (its columns follow it: they name its OID)."""
+        old = self._enum(catalog, node.object)
+        if catalog.type_named(node.newname, old.schema) is not None or catalog.lookup(node.newname, old.schema) is not None:
+            raise SqlError(DUPLICATE_OBJECT, f'type "{node.newname}" already exists')
+        await self._write_catalog(type_rows(old), -1)
+        await self._write_catalog(type_rows(replace(old, name=node.newname)), 1)
+        return Result("ALTER TYPE")
+
+    async def _rename_sequence(self, catalog: Catalog, node: ast.RenameStmt) -> Result:
+        """ALTER SEQUENCE [IF EXISTS] name RENAME TO new (its counter is kept by OID)."""
+        rv = node.relation
+        old = catalog.sequence(rv.relname, rv.schemaname, self.search_path)
+        if old is None:
+            if node.missing_ok:
+                return Result("ALTER SEQUENCE", notices=[f'NOTICE 00000: relation "{rv.relname}" does not exist, skipping'])
+            if catalog.lookup(rv.relname, rv.schemaname, self.search_path) is not None:
+                raise SqlError(WRONG_OBJECT_TYPE, f'"{rv.relname}" is not a sequence')
+            raise SqlError(UNDEFINED_TABLE, f'relation "{rv.relname}" does not exist')
+        if catalog.taken(node.newname, old.schema):
+            raise SqlError(DUPLICATE_TABLE, f'relation "{node.newname}" already exists')
+        await self._write_catalog(sequence_rows(old), -1)
+        await self._write_catalog(sequence_rows(replace(old, name=node.newname)), 1)
+        return Result("ALTER SEQUENCE")
+
     async def _drop_types(self, node: ast.DropStmt, catalog: Catalog) -> Result:
         """DROP TYPE [IF EXISTS] name, ...: 2BP01 while a column is of it."""
         notices, dropping = [], []
@@ -714,6 +739,12 @@ class Ddl(Dml):
             raise not_supported("ALTER SCHEMA RENAME")
         if kind == "OBJECT_INDEX":
             return await self._rename_index(catalog, rv, node.newname, node.missing_ok)
+        if kind == "OBJECT_TYPE":
+            return await self._rename_enum(catalog, node)
+        if kind == "OBJECT_SEQUENCE":
+            return await self._rename_sequence(catalog, node)
+        if rv is None:  # (a function's, a role's, ... name)
+            raise not_supported(f"ALTER {kind.removeprefix('OBJECT_')} ... RENAME")
         rel = catalog.lookup(rv.relname, rv.schemaname, self.search_path)
         if rel is None:
             if node.missing_ok:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from tests.planner.helpers import assert_answers_as_postgres
 
 STATEMENTS = [
-    "DROP TABLE IF EXISTS en_pe", "DROP TABLE IF EXISTS en_m2", "DROP TYPE IF EXISTS en_mood, en_dup, en_m1",
+    "DROP TABLE IF EXISTS en_pe", "DROP TABLE IF EXISTS en_m2", "DROP TABLE IF EXISTS en_rt", "DROP TYPE IF EXISTS en_mood, en_dup, en_m1, en_re, en_rf",
     "CREATE TYPE en_mood AS ENUM ('sad', 'ok', 'happy')",
     "CREATE TYPE en_mood AS ENUM ('x')", "CREATE TYPE en_dup AS ENUM ('a', 'a')",
     "CREATE TABLE en_pe (id int PRIMARY KEY, m en_mood)",
@@ -51,6 +51,10 @@ STATEMENTS = [
     # a schema's types go with it (they stayed behind a dropped schema, and the catalog failed its invariant check)
     "DROP SCHEMA IF EXISTS en_sx CASCADE", "CREATE SCHEMA en_sx", "CREATE TYPE en_sx.e AS ENUM ('a')", "CREATE TABLE en_sx.t (a en_sx.e)",
     "DROP SCHEMA en_sx", "DROP SCHEMA en_sx CASCADE", "SELECT count(*) FROM pg_type WHERE typname = 'e'",
+    # RENAME TO: its columns follow it (ALTER TYPE ... RENAME failed inside txngate: no relation to look up)
+    "CREATE TYPE en_re AS ENUM ('a', 'b')", "CREATE TABLE en_rt (x en_re)", "INSERT INTO en_rt VALUES ('b')",
+    "ALTER TYPE en_re RENAME TO en_rf", "SELECT x::text, pg_typeof(x)::text FROM en_rt", "SELECT 'a'::en_rf::text", "SELECT 'a'::en_re",
+    "ALTER TYPE en_nope RENAME TO x", "DROP TABLE en_rt", "DROP TYPE en_rf",
 ]
 
 

@@ -64,7 +64,7 @@ async def test_sequences_as_postgres(db, pg_url):
 # then ``select nextval('x_seq')``), SQLAlchemy's Sequence (``INSERT ... VALUES (nextval('s'), ...)``) and
 # pg_dump's output (``DEFAULT nextval('s'::regclass)``) use them
 STANDALONE = [
-    "DROP SEQUENCE IF EXISTS ss1, ss2, ss3, ss_cy, ss_down, ss_owned, ss_name, ss_ic_pkey",
+    "DROP SEQUENCE IF EXISTS ss1, ss2, ss3, ss_cy, ss_down, ss_owned, ss_name, ss_ic_pkey, ss_ra, ss_rb",
     "CREATE SEQUENCE ss1 START 5 INCREMENT 2",
     "SELECT nextval('ss1'), nextval('ss1'), currval('ss1')",
     "SELECT setval('ss1', 100), nextval('ss1'), lastval()",
@@ -118,6 +118,10 @@ STANDALONE = [
     "CREATE TABLE ss_name AS SELECT 1 AS a", "ALTER TABLE ss_ic RENAME TO ss_name", "CREATE INDEX ss_name ON ss_ic (v)",
     "CREATE TABLE ss_id (a int, CONSTRAINT ss_name PRIMARY KEY (a))", "ALTER TABLE ss_ic ADD CONSTRAINT ss_name UNIQUE (v)",
     "CREATE SEQUENCE ss_ic", "CREATE SEQUENCE ss_ic_pkey", "SELECT count(*) FROM ss_ic", "DROP SEQUENCE ss_name, ss_ic_pkey",
+    # RENAME TO keeps the counter
+    "CREATE SEQUENCE ss_ra", "SELECT nextval('ss_ra')", "ALTER SEQUENCE ss_ra RENAME TO ss_rb", "SELECT nextval('ss_rb')",
+    "SELECT nextval('ss_ra')", "ALTER SEQUENCE ss_rb RENAME TO ss_ic", "ALTER SEQUENCE IF EXISTS ss_zz RENAME TO q",
+    "ALTER SEQUENCE ss_ic RENAME TO q", "DROP SEQUENCE ss_rb",
 ]
 
 
