@@ -803,7 +803,7 @@ class Ddl(Dml):
         return grants.default_privileges(node, await self.work.catalog(), self.user)
 
     async def alter_owner(self, node: ast.AlterOwnerStmt) -> Result:
-        return grants.alter_owner(node, await self.work.catalog(), self.user)
+        return grants.alter_owner(node, await self.work.catalog(), self.user, self.search_path)
 
     async def create_extension(self, node: ast.CreateExtensionStmt) -> Result:
         return grants.create_extension(node)

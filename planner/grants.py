@@ -83,14 +83,18 @@ def change_owner(kind: str, rv: ast.RangeVar, owner: ast.RoleSpec, catalog: Cata
     check_role(owner, user, public=False)
 
 
-def alter_owner(node: ast.AlterOwnerStmt, catalog: Catalog, user: str) -> Result:
-    """ALTER SCHEMA | DATABASE ... OWNER TO."""
+def alter_owner(node: ast.AlterOwnerStmt, catalog: Catalog, user: str, search_path: tuple[str, ...] = ("public",)) -> Result:
+    """ALTER SCHEMA | DATABASE | TYPE ... OWNER TO (the one role there is)."""
     kind = node.objectType.name
     if kind == "OBJECT_SCHEMA":
         _schema(catalog, node.object.sval)
     elif kind == "OBJECT_DATABASE":
         if node.object.sval != DATABASE:
             raise SqlError("3D000", f'database "{node.object.sval}" does not exist')
+    elif kind == "OBJECT_TYPE":  # an enum type (pg_dump writes ALTER TYPE ... OWNER TO after CREATE TYPE)
+        parts = [n.sval for n in node.object]
+        if catalog.type_named(parts[-1], parts[-2] if len(parts) > 1 else None, search_path) is None:
+            raise SqlError("42704", f'type "{parts[-1]}" does not exist')
     else:
         raise not_supported(f"ALTER {kind.removeprefix('OBJECT_')} OWNER TO")
     check_role(node.newowner, user, public=False)

@@ -127,6 +127,8 @@ STATEMENTS = [(sql, ()) for sql in [
     "ALTER TABLE nope OWNER TO CURRENT_USER",
     "ALTER SCHEMA an OWNER TO CURRENT_USER",
     "ALTER SCHEMA nope OWNER TO CURRENT_USER",
+    "DROP TYPE IF EXISTS tdl_e", "CREATE TYPE tdl_e AS ENUM ('a')", "ALTER TYPE tdl_e OWNER TO CURRENT_USER",
+    "ALTER TYPE tdl_nope OWNER TO CURRENT_USER", "DROP TYPE tdl_e",
     # extensions (plpgsql, uuid-ossp and pgcrypto installed: their functions built in)
     "CREATE EXTENSION IF NOT EXISTS plpgsql",
     "CREATE EXTENSION plpgsql",
