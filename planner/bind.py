@@ -42,7 +42,7 @@ from planner.parse import copy_tree, pg_sql, walk
 from planner.resolve import ColumnTypes, column_type, resolve, row_columns, scalar_in_from, scoped_type
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, pattern_quantifier, raised, replace_children
 from planner.sqltypes import type_name as sql_type_name
-from planner.sqltypes import (BIT_TYPES, TYPE_SCOPE, enum_type, is_enum, FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, STORED_PLACES, canonical, fraction_precision, spark_stored_numeric,
+from planner.sqltypes import (BIT_TYPES, TYPE_SCOPE, builtin_type_name, enum_type, is_enum, FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, STORED_PLACES, canonical, fraction_precision, spark_stored_numeric,
                               special_datetime, typed_literal)
 from values import (CATALOG_TYPES, ArrayLiteralError, ByteaInputError, IntervalSyntax, abbreviation, abbreviation_steps, engine_offset, interval_text,
                     numeric_zone, parse_array, parse_bytea, qualified_interval, time_text, unit_field)
@@ -4722,8 +4722,8 @@ def _real_widened(n: ast.Node, columns: ColumnTypes) -> ast.Node | None:
 def _enum_cast(n: ast.TypeCast):
     """The enum type a cast names (not an array of it), else None."""
     names = [x.sval for x in n.typeName.names]
-    if n.typeName.arrayBounds or len(names) > 2 or names[-1] in FLOAT_NAMES or names[-1] in INTEGER_NAMES:
-        return None
+    if n.typeName.arrayBounds or len(names) > 2 or builtin_type_name(names[-1]):
+        return None  # (a built-in type's cast reads no catalog key)
     catalog = TYPE_SCOPE.get()
     return catalog.type_named(names[-1], names[0] if len(names) == 2 else None) if catalog is not None else None
 

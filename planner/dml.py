@@ -431,7 +431,9 @@ class Dml:
         for col in rel.columns:
             if not col.filled or col.name in given or rows.num_rows == 0:
                 continue
-            values = pa.array(await self.take_values(rel, col, rows.num_rows), pa.int64()).cast(rows.schema.field(col.name).type)
+            taken = await self.take_values(rel, col, rows.num_rows)
+            numbers = np.arange(taken.start, taken.stop, taken.step, dtype=np.int64) if isinstance(taken, range) else taken  # (no Python int per row)
+            values = pa.array(numbers, pa.int64()).cast(rows.schema.field(col.name).type)
             rows = rows.set_column(rows.schema.get_field_index(col.name), col.name, values)
         return rows
 
@@ -451,13 +453,14 @@ class Dml:
                 out[i] = await self.take_values(rel, col, counts[i])
         return out
 
-    async def take_values(self, rel: Relation, col, n: int) -> list[int]:
+    async def take_values(self, rel: Relation, col, n: int) -> range | list[int]:
         """The next ``n`` values of ``col``'s sequence (nextval): its own
-        (serial, identity), or the one its DEFAULT nextval(...) names."""
+        (serial, identity), or the one its DEFAULT nextval(...) names; a
+        range but for a CYCLE sequence's."""
         if col.next_of is not None:
             counter = sequences.resolve(await self.work.catalog(), self.search_path, col.next_of)
             return await sequences.take(self, counter, n)
-        return list(range(first := await self._take_own(rel, col, n), first + n))
+        return range(first := await self._take_own(rel, col, n), first + n)
 
     async def _take_own(self, rel: Relation, col, n: int) -> int:
         """The first of ``n`` next values of a serial or identity column's sequence."""

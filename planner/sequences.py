@@ -138,9 +138,9 @@ def standalone(seq: Sequence) -> Counter:
     return Counter(seq.key, seq.name, seq.increment, seq.minimum, seq.maximum, sequence=seq)
 
 
-async def take(dml, counter: Counter, n: int) -> list[int]:
+async def take(dml, counter: Counter, n: int) -> range | list[int]:
     """The next ``n`` values of ``counter`` (nextval, ``n`` times), in
-    order; 2200H past its bounds (a CYCLE sequence starts again)."""
+    order; 2200H past its bounds (a CYCLE sequence starts again: a list)."""
     if counter.sequence is None:
         return await dml.take_values(counter.rel, counter.column, n)
     seq = counter.sequence
@@ -156,7 +156,7 @@ async def take(dml, counter: Counter, n: int) -> list[int]:
         raise SqlError("2200H", f'nextval: reached maximum value of sequence "{seq.name}" ({seq.maximum})')
     if seq.increment < 0 and last < seq.minimum:
         raise SqlError("2200H", f'nextval: reached minimum value of sequence "{seq.name}" ({seq.minimum})')
-    return list(range(first, last + seq.increment, seq.increment))
+    return range(first, last + seq.increment, seq.increment)
 
 
 async def restart(db, counter: Counter, value: int, is_called: bool = True) -> None:

@@ -47,6 +47,13 @@ def is_enum(sql_type: str | None) -> bool:
     return sql_type is not None and sql_type.startswith("enum(")
 
 
+def builtin_type_name(name: str) -> bool:
+    """Whether a type name (pglast's last name part) is one of PostgreSQL's
+    own, which no CREATE TYPE in scope can stand for here (so a cast to one
+    looks nothing up in the catalog)."""
+    return name in _ALIASES or name in SERIALS or name in CATALOG_TYPES or name in _OTHER_BUILTIN_NAMES
+
+
 _ALIASES = {
     "int2": "smallint", "smallint": "smallint",
     "int4": "integer", "int": "integer", "integer": "integer",
@@ -113,6 +120,10 @@ def canonical(tn: ast.TypeName, *, array_ok: bool = False) -> str:
         raise SqlError(UNDEFINED_OBJECT, f'type "{".".join(names[-1:])}" does not exist')
     return canon
 
+
+#: built-in type names canonical() reads beside the aliases (those with type modifiers, the refused ones)
+_OTHER_BUILTIN_NAMES = frozenset({"numeric", "decimal", "varchar", "character varying", "bpchar", "char", "character", "timetz",
+                                  "bit", "varbit", "int2", "int4", "int8", "float4", "float8"})
 
 #: PostgreSQL's bit strings (bit(n), bit varying), which the engine has no type for
 BIT_TYPES = ("bit", "varbit")
