@@ -634,8 +634,13 @@ class Binder:
                                                                     rexpr=n.rexpr), result=null),), defresult=copy.deepcopy(n.lexpr))
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "/" and self.dialect == "duckdb" \
                 and _is_interval(n.lexpr, self._columns):
-            # interval / n as interval * (1 / n): DuckDB's integer division (PostgreSQL's, on integers) has no interval form
-            return expand("_arg1 * (CAST(1 AS double precision) / _arg2)", [n.lexpr, n.rexpr])
+            # interval / n as PostgreSQL's interval_div: DuckDB has no interval division
+            return expand("txngate_interval_div(_arg1, CAST(_arg2 AS double precision))", [n.lexpr, n.rexpr])
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "*" and n.lexpr is not None \
+                and self.dialect == "duckdb" and _is_interval(n.lexpr, self._columns) != _is_interval(n.rexpr, self._columns):
+            # interval * n (n * interval) as PostgreSQL's interval_mul: the engine's product rounds otherwise
+            span, factor = (n.lexpr, n.rexpr) if _is_interval(n.lexpr, self._columns) else (n.rexpr, n.lexpr)
+            return expand("txngate_interval_mul(_arg1, CAST(_arg2 AS double precision))", [span, factor])
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-") and n.lexpr is not None \
                 and self.dialect == "duckdb":
             moved = _zoned_move(n, self._columns)
@@ -1886,7 +1891,7 @@ def column_types(node: ast.Node, catalog: Catalog, search_path: tuple[str, ...])
                 if rel.kind != "view" or is_char(col.type):
                     found.setdefault(col.name, set()).add(col.type)
         elif isinstance(n, ast.RangeFunction):
-            for name, t in jsonops.table_function_columns(n).items():
+            for name, t in {**jsonops.table_function_columns(n), **_series_columns(n)}.items():
                 found.setdefault(name, set()).add(t)
             row_type = jsonops.populated_type(n)  # json_populate_record(NULL::t, ...): t's columns
             rel = catalog.lookup(row_type[-1], row_type[0] if len(row_type) == 2 else None, search_path) if row_type else None
@@ -1896,6 +1901,30 @@ def column_types(node: ast.Node, catalog: Catalog, search_path: tuple[str, ...])
     _numeric_aliases(node, found)
     _json_aliases(node, found)
     return {name: types.pop() for name, types in found.items() if len(types) == 1}
+
+
+def _series_columns(rf: ast.RangeFunction) -> dict[str, str]:
+    """The timestamp or timestamptz column of ``generate_series(start,
+    stop, step)`` of dates or times in FROM, by its name (a RANGE frame
+    over it takes an interval offset)."""
+    if len(rf.functions) != 1 or not isinstance(call := rf.functions[0][0], ast.FuncCall) \
+            or call.funcname[-1].sval != "generate_series" or len(call.args or ()) != 3:
+        return {}
+    kinds = [_datetime_kind(a, {}) or ("timestamptz" if _is_now(a) else None) for a in call.args[:2]]
+    if None in kinds:
+        return {}
+    alias = rf.alias
+    name = alias.colnames[0].sval if alias is not None and alias.colnames else alias.aliasname if alias is not None else "generate_series"
+    return {name: "timestamp" if kinds == ["timestamp", "timestamp"] else "timestamptz"}
+
+
+def _is_now(n: ast.Node) -> bool:
+    """``n`` is now() or CURRENT_TIMESTAMP, or one plus or minus something."""
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-") and n.lexpr is not None:
+        return _is_now(n.lexpr)
+    if isinstance(n, ast.FuncCall):
+        return n.funcname[-1].sval in ("now", "transaction_timestamp", "statement_timestamp", "clock_timestamp") and not n.args
+    return isinstance(n, ast.SQLValueFunction) and n.op.name == "SVFOP_CURRENT_TIMESTAMP"
 
 
 def _name_subquery_outputs(node: ast.Node) -> None:
@@ -2224,7 +2253,7 @@ def _type_unknown_values(select: ast.SelectStmt) -> None:
 
 
 #: functions whose value is an interval
-_INTERVAL_FUNCTIONS = {"age", "justify_days", "justify_hours", "justify_interval", "make_interval"}
+_INTERVAL_FUNCTIONS = {"age", "justify_days", "justify_hours", "justify_interval", "make_interval", "txngate_interval_mul", "txngate_interval_div"}
 
 
 def _maybe_interval(n: ast.Node | None, columns: dict[str, str]) -> bool:
@@ -2524,6 +2553,8 @@ def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
         return _set_operation_types(select, columns) or kinds
     targets = getattr(select, "targetList", None)
     stars = [isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.A_Star) for t in targets or ()]
+    if stars == [True] and (inner := _starred_query(select)) is not None:
+        return result_types(inner, columns, computed_only=False) or kinds  # SELECT * FROM (SELECT varchar_col ...) s
     if not targets or sum(stars) > 1 or (any(stars) and (kinds is None or len(targets) == 1)):
         return kinds
     if any(stars):  # one star, expanded in kinds: the other columns' declared types beside it (SELECT *, pg_typeof(x) ...)
@@ -2547,6 +2578,17 @@ def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
     if not any(declared):
         return kinds
     return [c or k for c, k in zip(declared, kinds or [None] * len(declared))]
+
+
+def _starred_query(select: ast.SelectStmt) -> ast.Node | None:
+    """The query whose columns ``SELECT * FROM x`` passes through when x is
+    the one FROM item and a subquery or a CTE of the statement."""
+    source = (select.fromClause or (None,))[0] if len(select.fromClause or ()) == 1 else None
+    if isinstance(source, ast.RangeSubselect):
+        return source.subquery
+    if isinstance(source, ast.RangeVar) and source.schemaname is None and select.withClause is not None:
+        return next((c.ctequery for c in select.withClause.ctes if c.ctename == source.relname and not c.cterecursive), None)
+    return None
 
 
 def _set_operation_types(select: ast.SelectStmt, columns: Callable[[], dict[str, str]]) -> list[str | None] | None:
@@ -3527,6 +3569,8 @@ def _is_interval(n: ast.Node | None, columns: dict[str, str]) -> bool:
         return _is_interval(n.lexpr, columns) or op == "*" and _is_interval(n.rexpr, columns)
     if (arms := _arms(n)) is not None:
         return any(_is_interval(a, columns) for a in arms)
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("sum", "avg", "min", "max") and len(n.args or ()) == 1:
+        return _is_interval(n.args[0], columns)  # (an aggregate or a window's)
     return isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _INTERVAL_FUNCTIONS and not n.over
 
 
@@ -3596,7 +3640,7 @@ def _interval_aggregate(fc: ast.FuncCall) -> ast.Node:
     if fc.funcname[-1].sval == "sum":
         return total
     count = ast.FuncCall(funcname=(ast.String(sval="count"),), args=tuple(fc.args), agg_filter=fc.agg_filter, over=fc.over)
-    return expand("_arg1 * (CAST(1 AS double precision) / NULLIF(_arg2, 0))", [total, count])  # of no rows: NULL
+    return expand("txngate_interval_div(_arg1, CAST(NULLIF(_arg2, 0) AS double precision))", [total, count])  # of no rows: NULL
 
 
 def _is_text(n: ast.Node) -> bool:

@@ -1312,6 +1312,37 @@ INTERVAL_TO_CHARS = [
     "SELECT to_char(i, 'DD \"days\" HH24 \"h\"') FROM itc ORDER BY i NULLS LAST",
 ]
 
+# a star over a subquery or CTE keeps the varchar its columns pass through (was text);
+# a RANGE frame over generate_series of times takes a string offset as an interval (was 42804)
+PASSED_THROUGH = [
+    "CREATE TABLE pt (depname varchar, code varchar(4), empno bigint)",
+    "INSERT INTO pt VALUES ('develop', 'd1', 10), ('sales', 's1', 1), ('personnel', NULL, 5)",
+    "SELECT * FROM (SELECT empno, depname, row_number() OVER (PARTITION BY depname ORDER BY empno) rn FROM pt) e WHERE rn < 3 ORDER BY empno",
+    "SELECT * FROM (SELECT depname, code, empno FROM pt) e WHERE empno < 3",
+    "WITH w AS (SELECT code, depname FROM pt) SELECT * FROM w ORDER BY code",
+    "SELECT e.* FROM (SELECT code, upper(depname) AS u FROM pt) e ORDER BY code",
+    "SELECT i, min(i) OVER (ORDER BY i RANGE BETWEEN '1 day' PRECEDING AND '10 days' FOLLOWING) AS m"
+    " FROM generate_series('2024-01-01'::timestamptz, '2024-01-05'::timestamptz, '1 day') i",
+    "SELECT x, count(*) OVER (ORDER BY x RANGE BETWEEN '36 hours' PRECEDING AND CURRENT ROW)"
+    " FROM generate_series('2024-02-27'::timestamp, '2024-03-02'::timestamp, '12 hours') AS g(x)",
+    "SELECT count(*) FROM (SELECT min(i) OVER (ORDER BY i RANGE BETWEEN '1 day' PRECEDING AND '10 days' FOLLOWING)"
+    " FROM generate_series(now(), now() + '100 days'::interval, '1 hour') i) s",
+]
+
+# an interval times or divided by a number, and avg(interval), as interval_mul and interval_div scale it
+# (avg was one microsecond off: a product by the count's inverse); sum(interval) / n was 42883
+INTERVAL_SCALED = [
+    "CREATE TABLE isc (g int, iv interval)",
+    "INSERT INTO isc VALUES (1, '00:00'), (1, '-00:00:01'), (1, '36 hours'), (1, '2 mons'), (1, '-1 years -1 days'), (1, '00:00:00.000001'),"
+    " (2, '-1 mons -20 days +01:59:59.5'), (2, '-2 mons -1 day 03:00:00'), (2, '-39 days -0.0005 seconds'), (3, NULL)",
+    "SELECT g, avg(iv), sum(iv) / 6, sum(iv) * (1.0::float8 / 6), max(iv) / 2.5, '2024-01-01'::timestamp + sum(iv) / 7 FROM isc GROUP BY g ORDER BY g",
+    "SELECT g, iv / 3, 2.5 * iv, iv * 0.3333333, iv / -4, iv * '2' FROM isc ORDER BY g, iv",
+    "SELECT avg(iv) OVER (ORDER BY g, iv) FROM isc ORDER BY g, iv",
+    "SELECT interval '1 year 3 mons 7 days 01:00:01.000003' / 7, interval '-5 mons -3 days' / 3.3, interval '-7 mons 3 days -00:00:01' * 1.7",
+    "SELECT avg(iv) FROM isc WHERE false",
+    "SELECT iv / 0 FROM isc", "SELECT iv * 'nan'::float8 FROM isc", "SELECT '1 mon'::interval / 1e-300::float8",
+]
+
 ARRAY_OPERATIONS = [
     "CREATE TABLE arr (id int, i int, s smallint, v varchar(8), a integer[], ta text[])",
     "INSERT INTO arr VALUES (1, 0, 0, '', '{1,2,3}', '{a,b}'), (2, 1, 1, 'a', '{}', '{}'), (3, -7, -3, 'abc', '{NULL,5}', '{NULL}'),"
@@ -1851,6 +1882,8 @@ DIFFERENTIAL = {
     "grouping_expressions": (GROUPING_EXPRESSIONS, ("ge",)),
     "overlaps": (OVERLAPS, ("bk",)),
     "interval_to_chars": (INTERVAL_TO_CHARS, ("itc",)),
+    "passed_through": (PASSED_THROUGH, ("pt",)),
+    "interval_scaled": (INTERVAL_SCALED, ("isc",)),
 }
 
 
