@@ -409,6 +409,8 @@ def _built(fc: ast.FuncCall, name: str, args: list[ast.Node], columns: dict[str,
         if isinstance(n, ast.RowExpr) and n.args:  # ROW(1, 'foo'): PostgreSQL names its fields f1, f2, ... (the engine's is an array)
             fields = [joined([_string(f'"f{i}":'), value(a)], "") for i, a in enumerate(n.args, 1)]
             return joined([_string("{"), joined(fields, ","), _string("}")], "")
+        if _json_array_column(n, columns or {}):  # a json[] or jsonb[] column: its documents as they are, not strings
+            return ast.CoalesceExpr(args=(ast.FuncCall(funcname=(ast.String(sval="txngate_json_docs_text"),), args=(n,)), _string("null")))
         json_fields, present = _whole_row(n, columns)
         text = ast.FuncCall(funcname=(ast.String(sval="txngate_json_value"),), args=(n,)) if json_fields is None else \
             ast.FuncCall(funcname=(ast.String(sval="txngate_json_row"),), args=(n, json_fields))  # its json as the documents
@@ -436,6 +438,12 @@ def _built(fc: ast.FuncCall, name: str, args: list[ast.Node], columns: dict[str,
         compact = _built(fc, name, args[:1], columns)
         return expand("CASE WHEN _arg2 IS NULL THEN NULL WHEN _arg2 THEN txngate_json_pretty_top(_arg1) ELSE _arg1 END",
                       [compact, _cast_to_bool(args[1])])
+    elif name == "array_to_json" and len(args) == 1 and fc.over is None and fc.agg_filter is None and not fc.agg_order \
+            and (agg := _json_array_agg(args[0], columns or {})) is not None:
+        # array_to_json(array_agg(j)) of json or jsonb: the documents as they are, not strings (the engine's list is of text)
+        items = ast.FuncCall(funcname=(ast.String(sval="list"),), args=(_json_element(agg.args[0], kind(agg.args[0], columns or {}), columns or {}),),
+                             agg_order=agg.agg_order, agg_filter=agg.agg_filter, agg_distinct=agg.agg_distinct, over=agg.over)
+        text = ast.FuncCall(funcname=(ast.String(sval="txngate_json_array_text"),), args=(items,))
     elif name in ("to_json", "to_jsonb", "row_to_json", "array_to_json") and len(args) == 1 and fc.over is None and not fc.agg_order:
         if isinstance(args[0], ast.RowExpr):
             text = value(args[0])
@@ -450,6 +458,11 @@ def _built(fc: ast.FuncCall, name: str, args: list[ast.Node], columns: dict[str,
         # the values listed (DISTINCT, ORDER BY and FILTER as given), then written out
         order = fc.agg_order or ((ast.SortBy(node=copy.deepcopy(args[0]), sortby_dir=SortByDir.SORTBY_DEFAULT,
                                              sortby_nulls=SortByNulls.SORTBY_NULLS_DEFAULT),) if fc.agg_distinct else None)
+        if _json_array_column(args[0], columns or {}):  # json_agg of a json[] column: its documents, not strings
+            items = ast.FuncCall(funcname=(ast.String(sval="list"),), args=(ast.FuncCall(funcname=(ast.String(sval="txngate_json_docs_text"),),
+                                 args=(args[0],)),), agg_order=order, agg_filter=fc.agg_filter, agg_distinct=fc.agg_distinct, over=fc.over)
+            return ast.TypeCast(arg=ast.FuncCall(funcname=(ast.String(sval="txngate_json_agg_docs"),), args=(items,)),
+                                typeName=ast.TypeName(names=(ast.String(sval="json"),), typemod=-1))
         json_fields, present = _whole_row(args[0], columns)
         item = args[0] if present is None else expand("CASE WHEN _arg1 IS NULL THEN NULL ELSE _arg2 END", [present, args[0]])
         items = ast.FuncCall(funcname=(ast.String(sval="list"),), args=(item,), agg_order=order, agg_filter=fc.agg_filter,
@@ -465,6 +478,18 @@ def _built(fc: ast.FuncCall, name: str, args: list[ast.Node], columns: dict[str,
     else:
         return None  # DISTINCT and other shapes: the engine's own (compact) text
     return ast.TypeCast(arg=text, typeName=ast.TypeName(names=(ast.String(sval="json"),), typemod=-1))
+
+
+def _json_array_column(n: ast.Node, columns: dict[str, str]) -> bool:
+    """``n`` is a column of a one-dimensional json[] or jsonb[] type."""
+    return isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and column_type(n, columns) in ("json[]", "jsonb[]")
+
+
+def _json_array_agg(n: ast.Node, columns: dict[str, str]) -> ast.FuncCall | None:
+    """``n`` when it is array_agg of a json or jsonb value, else None."""
+    if isinstance(n, ast.FuncCall) and _name(n) == "array_agg" and len(n.args or ()) == 1 and kind(n.args[0], columns) in JSON_TYPES:
+        return n
+    return None
 
 
 def _whole_row(n: ast.Node, columns: dict[str, str] | None) -> tuple[ast.A_Const | None, ast.ColumnRef | None]:

@@ -1390,6 +1390,15 @@ def macros() -> tuple[str, ...]:
         "WHEN v IS NOT NULL AND (typeof(v) LIKE 'STRUCT%' OR typeof(v) LIKE '%[]') THEN ', \n ' ELSE ', ' END",
         "CREATE OR REPLACE MACRO txngate_json_agg_text(l) AS '[' || array_to_string(list_transform(l, "
         "lambda _le, _i: txngate_json_agg_separator(_le, _i) || txngate_json_value(_le)), '') || ']'",
+        # array_to_json's text of listed json documents: each as it is, "," between them
+        "CREATE OR REPLACE MACRO txngate_json_array_text(l) AS '[' || array_to_string(list_transform(l, "
+        "lambda _le: txngate_json_value(_le)), ',') || ']'",
+        # the same of a json[] or jsonb[] column, whose documents the engine holds as text ('null' for the array's NULLs),
+        # and json_agg of such texts (a line break before each array after the first, as txngate_json_agg_separator)
+        "CREATE OR REPLACE MACRO txngate_json_docs_text(l) AS '[' || array_to_string(list_transform(l, "
+        "lambda _le: coalesce(CAST(_le AS VARCHAR), 'null')), ',') || ']'",
+        "CREATE OR REPLACE MACRO txngate_json_agg_docs(l) AS '[' || array_to_string(list_transform(l, "
+        "lambda _le, _i: CASE WHEN _i = 1 THEN '' WHEN _le IS NOT NULL THEN ', \n ' ELSE ', ' END || coalesce(_le, 'null')), '') || ']'",
         # a whole row whose json and jsonb columns (f: their names as a JSON array) are written as the documents they hold
         # (planner.jsonops._whole_row), and json_agg of such rows
         "CREATE OR REPLACE MACRO txngate_json_row(v, f) AS CASE WHEN v IS NULL THEN 'null' "

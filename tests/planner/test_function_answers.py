@@ -1343,6 +1343,21 @@ INTERVAL_SCALED = [
     "SELECT iv / 0 FROM isc", "SELECT iv * 'nan'::float8 FROM isc", "SELECT '1 mon'::interval / 1e-300::float8",
 ]
 
+# json documents in arrays written as the documents they are: array_to_json(array_agg(j)) of a json column, and
+# a json[] or jsonb[] column in to_json, array_to_json and the builders (each element was a json string)
+JSON_ARRAYS = [
+    "CREATE TABLE jad (id int, j json, ja json[], jb jsonb[])",
+    "INSERT INTO jad VALUES (1, '{\"a\" :  1}', ARRAY['{\"a\" :  1}'::json, '[1,  2]'], ARRAY['{\"b\":   2}'::jsonb]),"
+    " (2, '[1,   2]', NULL, ARRAY[NULL, '1'::jsonb]), (3, NULL, '{}', '{}')",
+    "SELECT array_to_json(array_agg(j ORDER BY id)), array_to_json(array_agg(j ORDER BY id), true),"
+    " array_to_json(array_agg(j::jsonb ORDER BY id DESC)) FROM jad",
+    "SELECT array_to_json(array_agg(j) FILTER (WHERE j IS NOT NULL)) FROM jad",
+    "SELECT array_to_json(array_agg(j)) FROM jad WHERE false",
+    "SELECT id, array_to_json(ja), array_to_json(jb), to_json(ja), json_build_object('x', ja, 'y', jb), json_build_array(jb),"
+    " array_to_json(ja, true) FROM jad ORDER BY id",
+    "SELECT json_agg(ja ORDER BY id) FROM jad",
+]
+
 ARRAY_OPERATIONS = [
     "CREATE TABLE arr (id int, i int, s smallint, v varchar(8), a integer[], ta text[])",
     "INSERT INTO arr VALUES (1, 0, 0, '', '{1,2,3}', '{a,b}'), (2, 1, 1, 'a', '{}', '{}'), (3, -7, -3, 'abc', '{NULL,5}', '{NULL}'),"
@@ -1884,6 +1899,7 @@ DIFFERENTIAL = {
     "interval_to_chars": (INTERVAL_TO_CHARS, ("itc",)),
     "passed_through": (PASSED_THROUGH, ("pt",)),
     "interval_scaled": (INTERVAL_SCALED, ("isc",)),
+    "json_arrays": (JSON_ARRAYS, ("jad",)),
 }
 
 
