@@ -108,6 +108,7 @@ _RULES: tuple[Rule, ...] = (
     _rule(r"WHERE clause cannot contain aggregates", "42803", "aggregate functions are not allowed in WHERE"),
     _rule(r"aggregate function calls cannot be nested", "42803"),
     _rule(r"WHERE clause cannot contain window functions", "42P20", "window functions are not allowed in WHERE"),
+    _rule(r"GROUP BY clause cannot contain window functions", "42P20", "window functions are not allowed in GROUP BY"),
     _rule(r"Ambiguous reference to column name \"(.*?)\"", "42702", lambda m: f'column reference "{m.group(1)}" is ambiguous'),
     _rule(r"Ambiguous reference to table \"(.*?)\" \(duplicate alias", "42712", lambda m: f'table name "{m.group(1)}" specified more than once'),
     _rule(r"Referenced column \"(.*?)\" (?:was )?not found", "42703", lambda m: f'column "{m.group(1)}" does not exist'),
@@ -176,12 +177,23 @@ def as_duckdb_error(e: Exception) -> Exception:
     return _KINDS[m.group(1)](str(e)[m.start(1):]) if m and not isinstance(e, duckdb.Error) else e
 
 
+#: the parser's errors that are PostgreSQL's analysis errors, not syntax errors (pattern, SQLSTATE)
+_PARSER_RULES = [
+    (re.compile(r"window functions are not allowed in window definitions"), "42P20"),
+    (re.compile(r"window \"(.*?)\" is already defined"), "42P20"),
+]
+
+
 def map_error(e: Exception) -> EngineError:
     """The PostgreSQL error for DuckDB's ``e``."""
     if isinstance(e, duckdb.InterruptException):
         return EngineError("57014", "canceling statement due to user request")
     msg = re.sub(r"^[A-Za-z ]+ Error: ", "", str(e).split("\n")[0])
-    if not isinstance(e, duckdb.ParserException):
+    if isinstance(e, duckdb.ParserException):
+        for pattern, sqlstate in _PARSER_RULES:
+            if pattern.search(msg):
+                return EngineError(sqlstate, msg)
+    else:
         for pattern, sqlstate, wording, only in _RULES:
             m = pattern.search(msg) if isinstance(e, only) else None
             if m is not None:

@@ -1358,6 +1358,14 @@ JSON_ARRAYS = [
     "SELECT json_agg(ja ORDER BY id) FROM jad",
 ]
 
+# window functions where PostgreSQL allows none: 42P20, as its analysis reports them (the engine's parser: 42601)
+WINDOW_ERRORS = [
+    "SELECT count(*) OVER w FROM (VALUES (1)) v(x) WINDOW w AS (), w AS ()",
+    "SELECT rank() OVER (ORDER BY rank() OVER (ORDER BY x)) FROM (VALUES (1)) v(x)",
+    "SELECT x FROM (VALUES (1)) v(x) GROUP BY rank() OVER (ORDER BY x)",
+    "SELECT x FROM (VALUES (1)) v(x) WHERE rank() OVER (ORDER BY x) = 1",
+]
+
 ARRAY_OPERATIONS = [
     "CREATE TABLE arr (id int, i int, s smallint, v varchar(8), a integer[], ta text[])",
     "INSERT INTO arr VALUES (1, 0, 0, '', '{1,2,3}', '{a,b}'), (2, 1, 1, 'a', '{}', '{}'), (3, -7, -3, 'abc', '{NULL,5}', '{NULL}'),"
@@ -1900,6 +1908,7 @@ DIFFERENTIAL = {
     "passed_through": (PASSED_THROUGH, ("pt",)),
     "interval_scaled": (INTERVAL_SCALED, ("isc",)),
     "json_arrays": (JSON_ARRAYS, ("jad",)),
+    "window_errors": (WINDOW_ERRORS, ()),
 }
 
 
