@@ -266,30 +266,32 @@ MACROS = (
     *(f"CREATE OR REPLACE MACRO txngate_{a}(x) AS txngate_digest(CAST(x AS BLOB), '{a}')" for a in ("sha224", "sha384", "sha512")),
     # pgcrypto's digest(data, 'sha256'): text or bytea in, bytea out
     "CREATE OR REPLACE MACRO txngate_pgcrypto_digest(x, a) AS txngate_digest(CAST(x AS BLOB), lower(a))",
+    # (an error here is a failing cast of its text, '[SQLSTATE] message', to DOUBLE, which local_exec.errors reads back,
+    # typed as the CASE it stands in: error() is volatile, and a volatile macro is refused in PARTITION BY)
     "CREATE OR REPLACE MACRO txngate_split_part(s, d, n) AS "
-    "CASE WHEN n = 0 THEN error('[22023] field position must not be zero') WHEN d = '' THEN CASE WHEN n IN (1, -1) THEN s ELSE '' END ELSE split_part(s, d, n) END",
+    "CASE WHEN n = 0 THEN CAST(CAST('[22023] field position must not be zero' AS DOUBLE) AS VARCHAR) WHEN d = '' THEN CASE WHEN n IN (1, -1) THEN s ELSE '' END ELSE split_part(s, d, n) END",
     # chr(n) with PostgreSQL's errors (DuckDB's gives a NUL character for 0)
-    "CREATE OR REPLACE MACRO txngate_chr(n) AS CASE WHEN n = 0 THEN error('[54000] null character not permitted') "
-    "WHEN n < 0 THEN error('[22023] character number must be positive') "
-    "WHEN n > 1114111 THEN error('[54000] requested character too large for encoding: ' || n) "
-    "WHEN n BETWEEN 55296 AND 57343 THEN error('[54000] requested character not valid for encoding: ' || n) ELSE chr(n) END",
+    "CREATE OR REPLACE MACRO txngate_chr(n) AS CASE WHEN n = 0 THEN CAST(CAST('[54000] null character not permitted' AS DOUBLE) AS VARCHAR) "
+    "WHEN n < 0 THEN CAST(CAST('[22023] character number must be positive' AS DOUBLE) AS VARCHAR) "
+    "WHEN n > 1114111 THEN CAST(CAST('[54000] requested character too large for encoding: ' || n AS DOUBLE) AS VARCHAR) "
+    "WHEN n BETWEEN 55296 AND 57343 THEN CAST(CAST('[54000] requested character not valid for encoding: ' || n AS DOUBLE) AS VARCHAR) ELSE chr(n) END",
     # text PostgreSQL's integer input takes (DuckDB's cast rounds '34.5' and reads '1e2', '0x10'), as it is
     "CREATE OR REPLACE MACRO txngate_integer_text(s, t) AS CASE WHEN s IS NULL OR regexp_full_match(s, '[ \t\n\r\v\f]*[+-]?[0-9]+[ \t\n\r\v\f]*') "
-    "THEN s ELSE error('[22P02] invalid input syntax for type ' || t || ': \"' || s || '\"') END",
+    "THEN s ELSE CAST(CAST('[22P02] invalid input syntax for type ' || t || ': \"' || s || '\"' AS DOUBLE) AS VARCHAR) END",
     # text PostgreSQL's real and double precision input take, as it is (DuckDB's cast reads '1_000', and overflows to
     # infinity or underflows to 0 where PostgreSQL refuses with 22003)
     "CREATE OR REPLACE MACRO txngate_float_text(s, t) AS CASE WHEN s IS NULL THEN NULL "
     "WHEN regexp_full_match(s, '[ \t\n\r\v\f]*[+-]?(nan|inf|infinity)[ \t\n\r\v\f]*', 'i') THEN s "
     "WHEN NOT regexp_full_match(s, '[ \t\n\r\v\f]*[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?[ \t\n\r\v\f]*') "
-    "THEN error('[22P02] invalid input syntax for type ' || t || ': \"' || s || '\"') "
+    "THEN CAST(CAST('[22P02] invalid input syntax for type ' || t || ': \"' || s || '\"' AS DOUBLE) AS VARCHAR) "
     "WHEN abs(CAST(s AS DOUBLE)) > CASE WHEN t = 'real' THEN 3.4028234663852886e38 ELSE 1.7976931348623157e308 END "
     "OR (abs(CAST(s AS DOUBLE)) < CASE WHEN t = 'real' THEN 1.1754943508222875e-38 ELSE 2.2250738585072014e-308 END "
     "AND regexp_matches(regexp_extract(s, '^[^eE]*'), '[1-9]')) "
-    "THEN error('[22003] \"' || trim(s, ' \t\n\r\v\f') || '\" is out of range for type ' || t) ELSE s END",
+    "THEN CAST(CAST('[22003] \"' || trim(s, ' \t\n\r\v\f') || '\" is out of range for type ' || t AS DOUBLE) AS VARCHAR) ELSE s END",
     "CREATE OR REPLACE MACRO txngate_boolean_text(s) AS CASE WHEN s IS NULL THEN NULL "
     "WHEN lower(trim(s, ' \t\n\r\v\f')) IN (" + ", ".join(f"'{w}'" for w, v in BOOLEAN_WORDS.items() if v) + ") THEN true "
     "WHEN lower(trim(s, ' \t\n\r\v\f')) IN (" + ", ".join(f"'{w}'" for w, v in BOOLEAN_WORDS.items() if not v) + ") THEN false "
-    "ELSE error('[22P02] invalid input syntax for type boolean: \"' || s || '\"') END",
+    "ELSE CAST(CAST('[22P02] invalid input syntax for type boolean: \"' || s || '\"' AS DOUBLE) AS BOOLEAN) END",
     "CREATE OR REPLACE MACRO txngate_zone_text(s) AS CASE WHEN regexp_matches(s, '" + _ZONED + "') AND "
     "(" + _FIXED_ZONES + ")[lower(regexp_extract(s, '" + _ZONED + "', 2))] IS NOT NULL THEN regexp_extract(s, '" + _ZONED + "', 1) "
     "|| CASE WHEN strpos(regexp_extract(s, '" + _ZONED + "', 1), ':') = 0 THEN ' 00:00' ELSE '' END "
@@ -298,7 +300,7 @@ MACROS = (
     "lower(regexp_extract(s, '" + _ZONED + "', 2)) IN (" + ", ".join(f"'{a}'" for a in sorted(ZONE_ABBREVIATIONS)) + ") "
     "THEN regexp_extract(s, '" + _ZONED + "', 1) ELSE s END",
     "CREATE OR REPLACE MACRO txngate_bc_text(s) AS CASE WHEN s IS NULL OR NOT regexp_full_match(s, '" + _BC + "') THEN s "
-    "WHEN TRY_CAST(regexp_extract(s, '" + _BC + "', 1) AS HUGEINT) = 0 THEN error('[22008] date/time field value out of range: \"' || s || '\"') "
+    "WHEN TRY_CAST(regexp_extract(s, '" + _BC + "', 1) AS HUGEINT) = 0 THEN CAST(CAST('[22008] date/time field value out of range: \"' || s || '\"' AS DOUBLE) AS VARCHAR) "
     "ELSE (CASE WHEN TRY_CAST(regexp_extract(s, '" + _BC + "', 1) AS HUGEINT) = 1 THEN '0000' "
     "ELSE '-' || lpad(CAST(TRY_CAST(regexp_extract(s, '" + _BC + "', 1) AS HUGEINT) - 1 AS VARCHAR), 4, '0') END) "
     "|| regexp_extract(s, '" + _BC + "', 2) END",

@@ -542,6 +542,8 @@ class Binder:
         if self.dialect == "duckdb" and (length := char_cast_length(n)) is not None:
             # character(n): cut to n and padded with spaces to n (DuckDB's CHAR(n) is varchar)
             return expand(f"rpad(CAST(_arg1 AS VARCHAR), {length}, ' ')", [n.arg])
+        if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "div" and len(n.funcname) == 1 and len(n.args or ()) == 2:
+            _check_div_arguments(n, self._columns)
         if self.dialect == "duckdb" and (exact := self._scales.exact_remainder(n)) is not None:
             return exact
         if self.dialect == "duckdb" and (wide := _wide_product(n, self._columns)) is not None:
@@ -649,6 +651,9 @@ class Binder:
         if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("sum", "avg") and len(n.args or ()) == 1 and not n.agg_distinct \
                 and not n.agg_order and self.dialect == "duckdb" and _is_interval(n.args[0], self._columns):
             return _interval_aggregate(n)
+        if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "make_interval" and len(n.funcname) == 1 and self.dialect == "duckdb" \
+                and not n.over:
+            return _make_interval(n)
         if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("regexp_match", "regexp_matches") and self.dialect == "duckdb":
             return _regexp_match(n)
         if isinstance(n, ast.FuncCall) and self.dialect == "duckdb" and id(n) not in self._cast:
@@ -724,6 +729,13 @@ class Binder:
         name, args = fc.funcname[-1].sval, list(fc.args or ())
         if name in _HYPOTHETICAL and fc.agg_within_group and len(fc.funcname) == 1 and fc.over is None:
             return _hypothetical(fc)
+        if name in _INT4_INT8_ONLY and len(fc.funcname) == 1 and args and all(_operand_type(a, self._columns) == "smallint" for a in args):
+            # integer and bigint versions only: a smallint fits both, and neither is preferred
+            raise SqlError("42725", f"function {name}({', '.join('smallint' for _ in args)}) is not unique", position=_position(fc),
+                           hint="Could not choose a best candidate function. You might need to add explicit type casts.")
+        if name in ("mode", "percentile_disc") and fc.agg_within_group and len(fc.agg_order or ()) == 1 \
+                and _string_constant(fc.agg_order[0].node):  # (anyelement of an untyped constant: no type to return)
+            raise SqlError("42804", "could not determine polymorphic type because input has type unknown", position=_position(fc))
         if name in _VARIANCES and len(args) == 1 and _operand_type(args[0], self._columns, floats=True) in ("real", "double precision", None):
             return self._float_variance(fc)
         if name in _REGRESSIONS and len(args) == 2 and len(fc.funcname) == 1 and fc.over is None and not fc.agg_distinct and not fc.agg_order:
@@ -1288,6 +1300,8 @@ class Binder:
         """What a char(n) operand is compared with, as character(n): a
         string constant or a varchar column without its trailing spaces
         (a text column keeps them: PostgreSQL compares that as text)."""
+        if isinstance(n, ast.CollateClause):
+            n = n.arg  # (COLLATE is the engine's byte order)
         if isinstance(n, ast.A_Const) and isinstance(n.val, ast.String) and n.val.sval.endswith(" "):
             return ast.A_Const(val=ast.String(sval=n.val.sval.rstrip(" ")))
         if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and column_type(n, self._columns, "").startswith("varchar"):
@@ -1486,8 +1500,8 @@ class Binder:
             self._cast.add(id(n))  # int2vector/oidvector subscripts start at 0, DuckDB lists' at 1
             n.indirection = tuple(_shifted(i) if isinstance(i, ast.A_Indices) else i for i in n.indirection)
             return n
-        if isinstance(n, ast.CollateClause):
-            return n.arg  # COLLATE pg_catalog.default / "C": DuckDB compares bytes
+        if isinstance(n, ast.CollateClause):  # COLLATE pg_catalog.default / "C": DuckDB compares bytes
+            return self._substitute(n.arg) or n.arg  # (its parent replaces it: what it holds is rewritten here)
         if isinstance(n, ast.SQLValueFunction):
             return self.pg.value(n.op.name)
         if isinstance(n, ast.FuncCall):
@@ -2169,7 +2183,7 @@ def is_char(t: str) -> bool:
 
 #: functions whose value is an array (a cast of their value to text is an array's text)
 _ARRAY_FUNCTIONS = {"array_agg", "array_append", "array_prepend", "array_cat", "array_remove", "array_replace", "array_fill",
-                    "string_to_array", "regexp_split_to_array", "regexp_match", "array_positions", "array", "enum_range",
+                    "string_to_array", "regexp_split_to_array", "regexp_match", "array_positions", "array", "enum_range", "trim_array",
                     # as rewritten (a copy of a rewritten expression is read again)
                     "txngate_string_to_array", "txngate_array_cat", "txngate_array_remove", "txngate_array_replace", "list_append", "list_prepend"}
 
@@ -2326,6 +2340,16 @@ def _plainly_text(n: ast.Node | None, columns: dict[str, str]) -> bool:
     return isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval.lower() in ("text", "varchar")
 
 
+def _text_valued(n: ast.Node | None, columns: dict[str, str]) -> bool:
+    """``n`` is plainly text (``_plainly_text``), a text function's value
+    or a concatenation of such: read by a cast only when it runs."""
+    if isinstance(n, ast.FuncCall):
+        return n.funcname[-1].sval in _TEXT_FUNCTIONS and len(n.funcname) == 1 and n.over is None
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" and n.lexpr is not None:
+        return _text_valued(n.lexpr, columns) and _text_valued(n.rexpr, columns)
+    return _plainly_text(n, columns)
+
+
 def _texted(n: ast.Node) -> bool:
     return isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "txngate_cast_text"
 
@@ -2345,7 +2369,9 @@ def _maybe_unconstrained(n: ast.Node | None, columns: dict[str, str]) -> bool:
 
 
 def _char_in(n: ast.Node | None, types: dict[str, str]) -> bool:
-    """``n`` is a char(n) column by ``types``, or a cast to char(n)."""
+    """``n`` is a char(n) column by ``types``, or a cast to char(n) (with a COLLATE clause or not)."""
+    while isinstance(n, ast.CollateClause):
+        n = n.arg
     return isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and is_char(column_type(n, types, "")) \
         or char_cast_length(n) is not None
 
@@ -2401,6 +2427,8 @@ def _passed_char(n: ast.Node, found: dict[str, set[str]]) -> str | None:
     an aggregate that keeps its padding, like max)."""
     if (inner := _scalar_subquery_output(n)) is not None:
         return _passed_char(inner, found)
+    if isinstance(n, ast.CollateClause):
+        return _passed_char(n.arg, found)
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("max", "min", "any_value", "mode") and len(n.args or ()) == 1:
         n = n.args[0]
     n = _window_argument(n)
@@ -2872,6 +2900,12 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _DOUBLE_FUNCTIONS and len(n.args or ()) == 1 and floats \
             and _operand_type(n.args[0], columns, floats=True) in ("double precision", "real"):
         return "double precision"  # sqrt(x) of a double or real: PostgreSQL's of double precision
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "div" and len(n.args or ()) == 2 and not n.over and floats:
+        return "numeric"  # (PostgreSQL's div takes and gives numeric only)
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "mod" and len(n.args or ()) == 2 and not n.over:
+        left, right = (_operand_type(a, columns, floats=floats) for a in n.args)
+        return None if left is None or right is None or "real" in (left, right) or "double precision" in (left, right) \
+            else max(left, right, key=_WIDENING.index)
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("abs", "sum", "min", "max") and len(n.args or ()) == 1:
         inner = _operand_type(n.args[0], columns, floats=floats)
         if n.funcname[-1].sval == "sum" and inner in INTEGER_TYPES:  # PostgreSQL's sum of smallint and integer is a bigint, of bigint a numeric
@@ -3071,7 +3105,7 @@ def _regexp_defaults(fc: ast.FuncCall) -> None:
 
 def _sorted_distinct(fc: ast.FuncCall) -> None:
     """PostgreSQL sorts a DISTINCT aggregate's input (NULLs last): the values come out in order."""
-    if fc.agg_distinct and not fc.agg_order and fc.args and fc.over is None:
+    if fc.agg_distinct and not fc.agg_order and fc.args and fc.over is None and not isinstance(fc.args[0], ast.A_Const):  # (a constant: one value)
         fc.agg_order = (ast.SortBy(node=copy.deepcopy(fc.args[0]), sortby_dir=SortByDir.SORTBY_DEFAULT,
                                    sortby_nulls=SortByNulls.SORTBY_NULLS_DEFAULT),)
 
@@ -3224,9 +3258,9 @@ def _array_operands(n: ast.A_Expr, arrays: dict[str, str]) -> None:
 
 
 def _is_array(n: ast.Node | None, arrays: dict[str, str]) -> bool:
-    """``n`` is plainly an array: an array column, constructor or cast, an
-    array function's result, a slice, ``||`` with one, a CASE, COALESCE or
-    NULLIF of them."""
+    """``n`` is plainly an array: an array column, constructor, ARRAY(SELECT
+    ...) or cast, an array function's result, a slice, ``||`` with one, a
+    CASE, COALESCE or NULLIF of them."""
     if isinstance(n, ast.ColumnRef):  # (a subquery's or VALUES' column by its scoped record)
         return isinstance(n.fields[-1], ast.String) and column_type(n, arrays) is not None
     if isinstance(n, ast.FuncCall):
@@ -3237,6 +3271,8 @@ def _is_array(n: ast.Node | None, arrays: dict[str, str]) -> bool:
         return _is_array(n.lexpr, arrays) or _is_array(n.rexpr, arrays)
     if (arms := _arms(n)) is not None:
         return any(_is_array(a, arrays) for a in arms)
+    if isinstance(n, ast.SubLink):
+        return n.subLinkType.name == "ARRAY_SUBLINK"
     return isinstance(n, ast.A_ArrayExpr) or isinstance(n, ast.TypeCast) and bool(n.typeName.arrayBounds)
 
 
@@ -3571,6 +3607,8 @@ def _is_interval(n: ast.Node | None, columns: dict[str, str]) -> bool:
         return any(_is_interval(a, columns) for a in arms)
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("sum", "avg", "min", "max") and len(n.args or ()) == 1:
         return _is_interval(n.args[0], columns)  # (an aggregate or a window's)
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "date_trunc" and len(n.args or ()) == 2:
+        return _is_interval(n.args[1], columns)
     return isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _INTERVAL_FUNCTIONS and not n.over
 
 
@@ -3641,6 +3679,42 @@ def _interval_aggregate(fc: ast.FuncCall) -> ast.Node:
         return total
     count = ast.FuncCall(funcname=(ast.String(sval="count"),), args=tuple(fc.args), agg_filter=fc.agg_filter, over=fc.over)
     return expand("txngate_interval_div(_arg1, CAST(NULLIF(_arg2, 0) AS double precision))", [total, count])  # of no rows: NULL
+
+
+def _check_div_arguments(fc: ast.FuncCall, columns: dict[str, str]) -> None:
+    """42883 for div() of a real or a double: PostgreSQL's takes numerics
+    only, and a double has no implicit cast to numeric."""
+    types = [_operand_type(a, columns, floats=True) for a in fc.args]
+    if any(t in ("real", "double precision") for t in types):
+        raise undefined("function", f"function div({', '.join(t or 'unknown' for t in types)}) does not exist", position=_position(fc))
+
+
+#: functions PostgreSQL has for integer and bigint alone (of smallint arguments: 42725)
+_INT4_INT8_ONLY = {"to_hex", "gcd", "lcm"}
+
+#: make_interval's parameters, in order
+_MAKE_INTERVAL = ("years", "months", "weeks", "days", "hours", "mins", "secs")
+
+
+def _make_interval(fc: ast.FuncCall) -> ast.Node:
+    """make_interval(years, months, weeks, days, hours, mins, secs), by
+    position or by name, as PostgreSQL builds it: months and days apart,
+    the seconds rounded to the microsecond (the engine read the named form
+    as interval text: 22007)."""
+    given: dict[str, ast.Node] = {}
+    for i, a in enumerate(fc.args or ()):
+        name = a.name if isinstance(a, ast.NamedArgExpr) else _MAKE_INTERVAL[i] if i < len(_MAKE_INTERVAL) else None
+        if name not in _MAKE_INTERVAL or name in given:
+            raise SqlError("42883", f"function make_interval({', '.join('...' for _ in fc.args)}) does not exist",
+                           hint="No function matches the given name and argument types. You might need to add explicit type casts.")
+        given[name] = a.arg if isinstance(a, ast.NamedArgExpr) else a
+    zero = ast.A_Const(val=ast.Integer(ival=0))
+    args = [given.get(name, zero) for name in _MAKE_INTERVAL]
+    return expand("to_months(CAST(_arg1 AS integer) * 12 + CAST(_arg2 AS integer)) + to_days(CAST(_arg3 AS integer) * 7 + CAST(_arg4 AS integer))"
+                  " + to_microseconds(CAST(_arg5 AS bigint) * CAST(3600000000 AS bigint) + CAST(_arg6 AS bigint) * CAST(60000000 AS bigint)"
+                  " + CASE WHEN isinf(CAST(_arg7 AS double precision)) OR isnan(CAST(_arg7 AS double precision))"
+                  " THEN CAST(error('[22008] interval out of range') AS bigint)"
+                  " ELSE CAST(round(CAST(_arg7 AS double precision) * 1000000) AS bigint) END)", args)
 
 
 def _is_text(n: ast.Node) -> bool:
@@ -4620,7 +4694,7 @@ def _text_read_at_run_time(tc: ast.TypeCast, columns: dict[str, str]) -> None:
         return
     arg = tc.arg
     joined = isinstance(arg, ast.A_Expr) and arg.kind == A_Expr_Kind.AEXPR_OP and arg.name[-1].sval == "||" and target in ("bytea", "timestamptz")
-    if not (joined or _plainly_text(arg, columns) and not isinstance(arg, ast.A_Const)):
+    if not (joined or _text_valued(arg, columns) and not isinstance(arg, ast.A_Const)):
         return
     if target == "bytea":  # '\x...' is hex (DuckDB's cast reads only escapes)
         tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_bytea_text"),), args=(arg,))

@@ -183,8 +183,9 @@ class Scales:
         else:
             return None
         sa, sb = self.scale_or_integer(a), self.scale_or_integer(b)
-        if sa is None or sb is None or (name == "mod" and max(sa, sb) < 0):
+        if name == "mod" and (sa is None or sb is None or max(sa, sb) < 0):
             return None  # not known to be numerics (integers keep DuckDB's exact %)
+        sa, sb = sa or 0, sb or 0  # (div takes numerics only: its quotient is whole whatever they are)
         fn = "txngate_numeric_mod" if name == "mod" else "txngate_numeric_trunc_div"
         text = [ast.TypeCast(arg=x, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1)) for x in (a, b)]
         call = ast.FuncCall(funcname=(ast.String(sval=fn),), args=tuple(text))

@@ -473,6 +473,8 @@ def _figure_name(expr) -> tuple[str, int]:
             if isinstance(ind, ast.String):
                 return ind.sval, 2
         return _figure_name(expr.arg)
+    if isinstance(expr, ast.CollateClause):
+        return _figure_name(expr.arg)
     if isinstance(expr, ast.CaseExpr):  # named after its ELSE when that has a strong name
         name, strength = _figure_name(expr.defresult) if expr.defresult is not None else ("", 0)
         return (name, strength) if strength > 1 else ("case", 1)

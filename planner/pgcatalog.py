@@ -1299,8 +1299,9 @@ def macros() -> tuple[str, ...]:
         # array_positions(a, x): the subscripts of the elements IS NOT DISTINCT FROM x (none: an empty array); searching an
         # array of arrays is refused as PostgreSQL refuses it
         # trim_array(a, n): the array without its last n elements (of the first dimension)
-        "CREATE OR REPLACE MACRO txngate_trim_array(a, n) AS CASE WHEN n < 0 OR n > len(a) "
-        "THEN error('[2202E] number of elements to trim must be between 0 and ' || len(a)) ELSE a[1:len(a) - n] END",
+        # (the error a slice whose bound is a failing cast: of a's type, and not error(), which is volatile)
+        "CREATE OR REPLACE MACRO txngate_trim_array(a, n) AS a[1:CASE WHEN n < 0 OR n > len(a) "
+        "THEN CAST(" + raised("2202E", "number of elements to trim must be between 0 and ' || len(a) || '") + " AS BIGINT) ELSE len(a) - n END]",
         "CREATE OR REPLACE MACRO txngate_bytea_length(b) AS octet_length(b)",
         # get_byte and set_byte of bytea, the bytes counted from 0 (set_byte keeps the new byte's low 8 bits)
         "CREATE OR REPLACE MACRO txngate_get_byte(b, n) AS CASE WHEN n < 0 OR n >= octet_length(b) "
@@ -1310,7 +1311,7 @@ def macros() -> tuple[str, ...]:
         "THEN error('[2202E] index ' || n || ' out of valid range, 0..' || (octet_length(b) - 1)) "
         "ELSE unhex(substr(hex(b), 1, 2 * n) || lpad(printf('%X', v & 255), 2, '0') || substr(hex(b), 2 * n + 3)) END",
         "CREATE OR REPLACE MACRO txngate_array_positions(a, x) AS CASE WHEN a IS NULL THEN NULL "
-        "WHEN txngate_array_ndims(a) > 1 THEN error('[0A000] searching for elements in multidimensional arrays is not supported') "
+        "WHEN txngate_array_ndims(a) > 1 THEN " + raised("0A000", "searching for elements in multidimensional arrays is not supported", "INTEGER[]") + " "
         "ELSE CAST(list_filter(list_transform(a, lambda _ae, _ap: CASE WHEN _ae IS NOT DISTINCT FROM x THEN _ap END), "
         "lambda _ap: _ap IS NOT NULL) AS INTEGER[]) END",  # (a, perhaps a subquery, not inside a lambda: the engine refuses that)
         # a || b, array_cat(a, b) of arrays: a NULL one is empty, both NULL give NULL (the engine's gives an empty list)
