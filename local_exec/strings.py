@@ -177,6 +177,17 @@ def decode(text: str, fmt: str) -> bytes:
 _UNICODE_ESCAPE = re.compile(r"\\(?:\\|([0-9A-Fa-f]{4})|\+([0-9A-Fa-f]{6})|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8}))")
 
 
+def initcap(text: str) -> str:
+    """PostgreSQL's initcap: the first letter or digit of each run of them
+    upper case, the rest lower case (sqlglot's emulation joined a
+    concat's arguments with ``||``, so a NULL among them gave NULL)."""
+    out, inside = [], False
+    for ch in text:
+        out.append(ch.lower() if inside else ch.upper())
+        inside = ch.isalnum()
+    return "".join(out)
+
+
 def unistr(text: str) -> str:
     """PostgreSQL's unistr: ``\\XXXX``, ``\\+XXXXXX``, ``\\uXXXX`` and
     ``\\UXXXXXXXX`` are the code points they spell (a UTF-16 surrogate
@@ -260,6 +271,7 @@ FUNCTIONS = {
     # text read as bytea's input reads it (values.parse_bytea; DuckDB's cast reads \xNN escapes only)
     "txngate_bytea_text": (bytea_text, ["VARCHAR"], "BLOB"),
     "txngate_unistr": (unistr, ["VARCHAR"], "VARCHAR"),
+    "txngate_initcap": (initcap, ["VARCHAR"], "VARCHAR"),
 }
 
 MACROS = (

@@ -267,6 +267,7 @@ class Binder:
         """A copy of ``node`` rewritten; ``outputs``: it is the statement
         whose result the client gets (computed jsonb is printed canonically)."""
         node = functions.inline(copy_tree(node), self.catalog, self.search_path)  # SQL functions' bodies where they are called
+        _without_collations(node)
         self._shape(node)
         ctes, char_casts, shapes = set(), False, set()  # one walk for all: the reshaping below is rarely needed
         for n in walk(node):
@@ -573,6 +574,11 @@ class Binder:
                 and isinstance(n.rexpr, ast.A_Const) and isinstance(n.rexpr.val, ast.String) \
                 and (element := self._known_type(n.lexpr)) is not None:
             n.rexpr = _cast_to(n.rexpr, element + "[]")  # x = ANY ('{1,2,3}'): an array of x's type, as PostgreSQL reads it
+        if isinstance(n, ast.A_Expr) and n.kind in (A_Expr_Kind.AEXPR_OP_ANY, A_Expr_Kind.AEXPR_OP_ALL) and self.dialect == "duckdb" \
+                and isinstance(n.rexpr, ast.SubLink) and n.rexpr.subLinkType == SubLinkType.ARRAY_SUBLINK:
+            # x op ANY (ARRAY(SELECT ...)) as x op ANY (SELECT ...): the same rows (the engine compared x with the list)
+            kind = SubLinkType.ANY_SUBLINK if n.kind == A_Expr_Kind.AEXPR_OP_ANY else SubLinkType.ALL_SUBLINK
+            return ast.SubLink(subLinkType=kind, testexpr=n.lexpr, operName=n.name, subselect=n.rexpr.subselect)
         if isinstance(n, ast.A_Expr) and n.kind in (A_Expr_Kind.AEXPR_OP_ANY, A_Expr_Kind.AEXPR_OP_ALL) and id(n) not in self._cast \
                 and not isinstance(n.rexpr.arg if isinstance(n.rexpr, ast.TypeCast) else n.rexpr, ast.A_ArrayExpr):
             self._cast.add(id(n))  # x op ANY/ALL (NULL) is NULL in PostgreSQL, a boolean in DuckDB
@@ -651,6 +657,9 @@ class Binder:
         if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("sum", "avg") and len(n.args or ()) == 1 and not n.agg_distinct \
                 and not n.agg_order and self.dialect == "duckdb" and _is_interval(n.args[0], self._columns):
             return _interval_aggregate(n)
+        if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("scale", "min_scale") and len(n.funcname) == 1 and len(n.args or ()) == 1 \
+                and (by_arms := _scale_by_arms(n)) is not None:
+            return by_arms
         if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "make_interval" and len(n.funcname) == 1 and self.dialect == "duckdb" \
                 and not n.over:
             return _make_interval(n)
@@ -1056,10 +1065,13 @@ class Binder:
             }.get(field, f"CAST({part} AS double precision)")
             if kind and field in _MONOTONIC_FIELDS:  # infinity's year, epoch, ... are infinite; its month is NULL
                 template = f"CASE WHEN isinf(_arg1) THEN txngate_infinity_sign(_arg1) ELSE {template} END"
-        new = expand(template, [arg])
-        for n in walk(new):
+        new = expand(template, [ast.ColumnRef(fields=(ast.String(sval="_txngate_hole"),))])
+        for n in walk(new):  # the template's calls are as meant; the argument's are rewritten as any others (strpos's integer)
             if isinstance(n, (ast.FuncCall, ast.TypeCast)):
                 self._cast.add(id(n))
+        hole = lambda c: copy_tree(arg) if isinstance(c, ast.ColumnRef) and c.fields[-1] == ast.String(sval="_txngate_hole") else None  # noqa: E731
+        for n in walk(new):
+            replace_children(n, hole)
         return new
 
     def _trim_char_operands(self, n: ast.Node) -> None:
@@ -1300,8 +1312,6 @@ class Binder:
         """What a char(n) operand is compared with, as character(n): a
         string constant or a varchar column without its trailing spaces
         (a text column keeps them: PostgreSQL compares that as text)."""
-        if isinstance(n, ast.CollateClause):
-            n = n.arg  # (COLLATE is the engine's byte order)
         if isinstance(n, ast.A_Const) and isinstance(n.val, ast.String) and n.val.sval.endswith(" "):
             return ast.A_Const(val=ast.String(sval=n.val.sval.rstrip(" ")))
         if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and column_type(n, self._columns, "").startswith("varchar"):
@@ -1500,8 +1510,6 @@ class Binder:
             self._cast.add(id(n))  # int2vector/oidvector subscripts start at 0, DuckDB lists' at 1
             n.indirection = tuple(_shifted(i) if isinstance(i, ast.A_Indices) else i for i in n.indirection)
             return n
-        if isinstance(n, ast.CollateClause):  # COLLATE pg_catalog.default / "C": DuckDB compares bytes
-            return self._substitute(n.arg) or n.arg  # (its parent replaces it: what it holds is rewritten here)
         if isinstance(n, ast.SQLValueFunction):
             return self.pg.value(n.op.name)
         if isinstance(n, ast.FuncCall):
@@ -1917,6 +1925,21 @@ def column_types(node: ast.Node, catalog: Catalog, search_path: tuple[str, ...])
     return {name: types.pop() for name, types in found.items() if len(types) == 1}
 
 
+def _without_collations(node: ast.Node) -> None:
+    """Every ``x COLLATE c`` as ``x``, first: DuckDB compares text by its
+    bytes, as PostgreSQL's "C" and the test server's default do, and the
+    rewrites below see the operand itself (a char(n) column's padding is
+    dropped beside text whether it is COLLATE'd or not)."""
+    def bare(c: ast.Node) -> ast.Node | None:
+        if not isinstance(c, ast.CollateClause):
+            return None
+        while isinstance(c, ast.CollateClause):
+            c = c.arg
+        return c
+    for n in walk(node):
+        replace_children(n, bare)
+
+
 def _series_columns(rf: ast.RangeFunction) -> dict[str, str]:
     """The timestamp or timestamptz column of ``generate_series(start,
     stop, step)`` of dates or times in FROM, by its name (a RANGE frame
@@ -2064,7 +2087,7 @@ _AVG_TYPES = {"smallint": "numeric", "integer": "numeric", "bigint": "numeric", 
 _TEXT_FUNCTIONS = {"array_to_string", "btrim", "chr", "concat", "concat_ws", "current_schema", "current_user", "encode", "format",
                    "initcap", "json_typeof", "jsonb_pretty", "jsonb_typeof", "left", "lower", "lpad", "ltrim", "md5", "overlay",
                    "quote_ident", "quote_literal", "regexp_replace", "repeat", "replace", "reverse", "right", "rpad", "rtrim",
-                   "split_part", "string_agg", "substr", "substring", "textcat", "to_char", "to_hex", "translate", "trim", "txngate_unpad",
+                   "split_part", "string_agg", "substr", "substring", "textcat", "to_char", "to_hex", "translate", "trim", "txngate_unpad", "txngate_initcap",
                    "upper", "version"}
 
 
@@ -2369,9 +2392,7 @@ def _maybe_unconstrained(n: ast.Node | None, columns: dict[str, str]) -> bool:
 
 
 def _char_in(n: ast.Node | None, types: dict[str, str]) -> bool:
-    """``n`` is a char(n) column by ``types``, or a cast to char(n) (with a COLLATE clause or not)."""
-    while isinstance(n, ast.CollateClause):
-        n = n.arg
+    """``n`` is a char(n) column by ``types``, or a cast to char(n)."""
     return isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and is_char(column_type(n, types, "")) \
         or char_cast_length(n) is not None
 
@@ -2431,6 +2452,8 @@ def _passed_char(n: ast.Node, found: dict[str, set[str]]) -> str | None:
         return _passed_char(n.arg, found)
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("max", "min", "any_value", "mode") and len(n.args or ()) == 1:
         n = n.args[0]
+        while isinstance(n, ast.CollateClause):  # (the client's statement: the rewrite drops COLLATE)
+            n = n.arg
     n = _window_argument(n)
     if isinstance(n, _RESOLVED):
         common = _common_string(n, found)
@@ -2928,6 +2951,12 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "-" and n.lexpr is not None \
             and _is_date(n.lexpr, columns) and _is_date(n.rexpr, columns):
         return "integer"  # the days between two dates
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("<<", ">>") and n.lexpr is not None:
+        left = _operand_type(n.lexpr, columns, floats=floats)
+        return left if left in INTEGER_TYPES else None  # (a shift keeps its left operand's type)
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("&", "|", "#") and n.lexpr is not None \
+            and {_operand_type(n.lexpr, columns), _operand_type(n.rexpr, columns)} <= set(INTEGER_TYPES):
+        return max(_operand_type(n.lexpr, columns), _operand_type(n.rexpr, columns), key=_WIDENING.index)
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-", "*", "/", "%"):
         left = _operand_type(n.lexpr, columns, floats=floats) if n.lexpr is not None else "smallint"  # unary minus
         right = _operand_type(n.rexpr, columns, floats=floats)
@@ -2983,7 +3012,7 @@ FUNCTION_NAMES = {
     # local_exec.strings: PostgreSQL's versions (DuckDB's differ, or lack them)
     "sha224": "txngate_sha224", "sha384": "txngate_sha384", "sha512": "txngate_sha512", "encode": "txngate_encode",
     "decode": "txngate_decode", "split_part": "txngate_split_part", "to_hex": "txngate_to_hex", "chr": "txngate_chr", "date_bin": "txngate_date_bin",
-    "unistr": "txngate_unistr",
+    "unistr": "txngate_unistr", "initcap": "txngate_initcap",
     # pgcatalog.macros(): PostgreSQL's empty and NULL delimiters, and NULL elements
     "string_to_array": "txngate_string_to_array", "array_to_string": "txngate_array_to_string", "array_cat": "txngate_array_cat",
     "btrim": "trim", "octet_length": "strlen", "position": "strpos", "char_length": "length", "character_length": "length",
@@ -3399,12 +3428,24 @@ def _array_concat(n: ast.A_Expr, arrays: dict[str, str], columns: dict[str, str]
     if left and right:
         name, args = "txngate_array_cat", (n.lexpr, n.rexpr)
     elif left and _is_element(n.rexpr, arrays, columns):
-        name, args = "array_append", (n.lexpr, n.rexpr)
+        name, args = "array_append", _common_numbers(n.lexpr, n.rexpr, arrays, columns)
     elif right and _is_element(n.lexpr, arrays, columns):
-        name, args = "array_prepend", (n.lexpr, n.rexpr)
+        name, args = "array_prepend", _common_numbers(n.rexpr, n.lexpr, arrays, columns)[::-1]
     else:
         return None
     return ast.FuncCall(funcname=(ast.String(sval=name),), args=args, funcformat=CoercionForm.COERCE_EXPLICIT_CALL)
+
+
+def _common_numbers(array: ast.Node, element: ast.Node, arrays: dict[str, str], columns: dict[str, str]) -> tuple[ast.Node, ast.Node]:
+    """An array of integers and an integer of another width as their common
+    type, as PostgreSQL's anycompatible arguments resolve (integer[] ||
+    smallint: the engine refused to join them)."""
+    declared, kind = _array_type(array, arrays), _operand_type(element, columns)
+    inner = declared.removesuffix("[]") if declared is not None and declared.count("[]") == 1 else None
+    if inner not in INTEGER_TYPES or kind not in INTEGER_TYPES or inner == kind:
+        return array, element
+    wider = max(inner, kind, key=_WIDENING.index)
+    return (array if wider == inner else _cast_to(array, wider + "[]")), (element if wider == kind else _cast_to(element, wider))
 
 
 def _widen_array_argument(fc: ast.FuncCall, arrays: dict[str, str], columns: dict[str, str]) -> None:
@@ -3692,6 +3733,28 @@ def _check_div_arguments(fc: ast.FuncCall, columns: dict[str, str]) -> None:
 #: functions PostgreSQL has for integer and bigint alone (of smallint arguments: 42725)
 _INT4_INT8_ONLY = {"to_hex", "gcd", "lcm"}
 
+def _scale_by_arms(fc: ast.FuncCall) -> ast.Node | None:
+    """scale(CASE ...), scale(COALESCE(...)) and scale(NULLIF(a, b)) as the
+    scale of the arm each row takes: PostgreSQL's numeric keeps each value's
+    own scale (an integer arm's is 0), where the engine's CASE is of one
+    type (its scale the widest arm's: a wrong answer). GREATEST and LEAST
+    are refused; None for any other argument."""
+    arg, name = fc.args[0], fc.funcname[-1].sval
+    def of(x: ast.Node) -> ast.FuncCall:
+        return ast.FuncCall(funcname=(ast.String(sval=name),), args=(x,))
+    if isinstance(arg, ast.CaseExpr):
+        return ast.CaseExpr(arg=arg.arg, args=tuple(ast.CaseWhen(expr=w.expr, result=of(w.result)) for w in arg.args),
+                            defresult=of(arg.defresult) if arg.defresult is not None else None)
+    if isinstance(arg, ast.CoalesceExpr):
+        return ast.CaseExpr(args=tuple(ast.CaseWhen(expr=ast.NullTest(arg=a, nulltesttype=NullTestType.IS_NOT_NULL), result=of(copy_tree(a)))
+                                       for a in arg.args))
+    if isinstance(arg, ast.A_Expr) and arg.kind == A_Expr_Kind.AEXPR_NULLIF:
+        return ast.CaseExpr(args=(ast.CaseWhen(expr=ast.NullTest(arg=arg, nulltesttype=NullTestType.IS_NOT_NULL), result=of(copy_tree(arg.lexpr))),))
+    if isinstance(arg, ast.MinMaxExpr):
+        raise not_supported(f"{name}() of GREATEST or LEAST (txngate keeps no per-value display scale)")
+    return None
+
+
 #: make_interval's parameters, in order
 _MAKE_INTERVAL = ("years", "months", "weeks", "days", "hours", "mins", "secs")
 
@@ -3712,9 +3775,7 @@ def _make_interval(fc: ast.FuncCall) -> ast.Node:
     args = [given.get(name, zero) for name in _MAKE_INTERVAL]
     return expand("to_months(CAST(_arg1 AS integer) * 12 + CAST(_arg2 AS integer)) + to_days(CAST(_arg3 AS integer) * 7 + CAST(_arg4 AS integer))"
                   " + to_microseconds(CAST(_arg5 AS bigint) * CAST(3600000000 AS bigint) + CAST(_arg6 AS bigint) * CAST(60000000 AS bigint)"
-                  " + CASE WHEN isinf(CAST(_arg7 AS double precision)) OR isnan(CAST(_arg7 AS double precision))"
-                  " THEN CAST(error('[22008] interval out of range') AS bigint)"
-                  " ELSE CAST(round(CAST(_arg7 AS double precision) * 1000000) AS bigint) END)", args)
+                  " + txngate_seconds_micros(CAST(_arg7 AS double precision)))", args)
 
 
 def _is_text(n: ast.Node) -> bool:

@@ -1391,6 +1391,9 @@ def macros() -> tuple[str, ...]:
         "WHEN v IS NOT NULL AND (typeof(v) LIKE 'STRUCT%' OR typeof(v) LIKE '%[]') THEN ', \n ' ELSE ', ' END",
         "CREATE OR REPLACE MACRO txngate_json_agg_text(l) AS '[' || array_to_string(list_transform(l, "
         "lambda _le, _i: txngate_json_agg_separator(_le, _i) || txngate_json_value(_le)), '') || ']'",
+        # make_interval's seconds as microseconds, rounded (planner.bind._make_interval): infinity and NaN are 22008
+        "CREATE OR REPLACE MACRO txngate_seconds_micros(s) AS CASE WHEN isinf(s) OR isnan(s) THEN "
+        + raised("22008", "interval out of range", "BIGINT") + " ELSE CAST(round(s * 1000000) AS BIGINT) END",
         # array_to_json's text of listed json documents: each as it is, "," between them
         "CREATE OR REPLACE MACRO txngate_json_array_text(l) AS '[' || array_to_string(list_transform(l, "
         "lambda _le: txngate_json_value(_le)), ',') || ']'",

@@ -1398,6 +1398,24 @@ FUZZED_FUNCTIONS = [
     "SELECT string_agg(DISTINCT '', ','), string_agg(DISTINCT 'a', ','), array_agg(DISTINCT 1) FROM ff",
     "SELECT mode() WITHIN GROUP (ORDER BY '') FROM ff", "SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY 'a') FROM ff",
     "SELECT sum(count(*) OVER ()) FROM ff",
+    # x = ANY (ARRAY(SELECT ...)) over the subquery's rows (the engine compared x with the list: 42804); a COLLATE'd
+    # CASE of a char(n) column compared as text; extract of a date moved by a function's integer (42883); an integer
+    # array joined with an integer of another width (42804)
+    "SELECT id, id = ANY (ARRAY(SELECT generate_series(1, 3))), id <> ALL (ARRAY(SELECT generate_series(1, 3))),"
+    " id > ALL (ARRAY(SELECT 1 WHERE false)), id = ANY (ARRAY(SELECT NULL::int)) FROM ff ORDER BY id",
+    "SELECT id, (t < CASE WHEN id > 1 THEN c ELSE c END COLLATE \"C\"), COALESCE(c, 'q') COLLATE \"C\" = 'ab',"
+    " max(c COLLATE \"C\") OVER () FROM ff ORDER BY id",
+    "SELECT extract(day FROM (date '2024-01-01' + strpos(t, 'b'))), date_part('day', date '2024-01-01' + length(v)) FROM ff ORDER BY id",
+    "SELECT id, a || id::smallint, id::smallint || a, a || 9000000000, a || (-id::smallint << 4), pg_typeof(a || 9000000000),"
+    " ARRAY[1::smallint] || id FROM ff ORDER BY id",
+    # initcap of a concat with a NULL (sqlglot joined concat's arguments with ||: NULL); scale() of a CASE, COALESCE or
+    # NULLIF by the arm each row takes (the engine's CASE has one scale: a wrong answer);
+    # make_interval in PARTITION BY
+    "SELECT id, initcap(t), initcap(concat(t, id)), initcap(concat(NULL::text, v)), initcap('ABC dEF''gh 1a2B ünï-çode x_y') FROM ff ORDER BY id",
+    "SELECT id, scale(CASE WHEN id > 2 THEN id * 1.500 ELSE 2147483647 END), scale(COALESCE(NULLIF(id, 1) * 0.5, 0)),"
+    " scale(NULLIF(id * 1.25, 2.5)), min_scale(CASE id WHEN 1 THEN 2.50 WHEN 2 THEN 5 END) FROM ff ORDER BY id",
+    "SELECT id, sum(id) OVER (PARTITION BY scale(CASE WHEN id > 2 THEN id * 1.500 ELSE 7 END) ORDER BY id) FROM ff ORDER BY id",
+    "SELECT id, count(*) OVER (PARTITION BY make_interval(days => id % 100)) FROM ff ORDER BY id",
 ]
 
 ARRAY_OPERATIONS = [
