@@ -1090,7 +1090,11 @@ class Binder:
                     replace_children(n, self._char_peer)  # compared as character(n): the other side's trailing spaces go too
         elif isinstance(n, ast.FuncCall):
             if n.funcname[-1].sval not in PADDED_ARGUMENTS:
+                before = list(n.args or ())
                 replace_children(n, self._char_operand)
+                if n.agg_distinct and n.agg_order:  # a DISTINCT aggregate sorts by its argument: by the trimmed one
+                    n.agg_order = tuple(ast.SortBy(node=copy_tree(n.args[before.index(o.node)]), sortby_dir=o.sortby_dir,
+                                                   sortby_nulls=o.sortby_nulls) if o.node in before else o for o in n.agg_order)
         elif isinstance(n, ast.TypeCast):
             if n.typeName.names[-1].sval in _TEXT_TYPES and not n.typeName.arrayBounds:
                 n.arg = self._char_operand(n.arg) or n.arg
@@ -2511,6 +2515,9 @@ def _declared_string(n: ast.Node, found: dict[str, set[str]]) -> str | None:
             return f"{base}({mods[0].val.ival}){array}"
     if isinstance(n, _RESOLVED) or isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
         return _common_string(n, found)  # (once: nested ones are resolved arm by arm)
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "array_agg" and len(n.args or ()) == 1 and not n.over \
+            and (element := _passed_char(n.args[0], found) or _passed_varchar(n.args[0], found)) is not None and not element.endswith("[]"):
+        return element + "[]"  # array_agg of a char(n) or varchar column: an array of that type
     if isinstance(n, ast.A_ArrayExpr) and n.elements:  # ARRAY[x::varchar, ...]: an array of the elements' common type
         common = _common_string(ast.CoalesceExpr(args=n.elements), found)
         return None if common is None or common.endswith("[]") else re.sub(r"\(\d+\)$", "", common) + "[]"
@@ -3774,8 +3781,7 @@ def _make_interval(fc: ast.FuncCall) -> ast.Node:
     zero = ast.A_Const(val=ast.Integer(ival=0))
     args = [given.get(name, zero) for name in _MAKE_INTERVAL]
     return expand("to_months(CAST(_arg1 AS integer) * 12 + CAST(_arg2 AS integer)) + to_days(CAST(_arg3 AS integer) * 7 + CAST(_arg4 AS integer))"
-                  " + to_microseconds(CAST(_arg5 AS bigint) * CAST(3600000000 AS bigint) + CAST(_arg6 AS bigint) * CAST(60000000 AS bigint)"
-                  " + txngate_seconds_micros(CAST(_arg7 AS double precision)))", args)
+                  " + to_microseconds(txngate_interval_time(CAST(_arg5 AS bigint), CAST(_arg6 AS bigint), CAST(_arg7 AS double precision)))", args)
 
 
 def _is_text(n: ast.Node) -> bool:

@@ -1391,9 +1391,14 @@ def macros() -> tuple[str, ...]:
         "WHEN v IS NOT NULL AND (typeof(v) LIKE 'STRUCT%' OR typeof(v) LIKE '%[]') THEN ', \n ' ELSE ', ' END",
         "CREATE OR REPLACE MACRO txngate_json_agg_text(l) AS '[' || array_to_string(list_transform(l, "
         "lambda _le, _i: txngate_json_agg_separator(_le, _i) || txngate_json_value(_le)), '') || ']'",
-        # make_interval's seconds as microseconds, rounded (planner.bind._make_interval): infinity and NaN are 22008
-        "CREATE OR REPLACE MACRO txngate_seconds_micros(s) AS CASE WHEN isinf(s) OR isnan(s) THEN "
-        + raised("22008", "interval out of range", "BIGINT") + " ELSE CAST(round(s * 1000000) AS BIGINT) END",
+        # make_interval's time (planner.bind._make_interval) in microseconds, the seconds rounded: infinity and NaN are
+        # 22008; past what the engine's results carry (64-bit nanoseconds) 0A000, not a time that wrapped
+        "CREATE OR REPLACE MACRO txngate_interval_time(h, m, s) AS CASE WHEN isinf(s) OR isnan(s) OR abs(s) > 9.2e18 THEN "
+        + raised("22008", "interval out of range", "BIGINT") + " WHEN abs(CAST(h AS HUGEINT) * 3600000000 + CAST(m AS HUGEINT) * 60000000 "
+        "+ CAST(round(s * 1000000) AS HUGEINT)) >= " + str((1 << 63) // 1000) + " THEN "
+        + raised("0A000", f"an interval of more than {(1 << 63) // 1000 // 3_600_000_000} hours of time is not supported "
+                 "(txngate carries an interval''s time in 64-bit nanoseconds)", "BIGINT")
+        + " ELSE CAST(h * 3600000000 + m * 60000000 + CAST(round(s * 1000000) AS BIGINT) AS BIGINT) END",
         # array_to_json's text of listed json documents: each as it is, "," between them
         "CREATE OR REPLACE MACRO txngate_json_array_text(l) AS '[' || array_to_string(list_transform(l, "
         "lambda _le: txngate_json_value(_le)), ',') || ']'",
