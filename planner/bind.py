@@ -302,6 +302,8 @@ class Binder:
                 jsonops.canonical_outputs(leaf, columns, ("jsonb",))  # each arm's computed jsonb, as the column prints
             for i in exact_divisions(node, columns):
                 node.targetList[i].val = _exact_division(node.targetList[i].val, columns)
+            for leaf in (decimals.set_operation_leaves(node) or ()) if node.op is not None and node.op.name != "SETOP_NONE" else (node,):
+                _carried_intervals(leaf, columns)
         if self.dialect == "duckdb":
             for sub in _named_subqueries(node):  # their jsonb outputs are read by name: canonical at the source (json keeps its text)
                 jsonops.canonical_outputs(sub, columns, ("jsonb",))
@@ -643,12 +645,17 @@ class Binder:
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "/" and self.dialect == "duckdb" \
                 and _is_interval(n.lexpr, self._columns):
             # interval / n as PostgreSQL's interval_div: DuckDB has no interval division
-            return expand("txngate_interval_div(_arg1, CAST(_arg2 AS double precision))", [n.lexpr, n.rexpr])
+            return expand("txngate_interval_div(_arg1, CAST(_arg2 AS double precision))", [_carried(n.lexpr), n.rexpr])
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "*" and n.lexpr is not None \
                 and self.dialect == "duckdb" and _is_interval(n.lexpr, self._columns) != _is_interval(n.rexpr, self._columns):
             # interval * n (n * interval) as PostgreSQL's interval_mul: the engine's product rounds otherwise
             span, factor = (n.lexpr, n.rexpr) if _is_interval(n.lexpr, self._columns) else (n.rexpr, n.lexpr)
-            return expand("txngate_interval_mul(_arg1, CAST(_arg2 AS double precision))", [span, factor])
+            return expand("txngate_interval_mul(_arg1, CAST(_arg2 AS double precision))", [_carried(span), factor])
+        if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("justify_days", "justify_hours", "justify_interval") and len(n.args or ()) == 1 \
+                and self.dialect == "duckdb" and id(n) not in self._cast:
+            self._cast.add(id(n))
+            n.args = (_carried(n.args[0]),)  # (the function reads it through Arrow)
+            return n
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-") and n.lexpr is not None \
                 and self.dialect == "duckdb":
             moved = _zoned_move(n, self._columns)
@@ -1927,6 +1934,29 @@ def column_types(node: ast.Node, catalog: Catalog, search_path: tuple[str, ...])
     _numeric_aliases(node, found)
     _json_aliases(node, found)
     return {name: types.pop() for name, types in found.items() if len(types) == 1}
+
+
+def _carried_intervals(select: ast.SelectStmt, columns: dict[str, str]) -> None:
+    """Each computed interval the client gets checked against the time an
+    interval can carry out of the engine (Arrow's 64-bit nanoseconds:
+    ``interval '2000000 hours' * 2`` came out wrapped, negative): past it,
+    0A000 (``txngate_carried_interval``), not a wrong answer. A stored
+    column's values were checked as they were written."""
+    names = p.result_names(select) or []
+    for i, target in enumerate(select.targetList or ()):
+        if isinstance(target, ast.ResTarget) and not isinstance(target.val, ast.ColumnRef) and _is_interval(target.val, columns):
+            if target.name is None and i < len(names):
+                target.name = names[i]
+            target.val = ast.FuncCall(funcname=(ast.String(sval="txngate_carried_interval"),), args=(target.val,))
+
+
+def _carried(n: ast.Node) -> ast.Node:
+    """An interval the engine hands to one of our functions (through Arrow)
+    checked as ``_carried_intervals`` checks a result; a stored column or a
+    constant as it is (checked when written or read)."""
+    if isinstance(n, (ast.ColumnRef, ast.A_Const)) or isinstance(n, ast.TypeCast) and isinstance(n.arg, ast.A_Const):
+        return n
+    return ast.FuncCall(funcname=(ast.String(sval="txngate_carried_interval"),), args=(n,))
 
 
 def _without_collations(node: ast.Node) -> None:
@@ -3726,7 +3756,7 @@ def _interval_aggregate(fc: ast.FuncCall) -> ast.Node:
     if fc.funcname[-1].sval == "sum":
         return total
     count = ast.FuncCall(funcname=(ast.String(sval="count"),), args=tuple(fc.args), agg_filter=fc.agg_filter, over=fc.over)
-    return expand("txngate_interval_div(_arg1, CAST(NULLIF(_arg2, 0) AS double precision))", [total, count])  # of no rows: NULL
+    return expand("txngate_interval_div(_arg1, CAST(NULLIF(_arg2, 0) AS double precision))", [_carried(total), count])  # of no rows: NULL
 
 
 def _check_div_arguments(fc: ast.FuncCall, columns: dict[str, str]) -> None:

@@ -1391,6 +1391,11 @@ def macros() -> tuple[str, ...]:
         "WHEN v IS NOT NULL AND (typeof(v) LIKE 'STRUCT%' OR typeof(v) LIKE '%[]') THEN ', \n ' ELSE ', ' END",
         "CREATE OR REPLACE MACRO txngate_json_agg_text(l) AS '[' || array_to_string(list_transform(l, "
         "lambda _le, _i: txngate_json_agg_separator(_le, _i) || txngate_json_value(_le)), '') || ']'",
+        # a computed interval whose time the engine's results carry (64-bit nanoseconds), else 0A000 (planner.bind._carried_intervals)
+        "CREATE OR REPLACE MACRO txngate_carried_interval(i) AS CASE WHEN abs(CAST(date_part('hour', i) AS HUGEINT) * 3600000000 "
+        "+ CAST(date_part('minute', i) AS HUGEINT) * 60000000 + date_part('microseconds', i)) >= " + str((1 << 63) // 1000) + " THEN "
+        + raised("0A000", f"an interval of more than {(1 << 63) // 1000 // 3_600_000_000} hours of time is not supported "
+                 "(txngate carries an interval''s time in 64-bit nanoseconds)", "INTERVAL") + " ELSE i END",
         # make_interval's time (planner.bind._make_interval) in microseconds, the seconds rounded: infinity and NaN are
         # 22008; past what the engine's results carry (64-bit nanoseconds) 0A000, not a time that wrapped
         "CREATE OR REPLACE MACRO txngate_interval_time(h, m, s) AS CASE WHEN isinf(s) OR isnan(s) OR abs(s) > 9.2e18 THEN "

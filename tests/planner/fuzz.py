@@ -694,7 +694,8 @@ REPRODUCTIONS = {
     "json numeric scale": "SELECT id, to_jsonb(CASE WHEN bo THEN n ELSE 0 END) FROM fz ORDER BY id",
     "first error": "SELECT 1 / (id - 6), i + 1 FROM fz",
     "array extreme of a subquery": "SELECT max(ARRAY[s = ALL (a)]) FROM fz",
-    "equal intervals": "SELECT ((iv + iv) / 3) AS x FROM fz UNION ALL SELECT iv FROM fz ORDER BY 1 NULLS FIRST",
+    "equal intervals": "SELECT justify_hours(iv) AS x FROM fz UNION ALL SELECT iv FROM fz UNION ALL SELECT justify_days(iv) FROM fz"
+                       " ORDER BY 1 NULLS FIRST",
     "lazy ANY": "SELECT id FROM fz WHERE 1 < ANY (SELECT (y.s + 2147483647) FROM fz y WHERE y.id < 3) ORDER BY id",
     "error in a removed group": "SELECT d AS g, array_agg(a ORDER BY id) FROM fz GROUP BY 1 HAVING count(*) > 1 ORDER BY 1 NULLS FIRST",
     "array element types": "SELECT id FROM fz WHERE ARRAY[s, s] @> ARRAY[1, 2] ORDER BY id",

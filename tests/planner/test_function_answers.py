@@ -348,6 +348,23 @@ async def test_bit_strings_are_refused_not_misread(db):
         assert await text_answer(s, sql) == "0A000", sql
 
 
+#: intervals whose time is past the 2,562,047 hours the engine's results carry (64-bit nanoseconds): they came out
+#: wrapped (make_interval(hours => 3000000) printed -2124095:34:33.709552), a wrong answer where PostgreSQL answers
+CARRIED_INTERVALS = [
+    "SELECT make_interval(hours => 3000000)", "SELECT make_interval(secs => 7e12)", "SELECT interval '2000000 hours' * 2",
+    "SELECT interval '2000000 hours' + interval '2000000 hours'", "SELECT justify_hours(interval '2000000 hours' + interval '2000000 hours')",
+    "SELECT sum(x) FROM (VALUES (interval '2000000 hours'), (interval '2000000 hours')) v(x)",
+]
+
+
+async def test_intervals_past_the_carried_time_are_refused(db):
+    s = db.session()
+    for sql in CARRIED_INTERVALS:
+        assert await text_answer(s, sql) == "0A000", sql
+    answer = await text_answer(s, "SELECT interval '2000000 hours' + interval '500000 hours', make_interval(hours => -2000000, secs => 1.5)")
+    assert answer[1] == [("2500000:00:00", "-1999999:59:58.5")], answer  # within the carried time: as PostgreSQL prints them
+
+
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_interval_signs_in_each_style(db, pg_url):
     queries = [f"SELECT interval '{text}', '{text}'::interval" for text in SIGNED_INTERVALS]
