@@ -21,10 +21,9 @@ from __future__ import annotations
 import pyarrow as pa
 
 from local_exec.udf import FunctionError
+from values import CARRIED_INTERVAL_MICROS, LONG_INTERVAL
 
 DAY = 86_400_000_000  # microseconds
-#: the time an interval can carry: Arrow's (and so the engine's results') 64 bits of nanoseconds
-CARRIED_MICROS = (1 << 63) // 1000
 MONTH_DAYS = 30
 
 
@@ -107,9 +106,8 @@ def _scaled(months: int, days: int, micros: int, factor: float, divide: bool) ->
     time = scale(micros) + seconds * 1_000_000
     if not -(1 << 63) <= time < (1 << 63):  # (NaN too)
         raise FunctionError("22008", "interval out of range")
-    if abs(time) >= CARRIED_MICROS:
-        raise FunctionError("0A000", f"an interval of more than {CARRIED_MICROS // 3_600_000_000} hours of time is not supported "
-                            "(txngate carries an interval's time in 64-bit nanoseconds)")
+    if abs(time) >= CARRIED_INTERVAL_MICROS:
+        raise FunctionError("0A000", LONG_INTERVAL)
     return whole_months, whole_days, round(time)
 
 

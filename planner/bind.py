@@ -665,7 +665,7 @@ class Binder:
                 and not n.agg_order and self.dialect == "duckdb" and _is_interval(n.args[0], self._columns):
             return _interval_aggregate(n)
         if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("scale", "min_scale") and len(n.funcname) == 1 and len(n.args or ()) == 1 \
-                and (by_arms := _scale_by_arms(n)) is not None:
+                and self.dialect == "duckdb" and (by_arms := _scale_by_arms(n)) is not None:
             return by_arms
         if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "make_interval" and len(n.funcname) == 1 and self.dialect == "duckdb" \
                 and not n.over:
@@ -3338,7 +3338,7 @@ def _is_array(n: ast.Node | None, arrays: dict[str, str]) -> bool:
     if (arms := _arms(n)) is not None:
         return any(_is_array(a, arrays) for a in arms)
     if isinstance(n, ast.SubLink):
-        return n.subLinkType.name == "ARRAY_SUBLINK"
+        return n.subLinkType == SubLinkType.ARRAY_SUBLINK
     return isinstance(n, ast.A_ArrayExpr) or isinstance(n, ast.TypeCast) and bool(n.typeName.arrayBounds)
 
 
@@ -3701,7 +3701,8 @@ def _is_timestamp(n: ast.Node | None, columns: dict[str, str]) -> bool:
         return moved(n.lexpr, n.rexpr) or n.name[-1].sval == "+" and moved(n.rexpr, n.lexpr)
     if (arms := _arms(n)) is not None:
         return any(_is_timestamp(a, columns) for a in arms)
-    return isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "date_trunc" and len(n.args or ()) == 2 and not n.over
+    return isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "date_trunc" and len(n.args or ()) == 2 and not n.over \
+        and not _is_interval(n.args[1], columns)  # (date_trunc of an interval is an interval)
 
 
 #: functions whose result is a timestamp with time zone (the statement's, the transaction's, the clock's time)

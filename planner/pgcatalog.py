@@ -46,7 +46,7 @@ from planner.result import UNCONSTRAINED
 from planner.sequences import serial_sequence
 from planner.parse import copy_tree, pg_sql, walk
 from planner.sqltypes import STORED_PLACES, duckdb_type
-from values import PG_ARRAY_ELEMENT, PG_TYPE_BY_OID, PG_TYPES, type_oid
+from values import CARRIED_INTERVAL_MICROS, LONG_INTERVAL, PG_ARRAY_ELEMENT, PG_TYPE_BY_OID, PG_TYPES, type_oid
 
 DATABASE = "txngate"
 DATABASE_OID = 16384 - 1  # below every user object
@@ -1186,7 +1186,8 @@ def raised(sqlstate: str, message: str, sql_type: str = "DOUBLE") -> str:
     evaluated (a cast of their text to double precision, which
     local_exec.errors reads back), typed ``sql_type``, without error()'s
     volatility: a CASE with it may stand in PARTITION BY."""
-    failing = f"CAST('[{sqlstate}] {message}' AS DOUBLE)"
+    text = message.replace("'", "''")
+    failing = f"CAST('[{sqlstate}] {text}' AS DOUBLE)"
     return failing if sql_type == "DOUBLE" else f"CAST({failing} AS {sql_type})"  # of the CASE's type
 
 
@@ -1301,7 +1302,7 @@ def macros() -> tuple[str, ...]:
         # trim_array(a, n): the array without its last n elements (of the first dimension)
         # (the error a slice whose bound is a failing cast: of a's type, and not error(), which is volatile)
         "CREATE OR REPLACE MACRO txngate_trim_array(a, n) AS a[1:CASE WHEN n < 0 OR n > len(a) "
-        "THEN CAST(" + raised("2202E", "number of elements to trim must be between 0 and ' || len(a) || '") + " AS BIGINT) ELSE len(a) - n END]",
+        "THEN CAST(CAST('[2202E] number of elements to trim must be between 0 and ' || len(a) AS DOUBLE) AS BIGINT) ELSE len(a) - n END]",
         "CREATE OR REPLACE MACRO txngate_bytea_length(b) AS octet_length(b)",
         # get_byte and set_byte of bytea, the bytes counted from 0 (set_byte keeps the new byte's low 8 bits)
         "CREATE OR REPLACE MACRO txngate_get_byte(b, n) AS CASE WHEN n < 0 OR n >= octet_length(b) "
@@ -1393,16 +1394,13 @@ def macros() -> tuple[str, ...]:
         "lambda _le, _i: txngate_json_agg_separator(_le, _i) || txngate_json_value(_le)), '') || ']'",
         # a computed interval whose time the engine's results carry (64-bit nanoseconds), else 0A000 (planner.bind._carried_intervals)
         "CREATE OR REPLACE MACRO txngate_carried_interval(i) AS CASE WHEN abs(CAST(date_part('hour', i) AS HUGEINT) * 3600000000 "
-        "+ CAST(date_part('minute', i) AS HUGEINT) * 60000000 + date_part('microseconds', i)) >= " + str((1 << 63) // 1000) + " THEN "
-        + raised("0A000", f"an interval of more than {(1 << 63) // 1000 // 3_600_000_000} hours of time is not supported "
-                 "(txngate carries an interval''s time in 64-bit nanoseconds)", "INTERVAL") + " ELSE i END",
+        f"+ CAST(date_part('minute', i) AS HUGEINT) * 60000000 + date_part('microseconds', i)) >= {CARRIED_INTERVAL_MICROS} THEN "
+        + raised("0A000", LONG_INTERVAL, "INTERVAL") + " ELSE i END",
         # make_interval's time (planner.bind._make_interval) in microseconds, the seconds rounded: infinity and NaN are
         # 22008; past what the engine's results carry (64-bit nanoseconds) 0A000, not a time that wrapped
         "CREATE OR REPLACE MACRO txngate_interval_time(h, m, s) AS CASE WHEN isinf(s) OR isnan(s) OR abs(s) > 9.2e18 THEN "
         + raised("22008", "interval out of range", "BIGINT") + " WHEN abs(CAST(h AS HUGEINT) * 3600000000 + CAST(m AS HUGEINT) * 60000000 "
-        "+ CAST(round(s * 1000000) AS HUGEINT)) >= " + str((1 << 63) // 1000) + " THEN "
-        + raised("0A000", f"an interval of more than {(1 << 63) // 1000 // 3_600_000_000} hours of time is not supported "
-                 "(txngate carries an interval''s time in 64-bit nanoseconds)", "BIGINT")
+        f"+ CAST(round(s * 1000000) AS HUGEINT)) >= {CARRIED_INTERVAL_MICROS} THEN " + raised("0A000", LONG_INTERVAL, "BIGINT")
         + " ELSE CAST(h * 3600000000 + m * 60000000 + CAST(round(s * 1000000) AS BIGINT) AS BIGINT) END",
         # array_to_json's text of listed json documents: each as it is, "," between them
         "CREATE OR REPLACE MACRO txngate_json_array_text(l) AS '[' || array_to_string(list_transform(l, "

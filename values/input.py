@@ -36,7 +36,7 @@ from values.datetimes import datetime_input, fraction_micros, twelve_hour
 from values.errors import InvalidInput
 from values.intervals import IntervalOverflow, IntervalSyntax, interval_input
 from values.text import bc_input, date_input, parse_array, timestamp_input
-from values.types import PG_ARRAY_ELEMENT
+from values.types import CARRIED_INTERVAL_MICROS, LONG_INTERVAL, PG_ARRAY_ELEMENT
 from values.zones import abbreviation
 
 __all__ = ["BOOLEAN_WORDS", "INTEGER_RANGES", "boolean_input", "datetime_text", "decode_param", "float_input", "integer_input", "interval_text",
@@ -45,9 +45,6 @@ __all__ = ["BOOLEAN_WORDS", "INTEGER_RANGES", "boolean_input", "datetime_text", 
 _BAD_TEXT, _BAD_DATETIME, _OUT_OF_RANGE = "22P02", "22007", "22003"
 
 
-#: Arrow carries an interval's time in nanoseconds (64 bits): PostgreSQL's
-#: microseconds reach a thousand times further
-_INTERVAL_MICROS = (1 << 63) // 1000
 
 
 def datetime_text(text: str, sql_type: str) -> str:
@@ -162,8 +159,8 @@ def interval_text(text: str) -> str:
         if e.field:
             raise InvalidInput("22015", f'interval field value out of range: "{text}"') from None
         raise InvalidInput("22008", "interval out of range") from None
-    if abs(micros) >= _INTERVAL_MICROS:
-        raise InvalidInput("0A000", f'interval "{text}" is beyond the {_INTERVAL_MICROS // 3_600_000_000} hours of time txngate carries in an interval')
+    if abs(micros) >= CARRIED_INTERVAL_MICROS:
+        raise InvalidInput("0A000", f'interval "{text}": {LONG_INTERVAL}')
     return f"{months} months {days} days {micros} microseconds"
 
 

@@ -34,6 +34,13 @@ STORED_PLACES = 10
 TOO_MANY_PLACES = (f"numeric value has more than {STORED_PLACES} digits after the decimal point, "
                    "the most txngate keeps in a numeric column without a declared scale")
 
+#: the time an interval carries out of the engine: Arrow's month_day_nano holds it in 64-bit nanoseconds (PostgreSQL's
+#: microseconds reach a thousand times further); past it, a computed interval came out wrapped
+CARRIED_INTERVAL_MICROS = (1 << 63) // 1000
+#: what an interval past that time is refused with (0A000)
+LONG_INTERVAL = (f"an interval of more than {CARRIED_INTERVAL_MICROS // 3_600_000_000} hours of time is not supported "
+                 "(txngate carries an interval's time in 64-bit nanoseconds)")
+
 
 def of_arrow(field: pa.Field) -> str:
     """The SQL type name for a result column."""

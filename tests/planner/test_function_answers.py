@@ -1433,6 +1433,8 @@ FUZZED_FUNCTIONS = [
     " scale(NULLIF(id * 1.25, 2.5)), min_scale(CASE id WHEN 1 THEN 2.50 WHEN 2 THEN 5 END) FROM ff ORDER BY id",
     "SELECT id, sum(id) OVER (PARTITION BY scale(CASE WHEN id > 2 THEN id * 1.500 ELSE 7 END) ORDER BY id) FROM ff ORDER BY id",
     "SELECT id, count(*) OVER (PARTITION BY make_interval(days => id % 100)) FROM ff ORDER BY id",
+    "SELECT id, timestamp '2024-01-01 05:00' - date_trunc('hour', iv), date_trunc('day', timestamp '2024-01-01 05:00') - timestamp '2024-01-01 05:00'"
+    " FROM ff ORDER BY id",
     # a DISTINCT aggregate of a char(n) column sorted by the trimmed value it aggregates (42804); array_agg of char(n)
     # and varchar columns typed bpchar[] and varchar[] (was text[])
     "SELECT string_agg(DISTINCT c, ','), array_agg(DISTINCT c), string_agg(DISTINCT c, ',' ORDER BY c) FROM ff",
