@@ -1942,9 +1942,10 @@ def _carried_intervals(select: ast.SelectStmt, columns: dict[str, str]) -> None:
     ``interval '2000000 hours' * 2`` came out wrapped, negative): past it,
     0A000 (``txngate_carried_interval``), not a wrong answer. A stored
     column's values were checked as they were written."""
-    names = p.result_names(select) or []
+    names = None
     for i, target in enumerate(select.targetList or ()):
         if isinstance(target, ast.ResTarget) and not isinstance(target.val, ast.ColumnRef) and _is_interval(target.val, columns):
+            names = p.result_names(select) or [] if names is None else names  # (the names only where one is wrapped)
             if target.name is None and i < len(names):
                 target.name = names[i]
             target.val = ast.FuncCall(funcname=(ast.String(sval="txngate_carried_interval"),), args=(target.val,))
