@@ -101,6 +101,10 @@ def connect(path: str, *, synchronous: str = "FULL", busy_timeout_ms: int = 30_0
             delay = min(delay * 2, 0.2)
 
 
+#: Scans of at most this many entries read on the event loop, as ``head`` does.
+SCAN_NOW = 128
+
+
 class SqliteConsensus(Consensus):
     kind = "sqlite"
 
@@ -207,7 +211,8 @@ class SqliteConsensus(Consensus):
             ).fetchall()
             return [VersionedData(s, bytes(d)) for s, d in rows]
 
-        return await self._run(q)
+        # a few rows by key, like head (a shard's machine catching up): on the loop
+        return self._read_now(q) if limit <= SCAN_NOW else await self._run(q)
 
     async def truncate(self, key: str, before: int) -> int:
         check_key(key)

@@ -1,8 +1,7 @@
 """Garbage collection: deleting what no reader can reach.
 
-State versions are full copies, and blob keys are write-once, so a key
-leaves the reachable set exactly once: when a compaction replaces the batch
-that named it. ``state.replace_batches`` records such keys in the state's
+Blob keys are write-once, so a key leaves the reachable set exactly once:
+when a compaction replaces the batch that named it. ``state.replace_batches`` records such keys in the state's
 ``retired`` list with the seqno ``R`` from which no state names them. A
 reader may use any state at a seqno >= its ``seqno_since``; so with
 ``min_seqno`` the oldest ``seqno_since`` of any live reader (or the head's
@@ -21,7 +20,8 @@ One GC run:
    older than the grace period, so an in-flight batch not yet appended is
    never touched;
 4. records the deletions in the state (``finish_gc``) and truncates
-   Consensus before ``min_seqno``. A crash between a delete and its record
+   Consensus before ``min_seqno`` (or the base of the head's chain of
+   change records, if older: ``Machine``). A crash between a delete and its record
    just repeats the (idempotent) delete next time.
 
 Only the head state is read: the cost of GC does not grow with the log.
@@ -75,6 +75,8 @@ async def collect_garbage(machine: Machine, blob: Blob, consensus: Consensus, co
 
     await machine.apply(lambda s: (st.finish_gc(s, dead), None))
     # Truncation is idempotent (and never removes the head), so any failure
-    # can be retried.
-    truncated = await retry_idempotent(lambda: consensus.truncate(machine.key, min_seqno))
+    # can be retried. It keeps the whole record the head's chain of changes
+    # starts from (at or past the base of the chain this machine knows).
+    before_seqno = min(min_seqno, machine.chain_base if machine.chain_base is not None else min_seqno)
+    truncated = await retry_idempotent(lambda: consensus.truncate(machine.key, before_seqno))
     return GcReport(min_seqno, len(dead), len(orphans), truncated, expired_readers, expired_writers)

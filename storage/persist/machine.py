@@ -19,9 +19,20 @@ compare_and_append checks the writer's idempotency token). Nothing is ever
 applied twice. If that refetch fails too, the call raises
 ``IndeterminateError``, never a determinate one.
 
+Records (``state.py``): a transition is written as its *change* from the
+state before while the chain of changes since the last whole record stays
+short (``CHAIN_MAX`` records, and no more bytes than that whole record, or
+``CHAIN_MIN_BYTES``), else whole. A process that knows the state at seqno
+``s`` catches up by reading the records after ``s`` (``scan``) and applying
+them; one that knows none, or fell behind past ``FETCH_SCAN`` records or a
+truncation, reads the head and the chain from its base. GC truncates
+Consensus no further than the base of the chain it knows (``chain_base``),
+so the head can always be read.
+
 Invariants: the cached state only moves forward in seqno (a compare-and-set
 whose answer comes after another task fetched a newer head leaves the newer
-one); every state this machine writes passed ``validate()``.
+one); every state this machine writes passed ``validate()``; the cached
+state's chain base is at or below its seqno (``validate``).
 """
 
 from __future__ import annotations
@@ -35,7 +46,7 @@ from typing import Callable, TypeVar
 from storage.errors import DeterminateError, IndeterminateError, UsageError
 from storage.location import Consensus
 from storage.persist.retry import retry_idempotent
-from storage.persist.state import InvariantViolation, ShardState
+from storage.persist.state import InvariantViolation, ShardState, change_base
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +56,14 @@ T = TypeVar("T")
 #: Compare-and-sets ``create`` makes, each of unknown outcome, before it
 #: gives up (each one is retried within ``retry_timeout_s`` first).
 CREATE_ATTEMPTS = 5
+
+#: Change records a chain may hold before the next record is whole.
+CHAIN_MAX = 64
+#: Bytes of change records a chain may hold whatever the size of its base.
+CHAIN_MIN_BYTES = 64 << 10
+#: Records a fetch reads after the cached seqno before it reads the head
+#: and its chain instead.
+FETCH_SCAN = CHAIN_MAX + 1
 
 
 def consensus_key(shard_id: str) -> str:
@@ -59,6 +78,13 @@ class Machine:
         self.max_inline_bytes = max_inline_bytes
         self.retry_timeout_s = retry_timeout_s
         self.state: ShardState | None = None
+        #: the seqno of the whole record the cached state's chain starts
+        #: from, the bytes of that record and of the changes after it, and
+        #: how many changes there are
+        self.chain_base: int | None = None
+        self._whole_bytes = 0
+        self._chain_bytes = 0
+        self._chain_len = 0
         self._changed = asyncio.Condition()
         #: one transition of this process in flight at a time: tasks of one
         #: process (a commit, a compaction, a reader's heartbeat) that raced
@@ -72,15 +98,56 @@ class Machine:
         return await retry_idempotent(op, self.retry_timeout_s, on=DeterminateError)
 
     async def fetch(self) -> ShardState | None:
-        """Read the head of the log into the cache (never moving it backwards)."""
+        """Read the records after the cached state into it (never moving it
+        backwards); the head and its chain when nothing is cached or the
+        cache fell far behind."""
+        known = self.state
+        if known is not None:
+            records = await self._retry(lambda: self.consensus.scan(self.key, known.seqno + 1, FETCH_SCAN))
+            if records and records[0].seqno == known.seqno + 1 and len(records) < FETCH_SCAN:
+                await self._absorb(known, records)
+                return self.state
+            if not records:
+                return self.state
         head = await self._retry(lambda: self.consensus.head(self.key))
         if head is None:
             return self.state
         if self.state is None or head.seqno > self.state.seqno:
-            self.state = ShardState.decode(head.data, head.seqno).validate()
+            base = change_base(head.data)
+            records = [head] if base is None else await self._retry(lambda: self.consensus.scan(self.key, base, head.seqno - base + 1))
+            if not records or records[0].seqno != (head.seqno if base is None else base) or change_base(records[0].data) is not None:
+                raise InvariantViolation(f"{self.key}: the chain of the record at seqno {head.seqno} does not start at a whole record")
+            await self._absorb(None, records)
+        return self.state
+
+    async def _absorb(self, state: ShardState | None, records: list) -> None:
+        """Apply ``records`` (contiguous, the first one after ``state``, or
+        whole when ``state`` is None) and cache the result if it is newer."""
+        base, whole, chain, length = self.chain_base, self._whole_bytes, self._chain_bytes, self._chain_len
+        for record in records:
+            state = ShardState.decode(record.data, record.seqno, state)
+            if change_base(record.data) is None:
+                base, whole, chain, length = record.seqno, len(record.data), 0, 0
+            else:
+                chain, length = chain + len(record.data), length + 1
+        state.validate()
+        if self.state is None or state.seqno > self.state.seqno:
+            self._cache(state, base, whole, chain, length)
             async with self._changed:
                 self._changed.notify_all()
-        return self.state
+
+    def _cache(self, state: ShardState, base: int, whole: int, chain: int, length: int) -> None:
+        self.state, self.chain_base, self._whole_bytes, self._chain_bytes, self._chain_len = state, base, whole, chain, length
+
+    def _record(self, state: ShardState, new: ShardState) -> tuple[bytes, bool]:
+        """The record of ``new`` (the state after the cached ``state``):
+        its change while the chain stays short, else whole. Returns
+        ``(data, whole)``."""
+        if state is self.state and self.chain_base is not None and self._chain_len < CHAIN_MAX:
+            data = new.encode_change(state, self.chain_base)
+            if data is not None and self._chain_bytes + len(data) <= max(CHAIN_MIN_BYTES, self._whole_bytes):
+                return data, False
+        return new.encode(), True
 
     async def current(self) -> ShardState:
         state = self.state or await self.fetch()
@@ -121,7 +188,7 @@ class Machine:
                     logger.error("transition broke an invariant", extra={"shard": self.shard_id, "seqno": state.seqno})
                     raise
                 self.cas_attempts += 1
-                data = new.encode()
+                data, whole = self._record(state, new)
                 try:
                     won = await self._retry(lambda: self.consensus.compare_and_set(self.key, state.seqno, data))
                 except IndeterminateError:
@@ -132,7 +199,10 @@ class Machine:
                     # a newer head while this CaS's answer was on its way
                     # (another process wrote after it): never go back to ours.
                     if new.seqno > self.state.seqno:
-                        self.state = new
+                        if whole:
+                            self._cache(new, new.seqno, len(data), 0, 0)
+                        else:
+                            self._cache(new, self.chain_base, self._whole_bytes, self._chain_bytes + len(data), self._chain_len + 1)
                     async with self._changed:
                         self._changed.notify_all()
                     return new, out
@@ -144,6 +214,14 @@ class Machine:
             if uncertain:  # the refetch that would have found out failed
                 raise IndeterminateError(f"{self.key}: the outcome of a compare-and-set is unknown: {e}") from e
             raise
+
+    def validate(self) -> None:
+        """Invariants: a cached state knows the base of its chain, at or
+        below its seqno; a chain stays within its bounds."""
+        if self.state is None:
+            return
+        assert self.chain_base is not None and self.chain_base <= self.state.seqno, "a cached state without the base of its chain"
+        assert self._chain_len <= CHAIN_MAX and self.state.seqno == self.chain_base + self._chain_len, "a chain out of step"
 
     async def wait_for(self, predicate: Callable[[ShardState], bool], timeout: float | None = None) -> ShardState:
         """Block until the state satisfies ``predicate``, polling Consensus

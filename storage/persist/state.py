@@ -15,9 +15,18 @@ their leases, and the *critical* sinces of named holders (the txns shard)
 that never expire.
 
 Every change is a pure function here, ``transition(state, ...) -> new
-state``; ``machine.py`` applies it with compare-and-set at ``seqno + 1``. The
-whole state is stored at each seqno (it is small: compaction keeps O(log n)
-batches and bounds inline bytes), so a state never depends on older seqnos.
+state``; ``machine.py`` applies it with compare-and-set at ``seqno + 1``.
+
+A state is recorded at its seqno in one of two forms (seed 003,
+"Incremental State"): *whole* (``encode``: every field, ``{"v":1,...}``)
+or as its *change* from the state at the seqno before (``encode_change``:
+``{"d":base,...}`` with the frontiers, leases and holds, which are small,
+and of the batches only the new ones, the others named by id; ``base`` is
+the seqno of the whole record the chain of changes starts from). A commit
+of a tiny batch then writes a record of its size, not of the state's: a
+state's inline parts were written again by every later seqno. ``decode``
+reads either, a change given the state before it. The machine decides
+which form to write and keeps chains short.
 
 Invariants (``validate()`` checks all of them; the machine calls it on
 every transition):
@@ -190,9 +199,38 @@ class ShardState:
         batches = ",".join(b.json_text for b in self.batches)
         return f'{head[:-1]},"batches":[{batches}]}}'.encode()
 
+    def encode_change(self, prev: "ShardState", base: int) -> bytes | None:
+        """This state as its change from ``prev`` (the state at the seqno
+        before), in a chain of changes from the whole record at ``base``;
+        None when only a whole record can say it (the schema changed)."""
+        assert self.seqno == prev.seqno + 1 and base <= prev.seqno, "a change is recorded from the state just before"
+        if self.schema != prev.schema or self.shard_id != prev.shard_id:
+            return None
+        d = {
+            "d": base,
+            "upper": self.upper,
+            "since": self.since,
+            "writers": {k: [w.lease_expires_at, w.last_token, w.last_upper] for k, w in self.writers.items()},
+            "readers": {k: [r.since, r.seqno_since, r.lease_expires_at] for k, r in self.readers.items()},
+            "critical": self.critical,
+            "gc_seqno": self.gc_seqno,
+        }
+        if self.retired != prev.retired:
+            d["retired"] = _retired_change(prev.retired, self.retired)
+        head = json.dumps(d, separators=(",", ":"))
+        before = {b.id: b for b in prev.batches}
+        batches = ",".join(json.dumps(b.id) if before.get(b.id) is b or before.get(b.id) == b else b.json_text for b in self.batches)
+        return f'{head[:-1]},"batches":[{batches}]}}'.encode()
+
     @classmethod
-    def decode(cls, data: bytes, seqno: int) -> "ShardState":
+    def decode(cls, data: bytes, seqno: int, prev: "ShardState | None" = None) -> "ShardState":
+        """The state recorded at ``seqno``: a whole record, or a change
+        from ``prev`` (the state at ``seqno - 1``, required for one)."""
         d = json.loads(data)
+        if "d" in d:
+            if prev is None or prev.seqno != seqno - 1:
+                raise InvariantViolation(f"the change recorded at seqno {seqno} is read without the state before it")
+            return prev._changed(d, seqno)
         if d.get("v") != STATE_VERSION:
             raise InvariantViolation(f"unknown shard state version {d.get('v')!r}")
         return cls(
@@ -207,6 +245,26 @@ class ShardState:
             critical=dict(d["critical"]),
             gc_seqno=d.get("gc_seqno", 0),
             retired=tuple((r[0], r[1]) for r in d.get("retired", ())),
+        )
+
+    def _changed(self, d: dict, seqno: int) -> "ShardState":
+        before = {b.id: b for b in self.batches}
+        retired = self.retired
+        if "retired" in d:
+            change = d["retired"]
+            retired = tuple((r[0], r[1]) for r in change["all"]) if "all" in change else (
+                tuple(r for r in retired if r[1] not in set(change["gone"])) + tuple((r[0], r[1]) for r in change["new"]))
+        return replace(
+            self,
+            seqno=seqno,
+            upper=d["upper"],
+            since=d["since"],
+            batches=tuple(before[b] if isinstance(b, str) else BatchMeta.from_json(b) for b in d["batches"]),
+            writers={k: WriterState(*v) for k, v in d["writers"].items()},
+            readers={k: ReaderState(*v) for k, v in d["readers"].items()},
+            critical=dict(d["critical"]),
+            gc_seqno=d["gc_seqno"],
+            retired=retired,
         )
 
     # -- derived ------------------------------------------------------------
@@ -283,6 +341,24 @@ class ShardState:
         if max_inline_bytes is not None and inline > max_inline_bytes:
             fail(f"{inline} inline bytes exceed the cap {max_inline_bytes}")
         return self
+
+
+def change_base(data: bytes) -> int | None:
+    """The ``base`` of a change record (``encode_change``), None for a
+    whole one, read from its first bytes without decoding it."""
+    if not data.startswith(b'{"d":'):
+        return None
+    return int(data[5 : data.index(b",", 5)])
+
+
+def _retired_change(before: tuple, after: tuple) -> dict:
+    """``after`` as the keys gone from ``before`` and the entries added
+    (GC forgets some, compaction appends), or whole when it is not that."""
+    gone = {r[1] for r in before} - {r[1] for r in after}
+    kept = tuple(r for r in before if r[1] not in gone)
+    if after[: len(kept)] != kept:
+        return {"all": [list(r) for r in after]}
+    return {"gone": sorted(gone), "new": [list(r) for r in after[len(kept):]]}
 
 
 # -- transitions ---------------------------------------------------------------
