@@ -1581,7 +1581,7 @@ _TYPEOF_NAMES = {
     "SMALLINT": "smallint", "INTEGER": "integer", "BIGINT": "bigint", "HUGEINT": "numeric", "FLOAT": "real",
     "DOUBLE": "double precision", "BOOLEAN": "boolean", "VARCHAR": "text", "DATE": "date", "TIME": "time without time zone",
     "TIMESTAMP": "timestamp without time zone", "TIMESTAMP WITH TIME ZONE": "timestamp with time zone",
-    "INTERVAL": "interval", "BLOB": "bytea", "UUID": "uuid", "JSON": "json", '"NULL"': "unknown",
+    "INTERVAL": "interval", "BLOB": "bytea", "UUID": "uuid", "JSON": "json", "UINTEGER": "oid", '"NULL"': "unknown",
 }
 
 

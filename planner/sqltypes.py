@@ -189,7 +189,7 @@ DUCKDB_TYPES = {
     "smallint": "SMALLINT", "integer": "INTEGER", "bigint": "BIGINT", "real": "REAL",
     "double precision": "DOUBLE", "boolean": "BOOLEAN", "text": "VARCHAR", "date": "DATE",
     "timestamp": "TIMESTAMP", "timestamptz": "TIMESTAMPTZ", "time": "TIME", "interval": "INTERVAL",
-    "bytea": "BLOB", "json": "VARCHAR", "jsonb": "VARCHAR", "uuid": "UUID",
+    "bytea": "BLOB", "json": "VARCHAR", "jsonb": "VARCHAR", "uuid": "UUID", "oid": "UINTEGER",
 }
 
 SERIALS = {"serial": "integer", "serial4": "integer", "bigserial": "bigint", "serial8": "bigint", "smallserial": "smallint", "serial2": "smallint"}

@@ -69,6 +69,7 @@ _SIMPLE = {
     "interval": pa.month_day_nano_interval(),
     "bytea": pa.binary(),
     "uuid": pa.binary(16),
+    "oid": pa.uint32(),
     "json": pa.string(),
     "jsonb": pa.string(),
     "varchar": pa.string(),

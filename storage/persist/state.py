@@ -140,8 +140,8 @@ class BatchMeta(PartsStats):
 
     @cached_property
     def json_text(self) -> str:
-        """``to_json`` as JSON text, made once: a state is encoded whole at
-        every seqno, and most of its batches are the previous state's."""
+        """``to_json`` as JSON text, made once: a whole record holds every
+        batch, and most of them are the previous record's."""
         return json.dumps(self.to_json(), separators=(",", ":"))
 
     @classmethod

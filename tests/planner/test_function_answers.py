@@ -1375,6 +1375,22 @@ JSON_ARRAYS = [
     "SELECT json_agg(ja ORDER BY id) FROM jad",
 ]
 
+# oid columns (regression's int8.sql makes one): stored as unsigned 32 bits (was XX000: no storage type)
+OID_COLUMNS = [
+    "CREATE TABLE oc (f1 bigint, f2 oid)",
+    "INSERT INTO oc VALUES (1, 4294967295), (2, 0), (3, 12)",
+    "INSERT INTO oc VALUES (5, 4294967296)",
+    "SELECT * FROM oc ORDER BY f2",
+    "SELECT f2 = 12, f2 > 5, f2::text, f2::bigint, pg_typeof(f2) FROM oc ORDER BY f1",
+    "SELECT max(f2), min(f2), count(DISTINCT f2) FROM oc",
+    "UPDATE oc SET f2 = 7 WHERE f1 = 3",
+    "SELECT * FROM oc WHERE f2 = 7",
+    "CREATE TABLE ok (f oid PRIMARY KEY)",
+    "INSERT INTO ok VALUES (5), (12)",
+    "INSERT INTO ok VALUES (5)",
+    "SELECT * FROM ok JOIN oc ON ok.f = oc.f2 ORDER BY 1",
+]
+
 # window functions where PostgreSQL allows none: 42P20, as its analysis reports them (the engine's parser: 42601)
 WINDOW_ERRORS = [
     "SELECT count(*) OVER w FROM (VALUES (1)) v(x) WINDOW w AS (), w AS ()",
@@ -1984,6 +2000,7 @@ DIFFERENTIAL = {
     "interval_scaled": (INTERVAL_SCALED, ("isc",)),
     "json_arrays": (JSON_ARRAYS, ("jad",)),
     "window_errors": (WINDOW_ERRORS, ()),
+    "oid_columns": (OID_COLUMNS, ("oc", "ok")),
     "fuzzed_functions": (FUZZED_FUNCTIONS, ("ff",)),
 }
 
