@@ -24,7 +24,8 @@ The cache has absorbed every update at times ``< progress``. It answers:
 
 Invariants (``validate()``): every row's count is 1 (nothing applied or
 retracted twice); ``unapplied`` is exactly the write rows of ``contents``;
-registration intervals do not overlap; ``known_from <= history_from <=
+``batches`` holds exactly their batches; registration intervals do not
+overlap; ``known_from <= history_from <=
 progress``; ``write_keys`` has an entry for every time in ``write_times``;
 every forgotten time is below ``history_from``.
 """
@@ -59,6 +60,9 @@ class TxnsCache:
         self.registrations: dict[str, list[list]] = defaultdict(list)
         #: data shard -> sorted commit ts of writes still in the shard
         self.unapplied: dict[str, list[int]] = defaultdict(list)
+        #: data shard -> commit ts -> the batches of those writes (a lookup
+        #: of one shard's writes scanned every shard's in ``contents``)
+        self.batches: dict[str, dict[int, list[bytes]]] = defaultdict(dict)
         #: data shard -> sorted commit ts of every write seen since history_from
         self.write_times: dict[str, list[int]] = defaultdict(list)
         #: data shard -> {commit ts: the keys it wrote, or WHOLE} (storage.txns.keys),
@@ -134,8 +138,10 @@ class TxnsCache:
                             break
             else:
                 times = self.unapplied[shard]
+                at_ts = self.batches[shard]
                 if diff > 0:
                     bisect.insort(times, ts)
+                    at_ts.setdefault(ts, []).append(batch)
                     history = self.write_times[shard]
                     keys = written(batch)
                     per_ts = self.write_keys[shard]
@@ -148,6 +154,10 @@ class TxnsCache:
                     i = bisect.bisect_left(times, ts)
                     if i < len(times) and times[i] == ts:
                         times.pop(i)
+                    if batch in at_ts.get(ts, ()):
+                        at_ts[ts].remove(batch)
+                        if not at_ts[ts]:
+                            del at_ts[ts]
 
     # -- questions ------------------------------------------------------------
 
@@ -166,8 +176,16 @@ class TxnsCache:
 
     def unapplied_writes(self, shard: str, le: int | None = None) -> list[tuple[int, bytes]]:
         """Write rows for ``shard`` still in the txns shard, in ts order."""
-        out = [(ts, b) for (s, ts, b) in self.contents if s == shard and b and (le is None or ts <= le)]
-        return sorted(out, key=lambda x: x[0])
+        times = self.unapplied.get(shard, [])
+        end = len(times) if le is None else bisect.bisect_right(times, le)
+        at_ts = self.batches.get(shard, {})
+        return [(ts, b) for ts in dict.fromkeys(times[:end]) for b in at_ts[ts]]
+
+    def writes_at(self, shard: str, times) -> dict[int, list[bytes]]:
+        """The batches of ``shard``'s writes at each of ``times`` still in
+        the txns shard (a time none is left at is missing)."""
+        at_ts = self.batches.get(shard, {})
+        return {t: list(at_ts[t]) for t in times if t in at_ts}
 
     def earliest_unapplied(self) -> int | None:
         firsts = [times[0] for times in self.unapplied.values() if times]
@@ -287,6 +305,9 @@ class TxnsCache:
         for shard in set(expected) | set(self.unapplied):
             if sorted(expected.get(shard, [])) != self.unapplied.get(shard, []):
                 raise InvariantViolation(f"unapplied writes of {shard} disagree with the txns contents")
+        held = sorted((s, ts, b) for s, at_ts in self.batches.items() for ts, bs in at_ts.items() for b in bs)
+        if held != sorted(r for r in self.contents if r[2]):
+            raise InvariantViolation("the batches of unapplied writes disagree with the txns contents")
         for shard, times in self.write_times.items():
             if set(times) != set(self.write_keys.get(shard, {})):
                 raise InvariantViolation(f"written keys of {shard} disagree with its write times")

@@ -461,10 +461,7 @@ class TxnsHandle:
         applying them or reading the data shard. None when the rows of one
         of them are gone (the caller reads the shard)."""
         wanted = set(times)
-        batches: dict[int, list[BatchHandle]] = {}
-        for t, b in self.cache.unapplied_writes(shard, max(times)):
-            if t in wanted:
-                batches.setdefault(t, []).append(BatchHandle.from_bytes(b).rewrite_ts(t))
+        batches = {t: [BatchHandle.from_bytes(b).rewrite_ts(t) for b in bs] for t, bs in self.cache.writes_at(shard, wanted).items()}
         if len(batches) < len(wanted):
             return None
         schema = (await self._data_writer(shard)).schema
