@@ -48,7 +48,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from storage.persist import DIFF, TS, collapse, comparable, expand
+from storage.persist import DIFF, TS, cast_table, collapse, comparable, expand
 
 #: Rows the tail holds before its older half becomes a run.
 TAIL_MAX = 1024
@@ -274,7 +274,7 @@ class Runs:
         work of folding the tail is ``upkeep``'s."""
         assert ts >= self.ts, "runs only move forward"
         if updates.num_rows:
-            updates = updates.select(self.tail.column_names).cast(self.tail.schema)
+            updates = cast_table(updates.select(self.tail.column_names), self.tail.schema)
             for cols, index in self._tail_keys.items():
                 _index_keys(index, updates, cols, self.tail.num_rows)
             self.tail = pa.concat_tables([self.tail, updates])

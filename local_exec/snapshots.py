@@ -40,7 +40,7 @@ from collections import Counter, OrderedDict
 import pyarrow as pa
 
 from local_exec.runs import Runs, key_tuples, matching
-from storage.persist import DIFF, TS, expand
+from storage.persist import DIFF, TS, cast_table, expand
 from storage.txns import TxnsHandle
 
 #: Work on more rows than this (sorting a run, merging runs, materializing
@@ -112,7 +112,7 @@ class SnapshotCache:
                 continue
             if not updates.schema.equals(entry.schema):
                 try:
-                    updates = updates.cast(entry.schema)
+                    updates = cast_table(updates, entry.schema)
                 except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
                     continue
             noted = self._noted.setdefault(shard, {})
@@ -136,7 +136,7 @@ class SnapshotCache:
             if committed is None:
                 return False
             try:
-                noted = {**noted, **{t: updates if updates.schema.equals(entry.schema) else updates.cast(entry.schema)
+                noted = {**noted, **{t: cast_table(updates, entry.schema)
                                      for t, updates in committed.items()}}
             except (ValueError, pa.ArrowTypeError, pa.ArrowNotImplementedError):  # (ArrowInvalid is a ValueError)
                 return False

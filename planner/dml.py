@@ -67,7 +67,7 @@ from values import ByteaInputError, TextStyle, engine_zone, format_column, forma
 from planner.work import Work, off_loop, with_diff
 from planner.waits import waiting
 from local_exec import jsonb, key_tuples, matching
-from storage.persist import DIFF, collapse, comparable, expand, map_elements
+from storage.persist import DIFF, cast_to, collapse, comparable, expand, map_elements
 
 ROWID = "__rowid"
 
@@ -1009,7 +1009,7 @@ def conform(out: pa.Table, rel: Relation, *, generated: bool = True) -> pa.Table
             _check_labels(c, col.type)
         cols.append(_conform_values(c, col.type, f.type))
     try:
-        stored = [c.cast(f.type) for c, f in zip(cols, rel.schema_arrow)]  # (a safe cast: decimals lose no digit)
+        stored = [cast_to(c, f.type) for c, f in zip(cols, rel.schema_arrow)]  # (a safe cast: decimals lose no digit)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
         if "Rescaling Decimal" in str(e):
             raise SqlError(NUMERIC_VALUE_OUT_OF_RANGE, TOO_MANY_PLACES) from None

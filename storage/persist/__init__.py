@@ -37,7 +37,7 @@ Public API:
 
 from storage.persist.batch import BatchBuilder, BatchHandle, adopt_parquet, part_schema, read_encoded
 from storage.persist.client import PersistClient
-from storage.persist.codec import (DIFF, TS, TYPE_KEY, SchemaError, comparable, field_for, map_elements, physical_schema, schema_from_bytes,
+from storage.persist.codec import (DIFF, TS, TYPE_KEY, SchemaError, cast_table, cast_to, comparable, field_for, map_elements, physical_schema, schema_from_bytes,
                                    schema_to_bytes, sql_type_of)
 from storage.persist.consolidate import collapse, expand
 from storage.persist.config import PersistConfig
@@ -51,6 +51,8 @@ __all__ = [
     "BatchBuilder",
     "BatchHandle",
     "DIFF",
+    "cast_table",
+    "cast_to",
     "Downgrade",
     "FOREVER",
     "GcReport",

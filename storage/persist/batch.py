@@ -254,15 +254,15 @@ class BatchBuilder:
         if self.ts is None:
             if TS not in table.column_names:
                 raise UsageError("rows need a _ts column (or build the batch with a fixed ts)")
-            cols[TS] = table.column(TS).cast(pa.int64())
+            cols[TS] = codec.cast_to(table.column(TS), pa.int64())
             if cols[TS].null_count:
                 raise UsageError("_ts has NULLs")
         elif TS in table.column_names:
             raise UsageError("a batch built with a fixed ts takes no _ts column")
         if DIFF in table.column_names:
-            cols[DIFF] = table.column(DIFF).cast(pa.int64())
+            cols[DIFF] = codec.cast_to(table.column(DIFF), pa.int64())
         elif isinstance(diff, (pa.Array, pa.ChunkedArray)):
-            cols[DIFF] = diff.cast(pa.int64())
+            cols[DIFF] = codec.cast_to(diff, pa.int64())
         else:
             cols[DIFF] = pa.repeat(pa.scalar(1 if diff is None else int(diff), pa.int64()), table.num_rows)
         if cols[DIFF].null_count:
@@ -380,7 +380,7 @@ def join_inline(parts: tuple[PartMeta, ...], schema: pa.Schema) -> tuple[PartMet
         table = read_encoded(p.inline, part_schema(schema, p))
         if p.ts is not None:
             table = table.append_column(pa.field(TS, pa.int64(), False), pa.repeat(pa.scalar(p.ts, pa.int64()), table.num_rows))
-        tables.append(table.select(physical.names).cast(physical))
+        tables.append(codec.cast_table(table.select(physical.names), physical))
     joined = pa.concat_tables(tables)
     data = encode_small(joined)
     part = PartMeta(rows=joined.num_rows, nbytes=len(data), min_ts=min(p.min_ts for p in inline), max_ts=max(p.max_ts for p in inline),

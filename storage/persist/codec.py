@@ -274,6 +274,22 @@ def updates_schema(schema: pa.Schema) -> pa.Schema:
     return pa.schema(list(schema) + [pa.field(TS, pa.int64(), False), pa.field(DIFF, pa.int64(), False)])
 
 
+def cast_to(values, type_: pa.DataType):
+    """``values`` (an array) as ``type_``: itself when it is of it already
+    (a cast of an array to its own type costs a compute call)."""
+    return values if values.type == type_ else values.cast(type_)
+
+
+def cast_table(table: pa.Table, schema: pa.Schema) -> pa.Table:
+    """``table.cast(schema)``, casting only the columns whose types differ
+    (a point write's tables mostly match column for column)."""
+    if table.schema.equals(schema):
+        return table
+    if table.column_names != schema.names:
+        return table.cast(schema)  # (its error names what does not fit)
+    return pa.Table.from_arrays([cast_to(c, f.type) for c, f in zip(table.columns, schema)], schema=schema)
+
+
 def comparable(col: pa.ChunkedArray | pa.Array) -> pa.ChunkedArray | pa.Array:
     """``col`` with dates, times, timestamps and durations as their
     integer storage: Python values that compare and hash as Arrow does,
