@@ -101,11 +101,11 @@ class Machine:
         """Read the records after the cached state into it (never moving it
         backwards); the head and its chain when nothing is cached or the
         cache fell far behind."""
-        known = self.state
+        known, chain = self.state, self._chain()
         if known is not None:
             records = await self._retry(lambda: self.consensus.scan(self.key, known.seqno + 1, FETCH_SCAN))
             if records and records[0].seqno == known.seqno + 1 and len(records) < FETCH_SCAN:
-                await self._absorb(known, records)
+                await self._absorb(known, chain, records)
                 return self.state
             if not records:
                 return self.state
@@ -117,13 +117,19 @@ class Machine:
             records = [head] if base is None else await self._retry(lambda: self.consensus.scan(self.key, base, head.seqno - base + 1))
             if not records or records[0].seqno != (head.seqno if base is None else base) or change_base(records[0].data) is not None:
                 raise InvariantViolation(f"{self.key}: the chain of the record at seqno {head.seqno} does not start at a whole record")
-            await self._absorb(None, records)
+            await self._absorb(None, (None, 0, 0, 0), records)
         return self.state
 
-    async def _absorb(self, state: ShardState | None, records: list) -> None:
+    def _chain(self) -> tuple:
+        """The cached state's chain: its base, the bytes of the whole
+        record there and of the changes after it, how many changes."""
+        return self.chain_base, self._whole_bytes, self._chain_bytes, self._chain_len
+
+    async def _absorb(self, state: ShardState | None, chain: tuple, records: list) -> None:
         """Apply ``records`` (contiguous, the first one after ``state``, or
-        whole when ``state`` is None) and cache the result if it is newer."""
-        base, whole, chain, length = self.chain_base, self._whole_bytes, self._chain_bytes, self._chain_len
+        whole when ``state`` is None; ``chain``: ``state``'s) and cache the
+        result if it is newer."""
+        base, whole, chain, length = chain
         for record in records:
             state = ShardState.decode(record.data, record.seqno, state)
             if change_base(record.data) is None:
@@ -139,15 +145,18 @@ class Machine:
     def _cache(self, state: ShardState, base: int, whole: int, chain: int, length: int) -> None:
         self.state, self.chain_base, self._whole_bytes, self._chain_bytes, self._chain_len = state, base, whole, chain, length
 
-    def _record(self, state: ShardState, new: ShardState) -> tuple[bytes, bool]:
+    def _record(self, state: ShardState, new: ShardState) -> tuple[bytes, tuple]:
         """The record of ``new`` (the state after the cached ``state``):
-        its change while the chain stays short, else whole. Returns
-        ``(data, whole)``."""
-        if state is self.state and self.chain_base is not None and self._chain_len < CHAIN_MAX:
-            data = new.encode_change(state, self.chain_base)
-            if data is not None and self._chain_bytes + len(data) <= max(CHAIN_MIN_BYTES, self._whole_bytes):
-                return data, False
-        return new.encode(), True
+        its change while the chain stays short, else whole. Returns the
+        record and ``new``'s chain once it is written."""
+        assert state is self.state, "a record is made from the cached state"
+        base, whole, chain, length = self._chain()
+        if base is not None and length < CHAIN_MAX:
+            data = new.encode_change(state, base)
+            if data is not None and chain + len(data) <= max(CHAIN_MIN_BYTES, whole):
+                return data, (base, whole, chain + len(data), length + 1)
+        data = new.encode()
+        return data, (new.seqno, len(data), 0, 0)
 
     async def current(self) -> ShardState:
         state = self.state or await self.fetch()
@@ -188,7 +197,7 @@ class Machine:
                     logger.error("transition broke an invariant", extra={"shard": self.shard_id, "seqno": state.seqno})
                     raise
                 self.cas_attempts += 1
-                data, whole = self._record(state, new)
+                data, chain = self._record(state, new)
                 try:
                     won = await self._retry(lambda: self.consensus.compare_and_set(self.key, state.seqno, data))
                 except IndeterminateError:
@@ -199,10 +208,7 @@ class Machine:
                     # a newer head while this CaS's answer was on its way
                     # (another process wrote after it): never go back to ours.
                     if new.seqno > self.state.seqno:
-                        if whole:
-                            self._cache(new, new.seqno, len(data), 0, 0)
-                        else:
-                            self._cache(new, self.chain_base, self._whole_bytes, self._chain_bytes + len(data), self._chain_len + 1)
+                        self._cache(new, *chain)
                     async with self._changed:
                         self._changed.notify_all()
                     return new, out
