@@ -3694,7 +3694,8 @@ def _is_interval(n: ast.Node | None, columns: dict[str, str]) -> bool:
 def _is_timestamp(n: ast.Node | None, columns: dict[str, str]) -> bool:
     """``n`` is plainly a timestamp (with time zone or without): a cast,
     constant or column, a date or timestamp plus or minus an interval,
-    date_trunc's result, or a CASE / COALESCE / NULLIF of timestamps."""
+    date_trunc's or make_timestamp's result, a plain timestamp with time
+    zone (``_is_timestamptz``), or a CASE / COALESCE / NULLIF of timestamps."""
     if _datetime_kind(n, columns) in ("timestamp", "timestamptz"):
         return True
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-") and n.lexpr is not None:
@@ -3702,6 +3703,8 @@ def _is_timestamp(n: ast.Node | None, columns: dict[str, str]) -> bool:
         return moved(n.lexpr, n.rexpr) or n.name[-1].sval == "+" and moved(n.rexpr, n.lexpr)
     if (arms := _arms(n)) is not None:
         return any(_is_timestamp(a, columns) for a in arms)
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "make_timestamp" and not n.over or _is_timestamptz(n, columns):
+        return True
     return isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "date_trunc" and len(n.args or ()) == 2 and not n.over \
         and not _is_interval(n.args[1], columns)  # (date_trunc of an interval is an interval)
 
@@ -3712,13 +3715,15 @@ _NOW_FUNCTIONS = {"now", "statement_timestamp", "transaction_timestamp", "clock_
 
 def _is_timestamptz(n: ast.Node | None, columns: dict[str, str]) -> bool:
     """``n`` is plainly a timestamp with time zone: a cast, constant or
-    column, now() or CURRENT_TIMESTAMP, or one plus or minus an interval."""
+    column, now() or CURRENT_TIMESTAMP, to_timestamp's or
+    make_timestamptz's result, or one plus or minus an interval."""
     if _datetime_kind(n, columns) == "timestamptz":
         return True
     if isinstance(n, ast.SQLValueFunction):
         return n.op == SQLValueFunctionOp.SVFOP_CURRENT_TIMESTAMP
     if isinstance(n, ast.FuncCall):
-        return n.funcname[-1].sval in _NOW_FUNCTIONS and not n.args
+        name = n.funcname[-1].sval
+        return name in _NOW_FUNCTIONS and not n.args or name in ("to_timestamp", "make_timestamptz") and bool(n.args) and not n.over
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-") and n.lexpr is not None:
         return _is_timestamptz(n.lexpr, columns) and _is_interval(n.rexpr, columns) \
             or n.name[-1].sval == "+" and _is_interval(n.lexpr, columns) and _is_timestamptz(n.rexpr, columns)

@@ -1409,6 +1409,10 @@ FUZZED_FUNCTIONS = [
     "INSERT INTO ff VALUES (1, 'ab', 'ab', 'ab ', '1 day 03:04', '{1,100}'), (2, 'a', 'b', 'a', '-2 hours 30 minutes', '{}'),"
     " (3, NULL, NULL, NULL, NULL, NULL), (4, 'zz', 'zz  ', 'zz', '1 mon 00:00:01', '{100}')",
     "SELECT to_char(1.5, 'FM99.00')::integer", "SELECT lpad('1e3', 4)::int",
+    # a difference of to_timestamp()s or make_timestamp()s is an interval: summed and averaged (was 42883: sum(INTERVAL))
+    "SELECT id, sum((to_timestamp(2147483647) - to_timestamp(id * 1000)) * -1) OVER (ORDER BY id) FROM ff ORDER BY id",
+    "SELECT sum(to_timestamp(2147483647) - to_timestamp(id)), avg(to_timestamp(id) - to_timestamp(0)),"
+    " sum(make_timestamp(2020, 1, 2, 3, 4, 5) - make_timestamp(2020, 1, id, 0, 0, 0)) FROM ff",
     "SELECT (lower('12') || '3')::int, substr('x42', 2)::bigint, to_char(42, '999')::int, trim(' 7 ')::smallint, upper('true')::boolean",
     "SELECT id, c < c COLLATE \"C\", c COLLATE \"C\" < c, c = c COLLATE \"C\", c COLLATE \"C\" = 'ab', c = v COLLATE \"C\","
     " c COLLATE \"C\" = t, c COLLATE \"C\" < 'ab ' FROM ff ORDER BY id",
