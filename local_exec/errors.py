@@ -73,6 +73,9 @@ _RULES: tuple[Rule, ...] = (
     # an error raised by our own code inside DuckDB: its SQLSTATE is in the text
     _rule(r"(?:^|\w+Error: )\[([0-9A-Z]{5})\] (.*)", "", lambda m: m.group(2)),
     _rule(r"Could not convert string '\[([0-9A-Z]{5})\] (.*?)' to DOUBLE", "", lambda m: m.group(2)),  # planner.pgcatalog.raised
+    # a document nested past Python's recursion limit, read by one of our functions (json.loads): PostgreSQL's
+    # parser runs out of stack on it too
+    _rule(r"while executing the UDF: RecursionError", "54001", "stack depth limit exceeded"),
     _rule(r"Could not convert string ['\"](.*?)['\"] to (INTERVAL|DATE|TIME|TIMESTAMP(?: WITH TIME ZONE)?)\b", "22007",
           lambda m: f'invalid input syntax for type {_pg_type(m.group(2))}: "{m.group(1)}"'),  # invalid_datetime_format, as PostgreSQL's
     _rule(r"Overflow in \w+ of INTERVAL", "22008", "interval out of range"),

@@ -49,6 +49,7 @@ import psycopg
 import pytest
 
 from planner.copy import BytesSource
+from planner.errors import SqlError
 from tests.planner.helpers import assert_answers_as_postgres, pg_text_answer, text_answer
 
 SETUP = [
@@ -355,6 +356,18 @@ CARRIED_INTERVALS = [
     "SELECT interval '2000000 hours' + interval '2000000 hours'", "SELECT justify_hours(interval '2000000 hours' + interval '2000000 hours')",
     "SELECT sum(x) FROM (VALUES (interval '2000000 hours'), (interval '2000000 hours')) v(x)",
 ]
+
+
+async def test_json_nested_past_the_stack_is_a_stack_error(db):
+    """A document nested deeper than our JSON functions can read (Python's
+    recursion limit) is PostgreSQL's 54001, as its parser's past its
+    stack, not 22023 with Python's RecursionError in the message."""
+    s = db.session()
+    for sql in ("SELECT repeat('[', 10000)::json", "SELECT (repeat('[', 3000) || repeat(']', 3000))::json"):
+        with pytest.raises(SqlError) as e:
+            await s.execute(sql)
+        assert (e.value.sqlstate, str(e.value)) == ("54001", "stack depth limit exceeded"), sql
+    assert (await s.execute("SELECT (repeat('[', 50) || repeat(']', 50))::json IS NOT NULL"))[-1].rows == [(True,)]
 
 
 async def test_intervals_past_the_carried_time_are_refused(db):
