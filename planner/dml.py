@@ -615,7 +615,7 @@ class Dml:
             old = current.take(rowids)
             changed = out.drop_columns([ROWID]).rename_columns([c.removeprefix("__new_") for c in out.column_names[1:]])
         new_cols = [changed.column(c.name) if c.name in sets else old.column(c.name) for c in rel.columns]
-        new = await self.conform(pa.Table.from_arrays(new_cols, names=rel.column_names), rel)
+        new = await self.conform(pa.Table.from_arrays(new_cols, names=rel.column_names), rel, changed=set(sets))
         if any(c in sets for _n, cols in rel.keys for c in cols) or any(p for _n, _c, p in rel.unique_keys):  # else every row keeps its keys
             await self.check_unique(rel, new, removed=old)
             await self.references.removed(rel, old, new)
@@ -770,12 +770,15 @@ class Dml:
         PostgreSQL SQL) holds for."""
         return rows.filter(pa.array(await self.holding(rel, predicate, rows), pa.bool_()))
 
-    async def conform(self, out: pa.Table, rel: Relation) -> pa.Table:
+    async def conform(self, out: pa.Table, rel: Relation, *, changed: set[str] | None = None) -> pa.Table:
         """``out`` cast to ``rel``'s stored types, its generated columns
-        computed, after NOT NULL, length and CHECK constraints."""
+        computed, after NOT NULL, length and CHECK constraints. ``changed``:
+        the columns an UPDATE assigned (the others are stored values,
+        conformed already), None for all."""
         if rel.generated:
             out = await self.generated_values(rel, conform(out, rel, generated=False))
-        rows = conform(out, rel)
+            changed = None  # (a generated column may follow any assigned one)
+        rows = conform(out, rel, changed=changed)
         for name, expr in rel.checks:
             if await self.violations(rel, expr, rows):
                 raise SqlError(
@@ -990,15 +993,19 @@ def _check_labels(c, sql_type: str) -> None:
         raise SqlError("22P02", f'invalid input value for enum {enum.name}: "{value}"')
 
 
-def conform(out: pa.Table, rel: Relation, *, generated: bool = True) -> pa.Table:
+def conform(out: pa.Table, rel: Relation, *, generated: bool = True, changed: set[str] | None = None) -> pa.Table:
     """``out`` (a computed table with ``rel``'s columns) in ``rel``'s stored
     types, checked: NOT NULL (23502), varchar(n)/char(n) lengths (22001),
     char(n) padded, uuid and bytea text decoded, array elements likewise
     (not generated columns' NOT NULL when ``generated`` is false: they are
-    computed after)."""
+    computed after). ``changed``: the only columns that may need it (the
+    others hold stored values of their types), None for all."""
     cols = []
     for col, f in zip(rel.columns, rel.schema_arrow):
         c = out.column(col.name)
+        if changed is not None and col.name not in changed and c.type == f.type:
+            cols.append(c)
+            continue
         if col.not_null and c.null_count and (generated or col.generated is None):
             raise SqlError(
                 NOT_NULL_VIOLATION,
@@ -1014,7 +1021,8 @@ def conform(out: pa.Table, rel: Relation, *, generated: bool = True) -> pa.Table
         if "Rescaling Decimal" in str(e):
             raise SqlError(NUMERIC_VALUE_OUT_OF_RANGE, TOO_MANY_PLACES) from None
         raise SqlError("22P02", str(e)) from None
-    stored = [c if col.precision is None else _rounded_fraction(c, col.precision) for c, col in zip(stored, rel.columns)]
+    stored = [c if col.precision is None or changed is not None and col.name not in changed else _rounded_fraction(c, col.precision)
+              for c, col in zip(stored, rel.columns)]
     return pa.Table.from_arrays(stored, schema=rel.schema_arrow)
 
 

@@ -1631,22 +1631,34 @@ def expand(sql: str, args: list[ast.Node]) -> ast.Node:
 
 
 def replace_children(node: ast.Node, fn) -> None:
-    """Replace each direct child ``c`` of ``node`` by ``fn(c)`` when that is not None."""
+    """Replace each direct child ``c`` of ``node`` by ``fn(c)`` when that is
+    not None (the cells of a VALUES list's rows too, whose calls were left
+    as the engine's: round(2.5::float8) was 3; not a FROM function's call,
+    which stays a table function)."""
     for attr in node:
         value = getattr(node, attr)
         if isinstance(value, ast.Node):
             new = fn(value)
             if new is not None:
                 setattr(node, attr, new)
-        elif isinstance(value, tuple) and any(isinstance(v, ast.Node) for v in value):
-            changed = False
-            out = []
-            for v in value:
-                new = fn(v) if isinstance(v, ast.Node) else None
-                changed |= new is not None
-                out.append(v if new is None else new)
-            if changed:
-                setattr(node, attr, tuple(out))
+        elif isinstance(value, tuple):
+            new = _replaced(value, fn, rows=attr == "valuesLists")
+            if new is not value:
+                setattr(node, attr, new)
+
+
+def _replaced(items: tuple, fn, *, rows: bool = False) -> tuple:
+    """``items`` with each node ``c`` in it (or, for ``rows``, in a tuple in
+    it) replaced by ``fn(c)`` when that is not None; ``items`` itself when
+    none is."""
+    out, changed = [], False
+    for v in items:
+        new = fn(v) if isinstance(v, ast.Node) else _replaced(v, fn) if rows and isinstance(v, tuple) else None
+        if new is v:
+            new = None
+        changed |= new is not None
+        out.append(v if new is None else new)
+    return tuple(out) if changed else items
 
 
 def _udt_name(typid: int) -> str:

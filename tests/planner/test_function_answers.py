@@ -1388,6 +1388,24 @@ JSON_ARRAYS = [
     "SELECT json_agg(ja ORDER BY id) FROM jad",
 ]
 
+# calls in the rows of a VALUES list rewritten as anywhere else (they were left as the engine's: round(2.5::float8)
+# was 3, extract(second ...) an integer)
+VALUES_ROWS = [
+    "CREATE TABLE vr (id int, x float8, n numeric(10,3), t text)",
+    "INSERT INTO vr VALUES (1, round(2.5::float8), 1.0 / 8, to_char(1.5, 'FM9.00')), (2, round(3.5::float8), 2 / 8.0, lpad('a', 3, '*'))",
+    "INSERT INTO vr SELECT * FROM (VALUES (3, round(4.5::float8), extract(second FROM time '01:02:03.5'), initcap('hello world'))) v",
+    "SELECT * FROM vr ORDER BY id",
+    "SELECT * FROM (VALUES (round(2.5::float8)), (round(3.5::float8))) v(x)",
+    "VALUES (round(2.5::float8)), (round(-0.5::float8))",
+    "VALUES (extract(second FROM time '01:02:03.5')), (extract(epoch FROM interval '1 day 3 seconds'))",
+    "WITH v(a, b) AS (VALUES (round(0.5::float8), interval '1 day' / 3), (round(1.5::float8), interval '1 hour' * 2.5)) SELECT * FROM v",
+    "SELECT a, b FROM (VALUES (1, date '2020-01-31' + interval '1 month'), (2, timestamptz '2020-03-29 01:30+00' + interval '1 day')) v(a, b)"
+    " ORDER BY a",
+    "VALUES ('ab'::char(4) || 'c', 'x'::char(3) = 'x  ')",
+    "VALUES (json_build_object('a', 1), to_json(1.50))",
+    "SELECT count(*) FROM (VALUES (1), (2)) v(x) WHERE x IN (SELECT round(1.5::float8))",
+]
+
 # oid columns (regression's int8.sql makes one): stored as unsigned 32 bits (was XX000: no storage type)
 OID_COLUMNS = [
     "CREATE TABLE oc (f1 bigint, f2 oid)",
@@ -2018,6 +2036,7 @@ DIFFERENTIAL = {
     "json_arrays": (JSON_ARRAYS, ("jad",)),
     "window_errors": (WINDOW_ERRORS, ()),
     "oid_columns": (OID_COLUMNS, ("oc", "ok")),
+    "values_rows": (VALUES_ROWS, ("vr",)),
     "fuzzed_functions": (FUZZED_FUNCTIONS, ("ff",)),
 }
 
