@@ -36,7 +36,7 @@ from pglast.enums.parsenodes import (FRAMEOPTION_END_OFFSET_FOLLOWING, FRAMEOPTI
 from planner import decimals, jsonops, locking, recursive, scopes, tochar
 from planner.catalog import Catalog, Relation
 from planner import functions
-from planner.errors import FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, INVALID_PARAMETER_VALUE, SYNTAX_ERROR, SqlError, not_supported, undefined
+from planner.errors import DATATYPE_MISMATCH, FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, INVALID_PARAMETER_VALUE, SYNTAX_ERROR, SqlError, not_supported, undefined
 from planner import parse as p
 from planner.parse import copy_tree, pg_sql, walk
 from planner.resolve import ColumnTypes, column_type, resolve, row_columns, scalar_in_from, scoped_type
@@ -693,6 +693,8 @@ class Binder:
             return ast.FuncCall(funcname=(ast.String(sval="txngate_stacked_arrays"),), args=(n,))
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" and n.lexpr is not None:
             _check_concatenable(n, self._columns)
+        if isinstance(n, ast.BoolExpr):
+            _check_boolean_arguments(n, self._columns, self._arrays)
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _ORDERINGS and n.lexpr is not None:
             _check_comparable(n, n.lexpr, n.rexpr, self._columns)
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_IN and isinstance(n.rexpr, (list, tuple)):
@@ -2859,6 +2861,20 @@ def _check_concatenable(n: ast.A_Expr, columns: dict[str, str]) -> None:
                         position=n.location + 1 if n.location is not None and n.location >= 0 else None)
 
 
+def _check_boolean_arguments(n: ast.BoolExpr, columns: dict[str, str], arrays) -> None:
+    """42804 for an argument of AND, OR or NOT that is plainly text (a text
+    function's value, or a concatenation with one), as PostgreSQL's
+    analysis finds it (the engine cast it when it ran: 22P02, or true for
+    't')."""
+    word = {BoolExprType.AND_EXPR: "AND", BoolExprType.OR_EXPR: "OR"}.get(n.boolop, "NOT")
+    for a in n.args or ():
+        concatenated = isinstance(a, ast.A_Expr) and a.kind == A_Expr_Kind.AEXPR_OP and a.name[-1].sval == "||" and a.lexpr is not None \
+            and not _is_array(a.lexpr, arrays) and not _is_array(a.rexpr, arrays) and (_text_valued(a.lexpr, columns) or _text_valued(a.rexpr, columns))
+        if concatenated or isinstance(a, ast.FuncCall) and _text_valued(a, columns):
+            raise SqlError(DATATYPE_MISMATCH, f"argument of {word} must be type boolean, not type text",
+                           position=a.location + 1 if getattr(a, "location", None) is not None and a.location >= 0 else None)
+
+
 #: the comparison operators PostgreSQL defines between two strings and between two numbers, never across
 _ORDERINGS = ("=", "<>", "!=", "<", ">", "<=", ">=")
 _NUMBER_NAMES = {"smallint": "smallint", "integer": "integer", "bigint": "bigint", "real": "real", "double precision": "double precision",
@@ -4400,6 +4416,8 @@ def _exact_variance(v: ast.FuncCall, columns: dict[str, str]) -> ast.Node:
     def text(n: ast.Node) -> ast.Node:
         return _cast_to(n, "text")
     declared = 0 if integer else _declared_scale(arg, columns)
+    if declared is None:
+        declared = _extract_scale(arg, columns)
     if declared is not None:
         dscale = ast.A_Const(val=ast.Integer(ival=declared))
     else:
@@ -4427,6 +4445,21 @@ def _plain_type(n: ast.Node, columns: dict[str, str]) -> str:
     if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds:
         return n.typeName.names[-1].sval
     return ""
+
+
+def _extract_scale(n: ast.Node, columns: dict[str, str]) -> int | None:
+    """The scale every value of ``extract(field FROM x)`` has in
+    PostgreSQL (its numeric's dscale: seconds and epochs 6, milliseconds 3,
+    a date's epoch and the other fields 0); None for anything else."""
+    if not (isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "extract" and len(n.args or ()) == 2 and not n.over
+            and isinstance(n.args[0], ast.A_Const) and isinstance(n.args[0].val, ast.String)):
+        return None
+    field = _EXTRACT_UNITS.get(n.args[0].val.sval.lower()[:10])
+    if field is None or field == "julian":
+        return None
+    if field == "epoch":
+        return 0 if _extract_source(n.args[1], columns) == "date" else 6
+    return {"second": 6, "milliseconds": 3}.get(field, 0)
 
 
 def _declared_scale(n: ast.Node, columns: dict[str, str]) -> int | None:

@@ -1388,6 +1388,18 @@ JSON_ARRAYS = [
     "SELECT json_agg(ja ORDER BY id) FROM jad",
 ]
 
+# variances of extract(): of values with extract's own scale (epoch 6 places), not the scale each value shows
+# (stddev(extract(epoch ...)) was 384708175.5583, PostgreSQL's 384708175.558321682079)
+EXTRACT_VARIANCES = [
+    "CREATE TABLE ev (id int, ts timestamp, tz timestamptz, iv interval, d date)",
+    "INSERT INTO ev VALUES (1, '2020-01-01 00:00:00', '2020-06-01 12:00:00+00', '1 day', '2020-01-01'),"
+    " (2, '1999-03-04 01:02:03.5', '2021-01-01 00:00:00+00', '-3 hours', '2021-02-03'),"
+    " (3, '2010-10-10 10:10:10', '2011-11-11 11:11:11.25+00', '1 mon', '1999-12-31')",
+    "SELECT stddev(extract(epoch FROM age(tz::timestamp, (ts + iv)))), variance(extract(second FROM ts)), var_pop(extract(epoch FROM d)),"
+    " stddev_pop(extract(milliseconds FROM ts)), variance(extract(day FROM ts)) FROM ev",
+    "SELECT id, stddev(extract(epoch FROM ts)) OVER (ORDER BY id) FROM ev ORDER BY id",
+]
+
 # calls in the rows of a VALUES list rewritten as anywhere else (they were left as the engine's: round(2.5::float8)
 # was 3, extract(second ...) an integer)
 VALUES_ROWS = [
@@ -1440,6 +1452,10 @@ FUZZED_FUNCTIONS = [
     "INSERT INTO ff VALUES (1, 'ab', 'ab', 'ab ', '1 day 03:04', '{1,100}'), (2, 'a', 'b', 'a', '-2 hours 30 minutes', '{}'),"
     " (3, NULL, NULL, NULL, NULL, NULL), (4, 'zz', 'zz  ', 'zz', '1 mon 00:00:01', '{100}')",
     "SELECT to_char(1.5, 'FM99.00')::integer", "SELECT lpad('1e3', 4)::int",
+    # text as an argument of AND, OR or NOT: 42804 as PostgreSQL's analysis finds it (was 22P02 from the engine's cast)
+    "SELECT (true AND upper('42') || lower('A b')::boolean)", "SELECT true AND lower('t')", "SELECT NOT upper('x')",
+    "SELECT true OR concat('a', 'b')", "SELECT true AND 't'", "SELECT true AND 'a' || 'b' = 'ab'",
+    "SELECT true AND ARRAY[true] || false = ARRAY[true, false]", "SELECT true AND (lower('T'))::boolean",
     # a difference of to_timestamp()s or make_timestamp()s is an interval: summed and averaged (was 42883: sum(INTERVAL))
     "SELECT id, sum((to_timestamp(2147483647) - to_timestamp(id * 1000)) * -1) OVER (ORDER BY id) FROM ff ORDER BY id",
     "SELECT sum(to_timestamp(2147483647) - to_timestamp(id)), avg(to_timestamp(id) - to_timestamp(0)),"
@@ -2037,6 +2053,7 @@ DIFFERENTIAL = {
     "window_errors": (WINDOW_ERRORS, ()),
     "oid_columns": (OID_COLUMNS, ("oc", "ok")),
     "values_rows": (VALUES_ROWS, ("vr",)),
+    "extract_variances": (EXTRACT_VARIANCES, ("ev",)),
     "fuzzed_functions": (FUZZED_FUNCTIONS, ("ff",)),
 }
 
