@@ -3710,7 +3710,7 @@ def _is_interval(n: ast.Node | None, columns: dict[str, str]) -> bool:
 def _is_timestamp(n: ast.Node | None, columns: dict[str, str]) -> bool:
     """``n`` is plainly a timestamp (with time zone or without): a cast,
     constant or column, a date or timestamp plus or minus an interval,
-    date_trunc's or make_timestamp's result, a plain timestamp with time
+    date_trunc's or make_timestamp's result, one AT TIME ZONE, a plain timestamp with time
     zone (``_is_timestamptz``), or a CASE / COALESCE / NULLIF of timestamps."""
     if _datetime_kind(n, columns) in ("timestamp", "timestamptz"):
         return True
@@ -3719,8 +3719,9 @@ def _is_timestamp(n: ast.Node | None, columns: dict[str, str]) -> bool:
         return moved(n.lexpr, n.rexpr) or n.name[-1].sval == "+" and moved(n.rexpr, n.lexpr)
     if (arms := _arms(n)) is not None:
         return any(_is_timestamp(a, columns) for a in arms)
-    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "make_timestamp" and not n.over or _is_timestamptz(n, columns):
-        return True
+    if isinstance(n, ast.FuncCall) and not n.over and (n.funcname[-1].sval == "make_timestamp" or n.funcname[-1].sval == "timezone"
+                                                       and len(n.args or ()) == 2) or _is_timestamptz(n, columns):
+        return True  # (x AT TIME ZONE z is timezone(z, x): a timestamp of either kind)
     return isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "date_trunc" and len(n.args or ()) == 2 and not n.over \
         and not _is_interval(n.args[1], columns)  # (date_trunc of an interval is an interval)
 

@@ -1460,6 +1460,8 @@ FUZZED_FUNCTIONS = [
     "SELECT id, sum((to_timestamp(2147483647) - to_timestamp(id * 1000)) * -1) OVER (ORDER BY id) FROM ff ORDER BY id",
     "SELECT sum(to_timestamp(2147483647) - to_timestamp(id)), avg(to_timestamp(id) - to_timestamp(0)),"
     " sum(make_timestamp(2020, 1, 2, 3, 4, 5) - make_timestamp(2020, 1, id, 0, 0, 0)) FROM ff",
+    "SELECT sum((timestamptz '2024-06-01 12:00-07' AT TIME ZONE 'America/New_York') - date_trunc('day', make_timestamp(2020, 1, id, 5, 0, 0)))"
+    " FROM ff",
     "SELECT (lower('12') || '3')::int, substr('x42', 2)::bigint, to_char(42, '999')::int, trim(' 7 ')::smallint, upper('true')::boolean",
     "SELECT id, c < c COLLATE \"C\", c COLLATE \"C\" < c, c = c COLLATE \"C\", c COLLATE \"C\" = 'ab', c = v COLLATE \"C\","
     " c COLLATE \"C\" = t, c COLLATE \"C\" < 'ab ' FROM ff ORDER BY id",
