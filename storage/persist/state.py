@@ -183,21 +183,8 @@ class ShardState:
     # -- encoding ---------------------------------------------------------
 
     def encode(self) -> bytes:
-        d = {
-            "v": STATE_VERSION,
-            "shard_id": self.shard_id,
-            "schema": base64.b64encode(self.schema).decode(),
-            "upper": self.upper,
-            "since": self.since,
-            "writers": {k: [w.lease_expires_at, w.last_token, w.last_upper] for k, w in self.writers.items()},
-            "readers": {k: [r.since, r.seqno_since, r.lease_expires_at] for k, r in self.readers.items()},
-            "critical": self.critical,
-            "gc_seqno": self.gc_seqno,
-            "retired": [list(r) for r in self.retired],
-        }
-        head = json.dumps(d, separators=(",", ":"))
-        batches = ",".join(b.json_text for b in self.batches)
-        return f'{head[:-1]},"batches":[{batches}]}}'.encode()
+        return self._record({"v": STATE_VERSION, "shard_id": self.shard_id, "schema": base64.b64encode(self.schema).decode()},
+                            {"retired": [list(r) for r in self.retired]}, [b.json_text for b in self.batches])
 
     def encode_change(self, prev: "ShardState", base: int) -> bytes | None:
         """This state as its change from ``prev`` (the state at the seqno
@@ -206,21 +193,26 @@ class ShardState:
         assert self.seqno == prev.seqno + 1 and base <= prev.seqno, "a change is recorded from the state just before"
         if self.schema != prev.schema or self.shard_id != prev.shard_id:
             return None
+        retired = {"retired": _retired_change(prev.retired, self.retired)} if self.retired != prev.retired else {}
+        before = {b.id: b for b in prev.batches}
+        batches = [json.dumps(b.id) if before.get(b.id) is b or before.get(b.id) == b else b.json_text for b in self.batches]
+        return self._record({"d": base}, retired, batches)
+
+    def _record(self, first: dict, last: dict, batches: list[str]) -> bytes:
+        """A record: ``first``'s fields, the frontiers, leases and holds,
+        ``last``'s fields, then the batches (JSON texts, made once each)."""
         d = {
-            "d": base,
+            **first,
             "upper": self.upper,
             "since": self.since,
             "writers": {k: [w.lease_expires_at, w.last_token, w.last_upper] for k, w in self.writers.items()},
             "readers": {k: [r.since, r.seqno_since, r.lease_expires_at] for k, r in self.readers.items()},
             "critical": self.critical,
             "gc_seqno": self.gc_seqno,
+            **last,
         }
-        if self.retired != prev.retired:
-            d["retired"] = _retired_change(prev.retired, self.retired)
         head = json.dumps(d, separators=(",", ":"))
-        before = {b.id: b for b in prev.batches}
-        batches = ",".join(json.dumps(b.id) if before.get(b.id) is b or before.get(b.id) == b else b.json_text for b in self.batches)
-        return f'{head[:-1]},"batches":[{batches}]}}'.encode()
+        return f'{head[:-1]},"batches":[{",".join(batches)}]}}'.encode()
 
     @classmethod
     def decode(cls, data: bytes, seqno: int, prev: "ShardState | None" = None) -> "ShardState":
