@@ -695,6 +695,8 @@ class Binder:
             _check_concatenable(n, self._columns)
         if isinstance(n, ast.BoolExpr):
             _check_boolean_arguments(n, self._columns, self._arrays)
+        if isinstance(n, ast.FuncCall) and n.agg_filter is not None and (window := _window_call(n.agg_filter)) is not None:
+            raise SqlError("42P20", "window functions are not allowed in FILTER", position=_position(window))
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _ORDERINGS and n.lexpr is not None:
             _check_comparable(n, n.lexpr, n.rexpr, self._columns)
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_IN and isinstance(n.rexpr, (list, tuple)):
@@ -1868,27 +1870,39 @@ def _modified_cast(n: ast.Node, *, base: bool = False) -> str | None:
 
 
 def _constant_groups(select: ast.SelectStmt) -> None:
-    """``GROUP BY 1`` of an output column that is an integer constant
-    (``SELECT 2 AS g ... GROUP BY 1``): grouped by the constant cast, not
-    the constant itself, which DuckDB would find again inside every other
-    output expression (an index ``p[2]`` into a pair in a macro's lambda
-    became a reference to the group: "must be a constant expression").
-    One group of every row either way, none without rows."""
+    """``GROUP BY 1`` of an output column that is an integer or string
+    constant (``SELECT 2 AS g ... GROUP BY 1``): grouped by the constant
+    cast, not the constant itself, which DuckDB would find again inside
+    every other output expression (an index ``p[2]`` into a pair in a
+    macro's lambda, the ``''`` json_agg's text is joined with, became a
+    reference to the group: "must be a constant expression"). One group
+    of every row either way, none without rows."""
     targets = select.targetList or ()
-    groups, cast = [], set()
+    groups, cast = [], {}
     for g in select.groupClause:
         if isinstance(g, ast.A_Const) and isinstance(g.val, ast.Integer) and 1 <= g.val.ival <= len(targets):
             value = targets[g.val.ival - 1].val
-            if isinstance(value, ast.A_Const) and isinstance(value.val, ast.Integer):
-                g = _cast_to(copy.deepcopy(value), "int4")
-                cast.add(value.val.ival)
+            kind = _constant_kind(value)
+            if kind is not None:
+                g = _cast_to(copy.deepcopy(value), kind)
+                cast[(kind, _constant_value(value))] = kind
         groups.append(g)
     select.groupClause = tuple(groups)
     for clause in (select.targetList, select.havingClause, select.sortClause):  # GROUPING(2) names the group
         for n in walk(clause) if clause is not None else ():
             if isinstance(n, ast.GroupingFunc):
-                n.args = tuple(_cast_to(a, "int4") if isinstance(a, ast.A_Const) and isinstance(a.val, ast.Integer) and a.val.ival in cast
-                               else a for a in n.args)
+                n.args = tuple(_cast_to(a, _constant_kind(a)) if (_constant_kind(a), _constant_value(a)) in cast else a for a in n.args)
+
+
+def _constant_kind(n: ast.Node) -> str | None:
+    """"int4" or "text" for an integer or string constant, else None."""
+    if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
+        return "int4"
+    return "text" if isinstance(n, ast.A_Const) and isinstance(n.val, ast.String) else None
+
+
+def _constant_value(n: ast.Node):
+    return n.val.ival if isinstance(n.val, ast.Integer) else n.val.sval
 
 
 def _from_tables(items) -> list[ast.RangeVar]:
@@ -2859,6 +2873,23 @@ def _check_concatenable(n: ast.A_Expr, columns: dict[str, str]) -> None:
     if left is not None and right is not None:
         raise undefined("operator", f"operator does not exist: {left} || {right}",
                         position=n.location + 1 if n.location is not None and n.location >= 0 else None)
+
+
+def _window_call(n: ast.Node) -> ast.FuncCall | None:
+    """A window function call in ``n``, not in a subquery of it (which may
+    have its own), or None."""
+    stack = [n]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.FuncCall) and x.over is not None:
+            return x
+        if isinstance(x, ast.SubLink):
+            continue
+        if isinstance(x, ast.Node):
+            stack.extend(v for v in map(x.__getattribute__, x.__slots__) if isinstance(v, (ast.Node, tuple)))
+        elif isinstance(x, tuple):
+            stack.extend(x)
+    return None
 
 
 def _check_boolean_arguments(n: ast.BoolExpr, columns: dict[str, str], arrays) -> None:
@@ -4418,7 +4449,7 @@ def _exact_variance(v: ast.FuncCall, columns: dict[str, str]) -> ast.Node:
         return _cast_to(n, "text")
     declared = 0 if integer else _declared_scale(arg, columns)
     if declared is None:
-        declared = _extract_scale(arg, columns)
+        declared = _fixed_scale(arg, columns)
     if declared is not None:
         dscale = ast.A_Const(val=ast.Integer(ival=declared))
     else:
@@ -4448,10 +4479,16 @@ def _plain_type(n: ast.Node, columns: dict[str, str]) -> str:
     return ""
 
 
-def _extract_scale(n: ast.Node, columns: dict[str, str]) -> int | None:
-    """The scale every value of ``extract(field FROM x)`` has in
-    PostgreSQL (its numeric's dscale: seconds and epochs 6, milliseconds 3,
-    a date's epoch and the other fields 0); None for anything else."""
+def _fixed_scale(n: ast.Node, columns: dict[str, str]) -> int | None:
+    """The scale every value of ``n`` has in PostgreSQL (its numeric's
+    dscale) when that is fixed: ``extract(field FROM x)``'s (seconds and
+    epochs 6, milliseconds 3, a date's epoch and the other fields 0), or
+    ``round(x, k)``'s and ``trunc(x, k)``'s of a numeric (k, at least 0);
+    None for anything else."""
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("round", "trunc") and len(n.args or ()) == 2 and not n.over \
+            and isinstance(n.args[1], ast.A_Const) and isinstance(n.args[1].val, ast.Integer) \
+            and _operand_type(n.args[0], columns, floats=True) == "numeric":
+        return max(n.args[1].val.ival, 0)
     if not (isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "extract" and len(n.args or ()) == 2 and not n.over
             and isinstance(n.args[0], ast.A_Const) and isinstance(n.args[0].val, ast.String)):
         return None

@@ -1398,6 +1398,9 @@ EXTRACT_VARIANCES = [
     "SELECT stddev(extract(epoch FROM age(tz::timestamp, (ts + iv)))), variance(extract(second FROM ts)), var_pop(extract(epoch FROM d)),"
     " stddev_pop(extract(milliseconds FROM ts)), variance(extract(day FROM ts)) FROM ev",
     "SELECT id, stddev(extract(epoch FROM ts)) OVER (ORDER BY id) FROM ev ORDER BY id",
+    "SELECT stddev(trunc(extract(epoch FROM age(ts, timestamp '2024-02-29 12:00')), 1)), variance(round(extract(second FROM ts), 1)),"
+    " var_pop(round(extract(epoch FROM d) * 2, -1)) FROM ev",
+    "SELECT stddev(trunc(extract(epoch FROM age(ts, timestamp '2024-02-29 12:00')), 1)) FROM ev WHERE id <> 2",  # (each value's scale 0)
 ]
 
 # calls in the rows of a VALUES list rewritten as anywhere else (they were left as the engine's: round(2.5::float8)
@@ -1436,6 +1439,8 @@ OID_COLUMNS = [
 
 # window functions where PostgreSQL allows none: 42P20, as its analysis reports them (the engine's parser: 42601)
 WINDOW_ERRORS = [
+    "SELECT max(x) FILTER (WHERE 100 <= count(*) OVER ()) FROM (VALUES (1)) v(x)",
+    "SELECT count(*) FILTER (WHERE x > (SELECT max(y) OVER () FROM (VALUES (1)) w(y))) FROM (VALUES (1)) v(x)",
     "SELECT count(*) OVER w FROM (VALUES (1)) v(x) WINDOW w AS (), w AS ()",
     "SELECT rank() OVER (ORDER BY rank() OVER (ORDER BY x)) FROM (VALUES (1)) v(x)",
     "SELECT x FROM (VALUES (1)) v(x) GROUP BY rank() OVER (ORDER BY x)",
@@ -1600,6 +1605,11 @@ CONSTANT_GROUPS = [
     "SELECT 1 AS g, 2 AS h, count(*), grouping(2) FROM cg GROUP BY 1, 2 HAVING grouping(1) = 0",
     "SELECT 2 AS g, count(*) FROM cg WHERE id > 5 GROUP BY 1",
     "SELECT 2 AS g, id % 2 AS k, array_agg(a ORDER BY id) FROM cg GROUP BY 1, 2 ORDER BY 2",
+    # a string constant grouped by: the '' json_agg's text is joined with stays a constant (was 42804)
+    "SELECT '' AS g, json_agg(id ORDER BY id) FROM cg GROUP BY 1",
+    "SELECT ', ' AS g, string_agg(id::text, ', ' ORDER BY id), json_agg(a) FROM cg GROUP BY 1",
+    "SELECT '' AS g, string_agg(id::text, '' ORDER BY id) FROM cg GROUP BY 1",
+    "SELECT 'x' AS g, count(*) FROM cg WHERE false GROUP BY 1",
 ]
 
 #: a frame's offset that is NULL (22004: the engine framed a RANGE without it) or reads a column (42P10)
