@@ -1902,7 +1902,9 @@ def _constant_kind(n: ast.Node) -> str | None:
 
 
 def _constant_value(n: ast.Node):
-    return n.val.ival if isinstance(n.val, ast.Integer) else n.val.sval
+    """An integer or string constant's value (None for anything else)."""
+    kind = _constant_kind(n)
+    return None if kind is None else n.val.ival if kind == "int4" else n.val.sval
 
 
 def _from_tables(items) -> list[ast.RangeVar]:

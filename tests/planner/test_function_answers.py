@@ -1610,6 +1610,7 @@ CONSTANT_GROUPS = [
     "SELECT ', ' AS g, string_agg(id::text, ', ' ORDER BY id), json_agg(a) FROM cg GROUP BY 1",
     "SELECT '' AS g, string_agg(id::text, '' ORDER BY id) FROM cg GROUP BY 1",
     "SELECT 'x' AS g, count(*) FROM cg WHERE false GROUP BY 1",
+    "SELECT 'x' AS g, id % 2 AS k, grouping(id % 2), count(*) FROM cg GROUP BY 1, 2 ORDER BY 2",
 ]
 
 #: a frame's offset that is NULL (22004: the engine framed a RANGE without it) or reads a column (42P10)
