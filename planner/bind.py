@@ -318,6 +318,9 @@ class Binder:
             if isinstance(n, (ast.SelectStmt, ast.InsertStmt, ast.UpdateStmt, ast.DeleteStmt)) and n.withClause is not None \
                     and n.withClause.recursive:
                 _check_recursive_types(n.withClause, columns)
+            if isinstance(n, ast.SelectStmt):
+                _check_boolean(n.whereClause, "WHERE", columns, self._arrays)
+                _check_boolean(n.havingClause, "HAVING", columns, self._arrays)
             if isinstance(n, ast.SelectStmt) and n.groupClause and n.fromClause:
                 _group_by_output_names(n)
                 if self.dialect == "duckdb":
@@ -694,7 +697,12 @@ class Binder:
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" and n.lexpr is not None:
             _check_concatenable(n, self._columns)
         if isinstance(n, ast.BoolExpr):
-            _check_boolean_arguments(n, self._columns, self._arrays)
+            word = {BoolExprType.AND_EXPR: "AND", BoolExprType.OR_EXPR: "OR"}.get(n.boolop, "NOT")
+            for a in n.args or ():
+                _check_boolean(a, word, self._columns, self._arrays)
+        elif isinstance(n, ast.CaseExpr) and n.arg is None:
+            for w in n.args or ():
+                _check_boolean(w.expr, "CASE/WHEN", self._columns, self._arrays)
         if isinstance(n, ast.FuncCall) and n.agg_filter is not None and (window := _window_call(n.agg_filter)) is not None:
             raise SqlError("42P20", "window functions are not allowed in FILTER", position=_position(window))
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _ORDERINGS and n.lexpr is not None:
@@ -2894,18 +2902,16 @@ def _window_call(n: ast.Node) -> ast.FuncCall | None:
     return None
 
 
-def _check_boolean_arguments(n: ast.BoolExpr, columns: dict[str, str], arrays) -> None:
-    """42804 for an argument of AND, OR or NOT that is plainly text (a text
-    function's value, or a concatenation with one), as PostgreSQL's
-    analysis finds it (the engine cast it when it ran: 22P02, or true for
-    't')."""
-    word = {BoolExprType.AND_EXPR: "AND", BoolExprType.OR_EXPR: "OR"}.get(n.boolop, "NOT")
-    for a in n.args or ():
-        concatenated = isinstance(a, ast.A_Expr) and a.kind == A_Expr_Kind.AEXPR_OP and a.name[-1].sval == "||" and a.lexpr is not None \
-            and not _is_array(a.lexpr, arrays) and not _is_array(a.rexpr, arrays) and (_text_valued(a.lexpr, columns) or _text_valued(a.rexpr, columns))
-        if concatenated or isinstance(a, ast.FuncCall) and _text_valued(a, columns):
-            raise SqlError(DATATYPE_MISMATCH, f"argument of {word} must be type boolean, not type text",
-                           position=a.location + 1 if getattr(a, "location", None) is not None and a.location >= 0 else None)
+def _check_boolean(a: ast.Node | None, word: str, columns: dict[str, str], arrays) -> None:
+    """42804 for a condition (an argument of AND, OR or NOT, a CASE's WHEN,
+    a WHERE or HAVING) that is plainly text (a text function's value, or
+    a concatenation with one), as PostgreSQL's analysis finds it (the
+    engine cast it when it ran: 22P02, or true for 't')."""
+    concatenated = isinstance(a, ast.A_Expr) and a.kind == A_Expr_Kind.AEXPR_OP and a.name[-1].sval == "||" and a.lexpr is not None \
+        and not _is_array(a.lexpr, arrays) and not _is_array(a.rexpr, arrays) and (_text_valued(a.lexpr, columns) or _text_valued(a.rexpr, columns))
+    if concatenated or isinstance(a, ast.FuncCall) and _text_valued(a, columns):
+        raise SqlError(DATATYPE_MISMATCH, f"argument of {word} must be type boolean, not type text",
+                       position=a.location + 1 if getattr(a, "location", None) is not None and a.location >= 0 else None)
 
 
 #: the comparison operators PostgreSQL defines between two strings and between two numbers, never across
@@ -3084,7 +3090,8 @@ def _arithmetic_tree(n: ast.Node) -> Iterator[ast.Node]:
 
 
 #: functions of one double precision argument that answer one (a real is taken as a double)
-_DOUBLE_FUNCTIONS = ("sqrt", "cbrt", "exp", "ln", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh")
+_DOUBLE_FUNCTIONS = ("sqrt", "cbrt", "exp", "ln", "log", "log10", "sign", "degrees", "radians", "sin", "cos", "tan", "cot", "asin", "acos",
+                     "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sind", "cosd", "tand", "cotd", "asind", "acosd", "atand")
 
 #: arithmetic's result: the wider operand's type
 _WIDENING = ["smallint", "integer", "bigint", "numeric", "real", "double precision"]

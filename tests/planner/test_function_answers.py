@@ -1461,6 +1461,10 @@ FUZZED_FUNCTIONS = [
     "SELECT (true AND upper('42') || lower('A b')::boolean)", "SELECT true AND lower('t')", "SELECT NOT upper('x')",
     "SELECT true OR concat('a', 'b')", "SELECT true AND 't'", "SELECT true AND 'a' || 'b' = 'ab'",
     "SELECT true AND ARRAY[true] || false = ARRAY[true, false]", "SELECT true AND (lower('T'))::boolean",
+    "SELECT CASE WHEN upper('v') || lower('v')::boolean THEN 1 ELSE 2 END", "SELECT CASE lower('a') WHEN 'a' THEN 1 END",
+    "SELECT 1 WHERE lower('t')", "SELECT count(*) FROM (VALUES (1)) v(x) GROUP BY x HAVING upper('t')", "SELECT 1 WHERE 't'",
+    # sign() and the other double functions of a double are doubles: their text PostgreSQL's ('-1', was '-1.0')
+    "SELECT sign(-5.5::float8)::text, sign(id - 2.5::float8)::text, degrees(0::float8)::text FROM ff ORDER BY id",
     # a difference of to_timestamp()s or make_timestamp()s is an interval: summed and averaged (was 42883: sum(INTERVAL))
     "SELECT id, sum((to_timestamp(2147483647) - to_timestamp(id * 1000)) * -1) OVER (ORDER BY id) FROM ff ORDER BY id",
     "SELECT sum(to_timestamp(2147483647) - to_timestamp(id)), avg(to_timestamp(id) - to_timestamp(0)),"
