@@ -143,7 +143,7 @@ def kind(n: ast.Node | None, columns: dict[str, str]) -> str | None:
         if op in ("->", "#>"):
             return kind(n.lexpr, columns) or "jsonb"
         if op == "||":
-            return "jsonb" if "jsonb" in (kind(n.lexpr, columns), kind(n.rexpr, columns)) else None
+            return "jsonb" if _jsonb_concat(n, columns) else None
         if op in ("-", "#-"):
             return "jsonb" if kind(n.lexpr, columns) == "jsonb" else None
         return None
@@ -190,12 +190,14 @@ def rewrite_operator(n: ast.A_Expr, columns: dict[str, str]) -> ast.Node | None:
         if any(k == "jsonb" for k, _x in sides) and all(k == "jsonb" or _string_const(x) for k, x in sides):
             return expand(f"txngate_jsonb_sortkey(_arg1) {op} txngate_jsonb_sortkey(_arg2)", [n.lexpr, n.rexpr])
         return None
+    if op == "||" and n.lexpr is not None and "jsonb" in (kind(n.lexpr, columns), kind(n.rexpr, columns)) and not _jsonb_concat(n, columns):
+        return _concat(*(_jsonb_text(x, columns) for x in (n.lexpr, n.rexpr)))  # anynonarray || text: the jsonb's text
     template = _OPERATORS.get(op)
     if op in _TEXT_OPERATORS and kind(n.lexpr, columns) == "json":  # json's: pieces of its text (local_exec.jsontext)
         template = template.replace("txngate_jsonb_", "txngate_json_")
     if template is None and op in _SHARED:
         left, right = kind(n.lexpr, columns), kind(n.rexpr, columns)
-        if op in ("@>", "<@") and (left or right) or op == "||" and "jsonb" in (left, right) or op == "-" and left == "jsonb":
+        if op in ("@>", "<@") and (left or right) or op == "||" and _jsonb_concat(n, columns) or op == "-" and left == "jsonb":
             template = _SHARED[op]
     if template is None or n.lexpr is None:
         return None
@@ -205,6 +207,34 @@ def rewrite_operator(n: ast.A_Expr, columns: dict[str, str]) -> ast.Node | None:
     elif op in ("@?", "@@"):
         right = path_text(right)
     return expand(template, [n.lexpr, right])
+
+
+def _jsonb_concat(n: ast.A_Expr, columns: dict[str, str]) -> bool:
+    """Whether ``a || b`` is jsonb's concatenation: one side jsonb and the
+    other jsonb or untyped. Beside a value that is plainly text (a cast to
+    text, a text column) it is PostgreSQL's ``anynonarray || text``: the
+    jsonb's text joined to it (``jsonb '{}' || ''::text`` is '{}')."""
+    sides = (n.lexpr, n.rexpr)
+    return "jsonb" in (kind(n.lexpr, columns), kind(n.rexpr, columns)) and not any(_plainly_text(x, columns) for x in sides)
+
+
+def _jsonb_text(n: ast.Node, columns: dict[str, str]) -> ast.Node:
+    """``n`` as text: a computed jsonb value's canonical text (a jsonb
+    column's is stored so), anything else as it is."""
+    if kind(n, columns) != "jsonb":
+        return n
+    if not isinstance(n, ast.ColumnRef):
+        n = ast.FuncCall(funcname=(ast.String(sval="txngate_jsonb"),), args=(n,), funcformat=CoercionForm.COERCE_EXPLICIT_CALL)
+    return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1))
+
+
+def _plainly_text(n: ast.Node | None, columns: dict[str, str]) -> bool:
+    if isinstance(n, ast.TypeCast):
+        return n.typeName.names[-1].sval in ("text", "varchar", "bpchar") and not n.typeName.arrayBounds
+    if isinstance(n, ast.ColumnRef):
+        t = column_type(n, columns)
+        return t == "text" or t.startswith(("varchar", "char(")) and not t.endswith("[]")
+    return False
 
 
 def rewrite_sort(n: ast.SortBy, columns: dict[str, str]) -> ast.SortBy | None:

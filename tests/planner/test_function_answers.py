@@ -1376,9 +1376,13 @@ INTERVAL_SCALED = [
 # json documents in arrays written as the documents they are: array_to_json(array_agg(j)) of a json column, and
 # a json[] or jsonb[] column in to_json, array_to_json and the builders (each element was a json string)
 JSON_ARRAYS = [
+    # jsonb || text is PostgreSQL's anynonarray || text: the jsonb's text joined to it (was 22P02: '' read as jsonb)
+    "SELECT jsonb '{}' || ''::text, jsonb '{\"a\":1}' || 'x'::text, ''::text || jsonb '{\"a\": 1}', jsonb '[1]' || '2'",
+    "SELECT DISTINCT * FROM (VALUES (jsonb '{}' || ''::text), ('{}')) v(j)",
     "CREATE TABLE jad (id int, j json, ja json[], jb jsonb[])",
     "INSERT INTO jad VALUES (1, '{\"a\" :  1}', ARRAY['{\"a\" :  1}'::json, '[1,  2]'], ARRAY['{\"b\":   2}'::jsonb]),"
     " (2, '[1,   2]', NULL, ARRAY[NULL, '1'::jsonb]), (3, NULL, '{}', '{}')",
+    "SELECT id, jb[1] || 'x'::text, 'y'::text || jb[1] FROM jad ORDER BY id",
     "SELECT array_to_json(array_agg(j ORDER BY id)), array_to_json(array_agg(j ORDER BY id), true),"
     " array_to_json(array_agg(j::jsonb ORDER BY id DESC)) FROM jad",
     "SELECT array_to_json(array_agg(j) FILTER (WHERE j IS NOT NULL)) FROM jad",
