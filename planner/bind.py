@@ -1886,14 +1886,14 @@ def _constant_groups(select: ast.SelectStmt) -> None:
     reference to the group: "must be a constant expression"). One group
     of every row either way, none without rows."""
     targets = select.targetList or ()
-    groups, cast = [], {}
+    groups, cast = [], set()  # the (kind, value) of each constant grouped by
     for g in select.groupClause:
         if isinstance(g, ast.A_Const) and isinstance(g.val, ast.Integer) and 1 <= g.val.ival <= len(targets):
             value = targets[g.val.ival - 1].val
             kind = _constant_kind(value)
             if kind is not None:
                 g = _cast_to(copy.deepcopy(value), kind)
-                cast[(kind, _constant_value(value))] = kind
+                cast.add((kind, _constant_value(value)))
         groups.append(g)
     select.groupClause = tuple(groups)
     for clause in (select.targetList, select.havingClause, select.sortClause):  # GROUPING(2) names the group
