@@ -39,7 +39,7 @@ from planner import functions
 from planner.errors import DATATYPE_MISMATCH, FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, INVALID_PARAMETER_VALUE, SYNTAX_ERROR, SqlError, not_supported, undefined
 from planner import parse as p
 from planner.parse import copy_tree, pg_sql, walk
-from planner.resolve import ColumnTypes, column_type, resolve, row_columns, scalar_in_from, scoped_type
+from planner.resolve import ColumnTypes, column_type, resolve, row_columns, scalar_in_from, scoped_type, typed_text
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, pattern_quantifier, raised, replace_children
 from planner.sqltypes import type_name as sql_type_name
 from planner.sqltypes import (BIT_TYPES, TYPE_SCOPE, builtin_type_name, enum_type, is_enum, FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, STORED_PLACES, canonical, fraction_precision, spark_stored_numeric,
@@ -2418,10 +2418,7 @@ def _plainly_text(n: ast.Node | None, columns: dict[str, str]) -> bool:
     """``n`` is a string constant, a text or varchar column, or a cast to text."""
     if isinstance(n, ast.A_Const):
         return isinstance(n.val, ast.String)
-    if isinstance(n, ast.ColumnRef):
-        declared = column_type(n, columns, "") if isinstance(n.fields[-1], ast.String) else ""
-        return declared in ("text", "varchar") or declared.startswith("varchar(") and not declared.endswith("[]")
-    return isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval.lower() in ("text", "varchar")
+    return typed_text(n, columns)
 
 
 def _text_valued(n: ast.Node | None, columns: dict[str, str]) -> bool:

@@ -31,7 +31,7 @@ from pglast.enums import A_Expr_Kind, CoercionForm, SortByDir, SortByNulls
 
 from planner.errors import SqlError, not_supported
 from planner.pgcatalog import expand, raised
-from planner.resolve import column_type, row_columns
+from planner.resolve import column_type, row_columns, typed_text
 from planner.sqltypes import typed_literal
 
 JSON_TYPES = ("json", "jsonb")
@@ -215,7 +215,7 @@ def _jsonb_concat(n: ast.A_Expr, columns: dict[str, str]) -> bool:
     text, a text column) it is PostgreSQL's ``anynonarray || text``: the
     jsonb's text joined to it (``jsonb '{}' || ''::text`` is '{}')."""
     sides = (n.lexpr, n.rexpr)
-    return "jsonb" in (kind(n.lexpr, columns), kind(n.rexpr, columns)) and not any(_plainly_text(x, columns) for x in sides)
+    return "jsonb" in (kind(n.lexpr, columns), kind(n.rexpr, columns)) and not any(typed_text(x, columns) for x in sides)
 
 
 def _jsonb_text(n: ast.Node, columns: dict[str, str]) -> ast.Node:
@@ -226,15 +226,6 @@ def _jsonb_text(n: ast.Node, columns: dict[str, str]) -> ast.Node:
     if not isinstance(n, ast.ColumnRef):
         n = ast.FuncCall(funcname=(ast.String(sval="txngate_jsonb"),), args=(n,), funcformat=CoercionForm.COERCE_EXPLICIT_CALL)
     return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1))
-
-
-def _plainly_text(n: ast.Node | None, columns: dict[str, str]) -> bool:
-    if isinstance(n, ast.TypeCast):
-        return n.typeName.names[-1].sval in ("text", "varchar", "bpchar") and not n.typeName.arrayBounds
-    if isinstance(n, ast.ColumnRef):
-        t = column_type(n, columns)
-        return t == "text" or t.startswith(("varchar", "char(")) and not t.endswith("[]")
-    return False
 
 
 def rewrite_sort(n: ast.SortBy, columns: dict[str, str]) -> ast.SortBy | None:

@@ -82,6 +82,15 @@ def scoped_type(n: ast.ColumnRef, columns: dict) -> str | None:
     return found[1] if found is not None and found[0] is n else None
 
 
+def typed_text(n: ast.Node | None, columns: dict[str, str]) -> bool:
+    """``n`` is a text or varchar column, or a cast to text or varchar (a
+    value PostgreSQL types text, unlike an untyped string constant)."""
+    if isinstance(n, ast.ColumnRef):
+        declared = column_type(n, columns, "") if isinstance(n.fields[-1], ast.String) else ""
+        return declared in ("text", "varchar") or declared.startswith("varchar(") and not declared.endswith("[]")
+    return isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval.lower() in ("text", "varchar")
+
+
 def column_type(n: ast.ColumnRef, columns: dict[str, str], default=None):
     """The type of the column ``n`` reads: its scoped record, else by its
     name; ``default`` when neither knows it."""
