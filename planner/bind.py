@@ -39,7 +39,7 @@ from planner import functions
 from planner.errors import DATATYPE_MISMATCH, FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, INVALID_PARAMETER_VALUE, SYNTAX_ERROR, SqlError, not_supported, undefined
 from planner import parse as p
 from planner.parse import copy_tree, pg_sql, walk
-from planner.resolve import ColumnTypes, column_type, resolve, row_columns, scalar_in_from, scoped_type, typed_text
+from planner.resolve import TEXT_FUNCTIONS, ColumnTypes, column_type, common_number_type, resolve, row_columns, scalar_in_from, scoped_type, text_function, typed_text
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, pattern_quantifier, raised, replace_children
 from planner.sqltypes import type_name as sql_type_name
 from planner.sqltypes import (BIT_TYPES, TYPE_SCOPE, builtin_type_name, enum_type, is_enum, FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, STORED_PLACES, canonical, fraction_precision, spark_stored_numeric,
@@ -282,12 +282,19 @@ class Binder:
                 shapes.add("set operation")
             elif isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _CAST_FUNCTIONS:
                 shapes.add("cast")
+            elif isinstance(n, ast.JoinExpr) and (n.usingClause or n.isNatural):
+                shapes.add("merge")
         if self.dialect == "duckdb" and "set operation" in shapes:
             _wrap_values_arms(node)
         if self.dialect == "duckdb" and "named" in shapes:
             _name_subquery_outputs(node)
         if "cast" in shapes:
             _function_casts(node)  # (after the names: float8(x) is named float8)
+        if "merge" in shapes:
+            for n in list(walk(node)):
+                if isinstance(n, ast.SelectStmt) and n.fromClause and n.targetList and any(_merges(f) for f in n.fromClause):
+                    self._star_of_merged(n, ctes)  # before the columns are resolved (the merged ones' types) and renamed
+                    self._widen_merged(n, ctes)
         columns = self._columns = resolve(node, self.catalog, self.search_path, self._column_types(node), _output_type)
         self._nullable = _nullable_items(node) if self._outer_joins else set()  # (a walk of the whole statement: only when it has one)
         if self.dialect == "duckdb" and isinstance(node, ast.SelectStmt) and (node.withClause is not None or any(
@@ -326,8 +333,6 @@ class Binder:
                 if self.dialect == "duckdb":
                     _constant_groups(n)
                 self._group_dependents(n, ctes)  # before its RangeVars are renamed
-            if isinstance(n, ast.SelectStmt) and n.fromClause and n.targetList and any(_merges(f) for f in n.fromClause):
-                self._star_of_merged(n, ctes)  # before its RangeVars are renamed
             if isinstance(n, ast.SelectStmt) and n.sortClause and n.targetList:
                 _check_sort_names(n)  # before its expressions are rewritten
             if isinstance(n, ast.SelectStmt) and (n.sortClause or n.distinctClause) and n.targetList and (n.op is None or n.op.name == "SETOP_NONE"):
@@ -1246,7 +1251,7 @@ class Binder:
                 declared = column_type(array, self._columns) or ""
                 return declared.endswith("[]") and (declared == "text[]" or declared.startswith("varchar"))
             return isinstance(array, ast.TypeCast) and bool(array.typeName.arrayBounds) and array.typeName.names[-1].sval in ("text", "varchar")
-        return isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _TEXT_FUNCTIONS
+        return isinstance(n, ast.FuncCall) and n.funcname[-1].sval in TEXT_FUNCTIONS
 
     def _trim_sublink(self, n: ast.SubLink) -> None:
         """``x IN (SELECT c ...)`` with a char(n) on either side compares as
@@ -1645,6 +1650,76 @@ class Binder:
                        for q, name in columns)
         i = stars[0]
         select.targetList = tuple(select.targetList[:i]) + listed + tuple(select.targetList[i + 1:])
+
+    def _widen_merged(self, select: ast.SelectStmt, ctes: set[str]) -> None:
+        """The merged column of an INNER or LEFT JOIN ... USING (k) (or
+        NATURAL) of two tables whose ``k`` are numbers of different types
+        as PostgreSQL types it, the common type (``int4 USING int8`` is
+        bigint; the engine's is the left side's: ``k + 1`` overflowed as
+        an integer): each unqualified ``k`` of this SELECT (not of its
+        subqueries, which may have a ``k`` of their own) as the left
+        table's ``k`` cast to it (resolve types the merged ``k`` so)."""
+        widened: dict[str, ast.Node] = {}
+        merges: dict[str, int] = {}
+
+        def visit(item) -> None:
+            if not isinstance(item, ast.JoinExpr):
+                return
+            visit(item.larg)
+            visit(item.rarg)
+            sides = [self._table_types(side, ctes) for side in (item.larg, item.rarg)]
+            if item.usingClause:
+                names = [u.sval for u in item.usingClause]
+            elif item.isNatural and None not in sides:
+                names = [c for c in sides[0] if c in sides[1]]
+            else:
+                return
+            for name in names:
+                merges[name] = merges.get(name, 0) + 1
+            if None in sides or item.jointype.name not in ("JOIN_INNER", "JOIN_LEFT"):
+                return
+            left, right = sides
+            alias = item.larg.alias.aliasname if item.larg.alias is not None else item.larg.relname
+            for name in names:
+                common = common_number_type([left.get(name), right.get(name)])
+                if common is not None and common != left[name].split("(")[0]:
+                    widened[name] = _cast_to(ast.ColumnRef(fields=(ast.String(sval=alias), ast.String(sval=name))), common)
+
+        for item in select.fromClause:
+            visit(item)
+        widened = {name: cast for name, cast in widened.items() if merges[name] == 1}
+        if not widened:
+            return
+
+        def cast(ref):
+            if isinstance(ref, ast.ColumnRef) and len(ref.fields) == 1 and isinstance(ref.fields[0], ast.String) \
+                    and ref.fields[0].sval in widened:
+                return copy.deepcopy(widened[ref.fields[0].sval])
+            if isinstance(ref, (ast.SubLink, ast.SelectStmt, ast.RangeSubselect)):
+                return ref  # (a scope of its own: left as it is)
+            replace_children(ref, cast)
+            return None
+
+        for t in select.targetList:
+            if isinstance(t.val, ast.ColumnRef) and t.name is None and len(t.val.fields) == 1 \
+                    and isinstance(t.val.fields[0], ast.String) and t.val.fields[0].sval in widened:
+                t.name = t.val.fields[0].sval  # the output keeps the column's name
+        for attr in ("targetList", "whereClause", "groupClause", "havingClause", "sortClause"):
+            value = getattr(select, attr)
+            if isinstance(value, ast.Node):
+                setattr(select, attr, cast(value) or value)
+            elif value:
+                setattr(select, attr, tuple(cast(v) or v for v in value))
+
+    def _table_types(self, item: ast.Node, ctes: set[str]) -> dict[str, str] | None:
+        """A FROM item's columns and their declared types when it is a
+        table (or view) of the catalog, else None."""
+        if not isinstance(item, ast.RangeVar) or item.schemaname is None and item.relname in ctes:
+            return None
+        found = self.catalog.column_types(item, self.search_path)
+        if found is None or item.alias is not None and item.alias.colnames:
+            return None
+        return dict(found)
 
     def _from_columns(self, item: ast.Node, ctes: set[str]) -> list[tuple[str | None, str]] | None:
         """The columns a FROM item gives ``*``, each (qualifier, name), the
@@ -2145,12 +2220,6 @@ _AVG_TYPES = {"smallint": "numeric", "integer": "numeric", "bigint": "numeric", 
 
 
 #: functions whose value is text whatever their arguments (a char(n) argument's without its padding)
-_TEXT_FUNCTIONS = {"array_to_string", "btrim", "chr", "concat", "concat_ws", "current_schema", "current_user", "encode", "format",
-                   "initcap", "json_typeof", "jsonb_pretty", "jsonb_typeof", "left", "lower", "lpad", "ltrim", "md5", "overlay",
-                   "quote_ident", "quote_literal", "regexp_replace", "repeat", "replace", "reverse", "right", "rpad", "rtrim",
-                   "split_part", "string_agg", "substr", "substring", "textcat", "to_char", "to_hex", "translate", "trim", "txngate_unpad", "txngate_initcap",
-                   "upper", "version"}
-
 
 def _output_type(n: ast.Node, columns: dict[str, str]) -> str | None:
     """The type of a query's output computed by ``n``, spelled as a
@@ -2173,7 +2242,7 @@ def _output_type(n: ast.Node, columns: dict[str, str]) -> str | None:
         name, args = n.funcname[0].sval, n.args or ()
         if name == "count":
             return "bigint"
-        if name in _TEXT_FUNCTIONS:
+        if name in TEXT_FUNCTIONS:
             return "text"
         if name in ("min", "max", "any_value") and len(args) == 1:
             return _output_type(args[0], columns)
@@ -2425,7 +2494,7 @@ def _text_valued(n: ast.Node | None, columns: dict[str, str]) -> bool:
     """``n`` is plainly text (``_plainly_text``), a text function's value
     or a concatenation of such: read by a cast only when it runs."""
     if isinstance(n, ast.FuncCall):
-        return n.funcname[-1].sval in _TEXT_FUNCTIONS and len(n.funcname) == 1 and n.over is None
+        return text_function(n)
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" and n.lexpr is not None:
         return _text_valued(n.lexpr, columns) and _text_valued(n.rexpr, columns)
     return _plainly_text(n, columns)

@@ -29,9 +29,9 @@ from typing import Callable
 from pglast import ast
 from pglast.enums import A_Expr_Kind, CoercionForm, SortByDir, SortByNulls
 
-from planner.errors import SqlError, not_supported
+from planner.errors import SqlError, not_supported, undefined
 from planner.pgcatalog import expand, raised
-from planner.resolve import column_type, row_columns, typed_text
+from planner.resolve import column_type, row_columns, text_function, typed_text
 from planner.sqltypes import typed_literal
 
 JSON_TYPES = ("json", "jsonb")
@@ -193,6 +193,10 @@ def rewrite_operator(n: ast.A_Expr, columns: dict[str, str]) -> ast.Node | None:
     if op == "||" and n.lexpr is not None and "jsonb" in (kind(n.lexpr, columns), kind(n.rexpr, columns)) and not _jsonb_concat(n, columns):
         return _concat(*(_jsonb_text(x, columns) for x in (n.lexpr, n.rexpr)))  # anynonarray || text: the jsonb's text
     template = _OPERATORS.get(op)
+    if template is not None and n.lexpr is not None and _plain_text(n.lexpr, columns):
+        left = "character varying" if isinstance(n.lexpr, ast.TypeCast) and n.lexpr.typeName.names[-1].sval == "varchar" else "text"
+        raise undefined("operator", f"operator does not exist: {left} {op} {_operand_name(n.rexpr, columns)}",
+                        position=n.location + 1 if n.location is not None and n.location >= 0 else None)
     if op in _TEXT_OPERATORS and kind(n.lexpr, columns) == "json":  # json's: pieces of its text (local_exec.jsontext)
         template = template.replace("txngate_jsonb_", "txngate_json_")
     if template is None and op in _SHARED:
@@ -215,7 +219,31 @@ def _jsonb_concat(n: ast.A_Expr, columns: dict[str, str]) -> bool:
     text, a text column) it is PostgreSQL's ``anynonarray || text``: the
     jsonb's text joined to it (``jsonb '{}' || ''::text`` is '{}')."""
     sides = (n.lexpr, n.rexpr)
-    return "jsonb" in (kind(n.lexpr, columns), kind(n.rexpr, columns)) and not any(typed_text(x, columns) for x in sides)
+    return "jsonb" in (kind(n.lexpr, columns), kind(n.rexpr, columns)) and not any(_plain_text(x, columns) for x in sides)
+
+
+def _plain_text(n: ast.Node | None, columns: dict[str, str]) -> bool:
+    """``n`` is plainly text: a text or varchar column or cast, a text
+    function's value, or a concatenation of one with text, jsonb or an
+    untyped string (PostgreSQL's ``text || anynonarray`` is text)."""
+    if typed_text(n, columns) or text_function(n):
+        return True
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "||" and n.lexpr is not None:
+        sides = (n.lexpr, n.rexpr)
+        return any(_plain_text(x, columns) for x in sides) and all(_plain_text(x, columns) or kind(x, columns) or _string_const(x) for x in sides)
+    return False
+
+
+def _operand_name(n: ast.Node, columns: dict[str, str]) -> str:
+    """PostgreSQL's name of a json operator's right operand's type, as far
+    as it is plain (``unknown`` for an untyped string)."""
+    if isinstance(n, ast.A_ArrayExpr) or isinstance(n, ast.TypeCast) and n.typeName.arrayBounds:
+        return "text[]"
+    if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
+        return "integer"
+    if _plain_text(n, columns):
+        return "text"
+    return kind(n, columns) or "unknown"
 
 
 def _jsonb_text(n: ast.Node, columns: dict[str, str]) -> ast.Node:

@@ -82,6 +82,34 @@ def scoped_type(n: ast.ColumnRef, columns: dict) -> str | None:
     return found[1] if found is not None and found[0] is n else None
 
 
+#: functions whose value is text (substring, trim and the few others with a
+#: bytea form too are read as their text one)
+TEXT_FUNCTIONS = {"array_to_string", "btrim", "chr", "concat", "concat_ws", "current_schema", "current_user", "encode", "format",
+                  "initcap", "json_typeof", "jsonb_pretty", "jsonb_typeof", "left", "lower", "lpad", "ltrim", "md5", "overlay",
+                  "quote_ident", "quote_literal", "regexp_replace", "repeat", "replace", "reverse", "right", "rpad", "rtrim",
+                  "split_part", "string_agg", "substr", "substring", "textcat", "to_char", "to_hex", "translate", "trim", "txngate_unpad", "txngate_initcap",
+                  "upper", "version"}
+
+
+#: number types in PostgreSQL's order of implicit casts: values of several are of the last one's
+_NUMBER_RANKS = {"smallint": 0, "integer": 1, "bigint": 2, "numeric": 3, "real": 4, "double precision": 5}
+
+
+def common_number_type(types) -> str | None:
+    """PostgreSQL's common type of number types (as UNION and a USING
+    join's merged column resolve them: int4 and int8 are bigint, an
+    integer and a numeric(10,2) numeric); None unless all are numbers."""
+    ranks = [_NUMBER_RANKS.get((t or "").split("(")[0]) for t in types]
+    if not ranks or None in ranks:
+        return None
+    return max(_NUMBER_RANKS, key=lambda t: -1 if _NUMBER_RANKS[t] not in ranks else _NUMBER_RANKS[t])
+
+
+def text_function(n: ast.Node | None) -> bool:
+    """``n`` is a call of a function whose value is text (not as a window function)."""
+    return isinstance(n, ast.FuncCall) and len(n.funcname) == 1 and n.funcname[0].sval in TEXT_FUNCTIONS and n.over is None
+
+
 def typed_text(n: ast.Node | None, columns: dict[str, str]) -> bool:
     """``n`` is a text or varchar column, or a cast to text or varchar (a
     value PostgreSQL types text, unlike an untyped string constant)."""
@@ -130,6 +158,8 @@ def resolve(node: ast.Node, catalog: Catalog, search_path: tuple[str, ...], by_n
 class _Resolver:
     def __init__(self, catalog, search_path, out: ColumnTypes, output_type):
         self.catalog, self.search_path, self.out, self.output_type = catalog, search_path, out, output_type
+        #: per FROM list (by id): the columns its USING and NATURAL joins merge from two number types -> their common type
+        self.merged: dict[int, dict[str, str]] = {}
 
     def statement(self, node: ast.Node) -> None:
         if isinstance(node, ast.SelectStmt):
@@ -236,6 +266,8 @@ class _Resolver:
             middle = len(items)
             self.from_item(f.rarg, items, outer, ctes)
             self.expressions(f.quals, [items] + outer, ctes)
+            if f.usingClause or f.isNatural:
+                self.merge(f, items[first:middle], items[middle:], items)
             nullable = {"JOIN_LEFT": items[middle:], "JOIN_RIGHT": items[first:middle], "JOIN_FULL": items[first:]}.get(f.jointype.name, [])
             for item in nullable:  # a column the join condition compares is never NULL in a row the join matched
                 if item.present is None and item.columns is not None:
@@ -342,6 +374,8 @@ class _Resolver:
                 continue
             if len(set(having)) == 1:
                 self.record(n, having[0])
+            elif (common := self.merged.get(id(items), {}).get(name)) is not None:  # a USING join's of two number types
+                self.record(n, common)
             return
         if qualifier is None:  # no column of that name at any level: a FROM item's whole row, if one is so named
             for items in scope:
@@ -350,6 +384,21 @@ class _Resolver:
                     if len(named) == 1 and named[0].columns is not None:
                         self.out.rows[id(n)] = (n, tuple(named[0].columns.items()), named[0].present)
                     return
+
+    def merge(self, join: ast.JoinExpr, left: list[_Item], right: list[_Item], items: list[_Item]) -> None:
+        """Note the columns ``join`` merges whose two sides are numbers of
+        different types: the merged column is of their common type."""
+        def types(side, name):
+            return {i.columns[name] for i in side if i.bare and i.columns is not None and name in i.columns}
+
+        if join.usingClause:
+            names = [u.sval for u in join.usingClause]
+        else:
+            names = {name for i in left if i.bare and i.columns for name in i.columns}
+        for name in names:
+            a, b = types(left, name), types(right, name)
+            if len(a) == 1 and len(b) == 1 and a != b and (common := common_number_type(a | b)) is not None:
+                self.merged.setdefault(id(items), {})[name] = common
 
     def record(self, n: ast.ColumnRef, sql_type: str | None) -> None:
         if sql_type is not None:

@@ -756,6 +756,26 @@ USING_COLUMNS = [
     "select * from na natural left join nb order by 1",
     "select * from na natural join nc",
     "select * from na natural full join nb order by 1",
+    # the merged column of an INNER or LEFT join of two number types is of their common type (int4 USING int8 was int4,
+    # so x + 1 overflowed; int4 USING numeric(10,2) divided as integers: x / 3 was 0)
+    "create table wa(x int, a int)",
+    "create table wb(x bigint, b int)",
+    "create table wd(x numeric(10,2), d int)",
+    "create table we(x smallint, e int)",
+    "insert into wa values (1, 10), (2, 20), (2147483647, 30)",
+    "insert into wb values (2, 200), (3, 300), (2147483647, 1)",
+    "insert into wd values (2, 5), (2.5, 6)",
+    "insert into we values (2, 7)",
+    "select * from wa join wb using (x) order by x",
+    "select x, x + 1, pg_typeof(x) from wa join wb using (x) order by x",
+    "select * from wa left join wb using (x) order by x",
+    "select x, x / 3, pg_typeof(x) from wa join wd using (x)",
+    "select x * 2 from wd join wa using (x)",
+    "select x + 1, count(*) from wa join wb using (x) where x > 1 group by x order by x",
+    "select x, exists (select 1 from we where we.x = x) from wa natural join wb order by x",
+    "select * from we join wa using (x)",
+    "select wa.x, wb.x, x from wa join wb using (x) order by 1",
+    "select distinct x as y from wa join wb using (x) order by y",
 ]
 
 
@@ -1390,6 +1410,17 @@ JSON_ARRAYS = [
     "SELECT id, array_to_json(ja), array_to_json(jb), to_json(ja), json_build_object('x', ja, 'y', jb), json_build_array(jb),"
     " array_to_json(ja, true) FROM jad ORDER BY id",
     "SELECT json_agg(ja ORDER BY id) FROM jad",
+    # a text function's value beside jsonb is text too: || joins texts (was 22P02, upper(v) read as jsonb), and
+    # jsonb's own operators on text are 42883 (c ?| array['x'] of a text column was true; WHERE false gave no rows)
+    "CREATE TABLE jtx (id int, v text, c text)",
+    "INSERT INTO jtx VALUES (1, 'a', '{\"x\": 1}'), (2, NULL, '[\"x\"]')",
+    "SELECT id, upper(v) || lower(c)::jsonb, lower(c)::jsonb || upper(v), upper(v) || 'x' || c::jsonb, pg_typeof(upper(v) || c::jsonb)"
+    " FROM jtx ORDER BY id",
+    "SELECT id, (upper(v) || lower(c)::jsonb ? 'x') FROM jtx WHERE false",
+    "SELECT id, c ?| array['x'] FROM jtx",
+    "SELECT id, c::varchar ? 'x' FROM jtx",
+    "SELECT id, lower(c) -> 'x' FROM jtx",
+    "SELECT id, c::jsonb ? 'x', c::jsonb ?| array['x'], lower(c)::jsonb || '{}' ? 'x', '{\"x\": 1}' ? 'x' FROM jtx ORDER BY id",
 ]
 
 # variances of extract(): of values with extract's own scale (epoch 6 places), not the scale each value shows
@@ -2038,7 +2069,7 @@ DIFFERENTIAL = {
     "from_scopes": (FROM_SCOPES, ("i4", "xx1")),
     "typed_literals": (TYPED_LITERALS, ("lit", "anyt")),
     "interval_qualifiers": (INTERVAL_QUALIFIERS, ()),
-    "using_columns": (USING_COLUMNS, ("ua", "ub", "uc", "na", "nb", "nc")),
+    "using_columns": (USING_COLUMNS, ("ua", "ub", "uc", "na", "nb", "nc", "wa", "wb", "wd", "we")),
     "partitioned_guards": (PARTITIONED_GUARDS, ()),
     "averages": (AVERAGES, ("av",)),
     "integer_numerics": (INTEGER_NUMERICS, ("inum",)),
@@ -2070,7 +2101,7 @@ DIFFERENTIAL = {
     "interval_to_chars": (INTERVAL_TO_CHARS, ("itc",)),
     "passed_through": (PASSED_THROUGH, ("pt",)),
     "interval_scaled": (INTERVAL_SCALED, ("isc",)),
-    "json_arrays": (JSON_ARRAYS, ("jad",)),
+    "json_arrays": (JSON_ARRAYS, ("jad", "jtx")),
     "window_errors": (WINDOW_ERRORS, ()),
     "oid_columns": (OID_COLUMNS, ("oc", "ok")),
     "values_rows": (VALUES_ROWS, ("vr",)),
