@@ -145,6 +145,9 @@ _RULES: tuple[Rule, ...] = (
     _rule(r"Unimplemented type for cast \((.+?) -> (.+?)\)", "0A000",
           lambda m: f"a cast from {_pg_type(m.group(1))} to {_pg_type(m.group(2))} here is not supported"),
     _rule(r"Invalid type for BETWEEN", "42883", "operator does not exist for BETWEEN on these types"),
+    # x IN (SELECT ...) of a string and a number: PostgreSQL has no = between them
+    _rule(r"Cannot compare values of type (.+?) and (.+?) in IN/ANY/ALL clause", "42883",
+          lambda m: f"operator does not exist: {_pg_type(m.group(1))} = {_pg_type(m.group(2))}"),
     _rule(r"\w+ Function with name (\S+) does not exist", "42883", lambda m: f"function {m.group(1)} does not exist"),
     _rule(r"(?:Table|Sequence|View) with name (\S+) does not exist", "42P01", lambda m: f'relation "{m.group(1)}" does not exist'),
     # a type PostgreSQL has and txngate does not: refused as such; any other name is unknown, as in PostgreSQL

@@ -2432,7 +2432,10 @@ def _maybe_interval(n: ast.Node | None, columns: dict[str, str]) -> bool:
     if isinstance(n, ast.ColumnRef):
         return isinstance(n.fields[-1], ast.String) and column_type(n, columns) == "interval"
     if isinstance(n, ast.FuncCall):
-        return n.funcname[-1].sval.lower() in _INTERVAL_FUNCTIONS
+        name, args = n.funcname[-1].sval.lower(), n.args or ()
+        if name == "date_trunc" and len(args) == 2 or name in ("sum", "avg", "min", "max") and len(args) == 1:
+            return _maybe_interval(args[-1], columns)  # (date_trunc('hour', iv)::text was DuckDB's '2 months')
+        return name in _INTERVAL_FUNCTIONS
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-", "*", "/"):
         return _maybe_interval(n.lexpr, columns) or _maybe_interval(n.rexpr, columns)
     if (arms := _arms(n)) is not None:

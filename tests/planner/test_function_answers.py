@@ -502,6 +502,13 @@ INTERVAL_TEXT = [
     "SELECT i::text, 'a' || i, i || 'b', (i * 2)::text, age(t, '2018-06-01')::text, (t - timestamp '2018-01-01')::text FROM spans ORDER BY 1",
     "SELECT interval '1 year 2 months 3 days 04:05:06.789'::text, interval '-1 month -2 days +03:00'::text, interval '0'::text,"
     " 'x' || interval '1 month'",
+    # date_trunc of an interval, and an aggregate of one, cast to text (was the engine's '1 year 2 months')
+    "SELECT date_trunc('hour', i)::text, date_trunc('month', i)::text, date_trunc('hour', interval '1 year 1 second' * 0.5)::text"
+    " FROM spans ORDER BY i",
+    "SELECT max(date_trunc('hour', i)::text), max(date_trunc('day', i))::text, min(i)::text, sum(i)::text FROM spans",
+    # a string IN (SELECT a number): no = between them, 42883 (was 42804)
+    "SELECT i FROM spans WHERE i::text NOT IN (SELECT 100 FROM spans)",
+    "SELECT i FROM spans WHERE 100 = ANY (SELECT i::text FROM spans)",
 ]
 
 
