@@ -246,8 +246,11 @@ class Runs:
         self.tail = self.schema.insert(len(self.schema) - 1, pa.field(TS, pa.int64(), False)).empty_table()
         self.retractions = updates.num_rows > 0 and pc.min(updates.column(DIFF)).as_py() < 0
         self._rows: pa.Table | None = None  # the contents at ts, once asked for
-        #: (key columns, key) -> (time, its updates then, consolidated): see ``search``
-        self.points: OrderedDict[tuple, tuple[int, pa.Table]] = OrderedDict()
+        #: (key columns, key) -> (time, its updates then, consolidated, the tail's (generation, length) then
+        #: when the time was ``ts``, else None): see ``search``
+        self.points: OrderedDict[tuple, tuple[int, pa.Table, tuple[int, int] | None]] = OrderedDict()
+        #: counts the tail's rebuilds (``upkeep``): a tail position is one row of one generation
+        self.tail_generation = 0
         #: key columns -> key -> the tail positions holding it (``_tail_hits``)
         self._tail_keys: dict[tuple[str, ...], dict[tuple, list[int]]] = {}
         self._nbytes: int | None = None
@@ -312,6 +315,7 @@ class Runs:
             runs.append(Run(collapse(merged) if self.retractions else merged))
         self.runs, self.tail, self.run_ts = runs, tail, max(self.run_ts, cut)
         self._tail_keys = {}  # positions changed: rebuilt by the next search
+        self.tail_generation += 1
         self._nbytes = None
 
     def unsorted(self, cols: tuple[str, ...]) -> list[Run]:
@@ -341,11 +345,15 @@ class Runs:
         assert self.covers(ts), (ts, self.run_ts, self.ts)
         point = (cols, _hashable(keys[0])) if len(keys) == 1 else None
         known = self.points.get(point) if point is not None else None
+        first = 0  # the first tail position that may hold an update not in ``parts``
         if known is not None and self.run_ts <= known[0] <= ts:  # every update of it since is in the tail
             since, parts = known[0], [known[1]] if known[1].num_rows else []
+            cut = known[2]
+            if cut is not None and cut[0] == self.tail_generation:
+                since, first = None, cut[1]  # a hot key's versions before the answer are passed over, not filtered
         else:
             since, parts = None, [p for p in (r.search(cols, keys) for r in self.runs) if p.num_rows]
-        hits = self._tail_hits(cols, keys)
+        hits = self._tail_hits(cols, keys, first)
         if hits.num_rows and (ts < self.ts or since is not None):
             newer = pc.less_equal(hits.column(TS), ts)
             hits = hits.filter(newer if since is None else pc.and_(newer, pc.greater(hits.column(TS), since)))
@@ -353,23 +361,30 @@ class Runs:
             parts.append(hits.drop_columns([TS]))
         found = self._consolidated(parts)
         if point is not None and ts >= self.run_ts:
-            self.points[point] = (ts, found)
+            cut = (self.tail_generation, self.tail.num_rows) if ts == self.ts else None
+            self.points[point] = (ts, found, cut)
             self.points.move_to_end(point)
             if len(self.points) > POINTS_MAX:
                 self.points.popitem(last=False)
         return expand(found) if found.num_rows else found.drop_columns([DIFF])
 
-    def _tail_hits(self, cols: tuple[str, ...], keys: list[tuple]) -> pa.Table:
-        """The tail's updates (with ``_ts``) of ``keys``, in tail order,
-        found by a hash index of the tail's keys (``_tail_keys``: made once
-        per tail and key columns, extended as versions arrive), not by a
-        filter over the whole tail at each lookup."""
+    def _tail_hits(self, cols: tuple[str, ...], keys: list[tuple], first: int = 0) -> pa.Table:
+        """The tail's updates (with ``_ts``) of ``keys`` at positions from
+        ``first``, in tail order, found by a hash index of the tail's keys
+        (``_tail_keys``: made once per tail and key columns, extended as
+        versions arrive), not by a filter over the whole tail at each
+        lookup; a key's positions are ascending, so those before ``first``
+        (a hot key's older versions) are passed over by bisection."""
         if not self.tail.num_rows:
             return self.tail
         index = self._tail_keys.get(cols)
         if index is None:
             index = self._tail_keys[cols] = _index_keys({}, self.tail, cols, 0)
-        positions = sorted(p for key in keys for p in index.get(tuple(_hashable(v) for v in key), ()))
+        if len(keys) == 1:
+            held = index.get(tuple(_hashable(v) for v in keys[0]), ())
+            positions = held[bisect.bisect_left(held, first):] if first else held
+        else:
+            positions = sorted(p for key in keys for p in index.get(tuple(_hashable(v) for v in key), ()) if p >= first)
         if not positions:
             return self.tail.slice(0, 0)
         if len(positions) == 1:

@@ -102,6 +102,29 @@ def test_a_key_updated_in_every_version_is_found_from_its_last_answer():
         runs.validate()
 
 
+def test_a_hot_keys_older_versions_in_the_tail_are_passed_over(monkeypatch):
+    """A row updated in every version reads from the tail only the updates
+    after its last answer (two per version here), not every version the
+    tail holds: a lookup's cost stays flat however long since the upkeep."""
+    monkeypatch.setattr(runs_mod, "TAIL_MAX", 4096)
+    runs = Runs(0, _updates([(1, "b", 0, 1), (2, "b", 0, 1)]).cast(SCHEMA))
+    read = []
+    tail_hits = runs._tail_hits
+
+    def counted(*args):
+        hits = tail_hits(*args)
+        read.append(hits.num_rows)
+        return hits
+
+    monkeypatch.setattr(runs, "_tail_hits", counted)
+    for ts in range(1, 400):
+        runs.advance(_updates([(1, "b", ts - 1, -1), (1, "b", ts, 1)], ts), ts)
+        assert runs.search(("a",), [(1,)], ts).to_pylist() == [{"a": 1, "b": "b", "v": ts}]
+    assert runs.tail.num_rows == 2 * 399 and runs.upkeep_rows() == 0
+    assert max(read[1:]) == 2, "only the versions since the last answer"
+    runs.validate()
+
+
 def test_search_by_text_and_by_an_integer_out_of_range():
     """Binary search over text (bisect on Arrow values) and over integers
     (numpy), a probe beyond the column type's range matching nothing."""
