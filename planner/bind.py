@@ -589,6 +589,8 @@ class Binder:
             # x op ANY (ARRAY(SELECT ...)) as x op ANY (SELECT ...): the same rows (the engine compared x with the list)
             kind = SubLinkType.ANY_SUBLINK if n.kind == A_Expr_Kind.AEXPR_OP_ANY else SubLinkType.ALL_SUBLINK
             return ast.SubLink(subLinkType=kind, testexpr=n.lexpr, operName=n.name, subselect=n.rexpr.subselect)
+        if self.dialect == "duckdb" and (found := _element_search(n, self._columns)) is not None:
+            return found
         if isinstance(n, ast.A_Expr) and n.kind in (A_Expr_Kind.AEXPR_OP_ANY, A_Expr_Kind.AEXPR_OP_ALL) and id(n) not in self._cast \
                 and not isinstance(n.rexpr.arg if isinstance(n.rexpr, ast.TypeCast) else n.rexpr, ast.A_ArrayExpr):
             self._cast.add(id(n))  # x op ANY/ALL (NULL) is NULL in PostgreSQL, a boolean in DuckDB
@@ -1907,6 +1909,26 @@ def _check_recursive_types(with_clause: ast.WithClause, columns: dict[str, str])
             raise SqlError("42804", f'recursive query "{cte.ctename}" column {i} has type {known} in non-recursive term '
                            f"but type {made} overall", hint="Cast the output of the non-recursive term to the correct type.",
                            position=_position(first.val))
+
+
+def _element_search(n: ast.Node, columns: dict[str, str]) -> ast.Node | None:
+    """``x = ANY (array)`` (and ``x <> ALL (array)``, its negation) of a
+    one-dimensional array as a search of the list, with PostgreSQL's NULLs:
+    true when an element equals x, else NULL when the array or x is NULL
+    or an element is (but false for an empty array), else false. The
+    engine plans ``= ANY`` of a list as a join with its unnested elements
+    (a correlated subquery): a dozen of them in one expression (avg of an
+    interval computes its argument for each field) took minutes to plan."""
+    if not isinstance(n, ast.A_Expr) or n.lexpr is None or isinstance(n.rexpr, (ast.SubLink, ast.A_Const)):
+        return None
+    op = n.name[-1].sval
+    if not (n.kind == A_Expr_Kind.AEXPR_OP_ANY and op == "=" or n.kind == A_Expr_Kind.AEXPR_OP_ALL and op in ("<>", "!=")):
+        return None
+    if _array_depth(n.rexpr, columns) > 1:
+        return None  # (PostgreSQL compares x with each element of every dimension)
+    found = expand("CASE WHEN list_contains(_arg2, _arg1) THEN true WHEN _arg2 IS NULL THEN NULL WHEN len(_arg2) = 0 THEN false"
+                   " WHEN _arg1 IS NULL OR list_position(_arg2, NULL) IS NOT NULL THEN NULL ELSE false END", [n.lexpr, n.rexpr])
+    return found if n.kind == A_Expr_Kind.AEXPR_OP_ANY else ast.BoolExpr(boolop=BoolExprType.NOT_EXPR, args=(found,))
 
 
 def _nullable_items(node: ast.Node) -> set[str]:

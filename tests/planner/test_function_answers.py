@@ -1401,6 +1401,20 @@ INTERVAL_SCALED = [
 ]
 
 # json documents in arrays written as the documents they are: array_to_json(array_agg(j)) of a json column, and
+# x = ANY (array) and x <> ALL (array) with PostgreSQL's NULLs, searched in the list: the engine planned each as a join
+# with the unnested elements, and avg of an interval, which computes its argument once per field, took minutes to plan
+ARRAY_SEARCHES = [
+    "CREATE TABLE asr (id int, iv interval, a int[], t text[], x int)",
+    "INSERT INTO asr VALUES (1, '1 day', ARRAY[1,2], ARRAY['a', NULL], 2), (2, '2 days', ARRAY[3,NULL], ARRAY['b'], NULL),"
+    " (3, NULL, NULL, '{}', 3), (4, '1 hour', '{}', NULL, 5)",
+    "SELECT id, x = ANY(a), x <> ALL(a), 2 = ANY(a), NULL = ANY(a), x = ANY(ARRAY[1, NULL, 3]), x = ANY('{}'::int[]),"
+    " 'a' = ANY(t), 'z' <> ALL(t), x::bigint = ANY(a), x = ANY(ARRAY[1.5, 2]) FROM asr ORDER BY id",
+    "SELECT avg(CASE WHEN 2 = ANY (a) THEN iv ELSE iv END), avg(CASE WHEN x = ANY (ARRAY[NULL, 3]) THEN iv END) FROM asr",
+    "SELECT id FROM asr WHERE x = ANY(a) OR id = ANY(ARRAY[3, 4]) ORDER BY id",
+    "SELECT id, x = ANY(a || ARRAY[5]), x = ANY((SELECT array_agg(y.x) FROM asr y)) FROM asr ORDER BY id",
+]
+
+
 # a json[] or jsonb[] column in to_json, array_to_json and the builders (each element was a json string)
 JSON_ARRAYS = [
     # jsonb || text is PostgreSQL's anynonarray || text: the jsonb's text joined to it (was 22P02: '' read as jsonb)
@@ -2109,6 +2123,7 @@ DIFFERENTIAL = {
     "passed_through": (PASSED_THROUGH, ("pt",)),
     "interval_scaled": (INTERVAL_SCALED, ("isc",)),
     "json_arrays": (JSON_ARRAYS, ("jad", "jtx")),
+    "array_searches": (ARRAY_SEARCHES, ("asr",)),
     "window_errors": (WINDOW_ERRORS, ()),
     "oid_columns": (OID_COLUMNS, ("oc", "ok")),
     "values_rows": (VALUES_ROWS, ("vr",)),
