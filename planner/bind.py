@@ -609,11 +609,12 @@ class Binder:
                 and id(n) not in self._cast and all(isinstance(x, ast.A_Const) and isinstance(x.val, ast.Integer) for x in (n.lexpr, n.rexpr)):
             self._cast.add(id(n))  # 7 / 2: integer, as PostgreSQL's (sqlglot makes it a bigint)
             return ast.TypeCast(arg=n, typeName=ast.TypeName(names=(ast.String(sval="int4"),), typemod=-1))
-        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("/", "%") and self.dialect == "duckdb" \
-                and id(n) not in self._cast and n.lexpr is not None \
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("/", "%", "&", "|", "#") \
+                and self.dialect == "duckdb" and id(n) not in self._cast and n.lexpr is not None \
                 and sorted(_operand_type(x, self._columns) or "" for x in (n.lexpr, n.rexpr)) == ["integer", "smallint"] \
                 and any(isinstance(x, ast.A_Const) and isinstance(x.val, ast.Integer) for x in (n.lexpr, n.rexpr)):
-            # smallint / 3: integer, as PostgreSQL's (DuckDB fits the literal to smallint, and s + s / 3 overflowed)
+            # smallint / 3 and smallint & 3: integers, as PostgreSQL's (DuckDB fits the literal to smallint, and s + s / 3
+            # overflowed)
             self._cast.add(id(n))
             side = n.lexpr if _operand_type(n.lexpr, self._columns) == "smallint" else n.rexpr
             widened = ast.TypeCast(arg=side, typeName=ast.TypeName(names=(ast.String(sval="int4"),), typemod=-1))
@@ -1477,8 +1478,7 @@ class Binder:
             # interpolated in double precision, as PostgreSQL's (DuckDB keeps a real, and rounds a decimal to its scale)
             fc.agg_order[0].node = _cast_to(fc.agg_order[0].node, "float8")
             return None if isinstance(fc.args[0], ast.A_ArrayExpr) or _maybe_list(fc.args[0], self._columns) else "float8"
-        if name in ("gcd", "lcm") and len(fc.args or ()) == 2 \
-                and all(_operand_type(a, self._columns) in ("smallint", "integer") for a in fc.args):
+        if name in ("gcd", "lcm") and _operand_type(fc, self._columns) == "integer":
             return "int4"  # of integers, an integer (DuckDB's bigint: gcd(-2147483648, 0) did not overflow)
         if name in _ROUNDINGS and self.dialect == "duckdb" and not fc.over and 1 <= len(fc.args or ()) <= 2 \
                 and _operand_type(fc.args[0], self._columns, floats=True) == "numeric":
@@ -3127,8 +3127,11 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
     if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
         return "integer"
     if isinstance(n, ast.FuncCall) and (FUNCTION_NAMES.get(n.funcname[-1].sval, n.funcname[-1].sval) in INTEGER_RESULTS
-                                        or n.funcname[-1].sval in _ARRAY_INTEGERS):
+                                        or n.funcname[-1].sval in _ARRAY_INTEGERS or n.funcname[-1].sval in _INTEGER_FUNCTIONS):
         return "integer"
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("gcd", "lcm") and len(n.args or ()) == 2 and not n.over:
+        widths = [_operand_type(a, columns) for a in n.args]  # gcd(int2, int2) is PostgreSQL's gcd(int4, int4)
+        return ("bigint" if "bigint" in widths else "integer") if all(w in INTEGER_TYPES for w in widths) else None
     if isinstance(n, ast.A_Indirection) and len(n.indirection) == 1 and isinstance(n.indirection[0], ast.A_Indices) \
             and not n.indirection[0].is_slice and (array := _array_type(n.arg, columns)) is not None:
         return known.get(array.removesuffix("[]"))  # an element of an array of a known type
@@ -3192,6 +3195,8 @@ _ROUNDINGS = ("round", "trunc", "ceil", "ceiling", "floor")
 #: PostgreSQL functions DuckDB knows under another name (or not with pg_catalog.)
 # Functions PostgreSQL types integer whose DuckDB versions return bigint (after renaming).
 INTEGER_RESULTS = {"length", "strlen", "strpos", "ascii", "bit_length", "ntile", "grouping", "array_position"}
+#: functions PostgreSQL types integer, whose DuckDB versions (or txngate's) are integers too: sum of them is a bigint
+_INTEGER_FUNCTIONS = {"width_bucket", "scale", "min_scale"}
 
 FUNCTION_NAMES = {
     # local_exec.strings: PostgreSQL's versions (DuckDB's differ, or lack them)
@@ -3667,6 +3672,8 @@ def _is_date(n: ast.Node, columns: dict[str, str]) -> bool:
         return n.typeName.names[-1].sval == "date" and not n.typeName.arrayBounds
     if isinstance(n, ast.ColumnRef):
         return isinstance(n.fields[-1], ast.String) and column_type(n, columns) == "date"
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("make_date", "to_date") and len(n.funcname) == 1 and not n.over:
+        return True  # (make_date(...) - d was the engine's bigint)
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-"):
         return _is_date(n.lexpr, columns) and _operand_type(n.rexpr, columns) in ("smallint", "integer")
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:

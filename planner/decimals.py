@@ -182,7 +182,7 @@ class Scales:
             name, (a, b) = n.funcname[-1].sval, n.args
         else:
             return None
-        sa, sb = self.scale_or_integer(a), self.scale_or_integer(b)
+        sa, sb = (-1 if self.integer(x) else self.scale_or_integer(x) for x in (a, b))  # (9000000000 is a bigint)
         if name == "mod" and (sa is None or sb is None or max(sa, sb) < 0):
             return None  # not known to be numerics (integers keep DuckDB's exact %)
         sa, sb = sa or 0, sb or 0  # (div takes numerics only: its quotient is whole whatever they are)

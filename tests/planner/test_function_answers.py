@@ -1401,6 +1401,22 @@ INTERVAL_SCALED = [
 ]
 
 # json documents in arrays written as the documents they are: array_to_json(array_agg(j)) of a json column, and
+# integer results as PostgreSQL types them (the fuzzer's type differences): width_bucket, scale and gcd of integers
+# are integers (sum of them was numeric), make_date(...) - date an integer (was bigint), 9000000000 % 5 a bigint (was
+# numeric), smallint & 3 and smallint # 1 integers (were smallint)
+INTEGER_RESULT_TYPES = [
+    "create table ity (id int, i int, s smallint, b bigint, n numeric(10,2), d date, f float8)",
+    "insert into ity values (1, 2, 3, 40, 1.5, '2020-01-01', 2.5), (2, -6, 4, 9000000000, 2.25, '2021-03-01', 7.5)",
+    "select id, width_bucket(f, 0, 10, 4), gcd(gcd(id % -2, 4), 0), scale(n), make_date(2024, 1, 29) - d, gcd(s, s), gcd(b, i),"
+    " to_date('2024-01-05', 'YYYY-MM-DD') - d from ity order by id",
+    "select sum(width_bucket(f, 0, 10, 4)), sum(gcd(id, 4)), sum(gcd(gcd(i, 4), 0)), sum(scale(n)), sum(make_date(2024, 1, 29) - d),"
+    " sum(gcd(b, i)), sum(lcm(s, 3)) from ity",
+    "select id, 9000000000 % 7, mod(9000000000, 7), 9000000000.0 % 7, 99999999999999999999 % 7, b % 7, div(9000000000, 7)"
+    " from ity order by id",
+    "select id, s & 3, s | 8, s # 1, 3 & s, s << 1, ~s, s & s, abs(NULLIF(s, 0) & 3) from ity order by id",
+]
+
+
 # x = ANY (array) and x <> ALL (array) with PostgreSQL's NULLs, searched in the list: the engine planned each as a join
 # with the unnested elements, and avg of an interval, which computes its argument once per field, took minutes to plan
 ARRAY_SEARCHES = [
@@ -2124,6 +2140,7 @@ DIFFERENTIAL = {
     "interval_scaled": (INTERVAL_SCALED, ("isc",)),
     "json_arrays": (JSON_ARRAYS, ("jad", "jtx")),
     "array_searches": (ARRAY_SEARCHES, ("asr",)),
+    "integer_result_types": (INTEGER_RESULT_TYPES, ("ity",)),
     "window_errors": (WINDOW_ERRORS, ()),
     "oid_columns": (OID_COLUMNS, ("oc", "ok")),
     "values_rows": (VALUES_ROWS, ("vr",)),
