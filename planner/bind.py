@@ -2241,8 +2241,6 @@ _AVG_TYPES = {"smallint": "numeric", "integer": "numeric", "bigint": "numeric", 
               "double precision": "double precision", "interval": "interval"}
 
 
-#: functions whose value is text whatever their arguments (a char(n) argument's without its padding)
-
 def _output_type(n: ast.Node, columns: dict[str, str]) -> str | None:
     """The type of a query's output computed by ``n``, spelled as a
     declared column's (resolve: what a FROM subquery's or CTE's column

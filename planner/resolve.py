@@ -87,8 +87,8 @@ def scoped_type(n: ast.ColumnRef, columns: dict) -> str | None:
 TEXT_FUNCTIONS = {"array_to_string", "btrim", "chr", "concat", "concat_ws", "current_schema", "current_user", "encode", "format",
                   "initcap", "json_typeof", "jsonb_pretty", "jsonb_typeof", "left", "lower", "lpad", "ltrim", "md5", "overlay",
                   "quote_ident", "quote_literal", "regexp_replace", "repeat", "replace", "reverse", "right", "rpad", "rtrim",
-                  "split_part", "string_agg", "substr", "substring", "textcat", "to_char", "to_hex", "translate", "trim", "txngate_unpad", "txngate_initcap",
-                  "upper", "version"}
+                  "split_part", "string_agg", "substr", "substring", "textcat", "to_char", "to_hex", "translate", "trim",
+                  "txngate_unpad", "txngate_initcap", "upper", "version"}
 
 
 #: number types in PostgreSQL's order of implicit casts: values of several are of the last one's
@@ -99,10 +99,10 @@ def common_number_type(types) -> str | None:
     """PostgreSQL's common type of number types (as UNION and a USING
     join's merged column resolve them: int4 and int8 are bigint, an
     integer and a numeric(10,2) numeric); None unless all are numbers."""
-    ranks = [_NUMBER_RANKS.get((t or "").split("(")[0]) for t in types]
-    if not ranks or None in ranks:
+    bases = [(t or "").split("(")[0] for t in types]
+    if not bases or any(b not in _NUMBER_RANKS for b in bases):
         return None
-    return max(_NUMBER_RANKS, key=lambda t: -1 if _NUMBER_RANKS[t] not in ranks else _NUMBER_RANKS[t])
+    return max(bases, key=_NUMBER_RANKS.__getitem__)
 
 
 def text_function(n: ast.Node | None) -> bool:
@@ -374,7 +374,7 @@ class _Resolver:
                 continue
             if len(set(having)) == 1:
                 self.record(n, having[0])
-            elif (common := self.merged.get(id(items), {}).get(name)) is not None:  # a USING join's of two number types
+            elif (common := self.merged.get(id(items), {}).get(name)) is not None:  # a USING join's merged column of two number types
                 self.record(n, common)
             return
         if qualifier is None:  # no column of that name at any level: a FROM item's whole row, if one is so named
