@@ -591,6 +591,13 @@ class Binder:
             return ast.SubLink(subLinkType=kind, testexpr=n.lexpr, operName=n.name, subselect=n.rexpr.subselect)
         if self.dialect == "duckdb" and (found := _element_search(n, self._columns)) is not None:
             return found
+        if self.dialect == "duckdb" and isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("degrees", "radians") \
+                and len(n.funcname) == 1 and len(n.args or ()) == 1 and not n.over and not n.agg_star and id(n) not in self._cast:
+            # by PostgreSQL's radians per degree, one division or product (the engine's differ in the last digit)
+            self._cast.add(id(n))
+            op = "/" if n.funcname[-1].sval == "degrees" else "*"
+            converted = expand(f"CAST(_arg1 AS float8) {op} CAST(0.0174532925199432957692 AS float8)", list(n.args))
+            return self._float_checked(converted) or converted  # (degrees(1e308) overflows)
         if isinstance(n, ast.A_Expr) and n.kind in (A_Expr_Kind.AEXPR_OP_ANY, A_Expr_Kind.AEXPR_OP_ALL) and id(n) not in self._cast \
                 and not isinstance(n.rexpr.arg if isinstance(n.rexpr, ast.TypeCast) else n.rexpr, ast.A_ArrayExpr):
             self._cast.add(id(n))  # x op ANY/ALL (NULL) is NULL in PostgreSQL, a boolean in DuckDB
@@ -1472,7 +1479,8 @@ class Binder:
                 and all(_operand_type(a, self._columns) in ("smallint", "integer") for a in fc.args):
             return "int4"  # of integers in an expression, integers (a subquery's column was the engine's bigint)
         if name == "sign" and len(fc.args or ()) == 1 and (kind := _operand_type(fc.args[0], self._columns, floats=True)) is not None:
-            return "numeric" if kind == "numeric" else "float8"  # sign(numeric) or sign(double precision); DuckDB's is tinyint
+            # sign(numeric), of no places (PostgreSQL's 1, 0 or -1), or sign(double precision); DuckDB's is tinyint
+            return decimals.computed_type(0) if kind == "numeric" else "float8"
         if name == "percentile_cont" and fc.agg_within_group and fc.agg_order \
                 and _operand_type(fc.agg_order[0].node, self._columns, floats=True) in ("real", "numeric", *INTEGER_TYPES):
             # interpolated in double precision, as PostgreSQL's (DuckDB keeps a real, and rounds a decimal to its scale)

@@ -1401,6 +1401,17 @@ INTERVAL_SCALED = [
 ]
 
 # json documents in arrays written as the documents they are: array_to_json(array_agg(j)) of a json column, and
+# degrees() and radians() by PostgreSQL's radians per degree, one division or product (the engine's differed in the
+# last digit: 5.729577951308233e+301), overflow checked; sign(numeric) of no places (abs(sign(n))::text was '1.0000000000')
+DEGREES_AND_SIGNS = [
+    "create table dg (id int, f float8, n numeric(10,3), i int)",
+    "insert into dg values (1, 1e300, 2.5, 3), (2, -0.5, -1.250, -7), (3, 'NaN', 0, 0), (4, 'inf', NULL, NULL), (5, 1.1, 0.001, 180)",
+    "select id, degrees(f)::text, radians(f)::text, degrees(i), radians(i), degrees(n) from dg order by id",
+    "select id, sign(n), abs(sign(n))::text, sign(n) * 2.5, sign(f) from dg order by id",
+    "select degrees(1e308::float8)",
+]
+
+
 # integer results as PostgreSQL types them (the fuzzer's type differences): width_bucket, scale and gcd of integers
 # are integers (sum of them was numeric), make_date(...) - date an integer (was bigint), 9000000000 % 5 a bigint (was
 # numeric), smallint & 3 and smallint # 1 integers (were smallint)
@@ -2141,6 +2152,7 @@ DIFFERENTIAL = {
     "json_arrays": (JSON_ARRAYS, ("jad", "jtx")),
     "array_searches": (ARRAY_SEARCHES, ("asr",)),
     "integer_result_types": (INTEGER_RESULT_TYPES, ("ity",)),
+    "degrees_and_signs": (DEGREES_AND_SIGNS, ("dg",)),
     "window_errors": (WINDOW_ERRORS, ()),
     "oid_columns": (OID_COLUMNS, ("oc", "ok")),
     "values_rows": (VALUES_ROWS, ("vr",)),
