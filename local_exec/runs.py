@@ -412,6 +412,9 @@ class Runs:
             assert a.num_rows >= b.num_rows * FANOUT, "runs out of geometric order"
         for cols, index in self._tail_keys.items():
             assert index == _index_keys({}, self.tail, cols, 0), "a tail index out of step with the tail"
+        for known_ts, _found, cut in self.points.values():
+            assert cut is None or cut[0] < self.tail_generation or cut[1] <= self.tail.num_rows, "a point past its tail"
+            assert cut is None or cut[0] < self.tail_generation or known_ts >= self.run_ts, "a point older than its tail"
         for run in self.runs:
             for cols, order in run.orders.items():
                 if order is None:
