@@ -23,6 +23,9 @@ Public API:
   them; ``CountingBlob``: counts the calls and bytes that go through;
 * ``sqlite_connect(path)``: a connection to a SQLite file set up as the
   consensus sets it up (the timestamp oracle shares the file).
+  ``SqliteLoopWrites``: its writes tried at once on the event loop, else
+  queued on one writer thread; ``sqlite_error``: a sqlite3 error as a
+  storage one (determinate, or indeterminate for an I/O error on a write).
 
 This package imports nothing from the layers above it.
 """
@@ -38,7 +41,9 @@ from storage.location.faults import CountingBlob, FaultConfig, FaultyBlob, Fault
 from storage.location.fs import FsBlob
 from storage.location.urls import redact_url
 from storage.location.mem import MemBlob, MemConsensus, named_mem_blob, named_mem_consensus
+from storage.location.sqlite import LoopWrites as SqliteLoopWrites
 from storage.location.sqlite import connect as sqlite_connect
+from storage.location.sqlite import mapped as sqlite_error
 
 __all__ = [
     "Blob",
@@ -56,7 +61,9 @@ __all__ = [
     "open_blob",
     "open_consensus",
     "redact_url",
+    "SqliteLoopWrites",
     "sqlite_connect",
+    "sqlite_error",
     "validate_key",
 ]
 

@@ -21,10 +21,18 @@ changed means we won; zero means someone else did.
 
 ``synchronous=FULL`` by default: an acknowledged CaS survives power loss.
 
-Writes of one process go through one thread (its own connection), reads
-through a pool: SQLite admits one writer at a time, and writers of one
-process that contend for its lock wait in its busy handler, which sleeps in
-steps of milliseconds; queued on one thread they wait only for each other.
+Writes are tried first on the event loop's own write connection, which
+never waits for the lock (``busy_timeout = 0``): a one-row write in WAL
+mode costs a fraction of the hop to a thread and back (measured: 0.23 ms
+against 0.66 ms idle, and the hop grows to milliseconds when the process is
+busy, its threads taking turns at the GIL). A write that finds the lock held
+(another process's, or this one's writer thread) had no effect and goes to
+the writer thread (``LoopWrites.run``): writes of one process that contend
+for the lock wait in that connection's busy handler, which sleeps in steps
+of milliseconds; queued on one thread they wait only for each other. The
+loop's connection never checkpoints the WAL on its own (a checkpoint is a
+copy of up to the whole log, too long for the loop): every
+``CHECKPOINT_EVERY`` of its writes one runs on the writer thread.
 
 Errors: SQLite reports failures before committing (the statement is rolled
 back), so every error is determinate, except an ``OperationalError`` raised
@@ -104,6 +112,97 @@ def connect(path: str, *, synchronous: str = "FULL", busy_timeout_ms: int = 30_0
 #: Scans of at most this many entries read on the event loop, as ``head`` does.
 SCAN_NOW = 128
 
+#: The event loop's writes between two WAL checkpoints on the writer thread.
+CHECKPOINT_EVERY = 256
+
+
+def mapped(e: sqlite3.Error, mutating: bool, what: str) -> Exception:
+    """The storage error for ``e``: "database is locked" after the busy
+    timeout, I/O errors: the statement was rolled back (determinate), except
+    that an I/O error while committing a write cannot be told apart from one
+    after it (indeterminate, to stay safe)."""
+    if mutating and isinstance(e, sqlite3.OperationalError) and "disk I/O error" in str(e):
+        return IndeterminateError(f"{what}: {e}")
+    return DeterminateError(f"{what}: {e}")
+
+
+def _busy(e: sqlite3.OperationalError) -> bool:
+    """Whether ``e`` says the write lock was held (the statement did nothing)."""
+    return "locked" in str(e) or "busy" in str(e)
+
+
+class LoopWrites:
+    """Writes to one SQLite file tried at once on the event loop's thread,
+    else queued on one writer thread (see the module docstring). ``fn(conn)``
+    is one autocommit statement, or a transaction it begins and ends
+    itself; ``mapped(e, mutating)`` turns a sqlite3 error into a storage
+    one."""
+
+    def __init__(self, path: str, synchronous: str, setup: tuple[str, ...], connection, mapped):
+        self.path, self.synchronous, self.setup = path, synchronous, setup
+        self._connection, self._mapped = connection, mapped  # (a thread's own pooled connection)
+        self._local = threading.local()
+        self._conns: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"sqlite-write-{os.path.basename(path)}")
+        self._since_checkpoint = 0
+        self.stats = {"now": 0, "queued": 0, "checkpoints": 0}
+
+    def _now_conn(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = connect(self.path, synchronous=self.synchronous, setup=self.setup)
+            conn.execute("PRAGMA busy_timeout = 0")
+            conn.execute("PRAGMA wal_autocheckpoint = 0")
+            self._local.conn = conn
+            with self._lock:
+                self._conns.append(conn)
+        return conn
+
+    async def run(self, fn, *, now: bool = True):
+        """``fn(conn)``'s result: at once when the lock is free (``now``),
+        else on the writer thread."""
+        if now:
+            conn = self._now_conn()
+            try:
+                out = fn(conn)
+            except sqlite3.OperationalError as e:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                if not _busy(e):
+                    raise self._mapped(e, True) from e
+            except sqlite3.Error as e:
+                raise self._mapped(e, True) from e
+            else:
+                self.stats["now"] += 1
+                self._since_checkpoint += 1
+                if self._since_checkpoint >= CHECKPOINT_EVERY:
+                    self._since_checkpoint = 0
+                    self._thread.submit(self._checkpoint)
+                return out
+        self.stats["queued"] += 1
+        return await asyncio.get_running_loop().run_in_executor(self._thread, self._on_thread, fn)
+
+    def _on_thread(self, fn):
+        try:
+            return fn(self._connection())
+        except sqlite3.Error as e:
+            raise self._mapped(e, True) from e
+
+    def _checkpoint(self) -> None:
+        try:
+            self._connection().execute("PRAGMA wal_checkpoint(PASSIVE)")
+            self.stats["checkpoints"] += 1
+        except sqlite3.Error:
+            pass  # the next one copies what this one did not
+
+    def close(self) -> None:
+        self._thread.shutdown(wait=True)
+        with self._lock:
+            conns, self._conns = self._conns, []
+        for conn in conns:
+            conn.close()
+
 
 class SqliteConsensus(Consensus):
     kind = "sqlite"
@@ -116,7 +215,7 @@ class SqliteConsensus(Consensus):
         self._conns: list[sqlite3.Connection] = []
         self._conns_lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="sqlite-consensus")
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-consensus-write")
+        self._writes = LoopWrites(path, synchronous, (_SCHEMA,), self._conn, lambda e, mutating: mapped(e, mutating, "sqlite consensus"))
         self._closed = False
 
     @classmethod
@@ -146,25 +245,21 @@ class SqliteConsensus(Consensus):
                 self._conns.append(conn)
         return conn
 
-    async def _run(self, fn, *, mutating: bool = False):
+    async def _run(self, fn, *, mutating: bool = False, now: bool = True):
+        """``fn(conn)`` on a pooled thread, or a write (``mutating``) tried
+        on the loop first (``now``, ``LoopWrites``)."""
         if self._closed:
             raise DeterminateError("sqlite consensus is closed")
+        if mutating:
+            return await self._writes.run(fn, now=now)
 
         def call():
             try:
                 return fn(self._conn())
-            except sqlite3.OperationalError as e:
-                # "database is locked" after busy_timeout, I/O errors: the
-                # statement was rolled back, except that a failure during the
-                # commit of a write cannot be told apart from one after it.
-                msg = str(e)
-                if mutating and "disk I/O error" in msg:
-                    raise IndeterminateError(f"sqlite consensus: {msg}") from e
-                raise DeterminateError(f"sqlite consensus: {msg}") from e
             except sqlite3.Error as e:
-                raise DeterminateError(f"sqlite consensus: {e}") from e
+                raise mapped(e, False, "sqlite consensus") from e
 
-        return await asyncio.get_running_loop().run_in_executor(self._writer if mutating else self._pool, call)
+        return await asyncio.get_running_loop().run_in_executor(self._pool, call)
 
     async def head(self, key: str) -> VersionedData | None:
         check_key(key)
@@ -236,7 +331,7 @@ class SqliteConsensus(Consensus):
                     conn.execute("ROLLBACK")
                 raise
 
-        result = await self._run(q, mutating=True)
+        result = await self._run(q, mutating=True, now=False)  # a delete of many rows: never on the loop
         if isinstance(result, Exception):
             raise result
         return result
@@ -249,7 +344,7 @@ class SqliteConsensus(Consensus):
             return
         self._closed = True
         self._pool.shutdown(wait=True)
-        self._writer.shutdown(wait=True)
+        self._writes.close()
         with self._conns_lock:
             conns, self._conns = self._conns, []
         for conn in conns:

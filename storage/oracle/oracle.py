@@ -11,8 +11,8 @@ import threading
 import time
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from storage.errors import ConfigError, DeterminateError, IndeterminateError
-from storage.location import sqlite_connect
+from storage.errors import ConfigError, DeterminateError
+from storage.location import SqliteLoopWrites, sqlite_connect, sqlite_error
 
 
 def now_ms() -> int:
@@ -182,6 +182,9 @@ class PostgresOracle(Oracle):
             await pool.close()
 
 
+_ORACLE_SCHEMA = ("CREATE TABLE IF NOT EXISTS timestamp_oracle (timeline TEXT PRIMARY KEY, read_ts INTEGER NOT NULL, write_ts INTEGER NOT NULL)",)
+
+
 class SqliteOracle(Oracle):
     """The oracle row in a SQLite file (WAL mode), safe across processes.
 
@@ -200,6 +203,7 @@ class SqliteOracle(Oracle):
         self._local = threading.local()
         self._conns: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
+        self._writes = SqliteLoopWrites(path, "NORMAL", _ORACLE_SCHEMA, self._conn, lambda e, mutating: sqlite_error(e, mutating, "sqlite oracle"))
 
     @classmethod
     async def open(cls, path: str, *, timeline: str = "txngate", setting: str = "consensus") -> "SqliteOracle":
@@ -219,25 +223,16 @@ class SqliteOracle(Oracle):
     def _conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite_connect(self.path, synchronous="NORMAL", setup=(
-                "CREATE TABLE IF NOT EXISTS timestamp_oracle (timeline TEXT PRIMARY KEY, read_ts INTEGER NOT NULL, write_ts INTEGER NOT NULL)",))
+            conn = sqlite_connect(self.path, synchronous="NORMAL", setup=_ORACLE_SCHEMA)
             self._local.conn = conn
             with self._lock:
                 self._conns.append(conn)
         return conn
 
-    async def _run(self, fn, mutating: bool = True):
-        def call():
-            try:
-                return fn(self._conn())
-            except sqlite3.OperationalError as e:
-                if mutating and "disk I/O error" in str(e):
-                    raise IndeterminateError(f"sqlite oracle: {e}") from e
-                raise DeterminateError(f"sqlite oracle: {e}") from e
-            except sqlite3.Error as e:
-                raise DeterminateError(f"sqlite oracle: {e}") from e
-
-        return await asyncio.to_thread(call)
+    async def _run(self, fn):
+        """A write of the oracle row: at once on the loop when the lock is
+        free, else on its writer thread (``SqliteLoopWrites``)."""
+        return await self._writes.run(fn)
 
     async def write_ts(self) -> int:
         return await self._run(
@@ -265,6 +260,7 @@ class SqliteOracle(Oracle):
         )
 
     async def close(self) -> None:
+        self._writes.close()
         with self._lock:
             conns, self._conns = self._conns, []
         for c in conns:

@@ -91,6 +91,47 @@ async def test_sqlite_is_durable_across_handles(tmp_path, uniq):
         await b.close()
 
 
+async def test_sqlite_write_waits_on_its_thread_while_another_holds_the_lock(tmp_path, uniq):
+    """A CaS is tried at once on the event loop; one that finds the write
+    lock held (here by another connection, as another process would) waits
+    on the writer thread: the loop runs on meanwhile, and the CaS lands when
+    the lock is released."""
+    c = await open_consensus(f"sqlite://{tmp_path}/c.db")
+    try:
+        assert await c.compare_and_set(uniq, None, b"v0")
+        assert c._writes.stats["now"] == 1 and c._writes.stats["queued"] == 0
+        blocker = sqlite_connect(f"{tmp_path}/c.db")
+        blocker.execute("BEGIN IMMEDIATE")
+        cas = asyncio.ensure_future(c.compare_and_set(uniq, 0, b"v1"))
+        for _ in range(50):
+            await asyncio.sleep(0)  # the loop is not blocked by the waiting write
+        assert not cas.done() and c._writes.stats["queued"] == 1
+        blocker.execute("COMMIT")
+        blocker.close()
+        assert await cas is True
+        assert (await c.head(uniq)).data == b"v1"
+        assert not await c.compare_and_set(uniq, 0, b"stale")  # a lost CaS: at once, no change
+        assert c._writes.stats["now"] == 2
+    finally:
+        await c.close()
+
+
+async def test_sqlite_writes_on_the_loop_checkpoint_on_the_thread(tmp_path, uniq):
+    """The loop's write connection never checkpoints the WAL itself; every
+    CHECKPOINT_EVERY of its writes the writer thread does (else the WAL grew
+    without bound)."""
+    from storage.location.sqlite import CHECKPOINT_EVERY
+
+    c = await open_consensus(f"sqlite://{tmp_path}/c.db")
+    assert await c.compare_and_set(uniq, None, b"v")
+    for seqno in range(3 * CHECKPOINT_EVERY):
+        assert await c.compare_and_set(uniq, seqno, b"x" * 100)
+    writes = c._writes
+    await c.close()  # waits for the writer thread's queue
+    assert writes.stats["now"] == 3 * CHECKPOINT_EVERY + 1
+    assert writes.stats["checkpoints"] == 3
+
+
 def test_sqlite_file_opened_by_many_at_once(tmp_path):
     """Connections opening one new SQLite file at once (the workers of a
     gateway: consensus and oracle each) all get it set up: switching it to
