@@ -35,6 +35,7 @@ import datetime as dt
 import decimal
 import math
 import re
+import struct
 from zoneinfo import ZoneInfo
 
 from local_exec import udf
@@ -42,7 +43,7 @@ from local_exec.numeric import numeric_div
 from local_exec.udf import FunctionError
 from values import is_engine_offset
 
-__all__ = ["FUNCTIONS", "from_char", "register", "to_char_interval", "to_char_number", "to_char_timestamp", "to_char_zoned", "to_number"]
+__all__ = ["FUNCTIONS", "from_char", "register", "to_char_float", "to_char_interval", "to_char_number", "to_char_timestamp", "to_char_zoned", "to_number"]
 
 _EPOCH = dt.datetime(1970, 1, 1)
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
@@ -291,22 +292,105 @@ def _render(template: str, field) -> str | None:
 
 # -- numbers ---------------------------------------------------------------------
 
-_NUMBER_TOKENS = re.compile(r'FM|EEEE|eeee|PR|PL|MI|SG|TH|th|RN|rn|[90.DG,SVL]|"(?:[^"\\]|\\.)*"?|.', re.DOTALL)
+_NUMBER_TOKENS = re.compile(r'FM|fm|EEEE|eeee|PR|PL|MI|SG|TH|th|RN|rn|[90.DG,SVL]|"(?:[^"\\]|\\.)*"?|\\"|.', re.DOTALL)
+
+
+def _number_template(template: str) -> list[str]:
+    """A number template's tokens (fm is FM)."""
+    return ["FM" if t == "fm" else t for t in _NUMBER_TOKENS.findall(template)]
 
 
 def to_char_number(text: str, template: str) -> str:
+    """to_char of an integer or a numeric, given as its exact text."""
     try:
         value = decimal.Decimal(text)
     except decimal.InvalidOperation:
         raise FunctionError("22P02", f'invalid input syntax for type numeric: "{text}"') from None
-    tokens = _NUMBER_TOKENS.findall(template)
-    if any(t in ("RN", "rn", "L") for t in tokens):
-        raise FunctionError("0A000", "to_char with the RN or L pattern is not supported")
-    fill = "FM" in tokens
-    tokens = ["EEEE" if t == "eeee" else t for t in tokens if t != "FM"]
+    tokens = _number_template(template)
+    if "RN" in tokens or "rn" in tokens:
+        return _roman(value, "FM" in tokens, "RN" not in tokens)
     if value.is_nan():
         return "NaN"
-    point = next((k for k, t in enumerate(tokens) if t in (".", "D")), None)
+    return _number_text(value, _number_tokens(tokens), "FM" in tokens)
+
+
+def to_char_float(text: str, template: str, digits: int) -> str:
+    """to_char of a double precision (``digits`` 15, DBL_DIG) or a real (6,
+    FLT_DIG), given as its shortest text, as PostgreSQL's float8_to_char:
+    the value printed (C's %.*f of the binary value) with at most
+    ``digits`` digits in all, the template's places past them dropped
+    (with its point when no place after it is left), a negative value
+    rounded to zero still negative; roman numerals of rint's value."""
+    x = float(text)
+    if digits == 6:
+        x = _real(x)  # the real's own binary value
+    tokens = _number_template(template)
+    fill = "FM" in tokens
+    if "RN" in tokens or "rn" in tokens:
+        if not math.isfinite(x) or not 1 <= round(x) <= 3999:  # (round is rint's half to even)
+            return "#" * 15
+        return _roman(decimal.Decimal(round(x)), fill, "RN" not in tokens)
+    tokens = _number_tokens(tokens)
+    places = [k for k, t in enumerate(tokens) if t in ("9", "0")]
+    points = [k for k, t in enumerate(tokens) if t in (".", "D")]
+    after = [k for k in places if points and k > points[0]]
+    if "EEEE" in tokens:  # C's %+.*e: its mantissa renormalized (999.9995 is 1.00e+03)
+        _check_scientific(tokens, fill)
+        if not math.isfinite(x):
+            return " " + "#" * (len(places) - len(after)) + "." + "#" * (len(after) + 4)
+        printed = "%+.*e" % (len(after), x)
+        return " " + printed[1:] if printed[0] == "+" else printed
+    multi = sum(1 for k in places if "V" in tokens and k > tokens.index("V"))
+    if multi:  # (V: the digits after it scale the value, and are integer digits; a real's in real arithmetic)
+        x *= 10 ** multi
+        if digits == 6:
+            x = _real(x)
+    word = None if math.isfinite(x) else "NaN" if math.isnan(x) else "Infinity"  # (PostgreSQL's printf prints these)
+    whole = len(word or "%.0f" % abs(x))
+    post = 0 if whole >= digits else min(len(after), digits - whole)
+    overflow = whole > len(places) - len(after)
+    dropped = set(after[post:]) | (set(points) if post == 0 and not overflow else set())  # (an overflow keeps its point: ###.)
+    trim = not any(tokens[k] == "0" for k in after[post:])  # (FM trims 9s past the template's last 0 only)
+    if word is not None:
+        if overflow:
+            return _number_text(decimal.Decimal("-Infinity" if x < 0 else "Infinity"), [t for k, t in enumerate(tokens) if k not in dropped], fill)
+        # shown in the integer places as if a number of as many digits, no fraction (the places of 8s replaced)
+        kept = [t for k, t in enumerate(tokens) if k not in set(after) | set(points)]
+        shown = _number_text(decimal.Decimal("8" * whole).scaleb(-multi), kept, fill, negative=x < 0, closing=not points)
+        return shown.replace("8" * whole, word, 1)
+    tokens = [t for k, t in enumerate(tokens) if k not in dropped]
+    printed = "%.*f" % (post, x)
+    return _number_text(decimal.Decimal(printed).scaleb(-multi), tokens, fill, negative=printed.startswith("-"), trim=trim,
+                        closing=not (points and post == 0 and not overflow))
+
+
+def _real(x: float) -> float:
+    """``x`` rounded to a real (beyond a real's range: infinity)."""
+    try:
+        return struct.unpack("f", struct.pack("f", x))[0]
+    except OverflowError:
+        return math.copysign(math.inf, x)
+
+
+def _number_tokens(tokens: list[str]) -> list[str]:
+    """A number template's tokens as the formatter reads them: L the C
+    locale's currency symbol (none, which PostgreSQL shows as a space), no
+    FM (``fill``), eeee as EEEE."""
+    return ["EEEE" if t == "eeee" else " " if t == "L" else t for t in tokens if t != "FM"]
+
+
+def _number_text(value: decimal.Decimal, tokens: list[str], fill: bool, *, negative: bool | None = None, trim: bool = True,
+                 closing: bool = True) -> str:
+    """``value`` formatted by a number template's ``tokens`` (``negative``:
+    whether it shows as negative, when not the rounded value's sign;
+    ``trim``: whether FM drops the fraction's trailing zeros in 9s;
+    ``closing``: whether a sign after the digits shows: PostgreSQL writes
+    it on reaching the template's point, which a float printed without
+    one never reaches)."""
+    points = [k for k, t in enumerate(tokens) if t in (".", "D")]
+    if len(points) > 1:
+        raise FunctionError("42601", "multiple decimal points")
+    point = points[0] if points else None
     digit_at = [k for k, t in enumerate(tokens) if t in ("9", "0")]
     if "V" in tokens:  # the digits after V scale the value, and are integer digits
         value = value.scaleb(sum(1 for k in digit_at if k > tokens.index("V")))
@@ -315,19 +399,20 @@ def to_char_number(text: str, template: str) -> str:
     after = [k for k in digit_at if point is not None and k > point]
     signs = {"S", "MI", "SG", "PR"} & set(tokens)  # these take the place of the default sign (PL does not)
     if "EEEE" in tokens:
-        if any(t not in ("9", "0", ".", "D", "EEEE") for t in tokens):
-            raise FunctionError("42601", '"EEEE" is incompatible with other formats',
-                                '"EEEE" may only be used together with digit and decimal point patterns.')
+        _check_scientific(tokens, fill)
         return _scientific(value, len(after), fill)
     whole, frac, overflow = "", "", not value.is_finite()
+    shown_negative = negative
     negative = value.is_signed()
     if not overflow:
-        rounded = abs(value).quantize(decimal.Decimal(1).scaleb(-len(after)), rounding=decimal.ROUND_HALF_UP)
-        negative = negative and rounded != 0
+        with decimal.localcontext() as exact:
+            exact.prec = 1000  # (the default 28 digits refused a template of more places)
+            rounded = abs(value).quantize(decimal.Decimal(1).scaleb(-len(after)), rounding=decimal.ROUND_HALF_UP)
+        negative = negative and rounded != 0 if shown_negative is None else shown_negative
         whole, _, frac = f"{rounded:f}".partition(".")
         whole = whole.lstrip("0")
         overflow = len(whole) > len(before)
-    dropped = set() if overflow or not fill else _trailing_nines(tokens, after, frac)
+    dropped = set() if overflow or not fill or not trim else _trailing_nines(tokens, after, frac)
     if not whole and not overflow and before and len(dropped) == len(after):
         whole = "0"  # nothing else would show the value: its zero integer part does
     zero_from = next((k for k in before if tokens[k] == "0"), len(tokens))
@@ -351,9 +436,11 @@ def to_char_number(text: str, template: str) -> str:
             digit = "#" if overflow else next(fraction, "0")
             piece, number = ("" if k in dropped else digit), True
         elif t in (".", "D"):
-            piece, number = ("" if fill and not after else "."), True  # FM drops a point no digit follows
+            piece, number = ("" if fill and not after and not overflow else "."), True  # FM drops a point no digit follows (but ###.)
         elif t in (",", "G"):
             piece = "," if first is not None else ("" if fill else " ")
+        elif t in ("S", "MI", "PL", "SG") and not closing and digit_at and k > digit_at[-1]:
+            piece = ""
         elif t == "S":
             anchored = not any(k > d for d in digit_at)  # before the digits: right before the number
             piece = "" if anchored else ("-" if negative else "+")
@@ -367,6 +454,8 @@ def to_char_number(text: str, template: str) -> str:
             piece = "" if overflow or negative or point is not None else _ordinal(int(whole or "0"), t == "TH")  # (nor of a fraction)
         elif t in ("PR", "V"):
             piece = ""
+        elif t == '\\"':
+            piece = '"'  # (outside quoted text a backslash escapes a quote only)
         elif t.startswith('"'):
             piece = re.sub(r"\\(.)", r"\1", t[1:-1] if t.endswith('"') and len(t) > 1 else t[1:])
         else:
@@ -375,15 +464,48 @@ def to_char_number(text: str, template: str) -> str:
             first = len(out)
         out.append(piece)
     sign = ""
-    if not signs:
+    if not digit_at:
+        pass  # no number shown: no sign either
+    elif not signs:
         sign = "-" if negative else ("" if fill else " ")
     elif "S" in signs and not any(tokens.index("S") > d for d in digit_at):
         sign = "-" if negative else "+"
     elif "PR" in signs:  # a negative value in angle brackets, a positive one in spaces
         sign = "<" if negative else ("" if fill else " ")
-        out.append(">" if negative else ("" if fill else " "))
+        out.append((">" if negative else ("" if fill else " ")) if closing else "")
     out.insert(first if first is not None else 0, sign)
     return "".join(out)
+
+
+_ROMAN_DIGITS = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),
+          (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
+
+
+def _roman(value: decimal.Decimal, fill: bool, lower: bool) -> str:
+    """A template with RN: the whole text is the value in roman numerals
+    (its other patterns ignored, as PostgreSQL's), the value rounded half
+    away from zero (a float's comes rounded half to even: planner.tochar),
+    right-aligned in 15 places unless FM; outside 1..3999, 15 #s. A value
+    beyond an integer's range is 22003, as PostgreSQL's numeric_int4."""
+    if not value.is_finite():
+        return "#" * 15
+    number = int(value.to_integral_value(rounding=decimal.ROUND_HALF_UP))
+    if not -2**31 <= number < 2**31:
+        raise FunctionError("22003", "integer out of range")
+    if not 1 <= number <= 3999:
+        return "#" * 15
+    out = []
+    for worth, letters in _ROMAN_DIGITS:
+        count, number = divmod(number, worth)
+        out.append(letters * count)
+    text = "".join(out).lower() if lower else "".join(out)
+    return text if fill else text.rjust(15)
+
+
+def _check_scientific(tokens: list[str], fill: bool) -> None:
+    if fill or any(t not in ("9", "0", ".", "D", "EEEE") for t in tokens):
+        raise FunctionError("42601", '"EEEE" is incompatible with other formats',
+                            '"EEEE" may only be used together with digit and decimal point patterns.')
 
 
 def _trailing_nines(tokens: list[str], after: list[int], frac: str) -> set[int]:
@@ -415,7 +537,7 @@ def to_number(text: str, template: str) -> str:
     (group separators, currency, letters) skipped, a minus sign or angle
     brackets making it negative, ``V`` dividing by 10^n; its scale the
     fraction digits read. Returns the numeric's exact text."""
-    tokens = [t for t in _NUMBER_TOKENS.findall(template) if t != "FM"]
+    tokens = [t for t in _number_template(template) if t != "FM"]
     if "EEEE" in tokens:
         raise FunctionError("0A000", '"EEEE" not supported for input')
     if "RN" in tokens or "rn" in tokens:
@@ -648,6 +770,7 @@ FUNCTIONS = {
     "txngate_to_char_zoned": (to_char_zoned, ["BIGINT", "VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_to_char_interval": (to_char_interval, ["BIGINT", "BIGINT", "BIGINT", "VARCHAR"], "VARCHAR"),
     "txngate_to_char_number": (to_char_number, ["VARCHAR", "VARCHAR"], "VARCHAR"),
+    "txngate_to_char_float": (to_char_float, ["VARCHAR", "VARCHAR", "INTEGER"], "VARCHAR"),
     "txngate_from_char": (from_char, ["VARCHAR", "VARCHAR", "BOOLEAN"], "VARCHAR"),
 }
 

@@ -840,6 +840,8 @@ class Binder:
         if name == "to_char" and len(args) == 2 and isinstance(args[1], ast.A_Const) and isinstance(args[1].val, ast.String):
             if _is_interval(args[0], self._columns):
                 return expand(f"({tochar.expression(args[1].val.sval, interval=True)})", [args[0]])
+            if (number := _operand_type(args[0], self._columns, floats=True)) is not None:
+                return expand(f"({tochar.expression(args[1].val.sval, number=number)})", [args[0]])
             value = _cast_to(args[0], "timestamptz") if _is_date(args[0], self._columns) else args[0]  # to_char(timestamptz) takes a date
             return expand(f"({tochar.expression(args[1].val.sval)})", [value])
         if name in _POLYMORPHIC and args and isinstance(args[0], ast.A_Const) and isinstance(args[0].val, ast.String):

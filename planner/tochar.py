@@ -1,8 +1,10 @@
 """``to_char(value, 'template')`` as a call of local_exec.tochar's functions.
 
-A constant template decides which: one with the number patterns ``9`` or
-``0`` and no date pattern (outside quoted text) formats a number, given as
-its exact text (``txngate_to_char_number``); any other formats a date or a
+A value of a number type formats as a number whatever the template (as
+PostgreSQL picks to_char by the value's type), as does one of a type the
+binder does not know whose template has the number patterns ``9``,
+``0`` or ``RN`` and no date pattern (outside quoted text): given as its exact text
+(``txngate_to_char_number``; a float's, ``txngate_to_char_float``); any other formats a date or a
 timestamp, given as microseconds since 1970 (NULL for infinity, which
 PostgreSQL formats as NULL: ``txngate_to_char``); an interval's, its
 fields (``txngate_to_char_interval``). The templates themselves
@@ -24,25 +26,35 @@ _DATE_PATTERNS = re.compile(r"YY|MM|DD|HH|SS|MON|Mon|mon|DAY|Day|day|IW|AM|PM|am
 
 
 def is_number_template(template: str) -> bool:
-    """A template with a 9 or 0 and no date pattern (outside quoted text)."""
+    """A template with a 9 or 0, or roman numerals (RN: a date's are RM),
+    and no date pattern (outside quoted text)."""
     bare = _QUOTED.sub("", template)
-    return bool(re.search(r"[90]", bare)) and not _DATE_PATTERNS.search(bare)
+    return bool(re.search(r"[90]|RN|rn", bare)) and not _DATE_PATTERNS.search(bare)
 
 
 def _quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def expression(template: str, *, interval: bool = False) -> str:
-    """DuckDB SQL for ``to_char(_arg1, template)`` (of an interval's fields when ``interval``)."""
+def expression(template: str, *, interval: bool = False, number: str | None = None) -> str:
+    """DuckDB SQL for ``to_char(_arg1, template)`` (of an interval's fields
+    when ``interval``; of a number, formatted as one whatever the template,
+    when ``number`` names its type, as PostgreSQL picks to_char by the
+    value's type)."""
     if interval:
         span = "CAST(_arg1 AS INTERVAL)"
         months = f"datepart('year', {span}) * 12 + datepart('month', {span})"
         micros = f"(datepart('hour', {span}) * 60 + datepart('minute', {span})) * 60000000 + datepart('microseconds', {span})"
         fields = ", ".join(f"CAST({x} AS BIGINT)" for x in (months, f"datepart('day', {span})", micros))
         return f"txngate_to_char_interval({fields}, {_quote(template)})"
-    if is_number_template(template):
-        return f"txngate_to_char_number(CAST(_arg1 AS VARCHAR), {_quote(template)})"
+    floats = {digits: f"txngate_to_char_float(CAST(_arg1 AS VARCHAR), {_quote(template)}, {digits})" for digits in (15, 6)}
+    if number in ("real", "double precision"):  # printed with at most the float's digits (DBL_DIG, FLT_DIG)
+        return floats[15 if number == "double precision" else 6]
+    exact = f"txngate_to_char_number(CAST(_arg1 AS VARCHAR), {_quote(template)})"
+    if number is not None:
+        return exact
+    if is_number_template(template):  # of a type the binder does not know: the engine's names it
+        return f"CASE typeof(_arg1) WHEN 'DOUBLE' THEN {floats[15]} WHEN 'FLOAT' THEN {floats[6]} ELSE {exact} END"
     stamp = "CAST(_arg1 AS TIMESTAMP)"
     micros = f"CASE WHEN isinf({stamp}) THEN NULL ELSE epoch_us({stamp}) END"
     if _ZONE_PATTERNS.search(_QUOTED.sub("", template)):  # the zone's name and the value's offset in it (a timestamp has neither)

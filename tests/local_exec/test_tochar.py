@@ -12,14 +12,20 @@ import pytest
 
 from local_exec.engine import LocalEngine
 from local_exec.errors import EngineError
-from local_exec.tochar import from_char, to_char_number, to_char_timestamp
+from local_exec.tochar import from_char, to_char_float, to_char_number, to_char_timestamp
 from local_exec.udf import FunctionError
 
 NUMBERS = ["0", "5", "-5", "0.5", "-0.5", "123.45", "-123.45", "1234567", "12345.678", "-0.004", "1e3", "99.995", "100"]
 NUMBER_TEMPLATES = [
     "999", "999.99", "9.99", "0.99", "0999", "9,999", "9,999,999", "FM999.99", "FM9.99", "FM990.00", "S999.99", "999.99S", "MI999",
     "999MI", "PL999", "SG999", "999PR", "FM999PR", "99V99", "9.99EEEE", "999TH", "FM999th", '"Total:" 999.9', "999D99", "9G999",
-    "00000", "FM00000", "9990.99", "FMS9999"]
+    "00000", "FM00000", "9990.99", "FMS9999", "RN", "rn", "FMRN", "fmrn", "9RN", "L999.9", "FML999.9", "f\\\"oo999", 'f"oo999',
+    "9999999999D9999900000000000000000", "99.99.9"]
+FLOATS = ["0", "5", "-5", "0.5", "1.5", "2.5", "-0.0001", "0.1", "2.675", "99.9995", "999.9995", "1234567890123456", "12345678901",
+          "1.7976931348623157e308", "1e-5", "3e38", "nan", "inf", "-inf"]
+FLOAT_TEMPLATES = ["999.999", "FM9990.00", "9.99999999999999999999", "999999999999999999999.99", "999.", "S999.9", "99V99", "9.99EEEE",
+                   "RN", "FMrn", "FM99999999999.99", "99999999999.99", "999999999999999999999.99S", "99999999999.99PR", "MI99999999999.99",
+                   "9.99999999999999999S", "FM9999999999D9999900000000000000000", "L9.9", "9.9PR", "99th"]
 STAMPS = ["1970-01-01 00:00:00", "2018-11-02 12:34:56.789012", "1997-02-10 17:32:01", "2001-12-31 23:59:59.5", "0097-02-10 17:32:01",
           "2024-02-29 00:00:00"]
 STAMP_TEMPLATES = [
@@ -32,14 +38,46 @@ STAMP_TEMPLATES = [
 
 
 def test_numbers_as_postgres_formats_them(pg_server):
-    with psycopg.connect(pg_server.url()) as conn:
+    with psycopg.connect(pg_server.url(), autocommit=True) as conn:
         differ = []
         for n in NUMBERS:
             for template in NUMBER_TEMPLATES:
-                expected = conn.execute("SELECT to_char(%s::numeric, %s)", (n, template)).fetchone()[0]
-                if to_char_number(n, template) != expected:
-                    differ.append((n, template, to_char_number(n, template), expected))
+                expected, mine = _outcome(conn, "numeric", n, template), _outcome_of(to_char_number, n, template)
+                if mine != expected:
+                    differ.append((n, template, mine, expected))
     assert not differ
+
+
+def test_floats_as_postgres_formats_them(pg_server):
+    """double precision and real: printed with at most DBL_DIG / FLT_DIG
+    digits (the template's further places dropped), of the binary value,
+    NaN and Infinity as PostgreSQL's printf words, roman numerals of
+    rint's."""
+    with psycopg.connect(pg_server.url(), autocommit=True) as conn:
+        differ = []
+        for sql_type, digits in (("float8", 15), ("float4", 6)):
+            for n in FLOATS:
+                if sql_type == "float4" and n == "1.7976931348623157e308":
+                    continue  # (beyond a real)
+                for template in FLOAT_TEMPLATES:
+                    expected, mine = _outcome(conn, sql_type, n, template), _outcome_of(to_char_float, n, template, digits)
+                    if mine != expected:
+                        differ.append((sql_type, n, template, mine, expected))
+    assert not differ
+
+
+def _outcome(conn, sql_type: str, n: str, template: str) -> str:
+    try:
+        return conn.execute(f"SELECT to_char(%s::{sql_type}, %s)", (n, template)).fetchone()[0]
+    except psycopg.Error as e:
+        return e.sqlstate
+
+
+def _outcome_of(fn, *args) -> str:
+    try:
+        return fn(*args)
+    except FunctionError as e:
+        return e.sqlstate
 
 
 def test_timestamps_as_postgres_formats_them(pg_server):
@@ -62,8 +100,8 @@ async def test_through_the_engine():
     assert out.column("s").to_pylist() == ["2020-02-29", None]
     assert out.column("n").to_pylist() == ["1,234.50", None]
     with pytest.raises(EngineError) as info:
-        await engine.run("SELECT txngate_to_char_number('1', 'RN')")
-    assert info.value.sqlstate == "0A000"
+        await engine.run("SELECT txngate_to_char_number('1e11', 'RN')")  # (PostgreSQL's numeric_int4 of the rounded value)
+    assert info.value.sqlstate == "22003"
 
 
 #: templates to_timestamp and to_date read (local_exec.tochar.from_char), each written by to_char first

@@ -2062,8 +2062,32 @@ INTEGER_SERIES = [
     "SELECT *, generate_series(1, 2) AS g, 'x'::varchar(4) AS v FROM (SELECT 1 AS a) s",
 ]
 
+#: to_char of a number formats it as one whatever the template (roman numerals, L, a
+#: template of no digit: they went to the timestamp formatter, 0A000); a float's with at
+#: most its DBL_DIG/FLT_DIG digits (txngate printed 1.5::float8 with 20 places as 1.50000000000000000000)
+NUMBER_TO_CHARS = [
+    "CREATE TABLE ntc (id int, r real, d float8, n numeric(20,6), i int, b bigint)",
+    "INSERT INTO ntc VALUES (1, 99.9995, 999.9995, 2.675, 1234, 1), (2, 2.675, 2.675, -0.0001, -5, 100000000000),"
+    " (3, -1.5e-7, 1e300, 12345678901.5, 3999, 4000), (4, NULL, 'nan', NULL, NULL, NULL), (5, 'inf', '-inf', 0, 0, 0)",
+    "SELECT id, to_char(r, '999.999'), to_char(d, '999.999'), to_char(n, '999.999'), to_char(i, 'RN'), to_char(d, 'RN'),"
+    " to_char(r, '9.99EEEE'), to_char(d, '9.99EEEE'), to_char(n, 'FMRN'), to_char(i, 'fmrn') FROM ntc ORDER BY id",
+    "SELECT id, to_char(d, '9.99999999999999999999'), to_char(r, 'FM9999999999D9999900000000000000000'), to_char(d, '99V99'),"
+    " to_char(r, '99V99'), to_char(d, 'L9.9'), to_char(i, 'f\"oo999'), to_char(n, 'f\\\"oo999') FROM ntc ORDER BY id",
+    "SELECT id, to_char(b, 'RN') FROM ntc WHERE id <> 2 ORDER BY id",
+    "SELECT to_char(b, 'RN') FROM ntc WHERE id = 2",  # 22003, as numeric_int4's
+    "SELECT to_char(n, 'RN') FROM ntc WHERE id = 3",  # 22003
+    "SELECT to_char(x, '999.999'), to_char(x, 'FM9990.00'), to_char(x, '9.9EEEE'), to_char(x, 'RN')"
+    " FROM (VALUES (0.1::float8), (-2.345), (999.9995), (1e-5), (2.675)) v(x)",  # (of a type the binder does not know)
+    "SELECT to_char(x, '999.999'), to_char(x, '99V99') FROM (VALUES (0.1::real), (-2.345), (99.9995), (2.675)) v(x)",
+    "SELECT to_char(1234::numeric, 'rn'), to_char(2.5::numeric, 'RN'), to_char(2.5::float8, 'RN'), to_char(1237::float8, 'fmrn'),"
+    " to_char(12, '9RN'), to_char(100, 'YY9'), to_char(12345.678, 'L99G999D99')",
+    "SELECT to_char(5, 'DD9')",  # 42601 multiple decimal points
+    "SELECT to_char(1.5::float8, 'FM9.9EEEE')",  # 42601
+]
+
 
 DIFFERENTIAL = {
+    "number_to_chars": (NUMBER_TO_CHARS, ("ntc",)),
     "integer_series": (INTEGER_SERIES, ()),
     "json_star_kinds": (JSON_STAR_KINDS, ()),
     "long_epochs": (LONG_EPOCHS, ()),
