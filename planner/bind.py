@@ -88,10 +88,13 @@ def transpile(pg: str) -> str:
 
 
 class Binder:
-    def __init__(self, catalog: Catalog, search_path: tuple[str, ...], emulation: Emulation | None = None, *, dialect: str = "duckdb"):
+    def __init__(self, catalog: Catalog, search_path: tuple[str, ...], emulation: Emulation | None = None, *, dialect: str = "duckdb",
+                 written: bool = False):
         #: "duckdb": ``Bound.sql`` and views are DuckDB SQL; "spark": they stay
         #: PostgreSQL (with internal names) for planner.spark_sql to rewrite
         self.dialect = dialect
+        #: a statement txngate wrote (a Spark UPDATE's union of old and new rows): not checked as a user's
+        self.written = written
         self.catalog = catalog
         self.search_path = search_path
         self.emulation = emulation
@@ -295,7 +298,8 @@ class Binder:
                 if isinstance(n, ast.SelectStmt) and n.fromClause and n.targetList and any(_merges(f) for f in n.fromClause):
                     self._star_of_merged(n, ctes)  # before the columns are resolved (the merged ones' types) and renamed
                     self._widen_merged(n, ctes)
-        columns = self._columns = resolve(node, self.catalog, self.search_path, self._column_types(node), _output_type)
+        columns = self._columns = resolve(node, self.catalog, self.search_path, self._column_types(node), _output_type,
+                                          check_set_operations=not self.written)
         self._nullable = _nullable_items(node) if self._outer_joins else set()  # (a walk of the whole statement: only when it has one)
         if self.dialect == "duckdb" and isinstance(node, ast.SelectStmt) and (node.withClause is not None or any(
                 isinstance(f, (ast.RangeSubselect, ast.JoinExpr)) for f in node.fromClause or ())):

@@ -340,7 +340,7 @@ class Dml:
         from spark_exec import SparkError, SparkUnavailable
 
         catalog = await self.work.catalog()
-        bound = Binder(catalog, self.search_path, None).bind(query)
+        bound = Binder(catalog, self.search_path, None, written=True).bind(query)
         choice = await self.router.choose(query, bound)
         try:
             if choice.engine != "spark":

@@ -38,6 +38,7 @@ from pglast import ast
 
 from planner.catalog import Catalog
 from planner.errors import SqlError
+from values import PG_TYPES, PgType
 from planner.parse import figure_name
 from planner.sqltypes import INTEGER_TYPES
 
@@ -148,16 +149,19 @@ Outputs = list  # [(name or None, type or None)] of a query level, or None when 
 
 
 def resolve(node: ast.Node, catalog: Catalog, search_path: tuple[str, ...], by_name: dict[str, str],
-            output_type: Callable[[ast.Node, ColumnTypes], str | None]) -> ColumnTypes:
-    """``by_name`` with the column references of ``node`` resolved by scope."""
+            output_type: Callable[[ast.Node, ColumnTypes], str | None], *, check_set_operations: bool = True) -> ColumnTypes:
+    """``by_name`` with the column references of ``node`` resolved by scope;
+    a set operation whose arms' types do not match raises PostgreSQL's
+    error (``check_set_operations``: ``set_operation_clash``)."""
     out = ColumnTypes(by_name)
-    _Resolver(catalog, search_path, out, output_type).statement(node)
+    _Resolver(catalog, search_path, out, output_type, check_set_operations).statement(node)
     return out
 
 
 class _Resolver:
-    def __init__(self, catalog, search_path, out: ColumnTypes, output_type):
+    def __init__(self, catalog, search_path, out: ColumnTypes, output_type, check_set_operations: bool = True):
         self.catalog, self.search_path, self.out, self.output_type = catalog, search_path, out, output_type
+        self.check_set_operations = check_set_operations
         #: per FROM list (by id): the columns its USING and NATURAL joins merge from two number types -> their common type
         self.merged: dict[int, dict[str, str]] = {}
 
@@ -199,6 +203,9 @@ class _Resolver:
             left, right = self.select(sel.larg, outer, ctes), self.select(sel.rarg, outer, ctes)
             if left is None or right is None or len(left) != len(right):
                 return None
+            for (_name, lt), (_n, rt) in zip(left, right) if self.check_set_operations else ():
+                if (clash := set_operation_clash(sel.op.name.removeprefix("SETOP_"), lt, rt)) is not None:
+                    raise clash
             return [(name, _set_operation_type(lt, rt)) for (name, lt), (_n, rt) in zip(left, right)]
         if sel.valuesLists:
             for row in sel.valuesLists:
@@ -218,9 +225,12 @@ class _Resolver:
     def _values_type(self, column: list[ast.Node]) -> str | None:
         """A VALUES column's type: the one type all its values but NULLs
         have, or of integers and numerics PostgreSQL's common type (the
-        widest integer, or numeric); None when one's is not known or they
-        differ otherwise."""
+        widest integer, or numeric), text for string constants only; None
+        when one's is not known or they differ otherwise."""
         kinds = set()
+        if all(isinstance(v, ast.A_Const) and (v.isnull or isinstance(v.val, ast.String)) for v in column) \
+                and not all(v.isnull for v in column):
+            return "text"  # string constants only (unknown): PostgreSQL resolves the column as text
         for v in column:
             if isinstance(v, ast.A_Const) and v.isnull:
                 continue
@@ -434,6 +444,42 @@ def _compared_columns(join: ast.JoinExpr, alias: str | None) -> list[str]:
                         and side.fields[0].sval == alias:
                     found.append(side.fields[1].sval)
     return found
+
+
+def set_operation_clash(op: str, left: str | None, right: str | None) -> SqlError | None:
+    """PostgreSQL's error for a set operation (``op``: UNION, INTERSECT or
+    EXCEPT) whose arms give a column two types it cannot match (the engine
+    would make both text): of two categories (42804; an arm of no known
+    type, a NULL or a string constant, takes the other's), or of one with
+    no implicit cast between them (42846: two arrays of elements of two
+    categories, json beside jsonb, time beside a date or a timestamp).
+    None when they match or either type is not known here."""
+    a, b = _registered(left), _registered(right)
+    if a is None or b is None:
+        return None
+    (ta, array_a), (tb, array_b) = a, b
+    name_a, name_b = ta.display + "[]" * array_a, tb.display + "[]" * array_b
+    if array_a != array_b or ta.category != tb.category and not (array_a and array_b):
+        return SqlError("42804", f"{op} types {name_a} and {name_b} cannot be matched")
+    chosen, other = (name_b, name_a) if tb.typname == "timestamptz" else (name_a, name_b)  # (timestamptz: the preferred datetime)
+    if ta.category != tb.category or ta.category == "U" and ta.typname != tb.typname \
+            or ta.category == "D" and (ta.typname == "time") != (tb.typname == "time"):
+        return SqlError("42846", f"{op} could not convert type {other} to {chosen}")
+    return None
+
+
+_BY_NAME = {t.sql: t for t in PG_TYPES if t.sql}
+
+
+def _registered(sql_type: str | None) -> tuple[PgType, bool] | None:
+    """The registry's type of a canonical type name and whether it is an
+    array of it; None when not registered (an enum's, a catalog type's)."""
+    if sql_type is None:
+        return None
+    base = sql_type.removesuffix("[]")
+    base = base.split("(")[0] if base.startswith(("numeric(", "varchar(", "char(")) else base
+    t = _BY_NAME.get(base)
+    return None if t is None or t.category not in "NSDTBU" else (t, sql_type.endswith("[]"))
 
 
 def _set_operation_type(left: str | None, right: str | None) -> str | None:

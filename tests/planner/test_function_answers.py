@@ -2085,9 +2085,44 @@ NUMBER_TO_CHARS = [
     "SELECT to_char(1.5::float8, 'FM9.9EEEE')",  # 42601
 ]
 
+#: a set operation whose arms' types PostgreSQL cannot match: 42804 (two categories) or 42846 (no implicit
+#: cast); the engine made both text and answered. VALUES of string constants only is text.
+SET_OPERATION_TYPES = [
+    "CREATE TABLE sot (id int, t text, d date, v varchar(4), c char(3), n numeric(5,2), b boolean, ts timestamp,"
+    " tz timestamptz, iv interval, j jsonb, js json, a int[], ta text[], u uuid, tm time)",
+    "INSERT INTO sot VALUES (1, 'x', '2024-01-01', 'v', 'c', 1.5, true, '2024-01-01 10:00', '2024-01-01 10:00+00', '1 day',"
+    " '{}', '{}', '{1}', '{a}', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '10:00')",
+    "SELECT id FROM sot UNION SELECT t FROM sot",
+    "SELECT t FROM sot UNION SELECT d FROM sot",
+    "SELECT id FROM sot INTERSECT SELECT b FROM sot",
+    "SELECT id FROM sot EXCEPT SELECT iv FROM sot",
+    "SELECT id, t FROM sot UNION SELECT id, id FROM sot",
+    "SELECT 'x'::text UNION (SELECT id FROM sot UNION SELECT id FROM sot)",
+    "SELECT j FROM sot UNION SELECT js FROM sot",  # 42846
+    "SELECT a FROM sot UNION SELECT ta FROM sot",  # 42846
+    "SELECT a FROM sot UNION SELECT id FROM sot",
+    "SELECT tm FROM sot UNION SELECT d FROM sot",  # 42846
+    "SELECT tm FROM sot UNION SELECT tz FROM sot",  # 42846
+    "SELECT u FROM sot UNION SELECT t FROM sot",
+    "SELECT id FROM sot UNION ALL VALUES ('3')",  # VALUES of a string constant: text
+    "SELECT * FROM (VALUES ('3')) v(x) UNION SELECT id FROM sot",
+    "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT 'a'::text FROM r WHERE false) SELECT * FROM r",
+    "SELECT id FROM sot WHERE id IN (SELECT id FROM sot UNION SELECT t FROM sot)",
+    # and those that match
+    "SELECT t FROM sot UNION SELECT v FROM sot UNION SELECT c FROM sot ORDER BY 1",
+    "SELECT d FROM sot UNION SELECT ts FROM sot UNION SELECT tz FROM sot ORDER BY 1",
+    "SELECT id FROM sot UNION SELECT NULL ORDER BY 1",
+    "SELECT id FROM sot UNION SELECT '2' ORDER BY 1",
+    "SELECT a FROM sot UNION SELECT ARRAY[2::bigint] ORDER BY 1",
+    "SELECT x || 'a' FROM (VALUES ('3')) v(x)",
+    "SELECT * FROM (VALUES ('3'), (NULL)) v(x) UNION SELECT t FROM sot ORDER BY 1",
+    "SELECT * FROM sot WHERE id IN (VALUES ('1'))",
+]
+
 
 DIFFERENTIAL = {
     "number_to_chars": (NUMBER_TO_CHARS, ("ntc",)),
+    "set_operation_types": (SET_OPERATION_TYPES, ("sot",)),
     "integer_series": (INTEGER_SERIES, ()),
     "json_star_kinds": (JSON_STAR_KINDS, ()),
     "long_epochs": (LONG_EPOCHS, ()),
