@@ -92,11 +92,11 @@ async def test_sqlite_is_durable_across_handles(tmp_path, uniq):
 
 
 async def test_sqlite_write_waits_on_its_thread_while_another_holds_the_lock(tmp_path, uniq):
-    """A CaS is tried at once on the event loop; one that finds the write
-    lock held (here by another connection, as another process would) waits
-    on the writer thread: the loop runs on meanwhile, and the CaS lands when
-    the lock is released."""
-    c = await open_consensus(f"sqlite://{tmp_path}/c.db")
+    """A write that does not sync (synchronous=normal) is tried at once on
+    the event loop; one that finds the write lock held (here by another
+    connection, as another process would) waits on the writer thread: the
+    loop runs on meanwhile, and the CaS lands when the lock is released."""
+    c = await open_consensus(f"sqlite://{tmp_path}/c.db?synchronous=normal")
     try:
         assert await c.compare_and_set(uniq, None, b"v0")
         assert c._writes.stats["now"] == 1 and c._writes.stats["queued"] == 0
@@ -122,7 +122,7 @@ async def test_sqlite_writes_on_the_loop_checkpoint_on_the_thread(tmp_path, uniq
     without bound)."""
     from storage.location.sqlite import CHECKPOINT_EVERY
 
-    c = await open_consensus(f"sqlite://{tmp_path}/c.db")
+    c = await open_consensus(f"sqlite://{tmp_path}/c.db?synchronous=normal")
     assert await c.compare_and_set(uniq, None, b"v")
     for seqno in range(3 * CHECKPOINT_EVERY):
         assert await c.compare_and_set(uniq, seqno, b"x" * 100)
@@ -130,6 +130,18 @@ async def test_sqlite_writes_on_the_loop_checkpoint_on_the_thread(tmp_path, uniq
     await c.close()  # waits for the writer thread's queue
     assert writes.stats["now"] == 3 * CHECKPOINT_EVERY + 1
     assert writes.stats["checkpoints"] == 3
+
+
+async def test_sqlite_synced_writes_never_block_the_loop(tmp_path, uniq):
+    """A CaS that syncs the disk (synchronous=full, the default) goes to the
+    writer thread: an fsync takes as long as the disk does, which the event
+    loop's other sessions must not wait for."""
+    c = await open_consensus(f"sqlite://{tmp_path}/c.db")
+    try:
+        assert await c.compare_and_set(uniq, None, b"v0") and await c.compare_and_set(uniq, 0, b"v1")
+        assert c._writes.stats["now"] == 0 and c._writes.stats["queued"] == 2
+    finally:
+        await c.close()
 
 
 def test_sqlite_file_opened_by_many_at_once(tmp_path):
