@@ -52,6 +52,26 @@ async def test_a_table_read_again_is_scanned_from_its_copy_with_the_same_answer(
     assert engine.natives.built == 1
 
 
+async def test_a_copy_declares_its_columns_without_nulls_not_null():
+    """Columns of a copy holding no NULL are NOT NULL (DuckDB plans joins
+    and aggregates over them the better); one holding a NULL stays
+    nullable; the answers stay the Arrow table's."""
+    engine = _engine()
+    table = _table(1000)
+    first = await engine.run(QUERY, {"r": table})
+    await engine.run(QUERY, {"r": table})
+    engine.natives.settle()
+    name = engine.natives.use(table)
+    try:
+        cur = engine._cursor()
+        nullable = dict(cur.sql(f"SELECT column_name, is_nullable FROM information_schema.columns WHERE table_name = '{name}'").fetchall())
+        cur.close()
+    finally:
+        engine.natives.release([name])
+    assert nullable == {"id": "NO", "n": "NO", "t": "YES", "l": "NO", "ts": "NO", "u": "NO"}
+    assert (await engine.run(QUERY, {"r": table})).equals(first)
+
+
 async def test_a_copy_goes_with_its_table():
     engine = _engine()
     table = _table(500)
