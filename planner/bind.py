@@ -1165,8 +1165,8 @@ class Binder:
             if not strings or not others or None in others or len(set(others)) != 1 or others[0] in _TEXT_TYPES \
                     or others[0].startswith(("varchar", "char")):
                 continue
-            for t in strings:
-                t.val = _typed_string(t.val, others[0])
+            for t in strings:  # (an unknown read as numeric has no typmod: the union's is numeric, '2.125' not rounded to 2.13)
+                t.val = _typed_string(t.val, "numeric" if others[0].startswith("numeric(") else others[0])
 
     def _trim_char_set_operation(self, n: ast.SelectStmt) -> None:
         """UNION / INTERSECT / EXCEPT whose column has a char(n) arm after an

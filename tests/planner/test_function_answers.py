@@ -2117,6 +2117,8 @@ SET_OPERATION_TYPES = [
     "SELECT x || 'a' FROM (VALUES ('3')) v(x)",
     "SELECT * FROM (VALUES ('3'), (NULL)) v(x) UNION SELECT t FROM sot ORDER BY 1",
     "SELECT * FROM sot WHERE id IN (VALUES ('1'))",
+    # a string constant beside a numeric(5,2) reads as numeric (no typmod): 2.125 was rounded to 2.13, 12345.5 refused
+    "SELECT x::numeric(10,3) FROM (SELECT n FROM sot UNION SELECT '2.125' UNION ALL SELECT '12345.5') s(x) ORDER BY 1",
 ]
 
 
