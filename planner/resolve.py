@@ -38,9 +38,9 @@ from pglast import ast
 
 from planner.catalog import Catalog
 from planner.errors import SqlError
-from values import PG_TYPES, PgType
 from planner.parse import figure_name
 from planner.sqltypes import INTEGER_TYPES
+from values import PG_TYPES, PgType
 
 __all__ = ["ColumnTypes", "column_type", "resolve", "row_columns", "scalar_in_from", "scoped_type"]
 
@@ -152,7 +152,7 @@ def resolve(node: ast.Node, catalog: Catalog, search_path: tuple[str, ...], by_n
             output_type: Callable[[ast.Node, ColumnTypes], str | None], *, check_set_operations: bool = True) -> ColumnTypes:
     """``by_name`` with the column references of ``node`` resolved by scope;
     a set operation whose arms' types do not match raises PostgreSQL's
-    error (``check_set_operations``: ``set_operation_clash``)."""
+    error (``check_set_operations``: ``_set_operation_clash``)."""
     out = ColumnTypes(by_name)
     _Resolver(catalog, search_path, out, output_type, check_set_operations).statement(node)
     return out
@@ -204,7 +204,7 @@ class _Resolver:
             if left is None or right is None or len(left) != len(right):
                 return None
             for (_name, lt), (_n, rt) in zip(left, right) if self.check_set_operations else ():
-                if (clash := set_operation_clash(sel.op.name.removeprefix("SETOP_"), lt, rt)) is not None:
+                if (clash := _set_operation_clash(sel.op.name.removeprefix("SETOP_"), lt, rt)) is not None:
                     raise clash
             return [(name, _set_operation_type(lt, rt)) for (name, lt), (_n, rt) in zip(left, right)]
         if sel.valuesLists:
@@ -446,7 +446,7 @@ def _compared_columns(join: ast.JoinExpr, alias: str | None) -> list[str]:
     return found
 
 
-def set_operation_clash(op: str, left: str | None, right: str | None) -> SqlError | None:
+def _set_operation_clash(op: str, left: str | None, right: str | None) -> SqlError | None:
     """PostgreSQL's error for a set operation (``op``: UNION, INTERSECT or
     EXCEPT) whose arms give a column two types it cannot match (the engine
     would make both text): of two categories (42804; an arm of no known

@@ -139,12 +139,12 @@ class LoopWrites:
     """Writes to one SQLite file tried at once on the event loop's thread,
     else queued on one writer thread (see the module docstring). ``fn(conn)``
     is one autocommit statement, or a transaction it begins and ends
-    itself; ``mapped(e, mutating)`` turns a sqlite3 error into a storage
+    itself; ``errors(e, mutating)`` turns a sqlite3 error into a storage
     one."""
 
-    def __init__(self, path: str, synchronous: str, setup: tuple[str, ...], connection, mapped):
+    def __init__(self, path: str, synchronous: str, setup: tuple[str, ...], connection, errors):
         self.path, self.synchronous, self.setup = path, synchronous, setup
-        self._connection, self._mapped = connection, mapped  # (a thread's own pooled connection)
+        self._connection, self._mapped = connection, errors  # (a thread's own pooled connection)
         self._local = threading.local()
         self._conns: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
