@@ -30,6 +30,7 @@ from pglast import ast, enums
 
 from planner.bind import pg_sql, quoted
 from planner.errors import CARDINALITY_VIOLATION, SqlError, not_supported
+from planner.parse import walk
 from planner.result import Result
 from planner.sqltypes import type_name
 from values import TextStyle, format_column
@@ -123,10 +124,12 @@ async def with_writes(work, node, dml_on, run_write):
     deferred = Deferred(work)
     dml = dml_on(deferred)
     ctes: list[ast.CommonTableExpr] = []
-    for cte in node.withClause.ctes:
+    recursive = node.withClause.recursive
+    for cte in _in_running_order(node.withClause.ctes) if recursive else node.withClause.ctes:
         if isinstance(cte.ctequery, DATA_MODIFYING):
             statement = copy.copy(cte.ctequery)
-            before = list(ctes) + list(statement.withClause.ctes if statement.withClause is not None else ())
+            plain = [c for c in node.withClause.ctes if not isinstance(c.ctequery, DATA_MODIFYING) and c not in ctes] if recursive else []
+            before = list(ctes) + plain + list(statement.withClause.ctes if statement.withClause is not None else ())
             statement.withClause = ast.WithClause(ctes=tuple(before), recursive=node.withClause.recursive) if before else None
             deferred.next_statement()
             result = await run_write(dml, statement)
@@ -138,6 +141,35 @@ async def with_writes(work, node, dml_on, run_write):
     main.withClause = ast.WithClause(ctes=tuple(ctes), recursive=node.withClause.recursive) if ctes else None
     deferred.next_statement()  # the main statement's writes, if it writes on this view
     return main, deferred
+
+
+def _in_running_order(ctes) -> list[ast.CommonTableExpr]:
+    """The CTEs of a WITH RECURSIVE, where any may read any other, in an
+    order that runs each data-modifying one after the data-modifying ones
+    it reads (``t AS (INSERT ... SELECT ... FROM t2), t2 AS (UPDATE ...
+    RETURNING *)``: t2 first, as PostgreSQL runs it); their order kept
+    where none reads another. A cycle keeps the written order (its read
+    of a CTE not run yet then fails, as a data-modifying statement cannot
+    be recursive)."""
+    modifying = {c.ctename: c for c in ctes if isinstance(c.ctequery, DATA_MODIFYING)}
+    reads = {name: {n.relname for n in walk(c.ctequery) if isinstance(n, ast.RangeVar) and n.schemaname is None
+                    and n.relname in modifying and n.relname != name} for name, c in modifying.items()}
+    order: list[ast.CommonTableExpr] = []
+    placed: set[str] = set()
+
+    def place(name: str, seen: frozenset) -> None:
+        if name in placed or name in seen:
+            return
+        for needed in sorted(reads[name], key=list(modifying).index):
+            place(needed, seen | {name})
+        placed.add(name)
+        order.append(modifying[name])
+    for c in ctes:
+        if c.ctename in modifying:
+            place(c.ctename, frozenset())
+        else:
+            order.append(c)
+    return order
 
 
 def shape_query(node: ast.SelectStmt) -> ast.SelectStmt:

@@ -38,12 +38,23 @@ STATEMENTS = [
     "WITH i AS (INSERT INTO wf (f, t) VALUES (1.2345678901234567, '2024-01-01 10:00:00.123456+00') RETURNING *)"
     " SELECT f = 1.2345678901234567 AS same_f, t = '2024-01-01 10:00:00.123456+00' AS same_t FROM i",
     "DROP TABLE wf",
+    # WITH RECURSIVE: a sub-statement reads one written after it (run first, as PostgreSQL runs it: 42P01 here before),
+    # and a plain CTE written after it; without RECURSIVE, a forward reference stays 42P01
+    "CREATE TABLE fwd (a int)",
+    "INSERT INTO fwd SELECT generate_series(1, 10)",
+    "WITH RECURSIVE t AS (INSERT INTO fwd SELECT a + 5 FROM t2 WHERE a > 5 RETURNING *), t2 AS (UPDATE fwd SET a = a - 11 RETURNING *)"
+    " SELECT * FROM t UNION ALL SELECT * FROM t2",
+    "SELECT * FROM fwd ORDER BY a",
+    "WITH RECURSIVE t AS (INSERT INTO fwd SELECT a + 100 FROM t3 RETURNING *), t3 AS (SELECT 1 AS a) SELECT * FROM t",
+    "WITH t AS (INSERT INTO fwd SELECT a FROM t2 RETURNING *), t2 AS (DELETE FROM fwd RETURNING *) SELECT * FROM t",
+    "SELECT count(*) FROM fwd",
+    "DROP TABLE fwd",
 ]
 
 
 @pytest.mark.parametrize("db", ["embedded"], indirect=True)
 async def test_data_modifying_ctes_as_postgres(db, pg_url):
-    await assert_answers_as_postgres(db.session(), pg_url, STATEMENTS, tables=("todos", "wf"))
+    await assert_answers_as_postgres(db.session(), pg_url, STATEMENTS, tables=("todos", "wf", "fwd"))
 
 
 #: the same over an INSERT, UPDATE or DELETE: moving rows (DELETE ... RETURNING into an INSERT), a main statement reading
