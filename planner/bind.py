@@ -841,6 +841,8 @@ class Binder:
             new = expand(f"CASE WHEN _arg3 < 0 THEN {raised('22011', 'negative substring length not allowed', 'text')} ELSE {cut} END", args)
             self._cast.add(id(new.defresult))
             return new
+        if name == "to_char" and len(args) == 2 and isinstance(args[1], ast.A_Const) and args[1].isnull:
+            return _cast_to(args[1], "text")  # (strict: of a NULL template, NULL; the engine had no such strftime, 42883)
         if name == "to_char" and len(args) == 2 and isinstance(args[1], ast.A_Const) and isinstance(args[1].val, ast.String):
             if _is_interval(args[0], self._columns):
                 return expand(f"({tochar.expression(args[1].val.sval, interval=True)})", [args[0]])

@@ -2083,6 +2083,7 @@ NUMBER_TO_CHARS = [
     " to_char(12, '9RN'), to_char(100, 'YY9'), to_char(12345.678, 'L99G999D99')",
     "SELECT to_char(5, 'DD9')",  # 42601 multiple decimal points
     "SELECT to_char(1.5::float8, 'FM9.9EEEE')",  # 42601
+    "SELECT to_char(i, NULL), to_char(d, NULL), to_char(now(), NULL) FROM ntc WHERE id = 1",  # NULL (was 42883)
 ]
 
 #: a set operation whose arms' types PostgreSQL cannot match: 42804 (two categories) or 42846 (no implicit
