@@ -40,7 +40,7 @@ from planner.catalog import Catalog
 from planner.errors import SqlError
 from planner.parse import figure_name
 from planner.sqltypes import INTEGER_TYPES
-from values import PG_TYPES, PgType
+from values import PG_TYPE_BY_SQL, PgType
 
 __all__ = ["ColumnTypes", "column_type", "resolve", "row_columns", "scalar_in_from", "scoped_type"]
 
@@ -468,9 +468,6 @@ def _set_operation_clash(op: str, left: str | None, right: str | None) -> SqlErr
     return None
 
 
-_BY_NAME = {t.sql: t for t in PG_TYPES if t.sql}
-
-
 def _registered(sql_type: str | None) -> tuple[PgType, bool] | None:
     """The registry's type of a canonical type name and whether it is an
     array of it; None when not registered (an enum's, a catalog type's)."""
@@ -478,7 +475,7 @@ def _registered(sql_type: str | None) -> tuple[PgType, bool] | None:
         return None
     base = sql_type.removesuffix("[]")
     base = base.split("(")[0] if base.startswith(("numeric(", "varchar(", "char(")) else base
-    t = _BY_NAME.get(base)
+    t = PG_TYPE_BY_SQL.get(base)
     return None if t is None or t.category not in "NSDTBU" else (t, sql_type.endswith("[]"))
 
 

@@ -4,7 +4,7 @@ below every layer that reads or prints them (gateway, planner, local_exec);
 above storage, whose shards carry their columns' SQL types.
 
 Public API: from ``values.types``, the type registry (``PG_TYPES``,
-``PgType``, ``PG_TYPE_BY_OID``, ``PG_ARRAY_ELEMENT``, ``CATALOG_TYPES``,
+``PgType``, ``PG_TYPE_BY_OID``, ``PG_TYPE_BY_SQL``, ``PG_ARRAY_ELEMENT``, ``CATALOG_TYPES``,
 ``type_oid``, ``type_length``, ``sql_of_oid``) and ``of_arrow`` (a
 column's SQL type name);
 from ``values.text``: ``format_value`` / ``format_column`` (a value, an
@@ -56,10 +56,10 @@ from values.text import (DATE_ORDER, INFINITIES, ArrayLiteralError, ByteaInputEr
 from values.zones import ABBREVIATIONS as ZONE_ABBREVIATIONS
 from values.zones import (abbreviation, abbreviation_offset, abbreviation_steps, engine_offset, engine_zone, is_engine_offset, local_offset, numeric_zone,
                           offset_of_hours, setting_of_offset, zone)
-from values.types import (CARRIED_INTERVAL_MICROS, CATALOG_TYPES, LONG_INTERVAL, PG_ARRAY_ELEMENT, PG_TYPE_BY_OID, PG_TYPES, STORED_PLACES, TEXT_CARRIED, TOO_MANY_PLACES, TYPED_PARAMS, PgType, of_arrow,
+from values.types import (CARRIED_INTERVAL_MICROS, CATALOG_TYPES, LONG_INTERVAL, PG_ARRAY_ELEMENT, PG_TYPE_BY_OID, PG_TYPE_BY_SQL, PG_TYPES, STORED_PLACES, TEXT_CARRIED, TOO_MANY_PLACES, TYPED_PARAMS, PgType, of_arrow,
                           sql_of_oid, type_length, type_oid)
 
-__all__ = ["CARRIED_INTERVAL_MICROS", "LONG_INTERVAL", "CATALOG_TYPES", "TEXT_CARRIED", "TYPED_PARAMS", "DATE_ORDER", "STORED_PLACES", "TOO_MANY_PLACES", "INFINITIES", "PG_ARRAY_ELEMENT", "PG_TYPES", "PG_TYPE_BY_OID", "ArrayLiteralError", "DateSyntax",
+__all__ = ["CARRIED_INTERVAL_MICROS", "LONG_INTERVAL", "CATALOG_TYPES", "TEXT_CARRIED", "TYPED_PARAMS", "DATE_ORDER", "STORED_PLACES", "TOO_MANY_PLACES", "INFINITIES", "PG_ARRAY_ELEMENT", "PG_TYPES", "PG_TYPE_BY_OID", "PG_TYPE_BY_SQL", "ArrayLiteralError", "DateSyntax",
            "PgType", "TextStyle", "bc_input", "date_input", "decode_binary", "encode_binary", "format_array", "format_column", "format_interval",
            "format_record_texts", "format_value", "of_arrow", "parse_array", "python_values", "split_far_dates", "split_infinities", "sql_of_oid", "timestamp_input",
            "type_length", "type_oid", "value_type", "zone", "engine_zone", "is_engine_offset", "offset_of_hours", "setting_of_offset",

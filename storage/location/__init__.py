@@ -23,6 +23,7 @@ Public API:
   them; ``CountingBlob``: counts the calls and bytes that go through;
 * ``sqlite_connect(path)``: a connection to a SQLite file set up as the
   consensus sets it up (the timestamp oracle shares the file).
+  ``SqliteConnections``: one connection per thread to such a file;
   ``SqliteLoopWrites``: its writes tried at once on the event loop, else
   queued on one writer thread; ``sqlite_error``: a sqlite3 error as a
   storage one (determinate, or indeterminate for an I/O error on a write).
@@ -42,6 +43,7 @@ from storage.location.fs import FsBlob
 from storage.location.urls import redact_url
 from storage.location.mem import MemBlob, MemConsensus, named_mem_blob, named_mem_consensus
 from storage.location.sqlite import LoopWrites as SqliteLoopWrites
+from storage.location.sqlite import ThreadConnections as SqliteConnections
 from storage.location.sqlite import connect as sqlite_connect
 from storage.location.sqlite import mapped as sqlite_error
 
@@ -61,6 +63,7 @@ __all__ = [
     "open_blob",
     "open_consensus",
     "redact_url",
+    "SqliteConnections",
     "SqliteLoopWrites",
     "sqlite_connect",
     "sqlite_error",

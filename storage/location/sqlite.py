@@ -120,6 +120,31 @@ SCAN_NOW = 128
 CHECKPOINT_EVERY = 256
 
 
+class ThreadConnections:
+    """One connection per thread to a SQLite file (``open_one()`` makes a
+    thread's first), all closed together by ``close``."""
+
+    def __init__(self, open_one):
+        self._open_one = open_one
+        self._local = threading.local()
+        self._conns: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+
+    def get(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = self._open_one()
+            with self._lock:
+                self._conns.append(conn)
+        return conn
+
+    def close(self) -> None:
+        with self._lock:
+            conns, self._conns = self._conns, []
+        for conn in conns:
+            conn.close()
+
+
 def mapped(e: sqlite3.Error, mutating: bool, what: str) -> Exception:
     """The storage error for ``e``: "database is locked" after the busy
     timeout, I/O errors: the statement was rolled back (determinate), except
@@ -145,29 +170,22 @@ class LoopWrites:
     def __init__(self, path: str, synchronous: str, setup: tuple[str, ...], connection, errors):
         self.path, self.synchronous, self.setup = path, synchronous, setup
         self._connection, self._mapped = connection, errors  # (a thread's own pooled connection)
-        self._local = threading.local()
-        self._conns: list[sqlite3.Connection] = []
-        self._lock = threading.Lock()
+        self._now = ThreadConnections(self._open_now)
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"sqlite-write-{os.path.basename(path)}")
         self._since_checkpoint = 0
         self.stats = {"now": 0, "queued": 0, "checkpoints": 0}
 
-    def _now_conn(self) -> sqlite3.Connection:
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = connect(self.path, synchronous=self.synchronous, setup=self.setup)
-            conn.execute("PRAGMA busy_timeout = 0")
-            conn.execute("PRAGMA wal_autocheckpoint = 0")
-            self._local.conn = conn
-            with self._lock:
-                self._conns.append(conn)
+    def _open_now(self) -> sqlite3.Connection:
+        conn = connect(self.path, synchronous=self.synchronous, setup=self.setup)
+        conn.execute("PRAGMA busy_timeout = 0")
+        conn.execute("PRAGMA wal_autocheckpoint = 0")
         return conn
 
     async def run(self, fn, *, now: bool = True):
         """``fn(conn)``'s result: at once when the lock is free (``now``)
         and the write does not sync the disk, else on the writer thread."""
         if now and self.synchronous.upper() in ("OFF", "NORMAL"):
-            conn = self._now_conn()
+            conn = self._now.get()
             try:
                 out = fn(conn)
             except sqlite3.OperationalError as e:
@@ -202,10 +220,7 @@ class LoopWrites:
 
     def close(self) -> None:
         self._thread.shutdown(wait=True)
-        with self._lock:
-            conns, self._conns = self._conns, []
-        for conn in conns:
-            conn.close()
+        self._now.close()
 
 
 class SqliteConsensus(Consensus):
@@ -215,9 +230,8 @@ class SqliteConsensus(Consensus):
         self.path = path
         self.synchronous = synchronous
         self.busy_timeout_ms = busy_timeout_ms
-        self._local = threading.local()
-        self._conns: list[sqlite3.Connection] = []
-        self._conns_lock = threading.Lock()
+        self._conns = ThreadConnections(
+            lambda: connect(self.path, synchronous=self.synchronous, busy_timeout_ms=self.busy_timeout_ms, setup=(_SCHEMA,)))
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="sqlite-consensus")
         self._writes = LoopWrites(path, synchronous, (_SCHEMA,), self._conn, lambda e, mutating: mapped(e, mutating, "sqlite consensus"))
         self._closed = False
@@ -241,13 +255,7 @@ class SqliteConsensus(Consensus):
         return self
 
     def _conn(self) -> sqlite3.Connection:
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = connect(self.path, synchronous=self.synchronous, busy_timeout_ms=self.busy_timeout_ms, setup=(_SCHEMA,))
-            self._local.conn = conn
-            with self._conns_lock:
-                self._conns.append(conn)
-        return conn
+        return self._conns.get()
 
     async def _run(self, fn, *, mutating: bool = False, now: bool = True):
         """``fn(conn)`` on a pooled thread, or a write (``mutating``) tried
@@ -349,7 +357,4 @@ class SqliteConsensus(Consensus):
         self._closed = True
         self._pool.shutdown(wait=True)
         self._writes.close()
-        with self._conns_lock:
-            conns, self._conns = self._conns, []
-        for conn in conns:
-            conn.close()
+        self._conns.close()

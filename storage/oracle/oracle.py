@@ -12,7 +12,7 @@ import time
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from storage.errors import ConfigError, DeterminateError
-from storage.location import SqliteLoopWrites, sqlite_connect, sqlite_error
+from storage.location import SqliteConnections, SqliteLoopWrites, sqlite_connect, sqlite_error
 
 
 def now_ms() -> int:
@@ -200,9 +200,7 @@ class SqliteOracle(Oracle):
     def __init__(self, path: str, timeline: str):
         self.path = path
         self.timeline = timeline
-        self._local = threading.local()
-        self._conns: list[sqlite3.Connection] = []
-        self._lock = threading.Lock()
+        self._conns = SqliteConnections(lambda: sqlite_connect(self.path, synchronous="NORMAL", setup=_ORACLE_SCHEMA))
         self._writes = SqliteLoopWrites(path, "NORMAL", _ORACLE_SCHEMA, self._conn, lambda e, mutating: sqlite_error(e, mutating, "sqlite oracle"))
 
     @classmethod
@@ -221,13 +219,7 @@ class SqliteOracle(Oracle):
         return self
 
     def _conn(self) -> sqlite3.Connection:
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = sqlite_connect(self.path, synchronous="NORMAL", setup=_ORACLE_SCHEMA)
-            self._local.conn = conn
-            with self._lock:
-                self._conns.append(conn)
-        return conn
+        return self._conns.get()
 
     async def _run(self, fn):
         """A write of the oracle row: at once on the loop when the lock is
@@ -261,10 +253,7 @@ class SqliteOracle(Oracle):
 
     async def close(self) -> None:
         self._writes.close()
-        with self._lock:
-            conns, self._conns = self._conns, []
-        for c in conns:
-            c.close()
+        self._conns.close()
 
 
 async def open_oracle(url: str, *, timeline: str = "txngate", setting: str = "consensus") -> Oracle:
