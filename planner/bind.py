@@ -650,6 +650,8 @@ class Binder:
             # one, where a is an integer of b (NULLIF(int, 0.001) is numeric) or a string constant; else a's type
             # (a NULL of no type): DuckDB's common type of numerics may cut a's places (NULLIF(0.001, CASE ...
             # 100.0 ... END) gave 0.00), where PostgreSQL's numeric keeps them all
+            if self._may_be_char(n.lexpr) and _text_operand(n.rexpr, _found(self._columns)):
+                n.lexpr = self._char_operand(n.lexpr)  # beside a text, compared and answered as text: no padding
             a_width, b_width = _operand_type(n.lexpr, self._columns), _operand_type(n.rexpr, self._columns)
             common = isinstance(n.lexpr, ast.A_Const) and isinstance(n.lexpr.val, ast.String) or a_width is not None and b_width is None
             if _operand_type(n, self._columns, floats=True) == "double precision" and a_width != "double precision":
@@ -1349,7 +1351,7 @@ class Binder:
         if isinstance(n, ast.CoalesceExpr):
             return any(self._may_be_char(a) for a in n.args)
         if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
-            return self._may_be_char(n.lexpr)
+            return self._may_be_char(n.lexpr) and not _text_operand(n.rexpr, _found(self._columns))
         if isinstance(n, ast.CaseExpr):
             return any(self._may_be_char(r) for r in [w.result for w in n.args] + [n.defresult])
         return self._char_operand_shape(n)
@@ -2696,6 +2698,10 @@ def _common_string(n: ast.Node, found: dict[str, set[str]]) -> str | None:
     it: character stays (bpchar's =), varchar becomes text (text's =)."""
     if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
         first = _declared_string(n.lexpr, found)
+        if _text_operand(n.rexpr, found):
+            return None  # beside a text, texteq: the first as text
+        if first is not None and first.startswith("varchar") and (second := _declared_string(n.rexpr, found)) and second.startswith("char"):
+            return "char"  # a varchar beside a character: bpchareq, the first as an unconstrained character
         return first if first is not None and first.startswith("char") else None
     if isinstance(n, ast.CaseExpr):
         arms = [n.defresult] + [w.result for w in n.args]
@@ -2710,6 +2716,16 @@ def _common_string(n: ast.Node, found: dict[str, set[str]]) -> str | None:
     if len(known) == len(arms) and all(_declared_string(a, found) == first for a in known[1:]):
         return first
     return ("char" if first.startswith("char") else "varchar") + ("[]" if first.endswith("[]") else "")
+
+
+def _text_operand(n: ast.Node, found: dict[str, set[str]]) -> bool:
+    """``n`` is plainly of type text (not varchar, which bpchar's equality
+    takes as character): a text column or a cast to text."""
+    if isinstance(n, ast.TypeCast):
+        return n.typeName.names[-1].sval == "text" and not n.typeName.arrayBounds
+    if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("->>", "#>>", "||"):
+        return True  # json's text, a concatenation of strings (textcat)
+    return isinstance(n, ast.FuncCall) and n.funcname[-1].sval in TEXT_FUNCTIONS or _passed_type(n, found) == "text"
 
 
 _VOID_FUNCTIONS = {"pg_sleep", "pg_sleep_for", "pg_sleep_until"}

@@ -39,7 +39,7 @@ import pyarrow.csv as pacsv
 from pglast import ast
 
 from planner import parse as p
-from planner.bind import transpile
+from planner.bind import quoted, transpile
 from planner.dml import check_unique_on, duplicate_key, key_values
 from planner.errors import BAD_COPY_FILE_FORMAT, SqlError, not_supported
 from planner.result import Result
@@ -341,7 +341,7 @@ async def _cast_block(dml, rel, cols, strings: pa.Table) -> pa.Table:
             expr = stored_cast(transpile(col.default), col.type)
         else:  # (a sequenced column is filled below)
             expr = f"CAST(NULL AS {duckdb_type(col.type)})"
-        exprs.append(f'{expr} AS "{col.name}"')
+        exprs.append(f'{expr} AS {quoted(col.name)}')
     return await dml.run(f"SELECT {', '.join(exprs)} FROM _block", {"_block": strings})
 
 

@@ -317,7 +317,7 @@ class Dml:
                 expr = f'src."c{i}"'
             else:
                 expr = col.default if col.default is not None else "NULL"
-            exprs.append(f'{_spark_cast(expr, col.type)} AS "{col.name}"')
+            exprs.append(f'{_spark_cast(expr, col.type)} AS {quoted(col.name)}')
         names = ", ".join(f'"c{i}"' for i in range(len(targets)))
         query = pglast.parse_sql(f"SELECT {', '.join(exprs)} FROM ({pg_sql(select)}) AS src({names})")[0].stmt
         return await self.spark_write(query, rel)
@@ -416,9 +416,9 @@ class Dml:
             else:
                 expr = "NULL"
             if col.type == "bytea":
-                exprs.append(f'{expr} AS "{col.name}"')  # text input is decoded by conform()
+                exprs.append(f'{expr} AS {quoted(col.name)}')  # text input is decoded by conform()
             else:
-                exprs.append(f'{stored_cast(expr, col.type)} AS "{col.name}"')
+                exprs.append(f'{stored_cast(expr, col.type)} AS {quoted(col.name)}')
         names = ", ".join(f'"c{i}"' for i in range(len(targets))) if targets else "__one"
         query = f"SELECT {', '.join(exprs)} FROM ({src_sql}) AS src({names})"
         out = await self.run(query, bound_tables, views)
@@ -556,7 +556,7 @@ class Dml:
         excluded = new.take(pa.array([p for p, _e in conflicts], pa.int64()))
         sets = assignment_sql(assignments(clause.targetList, rel), rel)
         cols = ", ".join(
-            f'{_assigned(sets[c.name], c.type)} AS "{c.name}"' if c.name in sets else f'{quoted(alias)}.{quoted(c.name)}'
+            f'{_assigned(sets[c.name], c.type)} AS {quoted(c.name)}' if c.name in sets else f'{quoted(alias)}.{quoted(c.name)}'
             for c in rel.columns
         )
         where = f" WHERE {pg_sql(clause.whereClause)}" if clause.whereClause is not None else ""
@@ -762,7 +762,7 @@ class Dml:
         predicate holds for it (every row for None)."""
         if predicate is None:
             return [True] * rows.num_rows
-        out = await self.run(f'SELECT coalesce({transpile(predicate)}, false) AS held FROM "_rows" AS "{rel.name}"', {"_rows": rows})
+        out = await self.run(f'SELECT coalesce({transpile(predicate)}, false) AS held FROM "_rows" AS {quoted(rel.name)}', {"_rows": rows})
         return out.column(0).to_pylist()
 
     async def satisfying(self, rel: Relation, predicate: str, rows: pa.Table) -> pa.Table:
@@ -789,7 +789,7 @@ class Dml:
 
     async def violations(self, rel: Relation, expr: str, rows: pa.Table) -> int:
         """How many of ``rows`` (of ``rel``) a CHECK expression rejects (false, not NULL)."""
-        bad = await self.run(f'SELECT count(*) AS n FROM "_new" AS "{rel.name}" WHERE NOT ({transpile(expr)})', {"_new": rows})
+        bad = await self.run(f'SELECT count(*) AS n FROM "_new" AS {quoted(rel.name)} WHERE NOT ({transpile(expr)})', {"_new": rows})
         return bad.column(0)[0].as_py()
 
 

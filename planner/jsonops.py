@@ -461,8 +461,10 @@ def _built(fc: ast.FuncCall, name: str, args: list[ast.Node], columns: dict[str,
         if _json_array_column(n, columns or {}):  # a json[] or jsonb[] column: its documents as they are, not strings
             return ast.CoalesceExpr(args=(ast.FuncCall(funcname=(ast.String(sval="txngate_json_docs_text"),), args=(n,)), _string("null")))
         json_fields, present = _whole_row(n, columns)
-        text = ast.FuncCall(funcname=(ast.String(sval="txngate_json_value"),), args=(n,)) if json_fields is None else \
-            ast.FuncCall(funcname=(ast.String(sval="txngate_json_row"),), args=(n, json_fields))  # its json as the documents
+        if json_fields is None:
+            text = ast.FuncCall(funcname=(ast.String(sval="txngate_json_value"),), args=(n,))
+        else:  # its json as the documents, each as written (the engine's own JSON of the row re-writes them compactly)
+            text = _row_by_columns(n, columns, value) or ast.FuncCall(funcname=(ast.String(sval="txngate_json_row"),), args=(n, json_fields))
         return text if present is None else expand("CASE WHEN _arg1 IS NULL THEN 'null' ELSE _arg2 END", [present, text])
 
     def key(n, position: int):
@@ -513,6 +515,13 @@ def _built(fc: ast.FuncCall, name: str, args: list[ast.Node], columns: dict[str,
             return ast.TypeCast(arg=ast.FuncCall(funcname=(ast.String(sval="txngate_json_agg_docs"),), args=(items,)),
                                 typeName=ast.TypeName(names=(ast.String(sval="json"),), typemod=-1))
         json_fields, present = _whole_row(args[0], columns)
+        if json_fields is not None and not fc.agg_distinct and (row := _row_by_columns(args[0], columns, value)) is not None:
+            # the rows' texts, each as to_json writes it (DISTINCT compares the rows: the engine's row JSON below)
+            item = row if present is None else expand("CASE WHEN _arg1 IS NULL THEN NULL ELSE _arg2 END", [present, row])
+            items = ast.FuncCall(funcname=(ast.String(sval="list"),), args=(item,), agg_order=order, agg_filter=fc.agg_filter,
+                                 agg_distinct=fc.agg_distinct, over=fc.over)
+            return ast.TypeCast(arg=ast.FuncCall(funcname=(ast.String(sval="txngate_json_agg_docs"),), args=(items,)),
+                                typeName=ast.TypeName(names=(ast.String(sval="json"),), typemod=-1))
         item = args[0] if present is None else expand("CASE WHEN _arg1 IS NULL THEN NULL ELSE _arg2 END", [present, args[0]])
         items = ast.FuncCall(funcname=(ast.String(sval="list"),), args=(item,), agg_order=order, agg_filter=fc.agg_filter,
                              agg_distinct=fc.agg_distinct, over=fc.over)  # DISTINCT: in order, as PostgreSQL's sort gives them
@@ -527,6 +536,26 @@ def _built(fc: ast.FuncCall, name: str, args: list[ast.Node], columns: dict[str,
     else:
         return None  # DISTINCT and other shapes: the engine's own (compact) text
     return ast.TypeCast(arg=text, typeName=ast.TypeName(names=(ast.String(sval="json"),), typemod=-1))
+
+
+def _row_by_columns(n: ast.Node, columns: dict[str, str], value: Callable[[ast.Node], ast.Node]) -> ast.Node | None:
+    """A whole-row reference's json written column by column, as
+    PostgreSQL's composite_to_json: ``{"name":value,...}``, each value as a
+    json constructor writes it (``value``), a json or jsonb column as the
+    document it is; None when its columns are not known by distinct names."""
+    found = row_columns(n, columns)
+    names = [name for name, _t in found[0]] if found is not None else []
+    if not names or len(set(names)) != len(names):
+        return None
+    qualifier = tuple(f for f in n.fields if isinstance(f, ast.String))
+    text = None
+    for i, (name, t) in enumerate(found[0]):
+        ref = ast.ColumnRef(fields=(*qualifier, ast.String(sval=name)))
+        if t in JSON_TYPES:
+            ref = ast.TypeCast(arg=ref, typeName=ast.TypeName(names=(ast.String(sval="json"),), typemod=-1))
+        part = _concat(_string(("{" if i == 0 else ",") + json.dumps(name, ensure_ascii=False) + ":"), value(ref))
+        text = part if text is None else _concat(text, part)
+    return _concat(text, _string("}"))
 
 
 def _json_array_column(n: ast.Node, columns: dict[str, str]) -> bool:

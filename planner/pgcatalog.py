@@ -539,6 +539,14 @@ class PgCatalog:
         for seq in self._made_sequences():
             rows.append(_owned_class_row(seq.oid, seq.name, seq, relkind="S", relam=0, relfilenode=seq.oid, relnatts=3, reltuples=1.0,
                                          relpersistence="p"))
+        for name, oid in SYSTEM_RELATION_OIDS.items():  # the system catalogs ``'pg_class'::regclass`` names
+            spec = SPECS.get(("pg_catalog", name))
+            rows.append(dict(oid=oid, relname=name, relnamespace=NAMESPACE_OIDS["pg_catalog"], reltype=0, reloftype=0, relowner=SUPERUSER_OID,
+                             relam=2, relfilenode=0, reltablespace=0, relpages=1, reltuples=-1.0, relallvisible=0, reltoastrelid=0,
+                             relhasindex=True, relisshared=name == "pg_database", relpersistence="p", relkind="r",
+                             relnatts=len(spec.split(",")) if spec else 0, relchecks=0, relhasrules=False, relhastriggers=False,
+                             relhassubclass=False, relrowsecurity=False, relforcerowsecurity=False, relispopulated=True,
+                             relreplident="n", relispartition=False, relrewrite=0, relfrozenxid=0, relminmxid=0))
         return rows
 
     def _made_sequences(self) -> list[Sequence]:

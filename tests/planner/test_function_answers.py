@@ -2088,6 +2088,59 @@ NUMBER_TO_CHARS = [
 
 #: a set operation whose arms' types PostgreSQL cannot match: 42804 (two categories) or 42846 (no implicit
 #: cast); the engine made both text and answered. VALUES of string constants only is text.
+#: NULLIF of a character(n) takes the type its equality does: beside a text (texteq) the unpadded text, beside a
+#: varchar or a string constant (bpchareq) character, and a varchar beside a character is character too
+CHAR_NULLIFS = [
+    "CREATE TABLE cnu (c char(4), t text, v varchar(6))",
+    "INSERT INTO cnu VALUES ('ab', 'ab', 'ab'), ('x', 'x  ', 'x '), (NULL, 'long text', 'abcdef'), ('q', 'q', 'q')",
+    "SELECT NULLIF(c, t), NULLIF(c, t::text), NULLIF(c, v), NULLIF(v, c), NULLIF(c, upper(t)), NULLIF(t, c) FROM cnu ORDER BY t",
+    "SELECT NULLIF(c, t) || '|', NULLIF(c, v) || '|', NULLIF(c, 'ab') || '|', NULLIF(c, v || '') || '|' FROM cnu ORDER BY t",
+    "SELECT NULLIF(c, t) AS k, count(*) FROM cnu GROUP BY 1 ORDER BY 1",
+]
+
+
+#: the system catalogs a client names by ``'pg_class'::regclass`` have their pg_class rows
+SYSTEM_CLASSES = [
+    "SELECT oid::int8, relname::text, relkind::text, relnamespace::regnamespace::text FROM pg_class"
+    " WHERE relname IN ('pg_class', 'pg_type', 'pg_attribute', 'pg_namespace') ORDER BY 1",
+    "SELECT oid::int8 FROM pg_class WHERE relname = 'pg_class'",
+    "SELECT count(*) FROM pg_class WHERE oid = 'pg_proc'::regclass",
+]
+
+
+#: a whole row's json (row_to_json, to_json, json_agg, json_build_object of it) writes each json or jsonb column as
+#: the document it holds, as written: a computed jsonb in jsonb's text, a json constant with its own spacing, a
+#: json[] column's documents as documents (the engine's own JSON of the row re-wrote them compactly, or as strings)
+ROW_DOCUMENTS = [
+    "CREATE TABLE rdoc (id int, j json, b jsonb, t text, ja json[])",
+    "INSERT INTO rdoc VALUES (1, '{\"x\" :  [1, 2]}', '{\"k\": [1,  2]}', 'q\"x', ARRAY['{\"a\" :1}'::json]), (2, NULL, NULL, NULL, NULL),"
+    " (3, '[3]', '{\"k\": 3}', 'z', ARRAY[]::json[])",
+    "SELECT row_to_json(q) FROM (SELECT '{\"a\":1,\"b\": [2,3]}'::json AS jsonfield) q",
+    "SELECT row_to_json(q), to_json(q) FROM (SELECT '{\"a\":1}'::jsonb AS j, 2 AS k) q",
+    "SELECT row_to_json(q) FROM (SELECT json_build_object('k', 1) AS o) q",
+    "SELECT row_to_json(q) FROM (SELECT id, j -> 'x' AS jx, b -> 'k' AS bk, b::json AS bj, j::jsonb AS jb FROM rdoc) q ORDER BY 1::text",
+    "SELECT row_to_json(rdoc), row_to_json(rdoc, true) FROM rdoc ORDER BY id",
+    "SELECT json_build_object('r', q) FROM (SELECT id, b -> 'k' AS bk FROM rdoc) q ORDER BY 1::text",
+    "SELECT json_agg(q ORDER BY id), jsonb_agg(q ORDER BY id) FROM (SELECT id, j -> 'x' AS jx, b -> 'k' AS bk FROM rdoc) q",
+    "SELECT json_agg(q ORDER BY id DESC) FILTER (WHERE id > 1) FROM (SELECT id, j, t FROM rdoc) q",
+    "SELECT id, json_agg(q) OVER (ORDER BY id) FROM (SELECT id, j FROM rdoc) q ORDER BY id",
+    "SELECT json_agg(DISTINCT q) FROM (SELECT j::text AS jj, b FROM rdoc) q",
+]
+
+
+#: names with a double quote in them, through the statements that write rows (their SQL quotes each name)
+QUOTED_NAMES = [
+    'CREATE TABLE "t""q" ("a""b" numeric(8,2), c int PRIMARY KEY, j json, CHECK ("a""b" > 0))',
+    "INSERT INTO \"t\"\"q\" VALUES (1, 2, '[1]'), (3, 4, NULL)",
+    "INSERT INTO \"t\"\"q\" SELECT 5, 6, '[2]'",
+    'UPDATE "t""q" SET "a""b" = "a""b" + 1 WHERE c > 2',
+    "INSERT INTO \"t\"\"q\" VALUES (1, 2, '[1]') ON CONFLICT (c) DO UPDATE SET \"a\"\"b\" = 9",
+    "INSERT INTO \"t\"\"q\" VALUES (-1, 7, NULL)",
+    'SELECT * FROM "t""q" ORDER BY c',
+    'SELECT row_to_json(x) FROM "t""q" x ORDER BY c',
+]
+
+
 SET_OPERATION_TYPES = [
     "CREATE TABLE sot (id int, t text, d date, v varchar(4), c char(3), n numeric(5,2), b boolean, ts timestamp,"
     " tz timestamptz, iv interval, j jsonb, js json, a int[], ta text[], u uuid, tm time)",
@@ -2126,6 +2179,10 @@ SET_OPERATION_TYPES = [
 DIFFERENTIAL = {
     "number_to_chars": (NUMBER_TO_CHARS, ("ntc",)),
     "set_operation_types": (SET_OPERATION_TYPES, ("sot",)),
+    "char_nullifs": (CHAR_NULLIFS, ("cnu",)),
+    "system_classes": (SYSTEM_CLASSES, ()),
+    "row_documents": (ROW_DOCUMENTS, ("rdoc",)),
+    "quoted_names": (QUOTED_NAMES, ('"t""q"',)),
     "integer_series": (INTEGER_SERIES, ()),
     "json_star_kinds": (JSON_STAR_KINDS, ()),
     "long_epochs": (LONG_EPOCHS, ()),
