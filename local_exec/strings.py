@@ -30,6 +30,9 @@ otherwise, for the local engine (the planner renames the calls to these):
   (DuckDB's ICU reads ``PST`` as Los Angeles, an hour off in summer, and
   knows no ``EDT``), a date alone at midnight; ``txngate_zone_dropped``:
   the same for timestamp, which ignores the abbreviation;
+- ``txngate_datetime_read``: text cast to a date or timestamp as the
+  statement runs that the engine's cast does not read (a weekday, a
+  month's name, DateStyle's field order), read as a constant is;
 - ``txngate_bc_text``: COPY's text for a date or timestamp column with
   PostgreSQL's ``BC`` suffix, as the astronomical year DuckDB reads
   (its timestamp cast reads ``0097-02-16 17:32:01 BC`` as AD; the planner's
@@ -50,7 +53,7 @@ from pglast.keywords import COL_NAME_KEYWORDS, RESERVED_KEYWORDS, TYPE_FUNC_NAME
 
 from local_exec import udf
 from local_exec.udf import FunctionError
-from values import BOOLEAN_WORDS, ZONE_ABBREVIATIONS, ByteaInputError, parse_bytea
+from values import BOOLEAN_WORDS, DATE_ORDER, ZONE_ABBREVIATIONS, ByteaInputError, InvalidInput, datetime_text, parse_bytea
 
 #: text ending in a time zone abbreviation after a digit and a space: (what comes before it, the abbreviation)
 _ZONED = r"^(.*[0-9])\s+([A-Za-z]{2,5})\s*$"
@@ -238,7 +241,7 @@ def bytea_text(text: str) -> bytes:
     try:
         return parse_bytea(text)
     except ByteaInputError as e:
-        raise FunctionError(e.sqlstate, str(e)) from None
+        raise FunctionError(e.sqlstate, e.message) from None
 
 
 def bytea_substr(data: bytes, start: int, count: int) -> bytes:
@@ -260,7 +263,23 @@ def bytea_trim(data: bytes, chars: bytes, side: str) -> bytes:
     return data.strip(chars) if side == "both" else data.lstrip(chars) if side == "leading" else data.rstrip(chars)
 
 
+def datetime_read(text: str, sql_type: str, order: str) -> str:
+    """Text cast to a date, timestamp or timestamptz as the statement
+    runs, that the engine's own cast does not read (``Tue Feb 29 2000``,
+    ``01/02/2000`` in DateStyle ``order``): as PostgreSQL's input reads it
+    (values.datetime_text, the constants' reader), in ISO text the engine
+    reads; PostgreSQL's 22007 / 22008 when it refuses it."""
+    token = DATE_ORDER.set(order)
+    try:
+        return datetime_text(text, sql_type)
+    except InvalidInput as e:
+        raise FunctionError(e.sqlstate, e.message) from None
+    finally:
+        DATE_ORDER.reset(token)
+
+
 FUNCTIONS = {
+    "txngate_datetime_read": (datetime_read, ["VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_bytea_substr": (bytea_substr, ["BLOB", "BIGINT", "BIGINT"], "BLOB"),
     "txngate_bytea_substr_from": (bytea_substr_from, ["BLOB", "BIGINT"], "BLOB"),
     "txngate_bytea_trim": (bytea_trim, ["BLOB", "BLOB", "VARCHAR"], "BLOB"),
@@ -316,6 +335,11 @@ MACROS = (
     "ELSE (CASE WHEN TRY_CAST(regexp_extract(s, '" + _BC + "', 1) AS HUGEINT) = 1 THEN '0000' "
     "ELSE '-' || lpad(CAST(TRY_CAST(regexp_extract(s, '" + _BC + "', 1) AS HUGEINT) - 1 AS VARCHAR), 4, '0') END) "
     "|| regexp_extract(s, '" + _BC + "', 2) END",
+    # text the engine's cast reads as it is, else PostgreSQL's reading of its raw text (txngate_datetime_read: a Python call
+    # only for the rows the cast does not read)
+    *(f"CREATE OR REPLACE MACRO txngate_{t}_or_read(s, raw, o) AS CASE WHEN s IS NULL OR TRY_CAST(s AS {duck}) IS NOT NULL THEN s "
+      f"ELSE txngate_datetime_read(raw, '{t}', o) END"
+      for t, duck in (("date", "DATE"), ("timestamp", "TIMESTAMP"), ("timestamptz", "TIMESTAMPTZ"))),
     "CREATE OR REPLACE MACRO txngate_to_hex(x) AS lower(CASE WHEN typeof(x) IN ('INTEGER', 'SMALLINT') AND x < 0 "
     "THEN hex(CAST(x AS BIGINT) + 4294967296) ELSE hex(x) END)",
 )

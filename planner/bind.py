@@ -36,7 +36,7 @@ from pglast.enums.parsenodes import (FRAMEOPTION_END_OFFSET_FOLLOWING, FRAMEOPTI
 from planner import decimals, jsonops, locking, recursive, scopes, tochar
 from planner.catalog import Catalog, Relation
 from planner import functions
-from planner.errors import DATATYPE_MISMATCH, FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, INVALID_PARAMETER_VALUE, SYNTAX_ERROR, SqlError, not_supported, undefined
+from planner.errors import DATATYPE_MISMATCH, FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, INVALID_PARAMETER_VALUE, INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, SYNTAX_ERROR, SqlError, not_supported, undefined
 from planner import parse as p
 from planner.parse import copy_tree, pg_sql, walk
 from planner.resolve import TEXT_FUNCTIONS, ColumnTypes, column_type, common_number_type, resolve, row_columns, scalar_in_from, scoped_type, text_function, typed_text
@@ -44,7 +44,7 @@ from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, pattern_q
 from planner.sqltypes import type_name as sql_type_name
 from planner.sqltypes import (BIT_TYPES, TYPE_SCOPE, builtin_type_name, enum_type, is_enum, FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, STORED_PLACES, canonical, fraction_precision, spark_stored_numeric,
                               special_datetime, typed_literal)
-from values import (CATALOG_TYPES, ArrayLiteralError, ByteaInputError, IntervalSyntax, abbreviation, abbreviation_steps, engine_offset, interval_text,
+from values import (CATALOG_TYPES, DATE_ORDER, ArrayLiteralError, ByteaInputError, IntervalSyntax, abbreviation, abbreviation_steps, engine_offset, interval_text,
                     numeric_zone, parse_array, parse_bytea, qualified_interval, time_text, unit_field)
 
 #: ``emulation(catalog)`` -> a planner.pgcatalog.PgCatalog for that catalog
@@ -361,9 +361,11 @@ class Binder:
             elif isinstance(n, ast.TypeCast):
                 if n.typeName.names[-1].sval in FLOAT_NAMES and isinstance(n.arg, ast.A_Const) and isinstance(n.arg.val, ast.Float):
                     self._cast.add(id(n.arg))  # 1e100::float8: a double as DuckDB reads it, not a numeric first
-                _text_read_at_run_time(n, columns)
+                if _text_read_at_run_time(n, columns):
+                    self.out.uncacheable = True  # read by the session's DateStyle
                 if self.dialect == "duckdb":
                     jsonops.canonical_cast(n, columns)
+                    _oid_cast(n, columns)
                 if _pg_casts(n):
                     self.out.uncacheable = True  # read by the session's DateStyle
             elif isinstance(n, ast.GroupingSet) and n.content:
@@ -565,7 +567,11 @@ class Binder:
             return wide
         if self.dialect == "duckdb" and isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval == "^" \
                 and n.lexpr is not None:
-            return ast.FuncCall(funcname=(ast.String(sval="txngate_power"),), args=(n.lexpr, n.rexpr))  # PostgreSQL's errors
+            # (an untyped string operand is of the other's type: numeric beside a numeric, else double precision)
+            left, right = (_cast_to(x, "numeric" if _operand_type(other, self._columns, floats=True) == "numeric" else "float8")
+                           if isinstance(x, ast.A_Const) and isinstance(x.val, ast.String) else x
+                           for x, other in ((n.lexpr, n.rexpr), (n.rexpr, n.lexpr)))
+            return ast.FuncCall(funcname=(ast.String(sval="txngate_power"),), args=(left, right))  # PostgreSQL's errors
         if self.dialect == "duckdb" and isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("<<", ">>") \
                 and n.lexpr is not None and (width := _SHIFT_WIDTHS.get(_operand_type(n.lexpr, self._columns))) is not None:
             return _bit_shift(n, width)
@@ -4987,7 +4993,34 @@ def _arithmetic_typed_constants(n: ast.A_Expr, columns: dict[str, str]) -> None:
             setattr(n, other, _exact_numeric(value.val.sval))
 
 
-def _text_read_at_run_time(tc: ast.TypeCast, columns: dict[str, str]) -> None:
+_OID_SPAN = 1 << 32
+
+
+def _oid_cast(tc: ast.TypeCast, columns: dict[str, str]) -> None:
+    """A cast to oid as the engine's unsigned 32-bit integer (the result's
+    type is oid, not bigint): an integer or smallint below zero wraps, as
+    PostgreSQL's binary coercion of int4 (-1 is 4294967295), a bigint outside
+    0 .. 2^32 - 1 is 22003 (the engine's conversion), and oid's text input
+    takes -2^31 .. 2^32 - 1, the negatives wrapped too."""
+    if tc.typeName.names[-1].sval.lower() != "oid" or tc.typeName.arrayBounds:
+        return
+    if isinstance(tc.arg, ast.A_Const) and isinstance(tc.arg.val, ast.String):
+        text = tc.arg.val.sval.strip()
+        value = int(text) if re.fullmatch(r"[+-]?\d+", text) else None
+        if value is None:
+            raise SqlError(INVALID_TEXT_REPRESENTATION, f'invalid input syntax for type oid: "{tc.arg.val.sval}"')
+        if not -(1 << 31) <= value < _OID_SPAN:
+            raise SqlError(NUMERIC_VALUE_OUT_OF_RANGE, f'value "{tc.arg.val.sval}" is out of range for type oid')
+        tc.arg = ast.A_Const(val=ast.Integer(ival=value % _OID_SPAN) if value % _OID_SPAN < (1 << 31) else ast.Float(fval=str(value % _OID_SPAN)))
+    elif _operand_type(tc.arg, columns) in ("smallint", "integer"):
+        tc.arg = expand(f"CASE WHEN _arg1 < 0 THEN CAST(_arg1 AS bigint) + {_OID_SPAN} ELSE _arg1 END", [tc.arg])
+    elif typed_text(tc.arg, columns):  # text read as oid's input
+        tc.arg = expand(f"CASE WHEN CAST(_arg1 AS bigint) BETWEEN {-(1 << 31)} AND -1 THEN CAST(_arg1 AS bigint) + {_OID_SPAN} "
+                        "ELSE CAST(_arg1 AS bigint) END", [tc.arg])
+    tc.typeName = ast.TypeName(names=(ast.String(sval="uinteger"),), typemod=-1)
+
+
+def _text_read_at_run_time(tc: ast.TypeCast, columns: dict[str, str]) -> bool:
     """Text known only when the statement runs (a text column, a parameter
     or anything else cast to text) cast to a date or timestamp: its BC
     suffix read as BC by ``txngate_bc_text`` (DuckDB's cast reads it as
@@ -4998,8 +5031,10 @@ def _text_read_at_run_time(tc: ast.TypeCast, columns: dict[str, str]) -> None:
     boolean: PostgreSQL's words (``txngate_boolean_text``);
     to timestamptz: a trailing zone abbreviation read as PostgreSQL's
     (``txngate_zone_text``), a concatenation's too, and to timestamp
-    ignored (``txngate_zone_dropped``); constants are read when bound
-    (``_pg_casts``)."""
+    ignored (``txngate_zone_dropped``); a date or timestamp the engine's
+    cast does not read as PostgreSQL's input reads it, in the session's
+    DateStyle (``txngate_date_or_read``: True, the statement depends on
+    the setting); constants are read when bound (``_pg_casts``)."""
     target = tc.typeName.names[-1].sval.lower()
     if target not in ("date", "timestamp", "timestamptz", "bytea", "bool", "boolean") and target not in INTEGER_NAMES \
             and target not in FLOAT_NAMES or tc.typeName.arrayBounds:
@@ -5017,10 +5052,15 @@ def _text_read_at_run_time(tc: ast.TypeCast, columns: dict[str, str]) -> None:
     elif target in INTEGER_NAMES:
         tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_integer_text"),), args=(arg, _constant(INTEGER_NAMES[target])))
     else:
+        raw = copy.deepcopy(arg)
         if target in ("timestamptz", "timestamp"):  # PST as PostgreSQL's -08, or ignored (local_exec.strings)
             zoned = "txngate_zone_text" if target == "timestamptz" else "txngate_zone_dropped"
             arg = ast.FuncCall(funcname=(ast.String(sval=zoned),), args=(arg,))
-        tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_bc_text"),), args=(arg,))
+        # what the engine's cast does not read (a weekday, a month's name, DateStyle's order) read as a constant is
+        tc.arg = ast.FuncCall(funcname=(ast.String(sval=f"txngate_{target}_or_read"),),
+                              args=(ast.FuncCall(funcname=(ast.String(sval="txngate_bc_text"),), args=(arg,)), raw, _constant(DATE_ORDER.get())))
+        return True
+    return False
 
 
 def _pg_casts(tc: ast.TypeCast) -> bool:

@@ -723,12 +723,13 @@ def bc_input(text: str, sql_type: str = "date") -> str | None:
     return (f"-{-astronomical:04d}" if astronomical else "0000") + m.group(2)
 
 
-_DATE_THEN_TIME = re.compile(r"\s*(\d+([-/.])\d+\2\d+)((?:\s+|T)\d.*)", re.DOTALL)
+_DATE_THEN_TIME = re.compile(r"\s*(\d+([-/.])\d+\2\d+)((?:\s+|T)\d.*|\s*)", re.DOTALL)
 
 
 def timestamp_input(text: str, order: str | None = None) -> str | None:
     """``date_input`` for a timestamp's date (``97-02-10 17:32:01`` is
-    1997, as PostgreSQL reads it; DuckDB read year 97): the text with its
+    1997, as PostgreSQL reads it; DuckDB read year 97; ``01/02/2000``
+    alone is that day's midnight, which DuckDB refused): the text with its
     date part as ISO text, or None when that part needs no rewriting."""
     m = _DATE_THEN_TIME.fullmatch(text)
     if m is None:
@@ -737,7 +738,7 @@ def timestamp_input(text: str, order: str | None = None) -> str | None:
         iso = date_input(m.group(1), order)
     except DateSyntax:
         raise DateSyntax("22008", f'date/time field value out of range: "{text}"') from None
-    return None if iso is None else iso + m.group(3)
+    return None if iso is None else (iso + m.group(3)).rstrip()
 
 
 def date_input(text: str, order: str | None = None) -> str | None:

@@ -1195,6 +1195,10 @@ FLOAT_POWERS = [
     "SELECT exp(1000::int8)", "SELECT x ^ 2 FROM (VALUES (1e200::float8)) t(x)",
     "SELECT power(0.5::float8, 2000)", "SELECT power('Infinity'::float8, 2), power(2::float8, '-Infinity'::float8), exp('-Infinity'::float8)",
     "SELECT 2^10, power(2, 0.5), exp(1), pg_typeof(exp(1))",
+    # an untyped string beside ^ is of the other operand's type: numeric beside a numeric, else double precision
+    "SELECT x ^ '1e200' FROM (VALUES (2::float8)) t(x)",
+    "SELECT x ^ '2', '2' ^ x, n ^ '2', '2' ^ n, i ^ '2', 2 ^ '3', 2.5 ^ '3', '2' ^ 2.5, pg_typeof(2.5 ^ '3')"
+    " FROM (VALUES (2::float8, 1.5::numeric(6,2), 3)) t(x, n, i)",
 ]
 
 # timestamptz - timestamptz is the microseconds between them, whole 24-hour days split off (23 hours across a change
@@ -2141,6 +2145,41 @@ QUOTED_NAMES = [
 ]
 
 
+#: a cast to oid is an oid (it was a bigint): an integer below zero wraps (int4's binary coercion), a bigint outside
+#: oid's range is 22003, oid's text input takes -2^31 .. 2^32 - 1
+OID_CASTS = [
+    "CREATE TABLE oic (i int, b bigint, s smallint, t text)",
+    "INSERT INTO oic VALUES (-1, 4294967295, -2, '12'), (5, 7, 3, '-1')",
+    "SELECT 'pg_class'::regclass::oid, 1259::oid, pg_typeof(1259::oid), '-1'::oid, (-1)::oid, 4294967295::oid",
+    "SELECT i::oid, b::oid, s::oid, t::oid, CAST(b AS oid) FROM oic ORDER BY i",
+    "SELECT (-1)::int8::oid",
+    "SELECT 4294967296::oid",
+    "SELECT '4294967296'::oid",
+    "SELECT 'x'::oid",
+    "SELECT c.relname::text FROM pg_class c WHERE c.oid = 'pg_class'::regclass::oid",
+    "SELECT 1259::oid = 1259, 12::oid < 13::oid",
+]
+
+
+#: text cast to a date or timestamp as the statement runs reads as a constant does (the engine's cast refused a weekday,
+#: a month's name first, DateStyle's numeric orders), in the session's DateStyle; a numeric date alone is a timestamp
+RUN_TIME_DATES = [
+    "CREATE TABLE rtd (id int, t text)",
+    "INSERT INTO rtd VALUES (1, 'Tue Feb 29 2000'), (2, '2024-01-01'), (3, 'Feb 29 2000'), (4, '01/02/2000'), (5, NULL),"
+    " (6, '0055-08-10 BC'), (7, 'epoch'), (8, 'Tuesday Feb 29 2000 10:00')",
+    "SELECT id, t::date FROM rtd WHERE id <> 8 ORDER BY id",
+    "SELECT id, t::timestamp, t::timestamptz FROM rtd ORDER BY id",
+    "SELECT '01/02/2000'::timestamp, '01/02/2000'::timestamptz, '1/8/99'::timestamp, '01-02-2000 10:00'::timestamp, ' 01/02/2000 '::timestamp",
+    "SET datestyle = 'ISO, DMY'",
+    "SELECT id, t::date FROM rtd WHERE id <> 8 ORDER BY id",
+    "SELECT '13/02/2000'::timestamp",
+    "SELECT '02/13/2000'::timestamp",
+    "SET datestyle = 'ISO, MDY'",
+    "INSERT INTO rtd VALUES (9, 'Feb 30 2000')",
+    "SELECT id, t::date FROM rtd ORDER BY id",
+]
+
+
 SET_OPERATION_TYPES = [
     "CREATE TABLE sot (id int, t text, d date, v varchar(4), c char(3), n numeric(5,2), b boolean, ts timestamp,"
     " tz timestamptz, iv interval, j jsonb, js json, a int[], ta text[], u uuid, tm time)",
@@ -2183,6 +2222,8 @@ DIFFERENTIAL = {
     "system_classes": (SYSTEM_CLASSES, ()),
     "row_documents": (ROW_DOCUMENTS, ("rdoc",)),
     "quoted_names": (QUOTED_NAMES, ('"t""q"',)),
+    "oid_casts": (OID_CASTS, ("oic",)),
+    "run_time_dates": (RUN_TIME_DATES, ("rtd",)),
     "integer_series": (INTEGER_SERIES, ()),
     "json_star_kinds": (JSON_STAR_KINDS, ()),
     "long_epochs": (LONG_EPOCHS, ()),
