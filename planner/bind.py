@@ -832,6 +832,9 @@ class Binder:
             return ast.FuncCall(funcname=(ast.String(sval="unhex"),), args=(inner,))
         if name == "to_number" and len(args) == 2:  # inside an expression: a numeric of 10 places (an output column: exact)
             return _cast_to(ast.FuncCall(funcname=(ast.String(sval="txngate_to_number"),), args=tuple(_cast_to(a, "text") for a in args)), "numeric")
+        if name == "substring" and len(args) == 3 and any(_is_text(a) for a in args[1:]) \
+                and all(_is_text(a) or isinstance(a, ast.A_Const) and a.isnull for a in args[1:]):
+            return _similar_substring(args)
         if name == "substring" and len(args) == 2 and _is_text(args[1]):
             # substring(s FROM pattern): the first match, or its first group, as regexp_match gives them
             return expand("(txngate_regexp_match(_arg1, _arg2, ''))[1]", args)
@@ -3651,8 +3654,17 @@ def _array_concat(n: ast.A_Expr, arrays: dict[str, str], columns: dict[str, str]
             other = typed_literal(other, declared)
             n.lexpr, n.rexpr = (array, other) if left else (other, array)
             left = right = True
+    if isinstance(n.rexpr, ast.RowExpr) != isinstance(n.lexpr, ast.RowExpr) and not (left or right):
+        # a ROW(...) beside what is not text (a recursive CTE's path of rows, PostgreSQL's cycle check): an array of rows
+        other = n.lexpr if isinstance(n.rexpr, ast.RowExpr) else n.rexpr
+        if not (isinstance(other, ast.A_Const) or typed_text(other, columns) or text_function(other)):
+            left, right = other is n.lexpr, other is n.rexpr
     if left and right:
         name, args = "txngate_array_cat", (n.lexpr, n.rexpr)
+    elif left and isinstance(n.rexpr, ast.RowExpr):
+        name, args = "list_append", (n.lexpr, n.rexpr)
+    elif right and isinstance(n.lexpr, ast.RowExpr):
+        name, args = "list_prepend", (n.lexpr, n.rexpr)
     elif left and _is_element(n.rexpr, arrays, columns):
         name, args = "array_append", _common_numbers(n.lexpr, n.rexpr, arrays, columns)
     elif right and _is_element(n.lexpr, arrays, columns):
@@ -4041,10 +4053,62 @@ def _similar(n: ast.A_Expr, dialect: str) -> ast.Node:
         raise not_supported("SIMILAR TO with a pattern or escape that is not a constant")
     regex = similar_to_regex(*args)
     if dialect == "duckdb":
-        match = ast.FuncCall(funcname=(ast.String(sval="regexp_full_match"),), args=(n.lexpr, ast.A_Const(val=ast.String(sval=regex))))
+        # ('s': . matches a line break too, as in PostgreSQL's expressions)
+        match = ast.FuncCall(funcname=(ast.String(sval="regexp_full_match"),), args=(n.lexpr, ast.A_Const(val=ast.String(sval=regex)), _constant("s")))
     else:
-        match = ast.FuncCall(funcname=(ast.String(sval="rlike"),), args=(n.lexpr, ast.A_Const(val=ast.String(sval=f"^(?:{regex})$"))))
+        match = ast.FuncCall(funcname=(ast.String(sval="rlike"),), args=(n.lexpr, ast.A_Const(val=ast.String(sval=f"(?s)^(?:{regex})$"))))
     return match if n.name[-1].sval == "~" else ast.BoolExpr(boolop=BoolExprType.NOT_EXPR, args=(match,))
+
+
+def _similar_substring(args) -> ast.Node:
+    """``substring(s SIMILAR p ESCAPE e)`` (or ``FROM p FOR e`` of text):
+    the part of ``s`` the piece of ``p`` between its two escape-double-quote
+    separators matches, the whole pattern matching all of ``s`` (NULL if it
+    does not), as PostgreSQL's similar_to_escape makes it: the piece
+    before the separators matched lazily (``a*#"%#"g*`` of abcdefg is all
+    of it), the rest greedily; with one separator what follows it, with
+    none the whole match; more than two are 2201B."""
+    if any(isinstance(a, ast.A_Const) and a.isnull for a in args[1:]):
+        return _cast_to(ast.A_Const(isnull=True), "text")  # (strict)
+    pattern, escape = (a.val.sval if isinstance(a, ast.A_Const) else None for a in args[1:])
+    if pattern is None or escape is None:
+        raise not_supported("substring SIMILAR with a pattern or escape that is not a constant")
+    separator = escape + '"' if escape else None
+    pieces = pattern.split(separator) if separator else [pattern]
+    if len(pieces) > 3:
+        raise SqlError("2200C", "SQL regular expression may not contain more than two escape-double-quote separators")
+    regexes = [similar_to_regex(p, escape) for p in pieces]
+    if len(regexes) == 1:
+        whole = "(" + regexes[0] + ")"
+    else:
+        whole = "(?:" + _lazy(regexes[0]) + ")(" + regexes[1] + ")" + ("(?:" + regexes[2] + ")" if len(regexes) == 3 else "")
+    try:
+        re.compile(whole)
+    except re.error as e:
+        raise SqlError("2201B", f"invalid regular expression: {e}") from None
+    # (the whole text matched, the group is what replaces it)
+    return expand("CASE WHEN regexp_full_match(_arg1, _arg2, 's') THEN regexp_replace(_arg1, _arg3, '\\1', 's') END",
+                  [args[0], _constant(whole), _constant(f"^(?:{whole})$")])
+
+
+def _lazy(regex: str) -> str:
+    """``regex`` with its quantifiers outside brackets made lazy (``*?``, ``+?``, ``??``, ``{m,n}?``)."""
+    out, i, in_bracket = [], 0, False
+    while i < len(regex):
+        c = regex[i]
+        out.append(c)
+        if c == "\\" and i + 1 < len(regex):
+            out.append(regex[i + 1])
+            i += 2
+            continue
+        if in_bracket:
+            in_bracket = c != "]" or len(out) >= 2 and out[-2] == "["
+        elif c == "[":
+            in_bracket = True
+        elif c in "*+?}" and not (c == "?" and i > 0 and regex[i - 1] in "*+?}(") and regex[i + 1:i + 2] != "?":
+            out.append("?")
+        i += 1
+    return "".join(out)
 
 
 def similar_to_regex(pattern: str, escape: str = "\\") -> str:
@@ -5141,6 +5205,9 @@ def _row_comparison(n: ast.Node) -> ast.Node | None:
         return None
     op = n.name[-1].sval
     width = len(n.lexpr.args or ())
+    if n.kind == A_Expr_Kind.AEXPR_OP and op in ("=", "<>", "<", "<=", ">", ">=") and isinstance(n.rexpr, ast.SubLink) \
+            and n.rexpr.subLinkType == SubLinkType.EXPR_SUBLINK and width > 1:
+        return _row_compared_to_subquery(op, n.lexpr, n.rexpr)
     rows = n.rexpr if n.kind == A_Expr_Kind.AEXPR_IN and isinstance(n.rexpr, (list, tuple)) else [n.rexpr]
     if any(isinstance(f, ast.RowExpr) for r in [n.lexpr, *rows] if isinstance(r, ast.RowExpr) for f in r.args or ()):
         return None  # a row within a row is compared as a record is (NULL fields are unequal, not unknown): the engine's way
@@ -5153,6 +5220,30 @@ def _row_comparison(n: ast.Node) -> ast.Node | None:
             or not isinstance(n.rexpr, ast.RowExpr) or not width:
         return None
     return _row_compared(op, n.lexpr.args, n.rexpr.args)
+
+
+def _row_compared_to_subquery(op: str, row: ast.RowExpr, sub: ast.SubLink) -> ast.Node:
+    """``(a1, a2) op (SELECT x, y ...)``, PostgreSQL's row comparison with a
+    subquery of one row: the comparison, field by field, made inside a
+    subquery over that one row (no row: NULL; more than one: 21000, as a
+    scalar subquery; the engine refused a subquery of two columns there)."""
+    targets = _leftmost(sub.subselect).targetList or ()
+    if any(isinstance(getattr(t.val, "fields", (None,))[-1], ast.A_Star) for t in targets):
+        return None
+    if len(targets) != len(row.args):
+        raise SqlError(SYNTAX_ERROR, "subquery has too many columns" if len(targets) > len(row.args) else "subquery has too few columns")
+    names = [f"txngate_field{i}" for i in range(len(targets))]
+    one = ast.RangeSubselect(subquery=sub.subselect, alias=ast.Alias(aliasname="txngate_row", colnames=tuple(ast.String(sval=c) for c in names)))
+    fields = [ast.ColumnRef(fields=(ast.String(sval="txngate_row"), ast.String(sval=c))) for c in names]
+    compared = ast.SelectStmt(targetList=(ast.ResTarget(val=_row_compared(op, row.args, fields)),), fromClause=(one,))
+    return ast.SubLink(subLinkType=SubLinkType.EXPR_SUBLINK, subselect=compared)
+
+
+def _leftmost(select: ast.SelectStmt) -> ast.SelectStmt:
+    """The first SELECT of a set operation (whose target list names its columns)."""
+    while select.op != SetOperation.SETOP_NONE and select.larg is not None:
+        select = select.larg
+    return select
 
 
 def _row_compared(op: str, left, right) -> ast.Node:

@@ -2180,6 +2180,57 @@ RUN_TIME_DATES = [
 ]
 
 
+#: an array of rows and a ROW(...) concatenate (array_append / array_prepend of a record): the path of PostgreSQL's
+#: cycle check in a recursive query (the engine refused a struct beside a list)
+ROW_PATHS = [
+    "CREATE TABLE rpg (f int, t int, label text)",
+    "INSERT INTO rpg VALUES (1, 2, 'arc 1 -> 2'), (1, 3, 'arc 1 -> 3'), (2, 3, 'arc 2 -> 3'), (1, 4, 'arc 1 -> 4'), (4, 5, 'arc 4 -> 5'),"
+    " (5, 1, 'arc 5 -> 1')",
+    "WITH RECURSIVE search_graph(f, t, label, is_cycle, path) AS (SELECT *, false, array[row(g.f, g.t)] FROM rpg g UNION ALL"
+    " SELECT g.*, row(g.f, g.t) = any(path), path || row(g.f, g.t) FROM rpg g, search_graph sg WHERE g.f = sg.t AND NOT is_cycle)"
+    " SELECT * FROM search_graph ORDER BY path",
+    "WITH RECURSIVE search_graph(f, t, label, is_cycle, path) AS (SELECT *, false, array[row(g.f, g.t)] FROM rpg g UNION DISTINCT"
+    " SELECT g.*, row(g.f, g.t) = any(path), path || row(g.f, g.t) FROM rpg g, search_graph sg WHERE g.f = sg.t AND NOT is_cycle)"
+    " SELECT * FROM search_graph ORDER BY path",
+    "SELECT array[row(1,2)] || row(3,4), row(0,1) || array[row(1,2)], array[row(1,'a')] || row(3,'b')",
+    "SELECT path || row(9, 9) FROM (SELECT array[row(1, 2), row(3, 4)] AS path) s",
+]
+
+
+#: a row compared with a subquery of one row and as many columns, field by field as rows compare (a NULL field on the
+#: way makes NULL, no row NULL, two rows 21000, a width that differs 42601; the engine refused two columns there)
+ROW_SUBQUERIES = [
+    "CREATE TABLE rsq (f1 int, f2 int)",
+    "INSERT INTO rsq VALUES (1, 2), (3, NULL), (1, 3)",
+    "SELECT ROW(1, 2) = (SELECT f1, f2) AS eq FROM rsq ORDER BY f1, f2",
+    "SELECT ROW(1, 2) = (SELECT f1, f2 FROM rsq)",
+    "SELECT ROW(1, 2) = (SELECT f1, f2 FROM rsq WHERE f2 = 2), ROW(1, 2) = (SELECT f1, f2 FROM rsq WHERE false)",
+    "SELECT ROW(1, 2) < (SELECT f1, f2 FROM rsq WHERE f2 = 3), ROW(1, 2) <> (SELECT f1, f2 FROM rsq WHERE f2 = 3)",
+    "SELECT ROW(3, 2) = (SELECT f1, f2 FROM rsq WHERE f1 = 3), ROW(3, 2) >= (SELECT f1, f2 FROM rsq WHERE f1 = 3)",
+    "SELECT f1 FROM rsq WHERE (f1, f2) = (SELECT 1, 2) ORDER BY 1",
+    "SELECT f1, (f1, f2) <= (SELECT s.f1, s.f2 FROM rsq s WHERE s.f1 = r.f1 ORDER BY s.f2 LIMIT 1) FROM rsq r ORDER BY 1, 2",
+    "SELECT ROW(1, 2) = (SELECT 1, 2, 3)",
+    "SELECT ROW(1, 2, 3) = (SELECT 1, 2)",
+]
+
+
+#: substring(s SIMILAR p ESCAPE e), and FROM p FOR e of text: the part between the escape-double-quote separators of a
+#: pattern matching all of s (it was read as substring(s, start, length): 22P02); SIMILAR TO's % matches a line break
+SIMILAR_SUBSTRINGS = [
+    "CREATE TABLE ssim (t text)",
+    "INSERT INTO ssim VALUES ('abcdefg'), ('xbcdg'), (NULL), ('abxdg'), (E'a\\nbcg')",
+    "SELECT t, substring(t similar 'a#\"%#\"g' escape '#'), substring(t similar '%#\"b_d#\"%' escape '#'), t SIMILAR TO 'a%g' FROM ssim ORDER BY t",
+    "SELECT SUBSTRING('abcdefg' SIMILAR 'a#\"(b_d)#\"%' ESCAPE '#'), SUBSTRING('abcdefg' FROM 'a#\"(b_d)#\"%' FOR '#')",
+    "SELECT SUBSTRING('abcdefg' SIMILAR '#\"(b_d)#\"%' ESCAPE '#') IS NULL, SUBSTRING('abcdefg' SIMILAR '%' ESCAPE NULL) IS NULL",
+    "SELECT SUBSTRING('abcdefg' SIMILAR 'a*#\"%#\"g*' ESCAPE '#'), SUBSTRING('abcdefg' SIMILAR 'a|b#\"%#\"g' ESCAPE '#')",
+    "SELECT SUBSTRING('abcdefg' SIMILAR 'a#\"%#\"x|g' ESCAPE '#'), SUBSTRING('abcdefg' SIMILAR 'a#\"%|ab#\"g' ESCAPE '#')",
+    "SELECT SUBSTRING('abcdefg' SIMILAR 'a#\"%g' ESCAPE '#'), SUBSTRING('abcdefg' SIMILAR 'a%g' ESCAPE '#')",
+    "SELECT substring('aaa' similar 'a#\"a?#\"a' escape '#'), substring('foobar' from 'o#\"o_a#\"r' for '#')",
+    "SELECT SUBSTRING('abcdefg' SIMILAR 'a*#\"%#\"g*#\"x' ESCAPE '#')",
+    "SELECT substring('a+b' similar 'a#\"+#\"b' escape '#')",
+]
+
+
 SET_OPERATION_TYPES = [
     "CREATE TABLE sot (id int, t text, d date, v varchar(4), c char(3), n numeric(5,2), b boolean, ts timestamp,"
     " tz timestamptz, iv interval, j jsonb, js json, a int[], ta text[], u uuid, tm time)",
@@ -2224,6 +2275,9 @@ DIFFERENTIAL = {
     "quoted_names": (QUOTED_NAMES, ('"t""q"',)),
     "oid_casts": (OID_CASTS, ("oic",)),
     "run_time_dates": (RUN_TIME_DATES, ("rtd",)),
+    "row_paths": (ROW_PATHS, ("rpg",)),
+    "row_subqueries": (ROW_SUBQUERIES, ("rsq",)),
+    "similar_substrings": (SIMILAR_SUBSTRINGS, ("ssim",)),
     "integer_series": (INTEGER_SERIES, ()),
     "json_star_kinds": (JSON_STAR_KINDS, ()),
     "long_epochs": (LONG_EPOCHS, ()),
