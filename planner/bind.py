@@ -590,6 +590,18 @@ class Binder:
         if isinstance(n, ast.A_Expr) and n.kind in (A_Expr_Kind.AEXPR_OP_ANY, A_Expr_Kind.AEXPR_OP_ALL) \
                 and n.name[-1].sval in _PATTERN_OPERATORS and self.dialect == "duckdb":
             return _pattern_quantified(n)
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("~", "!~") and self.dialect == "spark" \
+                and isinstance(n.rexpr, ast.A_Const) and isinstance(n.rexpr.val, ast.String) and not n.rexpr.val.sval.startswith("(?s)"):
+            n.rexpr = _constant("(?s)" + n.rexpr.val.sval)  # Spark's RLIKE: . matches a line break too, as in PostgreSQL's
+            return n
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in _REGEX_OPTIONS and n.lexpr is not None \
+                and self.dialect == "duckdb":
+            # ~ and its kin as the engine's match, where . and [^a] match a line break too, as in PostgreSQL's
+            # expressions (the engine's default is newline-sensitive: E'a\nb' ~ 'a.b' was false)
+            op = n.name[-1].sval
+            match = ast.FuncCall(funcname=(ast.String(sval="regexp_matches"),), args=(n.lexpr, n.rexpr, _constant(_REGEX_OPTIONS[op])))
+            self._cast.add(id(match))  # (the engine's own, not PostgreSQL's set-returning regexp_matches)
+            return ast.BoolExpr(boolop=BoolExprType.NOT_EXPR, args=(match,)) if op.startswith("!") else match
         if isinstance(n, ast.A_Expr) and n.kind in (A_Expr_Kind.AEXPR_OP_ANY, A_Expr_Kind.AEXPR_OP_ALL) \
                 and isinstance(n.rexpr, ast.A_Const) and isinstance(n.rexpr.val, ast.String) \
                 and (element := self._known_type(n.lexpr)) is not None:
@@ -700,7 +712,8 @@ class Binder:
         if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "make_interval" and len(n.funcname) == 1 and self.dialect == "duckdb" \
                 and not n.over:
             return _make_interval(n)
-        if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("regexp_match", "regexp_matches") and self.dialect == "duckdb":
+        if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("regexp_match", "regexp_matches") and self.dialect == "duckdb" \
+                and id(n) not in self._cast:
             return _regexp_match(n)
         if isinstance(n, ast.FuncCall) and self.dialect == "duckdb" and id(n) not in self._cast:
             new = self._pg_function(n)
@@ -2860,7 +2873,7 @@ def _set_operation_types(select: ast.SelectStmt, columns: Callable[[], dict[str,
 PADDED_ARGUMENTS = {"octet_length", "strlen", "max", "min", "count", "array_agg", "any_value", "mode",
                     "concat", "concat_ws", "format", "txngate_text",  # "any" arguments: printed as the type prints them
                     "lag", "lead", "first_value", "last_value", "nth_value",  # anyelement: the value as it is
-                    "regexp_full_match", "rlike",  # SIMILAR TO, rewritten
+                    "regexp_full_match", "rlike", "regexp_matches",  # SIMILAR TO and ~, rewritten (the padded value matches)
                     # the json constructors ("any" arguments, written as the type prints them) and what they become
                     *(f"{p}_{f}" for p in ("json", "jsonb") for f in ("build_object", "build_array", "agg", "object_agg")),
                     "to_json", "to_jsonb", "txngate_json_value", "txngate_json_key", "list"}
@@ -2963,6 +2976,8 @@ _DATE_FIELDS = {"second", "milliseconds", "microseconds", "epoch", "minute", "ho
 #: a character(n) value with its padding
 _PATTERN_KINDS = (A_Expr_Kind.AEXPR_LIKE, A_Expr_Kind.AEXPR_ILIKE, A_Expr_Kind.AEXPR_SIMILAR)
 _PATTERN_OPERATORS = {"~", "~*", "!~", "!~*", "~~", "~~*", "!~~", "!~~*"}
+#: the regular expression operators: the engine's options for each (s: not newline-sensitive, i: case-insensitive)
+_REGEX_OPTIONS = {"~": "s", "!~": "s", "~*": "is", "!~*": "is"}
 #: casts to these drop a character(n) value's padding
 def _typed_string(value: ast.A_Const, sql_type: str) -> ast.Node:
     """A string constant read as ``sql_type``'s input (22P02 as PostgreSQL's); an unconstrained numeric keeps its scale."""
@@ -3490,6 +3505,10 @@ def _regexp_replace_from(fc: ast.FuncCall) -> None:
         if isinstance(value, ast.A_Const) and isinstance(value.val, ast.Integer) and value.val.ival < least:
             raise SqlError("22023", f'invalid value for parameter "{name}": {value.val.ival}')
     if len(args) < 4 or (len(args) == 4 and isinstance(args[3], ast.A_Const) and isinstance(args[3].val, ast.String)):
+        # the engine's own: . matches a line break too unless a newline-sensitive flag says otherwise, as in PostgreSQL
+        flags = args[3].val.sval if len(args) == 4 else ""
+        if len(args) >= 3 and not set(flags) & set("npw"):
+            fc.args = (*args[:3], _constant(flags + "s"))
         return
     flags = args.pop() if len(args) == 6 or (len(args) == 5 and isinstance(args[4], ast.A_Const) and isinstance(args[4].val, ast.String)) \
         else ast.A_Const(val=ast.String(sval=""))

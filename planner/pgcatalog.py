@@ -1568,8 +1568,8 @@ def _regression_sql() -> list[str]:
 #: the pattern operators ``v op ANY/ALL (array)`` applies (planner.bind): each as DuckDB matches one pattern ``_e``,
 #: LIKE's with PostgreSQL's default escape
 PATTERN_MATCHES = {"~~": "like_escape(v, _e, '\\')", "!~~": "not_like_escape(v, _e, '\\')", "~~*": "ilike_escape(v, _e, '\\')",
-                   "!~~*": "not_ilike_escape(v, _e, '\\')", "~": "regexp_matches(v, _e)", "~*": "regexp_matches(v, _e, 'i')",
-                   "!~": "NOT regexp_matches(v, _e)", "!~*": "NOT regexp_matches(v, _e, 'i')"}
+                   "!~~*": "not_ilike_escape(v, _e, '\\')", "~": "regexp_matches(v, _e, 's')", "~*": "regexp_matches(v, _e, 'is')",
+                   "!~": "NOT regexp_matches(v, _e, 's')", "!~*": "NOT regexp_matches(v, _e, 'is')"}
 
 
 def pattern_quantifier(op: str, quantifier: str) -> str:

@@ -2231,6 +2231,19 @@ SIMILAR_SUBSTRINGS = [
 ]
 
 
+#: regular expressions match across line breaks, as PostgreSQL's (not newline-sensitive: . and [^a] match one; the
+#: engine's default was newline-sensitive, a wrong false for E'a\\nb' ~ 'a.b'), unless a flag (n, p, w) says so
+REGEX_LINES = [
+    "CREATE TABLE rxl (c char(4), t text)",
+    "INSERT INTO rxl VALUES ('a', E'x\\ny'), ('bb', 'xy'), (NULL, E'a\\nb\\na\\nb')",
+    "SELECT c ~ 'a $', c ~ 'a', t ~ 'x.y', t ~* 'X.Y', t !~ 'x.y', t !~* 'X[^z]Y', t ~ '^y', t ~ ANY (ARRAY['x.y', 'q']), t !~ ALL (ARRAY['x.y'])"
+    " FROM rxl ORDER BY t",
+    "SELECT regexp_replace(t, 'a.b', 'X'), regexp_replace(t, 'a.b', 'X', 'g'), regexp_replace(t, 'A.B', 'X', 'gi'),"
+    " regexp_replace(t, 'a.b', 'X', 'gn') FROM rxl ORDER BY t",
+    "SELECT count(*) FROM rxl WHERE t ~ '^x.y$'",
+]
+
+
 SET_OPERATION_TYPES = [
     "CREATE TABLE sot (id int, t text, d date, v varchar(4), c char(3), n numeric(5,2), b boolean, ts timestamp,"
     " tz timestamptz, iv interval, j jsonb, js json, a int[], ta text[], u uuid, tm time)",
@@ -2278,6 +2291,7 @@ DIFFERENTIAL = {
     "row_paths": (ROW_PATHS, ("rpg",)),
     "row_subqueries": (ROW_SUBQUERIES, ("rsq",)),
     "similar_substrings": (SIMILAR_SUBSTRINGS, ("ssim",)),
+    "regex_lines": (REGEX_LINES, ("rxl",)),
     "integer_series": (INTEGER_SERIES, ()),
     "json_star_kinds": (JSON_STAR_KINDS, ()),
     "long_epochs": (LONG_EPOCHS, ()),

@@ -28,6 +28,7 @@ QUERIES = [
     "SELECT id FROM items WHERE s IS NULL",
     "SELECT id, v FROM items WHERE v IS NULL OR v < 0",
     "SELECT id, s FROM items WHERE s LIKE 'S1%' OR s ILIKE 'dup'",
+    "SELECT id, s ~ 's1', (s || E'\\n' || s) ~ '1.s' AS across_lines, s !~ 's1' FROM items WHERE id < 60",
     "SELECT id FROM items WHERE id IN (1, 5, 97, 3042) OR id BETWEEN 100 AND 103",
     "SELECT id, c, vc FROM items WHERE c = 'c1' AND id < 40",
     "SELECT id, b FROM items WHERE b AND id < 30",
