@@ -439,6 +439,8 @@ class Binder:
             raise not_supported(f"type {n.typeName.names[-1].sval}")
         if (pairwise := _row_comparison(n)) is not None:
             return pairwise
+        if self.dialect == "duckdb" and (quantified := _correlated_row_quantified(n)) is not None:
+            return quantified
         if self.dialect == "duckdb" and (widened := _real_widened(n, self._columns)) is not None:
             return widened
         if self.dialect == "duckdb" and id(n) not in self._cast and (ordered := self._enum_ordered(n)) is not None:
@@ -5256,6 +5258,46 @@ def _row_compared_to_subquery(op: str, row: ast.RowExpr, sub: ast.SubLink) -> as
     fields = [ast.ColumnRef(fields=(ast.String(sval="txngate_row"), ast.String(sval=c))) for c in names]
     compared = ast.SelectStmt(targetList=(ast.ResTarget(val=_row_compared(op, row.args, fields)),), fromClause=(one,))
     return ast.SubLink(subLinkType=SubLinkType.EXPR_SUBLINK, subselect=compared)
+
+
+def _correlated_row_quantified(n: ast.Node) -> ast.Node | None:
+    """``(a1, a2) op ANY (SELECT x, y ...)`` (IN too) and ``op ALL`` of a
+    subquery that reads the outer query (the engine has no correlated
+    quantified comparison of rows): whether any (every) row of it compares
+    so, field by field as rows compare, in a subquery over its rows:
+    true as soon as one does (false as soon as one does not, for ALL), else
+    NULL where a comparison was, else false (true). None for anything else
+    (a quantified comparison of rows the engine makes itself)."""
+    if not (isinstance(n, ast.SubLink) and n.subLinkType in (SubLinkType.ANY_SUBLINK, SubLinkType.ALL_SUBLINK)
+            and isinstance(n.testexpr, ast.RowExpr) and len(n.testexpr.args or ()) > 1 and _reads_outer(n.subselect)):
+        return None
+    op = n.operName[-1].sval if n.operName else "="
+    targets = _leftmost(n.subselect).targetList or ()
+    if op not in ("=", "<>", "<", "<=", ">", ">=") or any(isinstance(getattr(t.val, "fields", (None,))[-1], ast.A_Star) for t in targets):
+        return None
+    if len(targets) != len(n.testexpr.args):
+        raise SqlError(SYNTAX_ERROR, "subquery has too many columns" if len(targets) > len(n.testexpr.args) else "subquery has too few columns")
+    names = [f"txngate_field{i}" for i in range(len(targets))]
+    rows = ast.RangeSubselect(subquery=n.subselect, alias=ast.Alias(aliasname="txngate_row", colnames=tuple(ast.String(sval=c) for c in names)))
+    fields = [ast.ColumnRef(fields=(ast.String(sval="txngate_row"), ast.String(sval=c))) for c in names]
+    compared = _row_compared(op, n.testexpr.args, fields)
+    decided = "CASE WHEN bool_or(_arg1) THEN true WHEN bool_or(_arg2 IS NULL) THEN NULL ELSE false END" \
+        if n.subLinkType == SubLinkType.ANY_SUBLINK else \
+        "CASE WHEN bool_or(NOT _arg1) THEN false WHEN bool_or(_arg2 IS NULL) THEN NULL ELSE true END"
+    value = expand(decided, [compared, copy_tree(compared)])
+    return ast.SubLink(subLinkType=SubLinkType.EXPR_SUBLINK, subselect=ast.SelectStmt(targetList=(ast.ResTarget(val=value),), fromClause=(rows,)))
+
+
+def _reads_outer(select: ast.SelectStmt) -> bool:
+    """``select`` reads a column of an outer query by a qualifier none of
+    its own FROM items (or CTEs) has (an unqualified outer column is not
+    seen: the engine's own plan, or its refusal, stands for it)."""
+    nodes = list(walk(select))
+    defined = {m.alias.aliasname if m.alias is not None else m.relname for m in nodes if isinstance(m, ast.RangeVar)}
+    defined |= {m.alias.aliasname for m in nodes if isinstance(m, (ast.RangeSubselect, ast.RangeFunction, ast.JoinExpr)) and m.alias is not None}
+    defined |= {m.ctename for m in nodes if isinstance(m, ast.CommonTableExpr)}
+    return any(isinstance(m, ast.ColumnRef) and len(m.fields) >= 2 and isinstance(m.fields[-2], ast.String) and m.fields[-2].sval not in defined
+               for m in nodes)
 
 
 def _leftmost(select: ast.SelectStmt) -> ast.SelectStmt:

@@ -2211,6 +2211,14 @@ ROW_SUBQUERIES = [
     "SELECT f1, (f1, f2) <= (SELECT s.f1, s.f2 FROM rsq s WHERE s.f1 = r.f1 ORDER BY s.f2 LIMIT 1) FROM rsq r ORDER BY 1, 2",
     "SELECT ROW(1, 2) = (SELECT 1, 2, 3)",
     "SELECT ROW(1, 2, 3) = (SELECT 1, 2)",
+    # quantified comparisons of rows with a subquery that reads the outer query (the engine refused them: 0A000)
+    "SELECT f1, f2, (f1, f2) = ANY (SELECT s.f1, s.f2 FROM rsq s WHERE s.f1 = r.f1), (f1, f2) IN (SELECT s.f1, s.f2 FROM rsq s WHERE s.f1 <> r.f1)"
+    " FROM rsq r ORDER BY 1, 2",
+    "SELECT f1, f2, (f1, f2) <> ALL (SELECT s.f1, s.f2 FROM rsq s WHERE s.f1 <> r.f1), (f1, f2) < ANY (SELECT s.f1, s.f2 FROM rsq s WHERE s.f1 >= r.f1)"
+    " FROM rsq r ORDER BY 1, 2",
+    "SELECT f1, f2 FROM rsq r WHERE (f1, f2) NOT IN (SELECT s.f1, s.f2 + 1 FROM rsq s WHERE s.f1 = r.f1) ORDER BY 1, 2",
+    "SELECT f1, (f1, f2) <= ALL (SELECT s.f1, s.f2 FROM rsq s WHERE false AND s.f1 = r.f1) FROM rsq r ORDER BY 1, 2",
+    "SELECT f1, (f1, f2) = ANY (SELECT s.f1, s.f2, 1 FROM rsq s WHERE s.f1 = r.f1) FROM rsq r",
 ]
 
 
