@@ -3160,6 +3160,9 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
         # of a numeric, a numeric; of a double or real, PostgreSQL's double precision versions
         inner = _operand_type(n.args[0], columns, floats=True)
         return "numeric" if inner == "numeric" else "double precision" if inner in ("double precision", "real") else None
+    if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "sign" and len(n.args or ()) == 1 and floats and not n.over \
+            and (inner := _operand_type(n.args[0], columns, floats=True)) is not None:
+        return "numeric" if inner == "numeric" else "double precision"  # sign(numeric) is a numeric, of any other number a double
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _DOUBLE_FUNCTIONS and len(n.args or ()) == 1 and floats \
             and _operand_type(n.args[0], columns, floats=True) in ("double precision", "real"):
         return "double precision"  # sqrt(x) of a double or real: PostgreSQL's of double precision

@@ -2252,6 +2252,15 @@ REGEX_LINES = [
 ]
 
 
+#: sign(numeric) is a numeric (DuckDB's a tinyint: avg(sign(n)) was a double), of another number a double precision
+NUMERIC_SIGNS = [
+    "CREATE TABLE nsg (n numeric(8,3), u numeric, i int, f float8)",
+    "INSERT INTO nsg VALUES (1.5, 2.25, 3, 1.5), (-2.125, 7, 4, 2.5), (NULL, NULL, NULL, NULL)",
+    "SELECT avg(sign(n)), avg(trunc(n)), avg(abs(n)), sum(sign(n)), max(sign(u)), avg(sign(1.5)), sum(sign(f)), avg(sign(i)) FROM nsg",
+    "SELECT sign(n) + 1, sign(u) * 2, pg_typeof(sign(n)), pg_typeof(sign(i)), pg_typeof(sign(f)) FROM nsg ORDER BY 1",
+]
+
+
 SET_OPERATION_TYPES = [
     "CREATE TABLE sot (id int, t text, d date, v varchar(4), c char(3), n numeric(5,2), b boolean, ts timestamp,"
     " tz timestamptz, iv interval, j jsonb, js json, a int[], ta text[], u uuid, tm time)",
@@ -2300,6 +2309,7 @@ DIFFERENTIAL = {
     "row_subqueries": (ROW_SUBQUERIES, ("rsq",)),
     "similar_substrings": (SIMILAR_SUBSTRINGS, ("ssim",)),
     "regex_lines": (REGEX_LINES, ("rxl",)),
+    "numeric_signs": (NUMERIC_SIGNS, ("nsg",)),
     "integer_series": (INTEGER_SERIES, ()),
     "json_star_kinds": (JSON_STAR_KINDS, ()),
     "long_epochs": (LONG_EPOCHS, ()),
