@@ -204,7 +204,7 @@ class _Resolver:
             if left is None or right is None or len(left) != len(right):
                 return None
             for (_name, lt), (_n, rt) in zip(left, right) if self.check_set_operations else ():
-                if (clash := _set_operation_clash(sel.op.name.removeprefix("SETOP_"), lt, rt)) is not None:
+                if (clash := _set_operation_clash(sel.op.name.removeprefix("SETOP_"), _known(lt), _known(rt))) is not None:
                     raise clash
             return [(name, _set_operation_type(lt, rt)) for (name, lt), (_n, rt) in zip(left, right)]
         if sel.valuesLists:
@@ -253,7 +253,7 @@ class _Resolver:
                 continue
             name = t.name or figure_name(t.val)
             try:
-                kind = self.output_type(t.val, self.out)
+                kind = UNKNOWN if isinstance(t.val, ast.A_Const) and isinstance(t.val.val, ast.String) else self.output_type(t.val, self.out)
             except SqlError:
                 kind = None
             out.append((name, kind))
@@ -480,12 +480,27 @@ def _registered(sql_type: str | None) -> tuple[PgType, bool] | None:
 
 
 def _set_operation_type(left: str | None, right: str | None) -> str | None:
-    """A set operation's column type: its arms', when they agree; json or
-    jsonb beside an arm of no known type (a NULL), which PostgreSQL would
-    refuse but for an untyped value."""
+    """A set operation's column type: its arms', when they agree (two
+    untyped strings are text); an untyped string takes the other arm's;
+    json or jsonb beside an arm of no known type (a NULL), which PostgreSQL
+    would refuse but for an untyped value."""
+    if left == right == UNKNOWN:
+        return "text"
+    if UNKNOWN in (left, right):
+        return _known(right if left == UNKNOWN else left)
     if left == right or (right is None and left in ("json", "jsonb")):
         return left
     return right if left is None and right in ("json", "jsonb") else None
+
+
+#: the type of a query's output that is an untyped string constant: text to a query that reads it as a FROM item
+#: or a CTE, the other arm's type in a set operation (PostgreSQL resolves it so)
+UNKNOWN = "unknown"
+
+
+def _known(sql_type: str | None) -> str | None:
+    """``sql_type``, None for an untyped string's."""
+    return None if sql_type == UNKNOWN else sql_type
 
 
 def scalar_in_from(name: str) -> bool:
@@ -515,5 +530,6 @@ def _columns(outputs: Outputs | None, *, merge: bool = False) -> dict[str, str |
         return None
     columns: dict[str, str | None] = {}
     for name, t in outputs:
+        t = "text" if t == UNKNOWN else t
         columns[name] = t if name not in columns or merge and columns[name] == t else None
     return columns
