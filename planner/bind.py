@@ -39,7 +39,7 @@ from planner import functions
 from planner.errors import DATATYPE_MISMATCH, FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, INVALID_PARAMETER_VALUE, INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, SYNTAX_ERROR, SqlError, not_supported, undefined
 from planner import parse as p
 from planner.parse import copy_tree, pg_sql, walk
-from planner.resolve import TEXT_FUNCTIONS, ColumnTypes, column_type, common_number_type, resolve, row_columns, scalar_in_from, scoped_type, text_function, typed_text
+from planner.resolve import TEXT_FUNCTIONS, ColumnTypes, column_type, common_number_type, resolve, row_columns, scalar_in_from, scoped, scoped_type, text_function, typed_text
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, pattern_quantifier, raised, replace_children
 from planner.sqltypes import type_name as sql_type_name
 from planner.sqltypes import (BIT_TYPES, TYPE_SCOPE, builtin_type_name, enum_type, is_enum, FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, STORED_PLACES, canonical, fraction_precision, spark_stored_numeric,
@@ -2307,13 +2307,17 @@ def _output_type(n: ast.Node, columns: dict[str, str]) -> str | None:
         if name in TEXT_FUNCTIONS:
             return "text"
         if name in ("min", "max", "any_value") and len(args) == 1:
-            return _output_type(args[0], columns)
+            inner = _output_type(args[0], columns)  # (max and min of varchar are text's: PostgreSQL has no varchar ones)
+            return "text" if inner is not None and inner.startswith("varchar") and name != "any_value" else inner
         if name in ("sum", "avg") and len(args) == 1 and (inner := _output_type(args[0], columns)) is not None:
             return "numeric" if inner.startswith("numeric") else (_SUM_TYPES if name == "sum" else _AVG_TYPES).get(inner)
         if (series := _integer_series(n, lambda: columns)) is not None:
             return series
     if (json_kind := jsonops.kind(n, columns)) is not None:
         return json_kind
+    if (isinstance(n, _RESOLVED) or isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF) \
+            and (string := _common_string(n, _found(columns))) is not None:
+        return string  # a CASE, COALESCE, GREATEST/LEAST or NULLIF of character or varchar arms
     if (width := _operand_type(n, columns)) in INTEGER_TYPES:
         return width
     if (kind := _operand_type(n, columns, floats=True)) in ("numeric", "real", "double precision"):
@@ -2653,7 +2657,7 @@ def _passed_char(n: ast.Node, found: dict[str, set[str]]) -> str | None:
     if (length := char_cast_length(n)) is not None:
         return f"char({length})"
     t = _passed_type(n, found)
-    return t if t is not None and is_char(t) else None
+    return t if t is not None and (is_char(t) or t == "char") else None  # ("char": a subquery's CASE of char arms)
 
 
 #: window functions whose result is their first argument's value, in its type (anyelement)
@@ -2777,8 +2781,8 @@ def _passed_type(n: ast.Node, found: dict[str, set[str]]) -> str | None:
     """The declared type of a column reference (resolved by scope, or with
     one type by that name)."""
     if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String):
-        if (scoped := scoped_type(n, found)) is not None:
-            return scoped
+        if scoped(n, found):  # (its type as recorded, unknown too: another table's column of that name is not it)
+            return scoped_type(n, found)
         types = found.get(n.fields[-1].sval, ())
         if len(types) == 1:
             return next(iter(types))

@@ -42,7 +42,7 @@ from planner.parse import figure_name
 from planner.sqltypes import INTEGER_TYPES
 from values import PG_TYPE_BY_SQL, PgType
 
-__all__ = ["ColumnTypes", "column_type", "resolve", "row_columns", "scalar_in_from", "scoped_type"]
+__all__ = ["ColumnTypes", "column_type", "resolve", "row_columns", "scalar_in_from", "scoped", "scoped_type"]
 
 #: the type of a FROM item's column that is known to exist but whose type is not (never recorded)
 _UNTYPED = None
@@ -63,7 +63,8 @@ class ColumnTypes(dict):
     def derived(self, by_name: dict[str, str], keep: Callable[[str], bool] = lambda t: True) -> ColumnTypes:
         """Another name dict with these records (a reference to a type ``keep``
         refuses is recorded as of no type there, not looked up by name)."""
-        return ColumnTypes(by_name, {k: (n, t if keep(t) else None) for k, (n, t) in self.refs.items()}, self.rows)
+        return ColumnTypes(by_name, {k: (n, t if t is not None and t != COMPUTED and keep(t) else COMPUTED) for k, (n, t) in self.refs.items()},
+                           self.rows)
 
 
 def row_columns(n: ast.Node, columns: dict) -> tuple[tuple[tuple[str, str | None], ...], str | None] | None:
@@ -80,7 +81,15 @@ def scoped_type(n: ast.ColumnRef, columns: dict) -> str | None:
     """The type recorded for the column ``n`` reads, if ``columns`` has one."""
     refs = getattr(columns, "refs", None)
     found = refs.get(id(n)) if refs else None
-    return found[1] if found is not None and found[0] is n else None
+    return found[1] if found is not None and found[0] is n and found[1] != COMPUTED else None
+
+
+def scoped(n: ast.ColumnRef, columns: dict) -> bool:
+    """Whether ``columns`` recorded the column ``n`` reads (its type may
+    still be unknown: a subquery's computed output)."""
+    refs = getattr(columns, "refs", None)
+    found = refs.get(id(n)) if refs else None
+    return found is not None and found[0] is n
 
 
 #: functions whose value is text (substring, trim and the few others with a
@@ -127,7 +136,7 @@ def column_type(n: ast.ColumnRef, columns: dict[str, str], default=None):
     if refs:
         found = refs.get(id(n))
         if found is not None and found[0] is n:
-            return default if found[1] is None else found[1]
+            return default if found[1] in (None, COMPUTED) else found[1]
     last = n.fields[-1]
     return columns.get(last.sval, default) if isinstance(last, ast.String) else default
 
@@ -291,7 +300,7 @@ class _Resolver:
             seen = ([items] + outer) if f.lateral else outer
             outputs = self.select(f.subquery, seen, ctes) if isinstance(f.subquery, ast.SelectStmt) else None
             alias = f.alias
-            items.append(_Item(alias.aliasname if alias else None, _columns(_renamed(outputs, alias.colnames if alias else None))))
+            items.append(_Item(alias.aliasname if alias else None, _columns(_renamed(outputs, alias.colnames if alias else None), computed=True)))
         elif isinstance(f, ast.RangeFunction):
             self.expressions(f.functions, [items] + outer, ctes)
             alias = f.alias
@@ -332,7 +341,7 @@ class _Resolver:
         alias = rv.alias.aliasname if rv.alias is not None else rv.relname
         colnames = rv.alias.colnames if rv.alias is not None else None
         if rv.schemaname is None and rv.relname in ctes:
-            return _Item(alias, _columns(_renamed(ctes[rv.relname], colnames)))
+            return _Item(alias, _columns(_renamed(ctes[rv.relname], colnames), computed=True))
         rel = self.catalog.lookup(rv.relname, rv.schemaname, self.search_path)
         if rel is None:
             return _Item(alias, None)
@@ -411,6 +420,8 @@ class _Resolver:
                 self.merged.setdefault(id(items), {})[name] = common
 
     def record(self, n: ast.ColumnRef, sql_type: str | None) -> None:
+        """``n`` reads a column of ``sql_type`` (``COMPUTED``: a subquery's output of a type not known here, which no
+        other column of that name stands for; None: not known at all, not recorded)."""
         if sql_type is not None:
             self.out.refs[id(n)] = (n, sql_type)
 
@@ -493,6 +504,10 @@ def _set_operation_type(left: str | None, right: str | None) -> str | None:
     return right if left is None and right in ("json", "jsonb") else None
 
 
+#: the type recorded for a subquery's or CTE's output of a type not known here: read as unknown (not as another
+#: column of that name, which it is not)
+COMPUTED = "computed"
+
 #: the type of a query's output that is an untyped string constant: text to a query that reads it as a FROM item
 #: or a CTE, the other arm's type in a set operation (PostgreSQL resolves it so)
 UNKNOWN = "unknown"
@@ -521,15 +536,17 @@ def _renamed(outputs: Outputs | None, colnames) -> Outputs | None:
     return [(names[i] if i < len(names) else name, t) for i, (name, t) in enumerate(outputs)]
 
 
-def _columns(outputs: Outputs | None, *, merge: bool = False) -> dict[str, str | None] | None:
+def _columns(outputs: Outputs | None, *, merge: bool = False, computed: bool = False) -> dict[str, str | None] | None:
     """A FROM item's columns from a query's outputs; None when one has no
     name (its name is the engine's, not known here). A name given twice
     is untyped (ambiguous where read), unless ``merge`` (a join's USING
-    columns) and of one type."""
+    columns) and of one type. ``computed``: the outputs are a subquery's
+    or CTE's, whose outputs of a type not known here are ``COMPUTED``;
+    an untyped string's are text."""
     if outputs is None or any(name is None for name, _t in outputs):
         return None
     columns: dict[str, str | None] = {}
     for name, t in outputs:
-        t = "text" if t == UNKNOWN else t
+        t = "text" if t == UNKNOWN else COMPUTED if t is None and computed else t
         columns[name] = t if name not in columns or merge and columns[name] == t else None
     return columns

@@ -2261,6 +2261,23 @@ NUMERIC_SIGNS = [
 ]
 
 
+#: a subquery's computed output is of its own type, not of a table's column that has its name: c || '  ' AS c is text
+#: (it was read as the char(3) column c: trimmed, length 1 not 3), max(varchar) is text, COALESCE of a char(n) character
+SUBQUERY_OUTPUTS = [
+    "CREATE TABLE sqo (f1 varchar(4), c char(3))",
+    "INSERT INTO sqo VALUES ('a', 'x'), ('abcd', 'yz')",
+    "SELECT length(a.c), a.c || '|', a.c = 'x' FROM (SELECT c || '  ' AS c FROM sqo) a ORDER BY 1",
+    "SELECT a.c FROM (SELECT c || 'q' AS c FROM sqo) a ORDER BY 1",
+    "SELECT a.f1 FROM (SELECT f1 || '' AS f1 FROM sqo) a ORDER BY 1",
+    "SELECT a.c FROM (SELECT CASE WHEN true THEN 'zz' END AS c FROM sqo) a ORDER BY 1",
+    "SELECT a.c FROM (SELECT NULL AS c FROM sqo) a",
+    "SELECT a.f1, a.c FROM (SELECT COALESCE(f1, 'x') AS f1, COALESCE(c, 'x') AS c FROM sqo) a ORDER BY 1",
+    "SELECT a.c FROM (SELECT NULLIF(c, 'x') AS c FROM sqo) a ORDER BY 1",
+    "SELECT a.f1, a.c FROM (SELECT max(f1) AS f1, max(c) AS c FROM sqo) a",
+    "WITH w AS (SELECT c || '  ' AS c FROM sqo) SELECT length(c), c FROM w ORDER BY 1",
+]
+
+
 SET_OPERATION_TYPES = [
     "CREATE TABLE sot (id int, t text, d date, v varchar(4), c char(3), n numeric(5,2), b boolean, ts timestamp,"
     " tz timestamptz, iv interval, j jsonb, js json, a int[], ta text[], u uuid, tm time)",
@@ -2317,6 +2334,7 @@ DIFFERENTIAL = {
     "similar_substrings": (SIMILAR_SUBSTRINGS, ("ssim",)),
     "regex_lines": (REGEX_LINES, ("rxl",)),
     "numeric_signs": (NUMERIC_SIGNS, ("nsg",)),
+    "subquery_outputs": (SUBQUERY_OUTPUTS, ("sqo",)),
     "integer_series": (INTEGER_SERIES, ()),
     "json_star_kinds": (JSON_STAR_KINDS, ()),
     "long_epochs": (LONG_EPOCHS, ()),
