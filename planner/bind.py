@@ -1543,6 +1543,11 @@ class Binder:
         if isinstance(n, ast.A_Expr):
             return jsonops.rewrite_operator(n, self._columns)
         if isinstance(n, ast.FuncCall):
+            if self._nullable and n.funcname[-1].sval in _WHOLE_ROW_JSON:
+                for a in n.args or ():  # an outer join's missing row is NULL, not a row of NULLs: only where it is told apart
+                    if isinstance(a, ast.ColumnRef) and len(a.fields) == 1 and isinstance(a.fields[0], ast.String) \
+                            and a.fields[0].sval in self._nullable and (found := row_columns(a, self._columns)) is not None and found[1] is None:
+                        self._missing_row_null(a, None)
             return jsonops.rewrite_function(n, self._columns)
         if isinstance(n, ast.RangeFunction):
             return jsonops.rewrite_table_function(n, self._row_type)

@@ -357,3 +357,19 @@ async def test_cursors_read_lazily_and_keep_a_bounded_window(db, monkeypatch):
     assert lazy is not None and not lazy.done
     await s.execute("COMMIT")
     assert stream is None and lazy.done and not s.cursors.open, "the transaction's cursors and their queries are closed"
+
+
+async def test_json_of_a_missing_row_not_told_apart_is_refused(db):
+    """row_to_json / to_json of an outer join's whole row, where no column of it is known never NULL (no key, no
+    NOT NULL column, no column the join compares as it is): refused (0A000), not written as a row of NULLs, which
+    PostgreSQL's NULL for the missing row is not; with a key it is NULL."""
+    s = db.session()
+    await s.execute("CREATE TABLE mra (id int, t text)")
+    await s.execute("CREATE TABLE mrk (id int PRIMARY KEY, t text)")
+    await s.execute("INSERT INTO mra VALUES (1, 'a'), (2, NULL)")
+    await s.execute("INSERT INTO mrk VALUES (1, 'a')")
+    for sql in ("SELECT a.id, row_to_json(b) FROM mra a LEFT JOIN mra b ON a.id = b.id + 1",
+                "SELECT a.id, to_json(b) FROM mra a LEFT JOIN mra b ON a.id = b.id + 1",
+                "SELECT json_agg(b) FROM mra a LEFT JOIN mra b ON a.id = b.id + 1"):
+        assert await sqlstate(s, sql) == "0A000", sql
+    assert await rows(s, "SELECT a.id, row_to_json(b) FROM mra a LEFT JOIN mrk b ON a.id = b.id + 1 ORDER BY 1") == [(1, None), (2, '{"id":1,"t":"a"}')]
