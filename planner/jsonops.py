@@ -33,6 +33,7 @@ from planner.errors import SqlError, not_supported, undefined
 from planner.pgcatalog import expand, raised
 from planner.resolve import column_type, row_columns, text_function, typed_text
 from planner.sqltypes import typed_literal
+from values import PG_TYPE_BY_SQL
 
 JSON_TYPES = ("json", "jsonb")
 
@@ -328,6 +329,8 @@ def rewrite_function(fc: ast.FuncCall, columns: dict[str, str]) -> ast.Node | No
     name = _name(fc)
     args = list(fc.args or ())
     if name in _BUILT and not fc.agg_star and not fc.func_variadic:
+        if name in ("row_to_json", "array_to_json") and args and fc.over is None and (wrong := _not_of_kind(name, args[0], columns)) is not None:
+            raise undefined("function", f"function {name}({', '.join([wrong] + ['boolean'] * (len(args) - 1))}) does not exist")
         if name.endswith("build_object") and any(_not_scalar(k, columns) for k in args[::2]):
             raise SqlError("22023", "key value must be scalar, not array, composite, or json")
         return _built(fc, name, [_as_json(a, columns) for a in args], columns)
@@ -434,6 +437,23 @@ def _as_json(n: ast.Node, columns: dict[str, str]) -> ast.Node:
 #: the json constructors written as PostgreSQL's text (``_built``)
 _BUILT = {f"{p}_{f}" for p in JSON_TYPES for f in ("build_object", "build_array", "agg", "object_agg")} | {"to_json", "to_jsonb", "row_to_json",
                                                                                                         "array_to_json"}
+
+
+def _not_of_kind(name: str, n: ast.Node, columns: dict[str, str]) -> str | None:
+    """PostgreSQL's name of the type of row_to_json's argument when it is
+    plainly no row (array_to_json's: no array), a constant or a column of a
+    declared type; None when it is one or its type is not known here."""
+    if isinstance(n, ast.A_Const):
+        return None if n.isnull else "unknown" if isinstance(n.val, ast.String) else "integer" if isinstance(n.val, ast.Integer) \
+            else "numeric" if isinstance(n.val, ast.Float) else "boolean" if isinstance(n.val, ast.Boolean) else None
+    if isinstance(n, ast.ColumnRef) and isinstance(n.fields[-1], ast.String) and row_columns(n, columns) is None:
+        declared = column_type(n, columns)
+        if declared is None or name == "array_to_json" and declared.endswith("[]"):
+            return None
+        base = declared.removesuffix("[]")
+        t = PG_TYPE_BY_SQL.get(base.split("(")[0] if base.startswith(("numeric(", "varchar(", "char(")) else base)
+        return None if t is None else t.display + "[]" * declared.endswith("[]")
+    return None
 
 
 def _not_scalar(n: ast.Node, columns: dict[str, str]) -> bool:

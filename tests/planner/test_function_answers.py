@@ -2133,6 +2133,9 @@ ROW_DOCUMENTS = [
     "CREATE TABLE rdk (id int PRIMARY KEY, t text)",
     "INSERT INTO rdk VALUES (1, 'a')",
     "SELECT a.id, row_to_json(k), to_json(k) FROM rdoc a LEFT JOIN rdk k ON a.id = k.id + 1 ORDER BY 1",
+    # row_to_json of no row, array_to_json of no array: 42883 (they answered the value's json)
+    "SELECT row_to_json(b) FROM rdoc", "SELECT row_to_json(1)", "SELECT row_to_json(t, true) FROM rdoc", "SELECT array_to_json(t) FROM rdoc",
+    "SELECT array_to_json(ja), array_to_json(ARRAY[t]) FROM rdoc ORDER BY id",
 ]
 
 
