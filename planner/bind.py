@@ -602,6 +602,8 @@ class Binder:
             # expressions (the engine's default is newline-sensitive: E'a\nb' ~ 'a.b' was false)
             op = n.name[-1].sval
             match = ast.FuncCall(funcname=(ast.String(sval="regexp_matches"),), args=(n.lexpr, n.rexpr, _constant(_REGEX_OPTIONS[op])))
+            if _backreferences(n.rexpr):  # (the engine's expressions have no back references: local_exec.regex's)
+                match = ast.FuncCall(funcname=(ast.String(sval="txngate_regexp_like"),), args=(n.lexpr, n.rexpr, _constant("i" if "*" in op else "")))
             self._cast.add(id(match))  # (the engine's own, not PostgreSQL's set-returning regexp_matches)
             return ast.BoolExpr(boolop=BoolExprType.NOT_EXPR, args=(match,)) if op.startswith("!") else match
         if isinstance(n, ast.A_Expr) and n.kind in (A_Expr_Kind.AEXPR_OP_ANY, A_Expr_Kind.AEXPR_OP_ALL) \
@@ -3506,6 +3508,16 @@ def _constant(value: int | str) -> ast.A_Const:
 REGEXP_FLAGS = set("bcegimnpqstwx")
 
 
+def _backreferences(n: ast.Node) -> bool:
+    """``n`` is a constant pattern with a back reference (``(.)\\1``), which the engine's expressions lack."""
+    return isinstance(n, ast.A_Const) and isinstance(n.val, ast.String) and re.search(r"\\[1-9]", n.val.sval) is not None
+
+
+def _whole_match_replaced(n: ast.Node) -> bool:
+    """``n`` is a constant replacement with PostgreSQL's ``\\&`` (the whole match), which the engine's lacks."""
+    return isinstance(n, ast.A_Const) and isinstance(n.val, ast.String) and "\\&" in n.val.sval
+
+
 def _regexp_replace_from(fc: ast.FuncCall) -> None:
     """regexp_replace(s, p, r, start [, N] [, flags]) as local_exec.regex's
     (DuckDB's takes no start or N); N -1 stands for "not given"."""
@@ -3518,6 +3530,11 @@ def _regexp_replace_from(fc: ast.FuncCall) -> None:
         value = args[i] if len(args) > i else None
         if isinstance(value, ast.A_Const) and isinstance(value.val, ast.Integer) and value.val.ival < least:
             raise SqlError("22023", f'invalid value for parameter "{name}": {value.val.ival}')
+    if len(args) in (3, 4) and (_backreferences(args[1]) or _whole_match_replaced(args[2])):
+        # what the engine's expressions lack (a back reference, \& for the match): local_exec.regex's
+        fc.funcname = (ast.String(sval="txngate_regexp_replace"),)
+        fc.args = (*args[:3], _constant(1), ast.A_Const(val=ast.Integer(ival=-1)), args[3] if len(args) == 4 else _constant(""))
+        return
     if len(args) < 4 or (len(args) == 4 and isinstance(args[3], ast.A_Const) and isinstance(args[3].val, ast.String)):
         # the engine's own: . matches a line break too unless a newline-sensitive flag says otherwise, as in PostgreSQL
         flags = args[3].val.sval if len(args) == 4 else ""

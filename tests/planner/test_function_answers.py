@@ -2256,6 +2256,9 @@ REGEX_LINES = [
     "SELECT regexp_replace(t, 'a.b', 'X'), regexp_replace(t, 'a.b', 'X', 'g'), regexp_replace(t, 'A.B', 'X', 'gi'),"
     " regexp_replace(t, 'a.b', 'X', 'gn') FROM rxl ORDER BY t",
     "SELECT count(*) FROM rxl WHERE t ~ '^x.y$'",
+    # back references and \\& (the whole match) as PostgreSQL's (the engine's expressions lack them: 22023)
+    "SELECT regexp_replace('abc', 'b', '[\\&]'), regexp_replace('abcabc', '(b)', '<\\1>', 'g'), regexp_replace('abc', 'b', 'x\\\\y')",
+    "SELECT regexp_replace('foobarrbazz', E'(.)\\\\1', E'X\\\\&Y', 'g'), 'abba' ~ '(b)\\1', 'abca' ~ '(b)\\1', 'ABBA' ~* '(b)\\1', 'abba' !~ '(b)\\1'",
 ]
 
 
