@@ -125,6 +125,8 @@ _RULES: tuple[Rule, ...] = (
     _rule(r"(ORDER|GROUP) BY term out of range|ORDER term out of range", "42P10"),
     _rule(r"\"(\w+)\" units \"(\w+)\" not recognized", "0A000",
           lambda m: f'unit "{m.group(2).lower()}" not supported for type {_pg_type(m.group(1).upper())}'),
+    # a date_trunc or extract unit the engine does not know (PostgreSQL's is 22023 for date_trunc; extract's own check is the binder's)
+    _rule(r"extract specifier \"(.*?)\" not recognized", "22023", lambda m: f'unit "{m.group(1).lower()}" not recognized'),
     _rule(r"table \"(.*?)\" has \d+ columns available but \d+ columns specified", "42P10"),
     _rule(r"Cannot combine types (\w+(?: WITH TIME ZONE)?) and (\w+(?: WITH TIME ZONE)?)", "42804",
           lambda m: f"types {_pg_type(m.group(1))} and {_pg_type(m.group(2))} cannot be matched"),

@@ -3429,11 +3429,19 @@ def _date_trunc(fc: ast.FuncCall, columns: dict[str, str]) -> ast.Node | None:
     if fc.funcname[-1].sval != "date_trunc" or len(fc.args or ()) != 2:
         return None
     unit, x = fc.args
-    if not (isinstance(unit, ast.A_Const) and isinstance(unit.val, ast.String)):
-        return None
     kind = _datetime_kind(x, columns)
     if kind == "date":
         x, kind = ast.TypeCast(arg=x, typeName=ast.TypeName(names=(ast.String(sval="timestamptz"),), typemod=-1)), "timestamptz"
+    if not (isinstance(unit, ast.A_Const) and isinstance(unit.val, ast.String)):
+        # a unit known as the statement runs (a column, a parameter): the engine's date_trunc by another name (the
+        # rewriter read a column's name as the unit's), PostgreSQL's decades, centuries and millennia as the constants'
+        if _is_interval(x, columns):
+            return None
+        year = _astronomical("year", kind or "timestamp").replace("_arg1", "_arg2")
+        spans = " ".join(f"WHEN lower(trim(_arg1)) IN ('{a}', '{b}') THEN date_trunc('year', _arg2) - CAST({year} - "
+                         f"txngate_pg_first_year({span}, {year}) AS int4) * CAST('1 year' AS interval)"
+                         for a, b, span in (("decade", "decades", 10), ("century", "centuries", 100), ("millennium", "millennia", 1000)))
+        return expand(f"CASE {spans} ELSE txngate_date_trunc(_arg1, _arg2) END", [unit, x])
     word = unit.val.sval.strip().lower()
     span = {"decade": 10, "decades": 10, "century": 100, "centuries": 100, "millennium": 1000, "millennia": 1000}.get(word)
     if span is None:

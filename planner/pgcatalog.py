@@ -1452,6 +1452,9 @@ def macros() -> tuple[str, ...]:
         "CREATE OR REPLACE MACRO txngate_pg_century(y) AS CASE WHEN y > 0 THEN (y + 99) // 100 ELSE -((99 - (y - 1)) // 100) END",
         "CREATE OR REPLACE MACRO txngate_pg_millennium(y) AS CASE WHEN y > 0 THEN (y + 999) // 1000 ELSE -((999 - (y - 1)) // 1000) END",
         # the (astronomical) first year of the decade, century or millennium (span) holding year y
+        # date_trunc of a unit known as the statement runs (planner.bind._date_trunc): by a name the rewriter does not
+        # read (it took a column's name for the unit)
+        "CREATE OR REPLACE MACRO txngate_date_trunc(u, x) AS date_trunc(u, x)",
         "CREATE OR REPLACE MACRO txngate_pg_first_year(span, y) AS CASE WHEN span = 10 THEN "
         "(CASE WHEN y > 0 THEN (y // 10) * 10 ELSE -((8 - (y - 1)) // 10) * 10 END) "
         "WHEN y > 0 THEN ((y + span - 1) // span) * span - span + 1 ELSE -((span - 1 - (y - 1)) // span) * span + 1 END",

@@ -2288,6 +2288,21 @@ SUBQUERY_OUTPUTS = [
 ]
 
 
+#: date_trunc of a unit known only as the statement runs (a column; the rewriter read the column's name as the unit:
+#: "STR" not recognized), PostgreSQL's decades, centuries and millennia too, in the session's zone; a unit it does
+#: not know is 22023
+RUN_TIME_UNITS = [
+    "SELECT str, date_trunc(str, ts) = date_bin(interval::interval, ts, timestamp '2001-01-01') AS equal FROM (VALUES ('week', '7 d'),"
+    " ('day', '1 d'), ('hour', '1 h'), ('millisecond', '1 ms')) intervals (str, interval), (VALUES (timestamp '2020-02-29 15:44:17.71393')) ts (ts)",
+    "SELECT u, date_trunc(u, timestamp '2024-05-17 10:11:12') FROM (VALUES ('year'), ('decade'), ('Century'), ('millennium'), ('quarter')) v(u) ORDER BY 1",
+    "SELECT u, date_trunc(u, date '2024-05-17') FROM (VALUES ('year'), ('decade'), ('day')) v(u) ORDER BY 1",
+    "SET timezone = 'America/New_York'",
+    "SELECT u, date_trunc(u, timestamptz '2024-05-17 02:11:12+00') FROM (VALUES ('day'), ('hour'), ('month')) v(u) ORDER BY 1",
+    "SELECT u, date_trunc(u, timestamp '2024-05-17 10:11:12') FROM (VALUES ('fortnight')) v(u)",
+    "SELECT date_trunc('ago', timestamp '2020-01-01')",
+]
+
+
 SET_OPERATION_TYPES = [
     "CREATE TABLE sot (id int, t text, d date, v varchar(4), c char(3), n numeric(5,2), b boolean, ts timestamp,"
     " tz timestamptz, iv interval, j jsonb, js json, a int[], ta text[], u uuid, tm time)",
@@ -2345,6 +2360,7 @@ DIFFERENTIAL = {
     "regex_lines": (REGEX_LINES, ("rxl",)),
     "numeric_signs": (NUMERIC_SIGNS, ("nsg",)),
     "subquery_outputs": (SUBQUERY_OUTPUTS, ("sqo",)),
+    "run_time_units": (RUN_TIME_UNITS, ()),
     "integer_series": (INTEGER_SERIES, ()),
     "json_star_kinds": (JSON_STAR_KINDS, ()),
     "long_epochs": (LONG_EPOCHS, ()),
