@@ -924,6 +924,8 @@ class Binder:
         if name in ("make_date", "make_timestamp", "make_timestamptz") and len(args) >= 3:
             # a negative year is BC (-44 is 44 BC, astronomically -43): DuckDB counts astronomically
             return ast.FuncCall(funcname=fc.funcname, args=(expand("txngate_pg_year_in(_arg1)", args[:1]), *args[1:]))
+        if name == "date_part" and len(args) == 2 and not isinstance(args[0], ast.A_Const) and self.dialect == "duckdb" and fc.over is None:
+            return self._run_time_date_part(args[0], args[1])
         if name in ("extract", "date_part") and len(args) == 2 and isinstance(args[0], ast.A_Const) and isinstance(args[0].val, ast.String):
             word = args[0].val.sval.lower()
             field = _extract_field(name, word, _extract_source(args[1], self._columns))
@@ -1097,6 +1099,23 @@ class Binder:
                                            sortby_nulls=SortByNulls.SORTBY_NULLS_DEFAULT),)
         name = {"variance": "var_samp", "stddev": "stddev_samp"}.get(fc.funcname[-1].sval, fc.funcname[-1].sval)
         return ast.FuncCall(funcname=(ast.String(sval=f"txngate_float8_{name}"),), args=(values,))
+
+    def _run_time_date_part(self, unit: ast.Node, arg: ast.Node) -> ast.Node:
+        """``date_part(u, x)`` of a unit known only as the statement runs (a
+        column, a parameter): each field as its constant's (``_date_part``)
+        by the unit's word (the field, its plural), any other the engine's
+        (the SQL rewriter took a column's name for the unit)."""
+        arms = []
+        fields = _INTERVAL_FIELDS if _maybe_interval(arg, self._columns) else _DATE_FIELDS  # (the engine binds every arm)
+        for field in sorted(fields):
+            part = self._date_part("date_part", field, arg)
+            words = {field, field.rstrip("s"), field.rstrip("s") + "s"}
+            arms.append(ast.CaseWhen(expr=ast.A_Expr(kind=A_Expr_Kind.AEXPR_IN, name=(ast.String(sval="="),),
+                                                     lexpr=ast.FuncCall(funcname=(ast.String(sval="lower"),), args=(
+                                                         ast.FuncCall(funcname=(ast.String(sval="trim"),), args=(copy_tree(unit),)),)),
+                                                     rexpr=tuple(_constant(w) for w in sorted(words))), result=part))
+        fallback = ast.FuncCall(funcname=(ast.String(sval="txngate_date_part"),), args=(unit, arg))
+        return ast.CaseExpr(args=tuple(arms), defresult=fallback)
 
     def _date_part(self, name: str, field: str, arg: ast.Node) -> ast.Node | None:
         """``extract(field FROM x)`` as PostgreSQL's numeric (seconds with 6
@@ -2984,6 +3003,9 @@ def _extract_field(name: str, word: str, source: str | None) -> str | None:
 #: the fields extract() and date_part() rewrite (others, like timezone, go as written)
 _DATE_FIELDS = {"second", "milliseconds", "microseconds", "epoch", "minute", "hour", "day", "month", "year", "quarter", "week",
                 "dow", "isodow", "doy", "isoyear", "decade", "century", "millennium", "julian", "timezone", "timezone_hour", "timezone_minute"}
+#: the fields of an interval
+_INTERVAL_FIELDS = {"second", "milliseconds", "microseconds", "epoch", "minute", "hour", "day", "month", "year", "quarter", "decade",
+                    "century", "millennium"}
 
 #: LIKE, ILIKE, SIMILAR TO and the regular-expression operators: they match
 #: a character(n) value with its padding

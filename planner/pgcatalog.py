@@ -1455,6 +1455,7 @@ def macros() -> tuple[str, ...]:
         # date_trunc of a unit known as the statement runs (planner.bind._date_trunc): by a name the rewriter does not
         # read (it took a column's name for the unit)
         "CREATE OR REPLACE MACRO txngate_date_trunc(u, x) AS date_trunc(u, x)",
+        "CREATE OR REPLACE MACRO txngate_date_part(u, x) AS CAST(date_part(u, x) AS DOUBLE)",
         "CREATE OR REPLACE MACRO txngate_pg_first_year(span, y) AS CASE WHEN span = 10 THEN "
         "(CASE WHEN y > 0 THEN (y // 10) * 10 ELSE -((8 - (y - 1)) // 10) * 10 END) "
         "WHEN y > 0 THEN ((y + span - 1) // span) * span - span + 1 ELSE -((span - 1 - (y - 1)) // span) * span + 1 END",

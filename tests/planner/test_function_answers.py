@@ -2300,6 +2300,12 @@ RUN_TIME_UNITS = [
     "SELECT u, date_trunc(u, timestamptz '2024-05-17 02:11:12+00') FROM (VALUES ('day'), ('hour'), ('month')) v(u) ORDER BY 1",
     "SELECT u, date_trunc(u, timestamp '2024-05-17 10:11:12') FROM (VALUES ('fortnight')) v(u)",
     "SELECT date_trunc('ago', timestamp '2020-01-01')",
+    # date_part too, each field as PostgreSQL's (the seconds with their fraction, BC years, epochs)
+    "SELECT u, date_part(u, timestamp '2024-05-17 10:11:12.5') FROM (VALUES ('second'), ('seconds'), ('milliseconds'), ('YEAR'), ('decade'),"
+    " ('isodow'), ('doy'), ('quarter'), ('week'), ('julian'), ('microseconds'), ('epoch'), ('dow')) v(u) ORDER BY 1",
+    "SELECT u, date_part(u, date '2024-05-17'), date_part(u, timestamp '0044-03-15 BC') FROM (VALUES ('year'), ('epoch'), ('day')) v(u) ORDER BY 1",
+    "SELECT u, date_part(u, interval '1 year 2 months 3 days 04:05:06.5') FROM (VALUES ('year'), ('month'), ('day'), ('second'), ('epoch')) v(u) ORDER BY 1",
+    "SELECT u, date_part(u, timestamptz '2024-05-17 02:11:12+00') FROM (VALUES ('day'), ('hour'), ('epoch')) v(u) ORDER BY 1",
 ]
 
 
