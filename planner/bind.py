@@ -4147,7 +4147,7 @@ def _similar_substring(args) -> ast.Node:
     does not), as PostgreSQL's similar_to_escape makes it: the piece
     before the separators matched lazily (``a*#"%#"g*`` of abcdefg is all
     of it), the rest greedily; with one separator what follows it, with
-    none the whole match; more than two are 2201B."""
+    none the whole match; more than two are 2200C."""
     if any(isinstance(a, ast.A_Const) and a.isnull for a in args[1:]):
         return _cast_to(ast.A_Const(isnull=True), "text")  # (strict)
     pattern, escape = (a.val.sval if isinstance(a, ast.A_Const) else None for a in args[1:])

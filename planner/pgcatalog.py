@@ -1451,11 +1451,11 @@ def macros() -> tuple[str, ...]:
         "CREATE OR REPLACE MACRO txngate_pg_decade(y) AS CASE WHEN y >= 0 THEN y // 10 ELSE -((8 - (y - 1)) // 10) END",
         "CREATE OR REPLACE MACRO txngate_pg_century(y) AS CASE WHEN y > 0 THEN (y + 99) // 100 ELSE -((99 - (y - 1)) // 100) END",
         "CREATE OR REPLACE MACRO txngate_pg_millennium(y) AS CASE WHEN y > 0 THEN (y + 999) // 1000 ELSE -((999 - (y - 1)) // 1000) END",
-        # the (astronomical) first year of the decade, century or millennium (span) holding year y
-        # date_trunc of a unit known as the statement runs (planner.bind._date_trunc): by a name the rewriter does not
-        # read (it took a column's name for the unit)
+        # date_trunc and date_part of a unit known as the statement runs (planner.bind._date_trunc, _run_time_date_part):
+        # by a name the SQL rewriter does not read (it took a column's name for the unit)
         "CREATE OR REPLACE MACRO txngate_date_trunc(u, x) AS date_trunc(u, x)",
         "CREATE OR REPLACE MACRO txngate_date_part(u, x) AS CAST(date_part(u, x) AS DOUBLE)",
+        # the (astronomical) first year of the decade, century or millennium (span) holding year y
         "CREATE OR REPLACE MACRO txngate_pg_first_year(span, y) AS CASE WHEN span = 10 THEN "
         "(CASE WHEN y > 0 THEN (y // 10) * 10 ELSE -((8 - (y - 1)) // 10) * 10 END) "
         "WHEN y > 0 THEN ((y + span - 1) // span) * span - span + 1 ELSE -((span - 1 - (y - 1)) // span) * span + 1 END",
