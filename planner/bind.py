@@ -871,6 +871,15 @@ class Binder:
             return new
         if name == "to_char" and len(args) == 2 and isinstance(args[1], ast.A_Const) and args[1].isnull:
             return _cast_to(args[1], "text")  # (strict: of a NULL template, NULL; the engine had no such strftime, 42883)
+        if name == "to_char" and len(args) == 2 and not isinstance(args[1], ast.A_Const) and self.dialect == "duckdb" and fc.over is None:
+            # a template known only as the statement runs (a column, a parameter): by the value's type, if known
+            if _is_interval(args[0], self._columns):
+                return expand(f"({tochar.expression(None, interval=True)})", args)
+            if (number := _operand_type(args[0], self._columns, floats=True)) is not None:
+                return expand(f"({tochar.expression(None, number=number)})", args)
+            if (kind := _datetime_kind(args[0], self._columns)) is not None:
+                value = _cast_to(args[0], "timestamptz") if kind == "date" else args[0]
+                return expand(f"({tochar.expression(None)})", [value, args[1]])
         if name == "to_char" and len(args) == 2 and isinstance(args[1], ast.A_Const) and isinstance(args[1].val, ast.String):
             if _is_interval(args[0], self._columns):
                 return expand(f"({tochar.expression(args[1].val.sval, interval=True)})", [args[0]])

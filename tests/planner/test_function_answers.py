@@ -2306,6 +2306,13 @@ RUN_TIME_UNITS = [
     "SELECT u, date_part(u, date '2024-05-17'), date_part(u, timestamp '0044-03-15 BC') FROM (VALUES ('year'), ('epoch'), ('day')) v(u) ORDER BY 1",
     "SELECT u, date_part(u, interval '1 year 2 months 3 days 04:05:06.5') FROM (VALUES ('year'), ('month'), ('day'), ('second'), ('epoch')) v(u) ORDER BY 1",
     "SELECT u, date_part(u, timestamptz '2024-05-17 02:11:12+00') FROM (VALUES ('day'), ('hour'), ('epoch')) v(u) ORDER BY 1",
+    # to_char of a template known only as the statement runs, by the value's type (it was refused: 42804, 42883)
+    "SELECT f, to_char(timestamp '2024-05-17 10:11:12', f), to_char(date '2024-05-17', f) FROM (VALUES ('YYYY-MM-DD'), ('HH24:MI'),"
+    " ('Day DD Mon'), ('TZ|OF')) v(f) ORDER BY 1",
+    "SELECT f, to_char(12.5, f), to_char(12.5::float8, f), to_char(7, f) FROM (VALUES ('999.99'), ('FM999'), ('RN')) v(f) ORDER BY 1",
+    "SELECT f, to_char(interval '1 day 02:03:04', f) FROM (VALUES ('DD HH24:MI:SS'), ('HH12')) v(f) ORDER BY 1",
+    "SELECT f, to_char(timestamptz '2024-05-17 10:11:12+00', f) FROM (VALUES ('YYYY-MM-DD HH24:MI TZ'), ('OF')) v(f) ORDER BY 1",
+    "SELECT to_char(timestamp '2024-05-17', NULL::text)",
 ]
 
 
