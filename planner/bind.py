@@ -44,7 +44,7 @@ from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, pattern_q
 from planner.sqltypes import type_name as sql_type_name
 from planner.sqltypes import (BIT_TYPES, TYPE_SCOPE, builtin_type_name, enum_type, is_enum, FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, STORED_PLACES, canonical, fraction_precision, spark_stored_numeric,
                               special_datetime, typed_literal)
-from values import (CATALOG_TYPES, DATE_ORDER, ArrayLiteralError, ByteaInputError, IntervalSyntax, abbreviation, abbreviation_steps, engine_offset, interval_text,
+from values import (CATALOG_TYPES, DATE_ORDER, INTERVAL_STYLE, ArrayLiteralError, ByteaInputError, IntervalSyntax, abbreviation, abbreviation_steps, engine_offset, interval_text,
                     numeric_zone, parse_array, parse_bytea, qualified_interval, time_text, unit_field)
 
 #: ``emulation(catalog)`` -> a planner.pgcatalog.PgCatalog for that catalog
@@ -5189,13 +5189,16 @@ def _text_read_at_run_time(tc: ast.TypeCast, columns: dict[str, str]) -> bool:
     DateStyle (``txngate_date_or_read``: True, the statement depends on
     the setting); constants are read when bound (``_pg_casts``)."""
     target = tc.typeName.names[-1].sval.lower()
-    if target not in ("date", "timestamp", "timestamptz", "bytea", "bool", "boolean") and target not in INTEGER_NAMES \
-            and target not in FLOAT_NAMES or tc.typeName.arrayBounds:
+    if target not in ("date", "timestamp", "timestamptz", "bytea", "bool", "boolean", "interval") and target not in INTEGER_NAMES \
+            and target not in FLOAT_NAMES or tc.typeName.arrayBounds or target == "interval" and tc.typeName.typmods:
         return
     arg = tc.arg
     joined = isinstance(arg, ast.A_Expr) and arg.kind == A_Expr_Kind.AEXPR_OP and arg.name[-1].sval == "||" and target in ("bytea", "timestamptz")
     if not (joined or _text_valued(arg, columns) and not isinstance(arg, ast.A_Const)):
         return
+    if target == "interval":  # PostgreSQL's forms (the engine's cast knows no ISO 8601, no '-1 day +03:00'), by IntervalStyle
+        tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_interval_read"),), args=(arg, _constant(INTERVAL_STYLE.get())))
+        return True
     if target == "bytea":  # '\x...' is hex (DuckDB's cast reads only escapes)
         tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_bytea_text"),), args=(arg,))
     elif target in ("bool", "boolean"):  # on, of, yes, prefixes of true and false (DuckDB's cast refused them)

@@ -2184,6 +2184,15 @@ RUN_TIME_DATES = [
     "SET datestyle = 'ISO, MDY'",
     "INSERT INTO rtd VALUES (9, 'Feb 30 2000')",
     "SELECT id, t::date FROM rtd ORDER BY id",
+    # intervals too (the engine's cast knew no ISO 8601 nor '-1 day +03:00'), by IntervalStyle
+    "CREATE TABLE rti (n int, t text)",
+    "INSERT INTO rti VALUES (3, '1 day 02:00:00'), (1, '2 hours 30 minutes'), (2, 'P1DT2H'), (5, '1 year 2 mons'), (0, '-1 day +03:00'),"
+    " (7, '1.5 days'), (9, '@ 3 days ago'), (10, '-1 2:03:04')",
+    "SELECT n, t::interval, (n || ' days')::interval FROM rti ORDER BY n",
+    "SET intervalstyle = 'sql_standard'",
+    "SELECT n, t::interval FROM rti WHERE n = 10",
+    "SET intervalstyle = 'postgres'",
+    "SELECT t::interval FROM (VALUES ('abc')) v(t)",
 ]
 
 
@@ -2366,7 +2375,7 @@ DIFFERENTIAL = {
     "row_documents": (ROW_DOCUMENTS, ("rdoc", "rdk")),
     "quoted_names": (QUOTED_NAMES, ('"t""q"',)),
     "oid_casts": (OID_CASTS, ("oic",)),
-    "run_time_dates": (RUN_TIME_DATES, ("rtd",)),
+    "run_time_dates": (RUN_TIME_DATES, ("rtd", "rti")),
     "row_paths": (ROW_PATHS, ("rpg",)),
     "row_subqueries": (ROW_SUBQUERIES, ("rsq",)),
     "similar_substrings": (SIMILAR_SUBSTRINGS, ("ssim",)),
