@@ -33,8 +33,9 @@ otherwise, for the local engine (the planner renames the calls to these):
 - ``txngate_datetime_read``: text cast to a date or timestamp as the
   statement runs that the engine's cast does not read (a weekday, a
   month's name, DateStyle's field order), read as a constant is;
-- ``txngate_interval_read``: text cast to an interval as the statement
-  runs, read as a constant is (the engine's cast knows no ISO 8601);
+- ``txngate_interval_read``, ``txngate_time_read``: text cast to an
+  interval or a time as the statement runs, read as a constant is (the
+  engine's cast knows no ISO 8601, no AM/PM);
 - ``txngate_bc_text``: COPY's text for a date or timestamp column with
   PostgreSQL's ``BC`` suffix, as the astronomical year DuckDB reads
   (its timestamp cast reads ``0097-02-16 17:32:01 BC`` as AD; the planner's
@@ -55,7 +56,8 @@ from pglast.keywords import COL_NAME_KEYWORDS, RESERVED_KEYWORDS, TYPE_FUNC_NAME
 
 from local_exec import udf
 from local_exec.udf import FunctionError
-from values import BOOLEAN_WORDS, DATE_ORDER, INTERVAL_STYLE, ZONE_ABBREVIATIONS, ByteaInputError, InvalidInput, datetime_text, interval_text, parse_bytea
+from values import (BOOLEAN_WORDS, DATE_ORDER, INTERVAL_STYLE, ZONE_ABBREVIATIONS, ByteaInputError, InvalidInput, datetime_text, interval_text,
+                    parse_bytea, time_text)
 
 #: text ending in a time zone abbreviation after a digit and a space: (what comes before it, the abbreviation)
 _ZONED = r"^(.*[0-9])\s+([A-Za-z]{2,5})\s*$"
@@ -294,8 +296,19 @@ def interval_read(text: str, style: str) -> str:
         INTERVAL_STYLE.reset(token)
 
 
+def time_read(text: str) -> str:
+    """Text cast to a time as the statement runs, as PostgreSQL's input
+    reads it (values.time_text: AM/PM, 040506, a zone dropped, a long
+    fraction rounded), in the text the engine reads."""
+    try:
+        return time_text(text)
+    except InvalidInput as e:
+        raise FunctionError(e.sqlstate, e.message) from None
+
+
 FUNCTIONS = {
     "txngate_datetime_read": (datetime_read, ["VARCHAR", "VARCHAR", "VARCHAR"], "VARCHAR"),
+    "txngate_time_read": (time_read, ["VARCHAR"], "VARCHAR"),
     "txngate_interval_read": (interval_read, ["VARCHAR", "VARCHAR"], "VARCHAR"),
     "txngate_bytea_substr": (bytea_substr, ["BLOB", "BIGINT", "BIGINT"], "BLOB"),
     "txngate_bytea_substr_from": (bytea_substr_from, ["BLOB", "BIGINT"], "BLOB"),

@@ -5189,13 +5189,16 @@ def _text_read_at_run_time(tc: ast.TypeCast, columns: dict[str, str]) -> bool:
     DateStyle (``txngate_date_or_read``: True, the statement depends on
     the setting); constants are read when bound (``_pg_casts``)."""
     target = tc.typeName.names[-1].sval.lower()
-    if target not in ("date", "timestamp", "timestamptz", "bytea", "bool", "boolean", "interval") and target not in INTEGER_NAMES \
+    if target not in ("date", "timestamp", "timestamptz", "bytea", "bool", "boolean", "interval", "time") and target not in INTEGER_NAMES \
             and target not in FLOAT_NAMES or tc.typeName.arrayBounds or target == "interval" and tc.typeName.typmods:
         return
     arg = tc.arg
     joined = isinstance(arg, ast.A_Expr) and arg.kind == A_Expr_Kind.AEXPR_OP and arg.name[-1].sval == "||" and target in ("bytea", "timestamptz")
     if not (joined or _text_valued(arg, columns) and not isinstance(arg, ast.A_Const)):
         return
+    if target == "time":  # AM/PM, 040506, a zone dropped, a long fraction rounded (the engine's cast refused or cut them)
+        tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_time_read"),), args=(arg,))
+        return False
     if target == "interval":  # PostgreSQL's forms (the engine's cast knows no ISO 8601, no '-1 day +03:00'), by IntervalStyle
         tc.arg = ast.FuncCall(funcname=(ast.String(sval="txngate_interval_read"),), args=(arg, _constant(INTERVAL_STYLE.get())))
         return True

@@ -113,6 +113,9 @@ _DATED_TIME = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})\s+(\d.*)")
 _NAMED_ZONE = re.compile(r"(.*?\d)\s*[A-Za-z_]+/[A-Za-z_/+-]+")
 
 
+_COMPACT_TIME = re.compile(r"T?(\d{2})(\d{2})(\d{2})?(\.\d+)?")
+
+
 def time_text(text: str) -> str:
     """Text of a time as text DuckDB reads as PostgreSQL reads ``text``: a
     zone after it (``02:03 PST``, ``11:59-04``, a zone name after a date:
@@ -134,6 +137,8 @@ def time_text(text: str) -> str:
         raise InvalidInput(_BAD_DATETIME, f'invalid input syntax for type time: "{text}"')
     if (m := _ZONED_TIME.fullmatch(t)) and (abbreviation(m.group(2)) is not None or m.group(2)[0] in "+-"):
         t = m.group(1)
+    if m := _COMPACT_TIME.fullmatch(t):  # 040506, 0405, T040506.789: ISO 8601's basic form
+        t = f"{m.group(1)}:{m.group(2)}:{m.group(3) or '00'}{m.group(4) or ''}"
     if (m := _TWELVE_HOUR.fullmatch(t)) and 1 <= int(m.group(1)) <= 12:
         t = f"{twelve_hour(int(m.group(1)), m.group(3)):02d}{m.group(2)}"
     if m := _LONG_FRACTION.fullmatch(t):

@@ -2193,6 +2193,9 @@ RUN_TIME_DATES = [
     "SELECT n, t::interval FROM rti WHERE n = 10",
     "SET intervalstyle = 'postgres'",
     "SELECT t::interval FROM (VALUES ('abc')) v(t)",
+    # times too (AM/PM, ISO's 040506, a long fraction rounded up to 24:00:00)
+    "SELECT t, t::time FROM (VALUES ('10:00 PM'), ('04:05:06.789'), ('040506'), ('0405'), ('23:59:59.9999999'), (' 12:30 '), ('02:03 PST')) v(t) ORDER BY 1",
+    "SELECT '040506'::time, 'T040506.5'::time",
 ]
 
 
