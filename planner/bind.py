@@ -4073,9 +4073,13 @@ def _scale_by_arms(fc: ast.FuncCall) -> ast.Node | None:
     """scale(CASE ...), scale(COALESCE(...)) and scale(NULLIF(a, b)) as the
     scale of the arm each row takes: PostgreSQL's numeric keeps each value's
     own scale (an integer arm's is 0), where the engine's CASE is of one
-    type (its scale the widest arm's: a wrong answer). GREATEST and LEAST
-    are refused; None for any other argument."""
+    type (its scale the widest arm's: a wrong answer); through abs() and a
+    sign too. GREATEST and LEAST are refused; None for any other argument."""
     arg, name = fc.args[0], fc.funcname[-1].sval
+    while isinstance(arg, ast.FuncCall) and arg.funcname[-1].sval == "abs" and len(arg.args or ()) == 1 and not arg.over \
+            or isinstance(arg, ast.A_Expr) and arg.kind == A_Expr_Kind.AEXPR_OP and arg.lexpr is None and arg.name[-1].sval in ("-", "+"):
+        arg = arg.args[0] if isinstance(arg, ast.FuncCall) else arg.rexpr  # (abs and a sign keep each value's scale)
+
     def of(x: ast.Node) -> ast.FuncCall:
         return ast.FuncCall(funcname=(ast.String(sval=name),), args=(x,))
     if isinstance(arg, ast.CaseExpr):

@@ -1597,6 +1597,9 @@ FUZZED_FUNCTIONS = [
     "SELECT id, scale(CASE WHEN id > 2 THEN id * 1.500 ELSE 2147483647 END), scale(COALESCE(NULLIF(id, 1) * 0.5, 0)),"
     " scale(NULLIF(id * 1.25, 2.5)), min_scale(CASE id WHEN 1 THEN 2.50 WHEN 2 THEN 5 END) FROM ff ORDER BY id",
     "SELECT id, sum(id) OVER (PARTITION BY scale(CASE WHEN id > 2 THEN id * 1.500 ELSE 7 END) ORDER BY id) FROM ff ORDER BY id",
+    # through abs() and a sign (each value keeps its scale): scale(abs(COALESCE(100.0, -2.50))) is 1
+    "SELECT id, scale(abs(COALESCE(100.0, -2.50))), scale(-COALESCE(NULLIF(id, 1) * 0.5, 0)), scale(abs(-CASE WHEN id > 2 THEN 1.5 ELSE 2.25 END))"
+    " FROM ff ORDER BY id",
     "SELECT id, count(*) OVER (PARTITION BY make_interval(days => id % 100)) FROM ff ORDER BY id",
     "SELECT id, timestamp '2024-01-01 05:00' - date_trunc('hour', iv), date_trunc('day', timestamp '2024-01-01 05:00') - timestamp '2024-01-01 05:00'"
     " FROM ff ORDER BY id",
