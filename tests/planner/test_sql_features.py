@@ -373,3 +373,13 @@ async def test_json_of_a_missing_row_not_told_apart_is_refused(db):
                 "SELECT json_agg(b) FROM mra a LEFT JOIN mra b ON a.id = b.id + 1"):
         assert await sqlstate(s, sql) == "0A000", sql
     assert await rows(s, "SELECT a.id, row_to_json(b) FROM mra a LEFT JOIN mrk b ON a.id = b.id + 1 ORDER BY 1") == [(1, None), (2, '{"id":1,"t":"a"}')]
+
+
+async def test_copy_into_names_holding_a_double_quote(db):
+    """COPY into a table and columns whose names hold a double quote: the SQL that casts the block quotes them
+    (it was 42601, an unterminated quoted identifier)."""
+    s = db.session()
+    await s.execute('CREATE TABLE "t""q" ("a""b" numeric(8,2), c int PRIMARY KEY, j json)')
+    r = (await s.execute('COPY "t""q" FROM STDIN', copy_source=BytesSource(b"1.5\t1\t[1]\n2\t2\t\\N\n")))[-1]
+    assert r.command_tag() == "COPY 2"
+    assert await rows(s, 'SELECT * FROM "t""q" ORDER BY c') == [(decimal.Decimal("1.50"), 1, "[1]"), (decimal.Decimal("2.00"), 2, None)]
