@@ -267,43 +267,42 @@ def bytea_trim(data: bytes, chars: bytes, side: str) -> bytes:
     return data.strip(chars) if side == "both" else data.lstrip(chars) if side == "leading" else data.rstrip(chars)
 
 
+def _read(reader, text: str, *args, setting=None, value: str = "") -> str:
+    """``reader(text, *args)`` (one of values' input readers, the
+    constants'), with the session setting ``setting`` (a context variable)
+    at ``value`` meanwhile; PostgreSQL's error as the function's."""
+    token = setting.set(value) if setting is not None else None
+    try:
+        return reader(text, *args)
+    except InvalidInput as e:
+        raise FunctionError(e.sqlstate, e.message) from None
+    finally:
+        if token is not None:
+            setting.reset(token)
+
+
 def datetime_read(text: str, sql_type: str, order: str) -> str:
     """Text cast to a date, timestamp or timestamptz as the statement
     runs, that the engine's own cast does not read (``Tue Feb 29 2000``,
     ``01/02/2000`` in DateStyle ``order``): as PostgreSQL's input reads it
-    (values.datetime_text, the constants' reader), in ISO text the engine
-    reads; PostgreSQL's 22007 / 22008 when it refuses it."""
-    token = DATE_ORDER.set(order)
-    try:
-        return datetime_text(text, sql_type)
-    except InvalidInput as e:
-        raise FunctionError(e.sqlstate, e.message) from None
-    finally:
-        DATE_ORDER.reset(token)
+    (values.datetime_text), in ISO text the engine reads; 22007 / 22008
+    when PostgreSQL refuses it."""
+    return _read(datetime_text, text, sql_type, setting=DATE_ORDER, value=order)
 
 
 def interval_read(text: str, style: str) -> str:
     """Text cast to an interval as the statement runs, as PostgreSQL's
-    input reads it under IntervalStyle ``style`` (values.interval_text, the
-    constants' reader: ISO 8601, ``-1 day +03:00``, ``@ 3 days ago``, ...), in
-    the text the engine reads; PostgreSQL's 22007 / 22015 when it refuses it."""
-    token = INTERVAL_STYLE.set(style)
-    try:
-        return interval_text(text)
-    except InvalidInput as e:
-        raise FunctionError(e.sqlstate, e.message) from None
-    finally:
-        INTERVAL_STYLE.reset(token)
+    input reads it under IntervalStyle ``style`` (values.interval_text: ISO
+    8601, ``-1 day +03:00``, ``@ 3 days ago``, ...), in the text the engine
+    reads; 22007 / 22015 when PostgreSQL refuses it."""
+    return _read(interval_text, text, setting=INTERVAL_STYLE, value=style)
 
 
 def time_read(text: str) -> str:
     """Text cast to a time as the statement runs, as PostgreSQL's input
     reads it (values.time_text: AM/PM, 040506, a zone dropped, a long
     fraction rounded), in the text the engine reads."""
-    try:
-        return time_text(text)
-    except InvalidInput as e:
-        raise FunctionError(e.sqlstate, e.message) from None
+    return _read(time_text, text)
 
 
 FUNCTIONS = {
