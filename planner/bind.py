@@ -5326,16 +5326,26 @@ def _row_compared_to_subquery(op: str, row: ast.RowExpr, sub: ast.SubLink) -> as
     subquery of one row: the comparison, field by field, made inside a
     subquery over that one row (no row: NULL; more than one: 21000, as a
     scalar subquery; the engine refused a subquery of two columns there)."""
-    targets = _leftmost(sub.subselect).targetList or ()
-    if any(isinstance(getattr(t.val, "fields", (None,))[-1], ast.A_Star) for t in targets):
+    if (found := _subquery_rows(sub.subselect, len(row.args))) is None:
         return None
-    if len(targets) != len(row.args):
-        raise SqlError(SYNTAX_ERROR, "subquery has too many columns" if len(targets) > len(row.args) else "subquery has too few columns")
-    names = [f"txngate_field{i}" for i in range(len(targets))]
-    one = ast.RangeSubselect(subquery=sub.subselect, alias=ast.Alias(aliasname="txngate_row", colnames=tuple(ast.String(sval=c) for c in names)))
-    fields = [ast.ColumnRef(fields=(ast.String(sval="txngate_row"), ast.String(sval=c))) for c in names]
+    one, fields = found
     compared = ast.SelectStmt(targetList=(ast.ResTarget(val=_row_compared(op, row.args, fields)),), fromClause=(one,))
     return ast.SubLink(subLinkType=SubLinkType.EXPR_SUBLINK, subselect=compared)
+
+
+def _subquery_rows(subselect: ast.SelectStmt, width: int) -> tuple[ast.RangeSubselect, list[ast.ColumnRef]] | None:
+    """``subselect`` as a FROM item of its own (``txngate_row``) and
+    references to its ``width`` columns, for a row compared with its rows;
+    None when its columns are not written out (a ``*``), 42601 when they are
+    not ``width``."""
+    targets = _leftmost(subselect).targetList or ()
+    if any(isinstance(getattr(t.val, "fields", (None,))[-1], ast.A_Star) for t in targets):
+        return None
+    if len(targets) != width:
+        raise SqlError(SYNTAX_ERROR, "subquery has too many columns" if len(targets) > width else "subquery has too few columns")
+    names = [f"txngate_field{i}" for i in range(width)]
+    rows = ast.RangeSubselect(subquery=subselect, alias=ast.Alias(aliasname="txngate_row", colnames=tuple(ast.String(sval=c) for c in names)))
+    return rows, [ast.ColumnRef(fields=(ast.String(sval="txngate_row"), ast.String(sval=c))) for c in names]
 
 
 def _correlated_row_quantified(n: ast.Node) -> ast.Node | None:
@@ -5350,14 +5360,9 @@ def _correlated_row_quantified(n: ast.Node) -> ast.Node | None:
             and isinstance(n.testexpr, ast.RowExpr) and len(n.testexpr.args or ()) > 1 and _reads_outer(n.subselect)):
         return None
     op = n.operName[-1].sval if n.operName else "="
-    targets = _leftmost(n.subselect).targetList or ()
-    if op not in ("=", "<>", "<", "<=", ">", ">=") or any(isinstance(getattr(t.val, "fields", (None,))[-1], ast.A_Star) for t in targets):
+    if op not in ("=", "<>", "<", "<=", ">", ">=") or (found := _subquery_rows(n.subselect, len(n.testexpr.args))) is None:
         return None
-    if len(targets) != len(n.testexpr.args):
-        raise SqlError(SYNTAX_ERROR, "subquery has too many columns" if len(targets) > len(n.testexpr.args) else "subquery has too few columns")
-    names = [f"txngate_field{i}" for i in range(len(targets))]
-    rows = ast.RangeSubselect(subquery=n.subselect, alias=ast.Alias(aliasname="txngate_row", colnames=tuple(ast.String(sval=c) for c in names)))
-    fields = [ast.ColumnRef(fields=(ast.String(sval="txngate_row"), ast.String(sval=c))) for c in names]
+    rows, fields = found
     compared = _row_compared(op, n.testexpr.args, fields)
     decided = "CASE WHEN bool_or(_arg1) THEN true WHEN bool_or(_arg2 IS NULL) THEN NULL ELSE false END" \
         if n.subLinkType == SubLinkType.ANY_SUBLINK else \

@@ -31,9 +31,8 @@ from pglast.enums import A_Expr_Kind, CoercionForm, SortByDir, SortByNulls
 
 from planner.errors import SqlError, not_supported, undefined
 from planner.pgcatalog import expand, raised
-from planner.resolve import column_type, row_columns, text_function, typed_text
+from planner.resolve import column_type, pg_type_of, row_columns, text_function, typed_text
 from planner.sqltypes import typed_literal
-from values import PG_TYPE_BY_SQL
 
 JSON_TYPES = ("json", "jsonb")
 
@@ -450,9 +449,8 @@ def _not_of_kind(name: str, n: ast.Node, columns: dict[str, str]) -> str | None:
         declared = column_type(n, columns)
         if declared is None or name == "array_to_json" and declared.endswith("[]"):
             return None
-        base = declared.removesuffix("[]")
-        t = PG_TYPE_BY_SQL.get(base.split("(")[0] if base.startswith(("numeric(", "varchar(", "char(")) else base)
-        return None if t is None else t.display + "[]" * declared.endswith("[]")
+        found = pg_type_of(declared)
+        return None if found is None else found[0].display + "[]" * found[1]
     return None
 
 

@@ -42,7 +42,7 @@ from planner.parse import figure_name
 from planner.sqltypes import INTEGER_TYPES
 from values import PG_TYPE_BY_SQL, PgType
 
-__all__ = ["ColumnTypes", "column_type", "resolve", "row_columns", "scalar_in_from", "scoped", "scoped_type"]
+__all__ = ["ColumnTypes", "column_type", "pg_type_of", "resolve", "row_columns", "scalar_in_from", "scoped", "scoped_type"]
 
 #: the type of a FROM item's column that is known to exist but whose type is not (never recorded)
 _UNTYPED = None
@@ -479,15 +479,21 @@ def _set_operation_clash(op: str, left: str | None, right: str | None) -> SqlErr
     return None
 
 
-def _registered(sql_type: str | None) -> tuple[PgType, bool] | None:
-    """The registry's type of a canonical type name and whether it is an
-    array of it; None when not registered (an enum's, a catalog type's)."""
+def pg_type_of(sql_type: str | None) -> tuple[PgType, bool] | None:
+    """The registry's type of a canonical type name (its typmod aside) and
+    whether it is an array of it; None when not registered (an enum's)."""
     if sql_type is None:
         return None
     base = sql_type.removesuffix("[]")
     base = base.split("(")[0] if base.startswith(("numeric(", "varchar(", "char(")) else base
     t = PG_TYPE_BY_SQL.get(base)
-    return None if t is None or t.category not in "NSDTBU" else (t, sql_type.endswith("[]"))
+    return None if t is None else (t, sql_type.endswith("[]"))
+
+
+def _registered(sql_type: str | None) -> tuple[PgType, bool] | None:
+    """``pg_type_of``, of the categories a set operation matches (not a catalog type's)."""
+    found = pg_type_of(sql_type)
+    return found if found is not None and found[0].category in "NSDTBU" else None
 
 
 def _set_operation_type(left: str | None, right: str | None) -> str | None:
