@@ -311,8 +311,11 @@ class Binder:
             jsonops.canonical_outputs(node, columns)
             for leaf in (decimals.set_operation_leaves(node) or ()) if node.op is not None and node.op.name != "SETOP_NONE" else ():
                 jsonops.canonical_outputs(leaf, columns, ("jsonb",))  # each arm's computed jsonb, as the column prints
+            texted = {}
             for i in exact_divisions(node, columns):
-                node.targetList[i].val = _exact_division(node.targetList[i].val, columns)
+                texted[i] = copy_tree(node.targetList[i].val)
+                node.targetList[i].val = _shown_numeric(node.targetList[i].val, columns)
+            sorted_by_values(node, texted)
             for leaf in (decimals.set_operation_leaves(node) or ()) if node.op is not None and node.op.name != "SETOP_NONE" else (node,):
                 _carried_intervals(leaf, columns)
         if self.dialect == "duckdb":
@@ -711,7 +714,7 @@ class Binder:
                 and not n.agg_order and self.dialect == "duckdb" and _is_interval(n.args[0], self._columns):
             return _interval_aggregate(n)
         if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in ("scale", "min_scale") and len(n.funcname) == 1 and len(n.args or ()) == 1 \
-                and self.dialect == "duckdb" and (by_arms := _scale_by_arms(n)) is not None:
+                and self.dialect == "duckdb" and (by_arms := _scale_by_arms(n, self._columns)) is not None:
             return by_arms
         if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "make_interval" and len(n.funcname) == 1 and self.dialect == "duckdb" \
                 and not n.over:
@@ -1578,6 +1581,8 @@ class Binder:
                     if isinstance(a, ast.ColumnRef) and len(a.fields) == 1 and isinstance(a.fields[0], ast.String) \
                             and a.fields[0].sval in self._nullable and (found := row_columns(a, self._columns)) is not None and found[1] is None:
                         self._missing_row_null(a, None)
+            if n.funcname[-1].sval in jsonops.BUILT and self.dialect == "duckdb":
+                n.args = tuple(_shown_json(a, self._columns) for a in n.args or ())
             return jsonops.rewrite_function(n, self._columns)
         if isinstance(n, ast.RangeFunction):
             return jsonops.rewrite_table_function(n, self._row_type)
@@ -2867,7 +2872,7 @@ def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
         and getattr(select, "withClause", None) is None
     passed = any(isinstance(t.val, (ast.FuncCall, ast.SubLink, ast.TypeCast, ast.A_ArrayExpr, *_RESOLVED)) or (not one_table and isinstance(t.val, ast.ColumnRef))
                  for t in targets)
-    divided = any(isinstance(t.val, (ast.FuncCall, ast.A_Expr, ast.TypeCast)) for t in targets)
+    divided = any(isinstance(t.val, (ast.FuncCall, ast.A_Expr, ast.TypeCast, ast.CaseExpr, ast.CoalesceExpr)) for t in targets)
     if not (passed or divided):
         return kinds  # a point SELECT of plain columns: nothing to look up
     found = _found(columns())
@@ -4069,13 +4074,19 @@ def _check_div_arguments(fc: ast.FuncCall, columns: dict[str, str]) -> None:
 #: functions PostgreSQL has for integer and bigint alone (of smallint arguments: 42725)
 _INT4_INT8_ONLY = {"to_hex", "gcd", "lcm"}
 
-def _scale_by_arms(fc: ast.FuncCall) -> ast.Node | None:
+def _scale_by_arms(fc: ast.FuncCall, columns: dict[str, str]) -> ast.Node | None:
     """scale(CASE ...), scale(COALESCE(...)) and scale(NULLIF(a, b)) as the
     scale of the arm each row takes: PostgreSQL's numeric keeps each value's
     own scale (an integer arm's is 0), where the engine's CASE is of one
     type (its scale the widest arm's: a wrong answer); through abs() and a
-    sign too. GREATEST and LEAST are refused; None for any other argument."""
+    sign too. Where every arm's scale is known, the display scale the
+    outputs print (``_shown_scale``: GREATEST and LEAST of two too); else
+    each arm's scale() (GREATEST and LEAST are refused); None for any other
+    argument."""
     arg, name = fc.args[0], fc.funcname[-1].sval
+    if name == "scale" and (shown := _shown_scale(arg, columns)) is not None:
+        return ast.CaseExpr(args=(ast.CaseWhen(expr=ast.NullTest(arg=copy_tree(arg), nulltesttype=NullTestType.IS_NULL),
+                                               result=ast.A_Const(isnull=True)),), defresult=shown)
     while isinstance(arg, ast.FuncCall) and arg.funcname[-1].sval == "abs" and len(arg.args or ()) == 1 and not arg.over \
             or isinstance(arg, ast.A_Expr) and arg.kind == A_Expr_Kind.AEXPR_OP and arg.lexpr is None and arg.name[-1].sval in ("-", "+"):
         arg = arg.args[0] if isinstance(arg, ast.FuncCall) else arg.rexpr  # (abs and a sign keep each value's scale)
@@ -4302,20 +4313,66 @@ def exact_divisions(select: ast.Node, columns: dict[str, str]) -> list[int]:
     if not isinstance(select, ast.SelectStmt) or not select.targetList or (select.op is not None and select.op.name != "SETOP_NONE"):
         return []
     names = p.result_names(select) or []
-    referred = set()
-    for clause in (select.sortClause, select.groupClause, select.havingClause):
-        for n in walk(clause) if clause is not None else ():
-            if isinstance(n, ast.ColumnRef) and len(n.fields) == 1 and isinstance(n.fields[0], ast.String):
-                referred.add(n.fields[0].sval)
-            elif isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
-                referred.add(n.val.ival)
+    referred, grouped = _referred_outputs(select.sortClause), _referred_outputs((select.groupClause, select.havingClause))
     out = []
     for i, t in enumerate(select.targetList):
-        if (i + 1) in referred or (i < len(names) and names[i] in referred):
-            continue
+        named = {i + 1, names[i] if i < len(names) else None}
         if _is_exact_division(t.val, columns):
-            out.append(i)
+            if not named & (referred | grouped):
+                out.append(i)
+        elif not named & grouped and not select.distinctClause and _shown_scale(t.val, columns) is not None:
+            out.append(i)  # (ORDER BY it sorts by its value: ``sorted_by_values``)
     return out
+
+
+def _referred_outputs(clauses) -> set:
+    """The output names and positions ``clauses`` refer to."""
+    referred = set()
+    for n in walk(clauses):
+        if isinstance(n, ast.ColumnRef) and len(n.fields) == 1 and isinstance(n.fields[0], ast.String):
+            referred.add(n.fields[0].sval)
+        elif isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
+            referred.add(n.val.ival)
+    return referred
+
+
+def sorted_by_values(select: ast.SelectStmt, outputs: dict[int, ast.Node]) -> None:
+    """ORDER BY keys that name or number an output computed as its text
+    (``outputs``: position -> the value it was computed from) sort by a
+    copy of that value: by number, not by the text."""
+    names = p.result_names(select) or []
+    for key in select.sortClause or ():
+        n = key.node
+        i = n.val.ival - 1 if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer) else \
+            names.index(n.fields[0].sval) if isinstance(n, ast.ColumnRef) and len(n.fields) == 1 and isinstance(n.fields[0], ast.String) \
+            and n.fields[0].sval in names else None
+        if i in outputs:
+            key.node = copy_tree(outputs[i])
+
+
+def _shown_scale(v: ast.Node, columns: dict[str, str]) -> ast.Node | None:
+    """The display scale of each value of an output numeric whose scale
+    varies by row (decimals.Scales.display_scale), or None."""
+    return decimals.Scales(columns, lambda x: _operand_type(x, columns, floats=True)).display_scale(v)
+
+
+def _shown_json(v: ast.Node, columns: dict[str, str]) -> ast.Node:
+    """A json constructor's argument: a numeric whose scale varies by row
+    as the json number of each value's own places (``_shown_numeric``)."""
+    if _shown_scale(v, columns) is None or _is_exact_division(v, columns):
+        return v
+    return ast.TypeCast(arg=_shown_numeric(v, columns), typeName=ast.TypeName(names=(ast.String(sval="json"),), typemod=-1))
+
+
+def _shown_numeric(v: ast.Node, columns: dict[str, str]) -> ast.Node:
+    """An output column ``exact_divisions`` chose as its text: a quotient's
+    (``_exact_division``), or a numeric's at each value's own display scale
+    (txngate_numeric_places cuts the engine's common scale to it: the
+    digits it drops are zeros)."""
+    shown = _shown_scale(v, columns)
+    if shown is None or _is_exact_division(v, columns):
+        return _exact_division(v, columns)
+    return ast.FuncCall(funcname=(ast.String(sval="txngate_numeric_places"),), args=(_cast_to(v, "text"), shown))
 
 
 #: the operand types whose cast to numeric(p,s) DuckDB computes as PostgreSQL does
@@ -4513,8 +4570,13 @@ def _decimal_quotients(node: ast.Node, columns: dict[str, str]) -> set[int]:
     over whole columns (``_fixed_quotient``: 0.4 s a million rows).
     Returns the ids of the casts made (of text: never a float's digits)."""
     made: set[int] = set()
+    shown: set[int] = set()
 
     def exact(c, allowed: bool, texted: bool = False):
+        if texted and isinstance(c, ast.Node) and id(c) not in shown and not _is_exact_division(c, columns) \
+                and _shown_scale(c, columns) is not None:
+            shown.add(id(c))  # (its text is a cast of it to text: visited next)
+            return _shown_numeric(c, columns)  # (COALESCE(n, 0)::text: each value's own places)
         if isinstance(c, ast.Node) and _is_exact_division(c, columns):
             if allowed or not _per_row(c):
                 if texted:  # (x / y)::text, x / y || 'm': the quotient's own text, PostgreSQL's digit for digit (not 20 places)

@@ -27,7 +27,7 @@ import re
 from typing import Callable
 
 from pglast import ast
-from pglast.enums import A_Expr_Kind
+from pglast.enums import A_Expr_Kind, MinMaxOp, NullTestType
 
 from planner.errors import not_supported
 from planner.parse import copy_tree, walk
@@ -172,6 +172,93 @@ class Scales:
             target = max(_significant_places(v, sc) for v, sc in zip(values, scales) if sc is not None and sc >= 0)
         return [v if sc is None or sc < 0 else ast.TypeCast(arg=v, typeName=_numeric(target)) for v, sc in zip(values, scales)]
 
+    def display_scale(self, n: ast.Node) -> ast.Node | None:
+        """An expression of the display scale PostgreSQL's numeric gives each
+        value of ``n`` where it varies from row to row (a CASE, COALESCE,
+        NULLIF or GREATEST/LEAST of two whose arms differ in scale, through + - *, a sign, abs,
+        sum and round): ``COALESCE(price, 0)`` prints '0' where price is
+        NULL, the engine's one scale '0.00'. None where the scale is the
+        same for every row, or not known (an unconstrained column's), or
+        finding it would evaluate a condition twice that is volatile or
+        holds a subquery."""
+        shown = self._display(n)
+        return shown if isinstance(shown, ast.Node) else None
+
+    def _display(self, n: ast.Node | None):
+        """``n``'s display scale: an int when it is one for every row,
+        _NULL for a NULL constant, an expression when it varies, None
+        when not known."""
+        if n is None or isinstance(n, ast.A_Const) and n.isnull:
+            return _NULL
+        if isinstance(n, ast.A_Const) and isinstance(n.val, ast.Float):
+            return constant_places(n.val.fval)
+        if self.integer(n) or isinstance(n, ast.A_Const) and isinstance(n.val, ast.Integer):
+            return 0
+        if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and n.typeName.names[-1].sval in ("numeric", "decimal"):
+            if n.typeName.typmods:
+                return self.scale(n)
+            if isinstance(n.arg, ast.A_Const) and isinstance(n.arg.val, (ast.Float, ast.String)):
+                return constant_places(getattr(n.arg.val, "fval", None) or n.arg.val.sval)
+            return self._display(n.arg) if self.operand_type(n.arg) in ("numeric", *INTEGER_TYPES) else None
+        if isinstance(n, ast.ColumnRef):
+            return self.scale(n) if column_type(n, self.columns, "") != "numeric" else None  # (unconstrained: each value's own)
+        if isinstance(n, ast.CaseExpr):
+            if not all(_copyable(x) for x in (n.arg, *(w.expr for w in n.args))):
+                return None
+            arms = [self._display(w.result) for w in n.args] + [self._display(n.defresult)]
+            return _chosen(arms, lambda shown: ast.CaseExpr(arg=copy_tree(n.arg), args=tuple(
+                ast.CaseWhen(expr=copy_tree(w.expr), result=s) for w, s in zip(n.args, shown)), defresult=shown[-1]))
+        if isinstance(n, ast.CoalesceExpr):
+            if not all(_copyable(a) for a in n.args[:-1]):
+                return None
+            arms = [self._display(a) for a in n.args]
+            return _chosen(arms, lambda shown: ast.CaseExpr(args=tuple(
+                ast.CaseWhen(expr=ast.NullTest(arg=copy_tree(a), nulltesttype=NullTestType.IS_NOT_NULL), result=s)
+                for a, s in zip(n.args[:-1], shown)), defresult=shown[-1]))
+        if isinstance(n, ast.MinMaxExpr) and len(n.args) == 2 and all(_copyable(a) for a in n.args):
+            # PostgreSQL keeps the first of equal values: the second is taken only when it is greater (less)
+            first, second = n.args
+            shown = [self._display(first), self._display(second)]
+            taken = ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval=">" if n.op == MinMaxOp.IS_GREATEST else "<"),),
+                               lexpr=copy_tree(second), rexpr=copy_tree(first))
+            return _chosen(shown, lambda s: ast.CaseExpr(args=(
+                ast.CaseWhen(expr=ast.NullTest(arg=copy_tree(first), nulltesttype=NullTestType.IS_NULL), result=s[1]),
+                ast.CaseWhen(expr=taken, result=copy_tree(s[1]))), defresult=s[0]))
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_NULLIF:
+            compared = self.operand_type(n.rexpr)  # (beside a float, the value is the float's)
+            return self._display(n.lexpr) if compared in ("numeric", *INTEGER_TYPES) or _constant(n.rexpr) else None
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-") and n.lexpr is None:
+            return self._display(n.rexpr)
+        if isinstance(n, ast.A_Expr) and n.kind == A_Expr_Kind.AEXPR_OP and n.name[-1].sval in ("+", "-", "*"):
+            left, right = self._display(n.lexpr), self._display(n.rexpr)
+            if left is None or right is None or left is _NULL or right is _NULL:
+                return None if left is None or right is None else _NULL
+            if isinstance(left, int) and isinstance(right, int):
+                return left + right if n.name[-1].sval == "*" else max(left, right)
+            if n.name[-1].sval == "*":
+                return ast.A_Expr(kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval="+"),), lexpr=_scale_node(left), rexpr=_scale_node(right))
+            return ast.MinMaxExpr(op=MinMaxOp.IS_GREATEST, args=(_scale_node(left), _scale_node(right)))
+        if isinstance(n, ast.FuncCall) and len(n.funcname) == 1 and not n.agg_star:
+            return self._call_display(n)
+        return self.scale(n) if self.operand_type(n) == "numeric" else None
+
+    def _call_display(self, n: ast.FuncCall):
+        name, args = n.funcname[-1].sval, list(n.args or ())
+        if name == "abs" and len(args) == 1 and not n.over:
+            return self._display(args[0])
+        if name in ("round", "trunc") and len(args) == 2:
+            return self.scale(n)
+        if name in ("round", "trunc", "floor", "ceil", "ceiling") and len(args) == 1:
+            return 0 if self._display(args[0]) is not None else None
+        if name == "sum" and len(args) == 1 and not n.agg_order:
+            shown = self._display(args[0])
+            if not isinstance(shown, ast.Node):
+                return shown  # (of one scale: that one)
+            if n.agg_distinct or not _copyable(n.agg_filter) or n.over is not None and not _copyable(n.over):
+                return None
+            return ast.FuncCall(funcname=(ast.String(sval="max"),), args=(shown,), agg_filter=copy_tree(n.agg_filter), over=copy_tree(n.over))
+        return self.scale(n) if self.operand_type(n) == "numeric" else None
+
     def exact_remainder(self, n: ast.Node) -> ast.Node | None:
         """``a % b`` / ``mod(a, b)`` of numerics and ``div(a, b)`` as calls of
         local_exec.numeric's exact functions (DuckDB computes them in double
@@ -190,6 +277,40 @@ class Scales:
         text = [ast.TypeCast(arg=x, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1)) for x in (a, b)]
         call = ast.FuncCall(funcname=(ast.String(sval=fn),), args=tuple(text))
         return ast.TypeCast(arg=call, typeName=_numeric(max(sa, sb, 0) if name == "mod" else 0))
+
+
+#: the display scale of a NULL constant: any (its value prints as NULL)
+_NULL = object()
+
+#: functions whose value differs between two calls in one row: a condition holding one is not evaluated twice
+_VOLATILE = {"random", "nextval", "setval", "gen_random_uuid", "uuid_generate_v4", "clock_timestamp", "timeofday", "txid_current",
+             "pg_sleep", "random_normal"}
+
+
+def _copyable(n) -> bool:
+    """Whether ``n`` may be evaluated a second time for its scale: no
+    subquery, no volatile function."""
+    return n is None or not any(isinstance(x, ast.SubLink) or isinstance(x, ast.FuncCall) and x.funcname[-1].sval in _VOLATILE
+                                for x in walk(n))
+
+
+def _chosen(arms: list, build: Callable[[list], ast.Node]):
+    """The display scale of a choice among ``arms`` (their scales): an int
+    when every arm that is not NULL has that one, the expression ``build``
+    makes of their scales when they differ, None when one is not known."""
+    if any(a is None for a in arms):
+        return None
+    fixed = {a for a in arms if isinstance(a, int)}
+    if all(a is _NULL or isinstance(a, int) for a in arms) and len(fixed) <= 1:
+        return fixed.pop() if fixed else _NULL
+    return build([_scale_node(a) for a in arms])
+
+
+def _scale_node(shown) -> ast.Node:
+    """A display scale as an expression (a NULL constant's: 0)."""
+    if isinstance(shown, ast.Node):
+        return shown
+    return ast.A_Const(val=ast.Integer(ival=0 if shown is _NULL else shown))
 
 
 def set_operation_leaves(n: ast.SelectStmt) -> list[ast.SelectStmt] | None:

@@ -327,7 +327,7 @@ def rewrite_function(fc: ast.FuncCall, columns: dict[str, str]) -> ast.Node | No
     """A json function as its local_exec.jsonb expression (None: not one)."""
     name = _name(fc)
     args = list(fc.args or ())
-    if name in _BUILT and not fc.agg_star and not fc.func_variadic:
+    if name in BUILT and not fc.agg_star and not fc.func_variadic:
         if name in ("row_to_json", "array_to_json") and args and fc.over is None and (wrong := _not_of_kind(name, args[0], columns)) is not None:
             raise undefined("function", f"function {name}({', '.join([wrong] + ['boolean'] * (len(args) - 1))}) does not exist")
         if name.endswith("build_object") and any(_not_scalar(k, columns) for k in args[::2]):
@@ -434,7 +434,8 @@ def _as_json(n: ast.Node, columns: dict[str, str]) -> ast.Node:
 
 
 #: the json constructors written as PostgreSQL's text (``_built``)
-_BUILT = {f"{p}_{f}" for p in JSON_TYPES for f in ("build_object", "build_array", "agg", "object_agg")} | {"to_json", "to_jsonb", "row_to_json",
+#: the functions that build json of their arguments (``_built``)
+BUILT = {f"{p}_{f}" for p in JSON_TYPES for f in ("build_object", "build_array", "agg", "object_agg")} | {"to_json", "to_jsonb", "row_to_json",
                                                                                                         "array_to_json"}
 
 

@@ -1266,6 +1266,9 @@ def macros() -> tuple[str, ...]:
         format_type_sql(),
         # a character(n) value as text, without its padding (rtrim only where there is a space to trim: it is slow)
         "CREATE OR REPLACE MACRO txngate_unpad(s) AS CASE WHEN ends_with(s, ' ') THEN rtrim(s) ELSE s END",
+        # a numeric's text at display scale d (its own places d or more: the digits past d are zeros)
+        "CREATE OR REPLACE MACRO txngate_numeric_places(t, d) AS CASE WHEN d <= 0 THEN split_part(t, '.', 1) "
+        "ELSE split_part(t, '.', 1) || '.' || rpad(split_part(t, '.', 2), d, '0') END",
         # information_schema._pg_expandarray(a): rows (x, n) of the elements and their positions
         "CREATE OR REPLACE MACRO txngate_expandarray(a) AS list_transform(range(1, len(a) + 1), lambda _li: {'x': a[_li], 'n': _li})",
         # the dimensions of a (nested) list: its type's count of [], and the length of dimension d (the first element's at d > 1)

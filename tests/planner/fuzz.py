@@ -611,8 +611,10 @@ def _round_of_double(sql: str, got: Outcome, expected: Outcome) -> bool:
 
 def _numeric_text_places(sql: str, got: Outcome, expected: Outcome) -> bool:
     """A numeric's text (a cast to text, a union with text) with its column's places where PostgreSQL keeps each
-    value's own: ``COALESCE(n, id)::text`` of an integer id is '4.000' here, '4' in PostgreSQL (txngate keeps no
-    per-value display scale); the numbers are equal."""
+    value's own: the output of a set operation's arms of different scales, or of max/min of a CASE or COALESCE
+    (``max(COALESCE(n, id))::text`` of an integer id is '4.000' here, '4' in PostgreSQL: txngate works out each
+    value's display scale for CASE, COALESCE, NULLIF, GREATEST/LEAST of two, + - *, abs, round and sum, and
+    keeps none through a set operation or max/min); the numbers are equal."""
     if got.sqlstate or expected.sqlstate or got.rows is None or expected.rows is None or len(got.rows) != len(expected.rows):
         return False
     differ = False
@@ -639,7 +641,8 @@ def _long_interval(sql: str, got: Outcome, expected: Outcome) -> bool:
 
 def _json_numeric_scale(sql: str, got: Outcome, expected: Outcome) -> bool:
     """A numeric in a json document printed with its column's scale: PostgreSQL keeps a scale per value
-    (to_jsonb(CASE WHEN b THEN n ELSE 0 END) writes 0 where txngate writes 0.000), the documents are equal;
+    (to_jsonb(x) of a union's column x of n and id writes 1 where txngate writes 1.000: ``_numeric_text_places``),
+    the documents are equal;
     and jsonb equal as values but not as text (42.000 and 42) are one row to PostgreSQL's UNION (and meet in its
     INTERSECT), two to txngate's."""
     import json
@@ -779,9 +782,9 @@ REPRODUCTIONS = {
     "float accumulation": "SELECT avg(f) FROM fz",
     "quotient scale": "SELECT scale(100.0 / 2)",
     "subquery in an array function": "SELECT id, cardinality(ARRAY(SELECT generate_series(1, 3))) FROM fz ORDER BY id",
-    "json numeric scale": "SELECT id, to_jsonb(CASE WHEN bo THEN n ELSE 0 END) FROM fz ORDER BY id",
+    "json numeric scale": "SELECT id, to_jsonb(x) FROM (SELECT id, n AS x FROM fz UNION ALL SELECT id, id FROM fz) q ORDER BY 1, 2",
     "first error": "SELECT 1 / (id - 6), i + 1 FROM fz",
-    "numeric text places": "SELECT id, COALESCE(n, id)::text FROM fz ORDER BY id",
+    "numeric text places": "SELECT bo, max(COALESCE(n, id))::text FROM fz GROUP BY bo ORDER BY bo",
     "long interval": "SELECT id, iv * 1e6 FROM fz ORDER BY id",
     "array extreme of a subquery": "SELECT max(ARRAY[s = ALL (a)]) FROM fz",
     "equal intervals": "SELECT justify_hours(iv) AS x FROM fz UNION ALL SELECT iv FROM fz UNION ALL SELECT justify_days(iv) FROM fz"

@@ -2286,6 +2286,24 @@ NUMERIC_SIGNS = [
 ]
 
 
+#: each numeric value prints with its own display scale where a CASE, COALESCE, NULLIF or GREATEST/LEAST chooses between
+#: scales: COALESCE(price, 0) is '0' where price is NULL (was '0.00', the engine's one scale), in the output, its text and json
+DISPLAY_SCALES = [
+    "CREATE TABLE dsc (id int, p numeric(8,2), q numeric(6,3), i int, b boolean, f float8)",
+    "INSERT INTO dsc VALUES (1, 1.50, 0.125, 3, true, 1.5), (2, NULL, NULL, NULL, false, NULL), (3, -2.00, 7, 0, NULL, -1),"
+    " (4, 0.00, NULL, 5, true, 0)",
+    "SELECT id, COALESCE(p, 0), COALESCE(q, p, i), CASE WHEN b THEN p ELSE 0 END, CASE WHEN b THEN q WHEN NOT b THEN 1.5 END FROM dsc ORDER BY id",
+    "SELECT id, NULLIF(COALESCE(p, 0), 0), GREATEST(p, 0), LEAST(q, 1), GREATEST(0, q), -COALESCE(p, 2), abs(COALESCE(q, -1)) FROM dsc ORDER BY id",
+    "SELECT id, COALESCE(p, 0) + 1, COALESCE(p, 0) * COALESCE(q, 2), COALESCE(p, i) - 0.5, round(COALESCE(p, 0), 1) FROM dsc ORDER BY id",
+    "SELECT b, sum(COALESCE(p, 0)), COALESCE(sum(q), 0), sum(CASE WHEN i > 2 THEN p ELSE 0 END) FILTER (WHERE id > 1) FROM dsc GROUP BY b ORDER BY b",
+    "SELECT id, COALESCE(p, 0)::text, COALESCE(q, i) || '|', to_jsonb(COALESCE(p, 0)), json_build_object('k', CASE WHEN b THEN q ELSE 0 END),"
+    " scale(GREATEST(p, 0)), scale(COALESCE(q, i)) FROM dsc ORDER BY id",
+    "SELECT COALESCE(p, f), NULLIF(p, 1.5::float8), CASE WHEN b THEN p ELSE f END, pg_typeof(COALESCE(p, 0)) FROM dsc ORDER BY id",
+    "SELECT id, COALESCE(p, 0) AS z FROM dsc ORDER BY z, id",  # (ordered by it: the engine's value)
+    "SELECT jsonb_agg(COALESCE(p, 0) ORDER BY id), sum(COALESCE(p, 0)) OVER () FROM dsc GROUP BY id ORDER BY id",
+]
+
+
 #: a subquery's computed output is of its own type, not of a table's column that has its name: c || '  ' AS c is text
 #: (it was read as the char(3) column c: trimmed, length 1 not 3), max(varchar) is text, COALESCE of a char(n) character
 SUBQUERY_OUTPUTS = [
@@ -2387,6 +2405,7 @@ DIFFERENTIAL = {
     "similar_substrings": (SIMILAR_SUBSTRINGS, ("ssim",)),
     "regex_lines": (REGEX_LINES, ("rxl",)),
     "numeric_signs": (NUMERIC_SIGNS, ("nsg",)),
+    "display_scales": (DISPLAY_SCALES, ("dsc",)),
     "subquery_outputs": (SUBQUERY_OUTPUTS, ("sqo",)),
     "run_time_units": (RUN_TIME_UNITS, ()),
     "integer_series": (INTEGER_SERIES, ()),
