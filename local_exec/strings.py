@@ -340,34 +340,36 @@ MACROS = (
     "THEN s ELSE CAST(CAST('[22P02] invalid input syntax for type ' || t || ': \"' || s || '\"' AS DOUBLE) AS VARCHAR) END",
     # text PostgreSQL's real and double precision input take, as it is (DuckDB's cast reads '1_000', and overflows to
     # infinity or underflows to 0 where PostgreSQL refuses with 22003)
-    "CREATE OR REPLACE MACRO txngate_float_text(s, t) AS CASE WHEN s IS NULL THEN NULL "
+    # (list_transform([s_in], lambda s: ...)[1]: the argument computed once, however often the body names it; macros
+    # nest, and a json member's text read through three of them was a Python call 50 times over)
+    "CREATE OR REPLACE MACRO txngate_float_text(s_in, t) AS list_transform([s_in], lambda s: CASE WHEN s IS NULL THEN NULL "
     "WHEN regexp_full_match(s, '[ \t\n\r\v\f]*[+-]?(nan|inf|infinity)[ \t\n\r\v\f]*', 'i') THEN s "
     "WHEN NOT regexp_full_match(s, '[ \t\n\r\v\f]*[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?[ \t\n\r\v\f]*') "
     "THEN CAST(CAST('[22P02] invalid input syntax for type ' || t || ': \"' || s || '\"' AS DOUBLE) AS VARCHAR) "
     "WHEN abs(CAST(s AS DOUBLE)) > CASE WHEN t = 'real' THEN 3.4028234663852886e38 ELSE 1.7976931348623157e308 END "
     "OR (abs(CAST(s AS DOUBLE)) < CASE WHEN t = 'real' THEN 1.1754943508222875e-38 ELSE 2.2250738585072014e-308 END "
     "AND regexp_matches(regexp_extract(s, '^[^eE]*'), '[1-9]')) "
-    "THEN CAST(CAST('[22003] \"' || trim(s, ' \t\n\r\v\f') || '\" is out of range for type ' || t AS DOUBLE) AS VARCHAR) ELSE s END",
-    "CREATE OR REPLACE MACRO txngate_boolean_text(s) AS CASE WHEN s IS NULL THEN NULL "
+    "THEN CAST(CAST('[22003] \"' || trim(s, ' \t\n\r\v\f') || '\" is out of range for type ' || t AS DOUBLE) AS VARCHAR) ELSE s END)[1]",
+    "CREATE OR REPLACE MACRO txngate_boolean_text(s_in) AS list_transform([s_in], lambda s: CASE WHEN s IS NULL THEN NULL "
     "WHEN lower(trim(s, ' \t\n\r\v\f')) IN (" + ", ".join(f"'{w}'" for w, v in BOOLEAN_WORDS.items() if v) + ") THEN true "
     "WHEN lower(trim(s, ' \t\n\r\v\f')) IN (" + ", ".join(f"'{w}'" for w, v in BOOLEAN_WORDS.items() if not v) + ") THEN false "
-    "ELSE CAST(CAST('[22P02] invalid input syntax for type boolean: \"' || s || '\"' AS DOUBLE) AS BOOLEAN) END",
-    "CREATE OR REPLACE MACRO txngate_zone_text(s) AS CASE WHEN regexp_matches(s, '" + _ZONED + "') AND "
+    "ELSE CAST(CAST('[22P02] invalid input syntax for type boolean: \"' || s || '\"' AS DOUBLE) AS BOOLEAN) END)[1]",
+    "CREATE OR REPLACE MACRO txngate_zone_text(s_in) AS list_transform([s_in], lambda s: CASE WHEN regexp_matches(s, '" + _ZONED + "') AND "
     "(" + _FIXED_ZONES + ")[lower(regexp_extract(s, '" + _ZONED + "', 2))] IS NOT NULL THEN regexp_extract(s, '" + _ZONED + "', 1) "
     "|| CASE WHEN strpos(regexp_extract(s, '" + _ZONED + "', 1), ':') = 0 THEN ' 00:00' ELSE '' END "
-    "|| (" + _FIXED_ZONES + ")[lower(regexp_extract(s, '" + _ZONED + "', 2))] ELSE s END",
-    "CREATE OR REPLACE MACRO txngate_zone_dropped(s) AS CASE WHEN regexp_matches(s, '" + _ZONED + "') AND "
+    "|| (" + _FIXED_ZONES + ")[lower(regexp_extract(s, '" + _ZONED + "', 2))] ELSE s END)[1]",
+    "CREATE OR REPLACE MACRO txngate_zone_dropped(s_in) AS list_transform([s_in], lambda s: CASE WHEN regexp_matches(s, '" + _ZONED + "') AND "
     "lower(regexp_extract(s, '" + _ZONED + "', 2)) IN (" + ", ".join(f"'{a}'" for a in sorted(ZONE_ABBREVIATIONS)) + ") "
-    "THEN regexp_extract(s, '" + _ZONED + "', 1) ELSE s END",
-    "CREATE OR REPLACE MACRO txngate_bc_text(s) AS CASE WHEN s IS NULL OR NOT regexp_full_match(s, '" + _BC + "') THEN s "
+    "THEN regexp_extract(s, '" + _ZONED + "', 1) ELSE s END)[1]",
+    "CREATE OR REPLACE MACRO txngate_bc_text(s_in) AS list_transform([s_in], lambda s: CASE WHEN s IS NULL OR NOT regexp_full_match(s, '" + _BC + "') THEN s "
     "WHEN TRY_CAST(regexp_extract(s, '" + _BC + "', 1) AS HUGEINT) = 0 THEN CAST(CAST('[22008] date/time field value out of range: \"' || s || '\"' AS DOUBLE) AS VARCHAR) "
     "ELSE (CASE WHEN TRY_CAST(regexp_extract(s, '" + _BC + "', 1) AS HUGEINT) = 1 THEN '0000' "
     "ELSE '-' || lpad(CAST(TRY_CAST(regexp_extract(s, '" + _BC + "', 1) AS HUGEINT) - 1 AS VARCHAR), 4, '0') END) "
-    "|| regexp_extract(s, '" + _BC + "', 2) END",
+    "|| regexp_extract(s, '" + _BC + "', 2) END)[1]",
     # text the engine's cast reads as it is, else PostgreSQL's reading of its raw text (txngate_datetime_read: a Python call
     # only for the rows the cast does not read)
-    *(f"CREATE OR REPLACE MACRO txngate_{t}_or_read(s, raw, o) AS CASE WHEN s IS NULL OR TRY_CAST(s AS {duck}) IS NOT NULL THEN s "
-      f"ELSE txngate_datetime_read(raw, '{t}', o) END"
+    *(f"CREATE OR REPLACE MACRO txngate_{t}_or_read(s_in, raw, o) AS list_transform([s_in], lambda s: CASE WHEN s IS NULL "
+      f"OR TRY_CAST(s AS {duck}) IS NOT NULL THEN s ELSE txngate_datetime_read(raw, '{t}', o) END)[1]"
       for t, duck in (("date", "DATE"), ("timestamp", "TIMESTAMP"), ("timestamptz", "TIMESTAMPTZ"))),
     "CREATE OR REPLACE MACRO txngate_to_hex(x) AS lower(CASE WHEN typeof(x) IN ('INTEGER', 'SMALLINT') AND x < 0 "
     "THEN hex(CAST(x AS BIGINT) + 4294967296) ELSE hex(x) END)",

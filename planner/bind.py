@@ -34,18 +34,18 @@ from pglast.enums.parsenodes import (FRAMEOPTION_END_OFFSET_FOLLOWING, FRAMEOPTI
                                      FRAMEOPTION_START_OFFSET_PRECEDING)
 
 from planner import decimals, jsonops, locking, recursive, scopes, tochar
-from planner.catalog import Catalog, Relation
+from planner.catalog import Catalog, CompositeType, DomainType, EnumType, Relation
 from planner import functions
-from planner.errors import DATATYPE_MISMATCH, FEATURE_NOT_SUPPORTED, INVALID_DATETIME_FORMAT, INVALID_PARAMETER_VALUE, INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, SYNTAX_ERROR, SqlError, not_supported, undefined
+from planner.errors import CANNOT_COERCE, CHECK_VIOLATION, DATATYPE_MISMATCH, FEATURE_NOT_SUPPORTED, NOT_NULL_VIOLATION, INVALID_DATETIME_FORMAT, INVALID_PARAMETER_VALUE, INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE, SYNTAX_ERROR, SqlError, not_supported, undefined
 from planner import parse as p
 from planner.parse import copy_tree, pg_sql, walk
 from planner.resolve import TEXT_FUNCTIONS, ColumnTypes, column_type, common_number_type, resolve, row_columns, scalar_in_from, scoped, scoped_type, text_function, typed_text
 from planner.pgcatalog import REGPROC_COLUMNS, VECTOR_COLUMNS, expand, pattern_quantifier, raised, replace_children
 from planner.sqltypes import type_name as sql_type_name
-from planner.sqltypes import (BIT_TYPES, TYPE_SCOPE, builtin_type_name, enum_type, is_enum, FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, STORED_PLACES, canonical, fraction_precision, spark_stored_numeric,
+from planner.sqltypes import (BIT_TYPES, builtin_type_name, domain_of, duckdb_type, is_composite, made_type, enum_type, is_enum, FLOAT_NAMES, INTEGER_NAMES, INTEGER_TYPES, STORED_PLACES, canonical, fraction_precision, spark_stored_numeric,
                               special_datetime, typed_literal)
 from values import (CATALOG_TYPES, DATE_ORDER, INTERVAL_STYLE, ArrayLiteralError, ByteaInputError, IntervalSyntax, abbreviation, abbreviation_steps, engine_offset, interval_text,
-                    numeric_zone, parse_array, parse_bytea, qualified_interval, time_text, unit_field)
+                    numeric_zone, parse_array, parse_bytea, qualified_interval, record_input, time_text, unit_field)
 
 #: ``emulation(catalog)`` -> a planner.pgcatalog.PgCatalog for that catalog
 Emulation = Callable[[Catalog], object]
@@ -100,6 +100,7 @@ class Binder:
         self.emulation = emulation
         self._pg = None
         self._cast: set[int] = set()  # ids of nodes already wrapped (in a cast, a CASE)
+        self._structs: list[str] = []  # the STRUCT types of composite casts, by ``txngate_struct(k)`` (``_struct_type``)
         self._trimmed: set[int] = set()  # ids of the rtrim() calls around char(n) operands
         self._columns: dict[str, str] = {}  # declared types of the columns of the statement being rewritten, by name
         self._nullable: set[str] = set()  # ... the names of its FROM items an outer join may give a missing row of
@@ -234,6 +235,9 @@ class Binder:
             return list(n.args)
         if isinstance(n, ast.ColumnRef) and (found := row_columns(n, self._columns)) is not None and found[0]:
             return [ast.ColumnRef(fields=(*n.fields, ast.String(sval=name))) for name, _t in found[0]]
+        if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds and isinstance(made := _made_type(n.typeName), CompositeType) \
+                and made.fields:  # a cast to a composite type: (x).field of each
+            return [ast.A_Indirection(arg=copy_tree(n), indirection=(ast.String(sval=f),)) for f, _t in made.fields]
         return None
 
     def _missing_row_null(self, ref: ast.ColumnRef, present: str | None) -> ast.Node:
@@ -264,13 +268,19 @@ class Binder:
         return self.catalog.column_names(rv, self.search_path)
 
     def _finish(self, pg: str) -> str:
-        return transpile(pg) if self.dialect == "duckdb" else pg
+        if self.dialect != "duckdb":
+            if "txngate_struct(" in pg:
+                raise not_supported("composite types on Spark")
+            return pg
+        sql = transpile(pg)
+        return _STRUCT_TYPE.sub(lambda m: self._structs[int(m.group(1))], sql) if self._structs else sql
 
     def rewrite(self, node: ast.Node, outputs: bool = False) -> ast.Node:
         """A copy of ``node`` rewritten; ``outputs``: it is the statement
         whose result the client gets (computed jsonb is printed canonically)."""
         node = functions.inline(copy_tree(node), self.catalog, self.search_path)  # SQL functions' bodies where they are called
         _without_collations(node)
+        _expand_field_stars(node)
         self._shape(node)
         ctes, char_casts, shapes = set(), False, set()  # one walk for all: the reshaping below is rarely needed
         for n in walk(node):
@@ -446,6 +456,8 @@ class Binder:
             return quantified
         if self.dialect == "duckdb" and (widened := _real_widened(n, self._columns)) is not None:
             return widened
+        if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and id(n) not in self._cast and (made := self._made_type_cast(n)) is not None:
+            return made
         if self.dialect == "duckdb" and id(n) not in self._cast and (ordered := self._enum_ordered(n)) is not None:
             return ordered
         if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "overlaps" and len(n.args or ()) == 4 and not n.over:
@@ -564,6 +576,9 @@ class Binder:
         if self.dialect == "duckdb" and (length := char_cast_length(n)) is not None:
             # character(n): cut to n and padded with spaces to n (DuckDB's CHAR(n) is varchar)
             return expand(f"rpad(CAST(_arg1 AS VARCHAR), {length}, ' ')", [n.arg])
+        if self.dialect == "duckdb" and isinstance(n, ast.TypeCast) and len(n.typeName.arrayBounds or ()) == 1 \
+                and (length := char_cast_length(ast.TypeCast(arg=n.arg, typeName=ast.TypeName(names=n.typeName.names, typmods=n.typeName.typmods)))) is not None:
+            return expand(f"txngate_padded_list(CAST(_arg1 AS VARCHAR[]), {length})", [n.arg])  # character(n)[]: each element so
         if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "div" and len(n.funcname) == 1 and len(n.args or ()) == 2:
             _check_div_arguments(n, self._columns)
         if self.dialect == "duckdb" and (exact := self._scales.exact_remainder(n)) is not None:
@@ -990,6 +1005,60 @@ class Binder:
         else:
             nonzero = ast.A_Const(val=ast.Boolean(boolval=False))
         return ast.FuncCall(funcname=(ast.String(sval="txngate_float_checked"),), args=(n, finite, nonzero))
+
+    def _made_type_cast(self, n: ast.TypeCast) -> ast.Node | None:
+        """A cast to a domain (to its base type, its constraints checked:
+        ``_domain_checked``) or to a composite type (the engine's STRUCT of
+        its fields: a ROW(...) cast field by field to their types, a
+        record's text read as record_in reads it); None for other casts."""
+        made = _made_type(n.typeName)
+        if isinstance(made, DomainType) and not n.typeName.arrayBounds:
+            return self._domain_checked(n.arg, made)
+        if not isinstance(made, CompositeType):
+            return None
+        sql_type = made.sql_type + ("[]" if n.typeName.arrayBounds else "")
+        arg = n.arg
+        if not n.typeName.arrayBounds and isinstance(arg, ast.A_Const) and isinstance(arg.val, ast.String):
+            texts = record_input(arg.val.sval)
+            if len(texts) != len(made.fields):
+                raise SqlError(INVALID_TEXT_REPRESENTATION, f'malformed record literal: "{arg.val.sval}"',
+                               detail="Too few columns." if len(texts) < len(made.fields) else "Too many columns.")
+            arg = ast.RowExpr(args=tuple(ast.A_Const(isnull=True) if t is None else ast.A_Const(val=ast.String(sval=t)) for t in texts),
+                              row_format=CoercionForm.COERCE_EXPLICIT_CALL)
+        if not n.typeName.arrayBounds and isinstance(arg, ast.RowExpr):
+            if len(arg.args or ()) != len(made.fields):
+                raise SqlError(CANNOT_COERCE, f"cannot cast type record to {made.name}",
+                               detail="Input has too few columns." if len(arg.args or ()) < len(made.fields) else "Input has too many columns.")
+            arg = ast.RowExpr(args=tuple(ast.TypeCast(arg=a, typeName=sql_type_name(t)) for a, (_f, t) in zip(arg.args, made.fields)),
+                              row_format=CoercionForm.COERCE_EXPLICIT_CALL)
+        cast = ast.TypeCast(arg=arg, typeName=self._struct_type(sql_type))
+        self._cast.add(id(cast))
+        return cast
+
+    def _struct_type(self, sql_type: str) -> ast.TypeName:
+        """A composite type (or an array of one) as a stand-in type name,
+        ``txngate_struct(k)``, that ``_finish`` replaces by the engine's
+        STRUCT type (which PostgreSQL's syntax cannot write)."""
+        self._structs.append(duckdb_type(sql_type.removesuffix("[]")))
+        return ast.TypeName(names=(ast.String(sval="txngate_struct"),), typmods=(ast.A_Const(val=ast.Integer(ival=len(self._structs) - 1)),),
+                            typemod=-1, arrayBounds=(ast.Integer(ival=-1),) if sql_type.endswith("[]") else None)
+
+    def _domain_checked(self, arg: ast.Node, domain) -> ast.Node:
+        """``arg`` cast to a domain's base type, 23502 when it is NULL and
+        the domain NOT NULL, 23514 when a CHECK is false (a NULL check
+        passes)."""
+        value = ast.TypeCast(arg=arg, typeName=sql_type_name(domain.base))
+        engine = duckdb_type(domain.base)
+        whens = []
+        if domain.not_null:
+            whens.append(ast.CaseWhen(expr=ast.NullTest(arg=copy_tree(value), nulltesttype=NullTestType.IS_NULL),
+                                      result=expand(raised(NOT_NULL_VIOLATION, f"domain {domain.name} does not allow null values", engine), [])))
+        for name, expr in domain.checks:
+            failed = ast.BoolExpr(boolop=BoolExprType.NOT_EXPR, args=(
+                ast.CoalesceExpr(args=(p.with_value(expr, value), ast.A_Const(val=ast.Boolean(boolval=True)))),))
+            whens.append(ast.CaseWhen(expr=failed, result=expand(raised(
+                CHECK_VIOLATION, f'value for domain {domain.name} violates check constraint "{name}"', engine), [])))
+        return ast.CaseExpr(args=tuple(whens), defresult=copy_tree(value)) if whens else value
 
     def _enum_ordered(self, n: ast.Node) -> ast.Node | None:
         """An enum's values where PostgreSQL orders them by their labels'
@@ -1583,7 +1652,10 @@ class Binder:
                         self._missing_row_null(a, None)
             if n.funcname[-1].sval in jsonops.BUILT and self.dialect == "duckdb":
                 n.args = tuple(_shown_json(a, self._columns) for a in n.args or ())
-            return jsonops.rewrite_function(n, self._columns)
+            new = jsonops.rewrite_function(n, self._columns)
+            if isinstance(new, ast.TypeCast) and self.dialect == "duckdb" and (made := self._made_type_cast(new)) is not None:
+                return made  # (json_populate_record as a value: a row of its type)
+            return new
         if isinstance(n, ast.RangeFunction):
             return jsonops.rewrite_table_function(n, self._row_type)
         if isinstance(n, ast.A_Indirection):
@@ -1594,11 +1666,14 @@ class Binder:
 
     def _row_type(self, type_name: ast.TypeName) -> list[tuple[str, ast.TypeName]] | None:
         """The columns (name, type) of the row type of the table or view
-        ``type_name`` names, None when it names none."""
+        ``type_name`` names, or the fields of the composite type it names;
+        None when it names none."""
         if type_name.arrayBounds or len(type_name.names) > 2:
             return None
         names = [x.sval for x in type_name.names]
         rel = self.catalog.lookup(names[-1], names[0] if len(names) == 2 else None, self.search_path)
+        if rel is None and isinstance(made := _made_type(type_name), CompositeType):
+            return [(f, sql_type_name(t)) for f, t in made.fields]
         if rel is None:
             canonical(type_name, array_ok=True)  # 42704 for a type that does not exist
             return None
@@ -1631,6 +1706,9 @@ class Binder:
             if names[-1] in ("pg_typeof", "enum_range", "enum_first", "enum_last") and len(n.args or ()) == 1 \
                     and (enum := self._enum_operand(n.args[0])) is not None:
                 return _enum_function(names[-1], enum)
+            if names[-1] == "pg_typeof" and len(n.args or ()) == 1 and isinstance(n.args[0], ast.TypeCast) \
+                    and isinstance(made := _made_type(n.args[0].typeName), (CompositeType, DomainType)):
+                return _constant(made.name + ("[]" if n.args[0].typeName.arrayBounds else ""))  # (the engine's is its base or a STRUCT)
             if names[-1] == "pg_typeof" and len(n.args or ()) == 1 and (string := _declared_string(n.args[0], _found(self._columns))):
                 base = "character" if string.startswith("char") else "character varying"  # the engine's is text
                 return _constant(base + "[]" if string.endswith("[]") else base)
@@ -2135,6 +2213,9 @@ def column_types(node: ast.Node, catalog: Catalog, search_path: tuple[str, ...])
             rel = catalog.lookup(row_type[-1], row_type[0] if len(row_type) == 2 else None, search_path) if row_type else None
             for col in rel.columns if rel is not None else ():
                 found.setdefault(col.name, set()).add(col.type)
+            made = made_type(row_type) if row_type and rel is None else None
+            for f, t in made.fields if isinstance(made, CompositeType) else ():  # (or a composite type's fields)
+                found.setdefault(f, set()).add(domain_of(t).base if domain_of(t) is not None else t)
     _char_aliases(node, found)
     _numeric_aliases(node, found)
     _json_aliases(node, found)
@@ -2617,14 +2698,18 @@ def _maybe_unconstrained(n: ast.Node | None, columns: dict[str, str]) -> bool:
     """Whether ``n`` may be an unconstrained numeric (DuckDB's 10 places,
     whose text has zeros PostgreSQL's has not), a float or a record: a
     column of such a type or of none known (a whole-row reference too), a
-    cast to numeric, a ROW, or plainly a numeric or float by its operands. (Not any
+    cast to numeric, a ROW or a value of a composite type (``_composite_fields``),
+    or plainly a numeric or float by its operands. (Not any
     expression: ``txngate_cast_text`` names its argument a dozen times,
     and DuckDB copies it into each.)"""
     if isinstance(n, ast.ColumnRef):
-        return isinstance(n.fields[-1], ast.String) and column_type(n, columns, "numeric") in ("numeric", "real", "double precision")
+        return isinstance(n.fields[-1], ast.String) and ((declared := column_type(n, columns, "numeric")) in ("numeric", "real", "double precision")
+                                                         or is_composite(declared))
     if isinstance(n, ast.TypeCast):
-        return _plain_numeric_cast(n) or not n.typeName.arrayBounds and n.typeName.names[-1].sval in FLOAT_NAMES
-    return isinstance(n, ast.RowExpr) or _operand_type(n, columns, floats=True) in ("numeric", "real", "double precision")
+        return _plain_numeric_cast(n) or not n.typeName.arrayBounds and n.typeName.names[-1].sval in FLOAT_NAMES \
+            or _composite_fields(n) is not None
+    return isinstance(n, ast.RowExpr) or _operand_type(n, columns, floats=True) in ("numeric", "real", "double precision") \
+        or _composite_fields(n) is not None
 
 
 def _char_in(n: ast.Node | None, types: dict[str, str]) -> bool:
@@ -2809,6 +2894,54 @@ def _integer_series(n: ast.Node, columns: Callable[[], dict[str, str]]) -> str |
     return None
 
 
+def _expand_field_stars(node: ast.Node) -> None:
+    """``SELECT (x).*`` of a value of a composite type (a cast to one,
+    json_populate_record(NULL::t, ...)) as one output per field, named as
+    the field: ``(x).a, (x).b, ...``."""
+    for n in walk(node):
+        if not isinstance(n, ast.SelectStmt) or not n.targetList:
+            continue
+        targets, changed = [], False
+        for t in n.targetList:
+            v = t.val
+            fields = _composite_fields(v.arg) if isinstance(v, ast.A_Indirection) and len(v.indirection) == 1 \
+                and isinstance(v.indirection[0], ast.A_Star) else None
+            if fields is None:
+                targets.append(t)
+                continue
+            changed = True
+            targets += [ast.ResTarget(name=f, val=ast.A_Indirection(arg=copy_tree(v.arg), indirection=(ast.String(sval=f),))) for f in fields]
+        if changed:
+            n.targetList = tuple(targets)
+
+
+def _composite_fields(n: ast.Node) -> list[str] | None:
+    """The field names of a value plainly of a composite type, else None."""
+    if isinstance(n, ast.FuncCall) and (value := jsonops.populated_value(n)) is not None:
+        n = value
+    made = _made_type(n.typeName) if isinstance(n, ast.TypeCast) and not n.typeName.arrayBounds else None
+    return [f for f, _t in made.fields] if isinstance(made, CompositeType) else None
+
+
+def _made_type_output(n: ast.Node, found: dict[str, set[str]] | None = None) -> str | None:
+    """``composite(<oid>)`` (or an array of it) for a cast to a composite
+    type, or a column of one passed through (``found``): the result column
+    is of that type (the engine's is a record); json[] or jsonb[] for such
+    a column (the engine's is text[])."""
+    if isinstance(n, ast.FuncCall) and (value := jsonops.populated_value(n)) is not None:
+        n = value  # json_populate_record(NULL::t, doc) as a value: of t
+    made = _made_type(n.typeName) if isinstance(n, ast.TypeCast) else None
+    if isinstance(made, CompositeType):
+        return made.sql_type + ("[]" if n.typeName.arrayBounds else "")
+    passed = _passed_type(n, found) if found is not None else None
+    return passed if passed is not None and (is_composite(passed.removesuffix("[]")) or passed in ("json[]", "jsonb[]")) else None
+
+
+def _made_type(tn: ast.TypeName):
+    """The type CREATE TYPE or CREATE DOMAIN made that ``tn`` names, else None."""
+    return made_type([x.sval for x in tn.names])
+
+
 def _pseudo_call(n: ast.Node) -> str | None:
     """void, for a call of a function that returns nothing (the engine's
     NULL); regtype for pg_typeof (the engine's text: the type's name)."""
@@ -2865,18 +2998,20 @@ def result_types(select: ast.Node, columns_of: Callable[[], dict[str, str]], *, 
         found = _found(columns())
         width = len(kinds) - (len(targets) - 1)
         declared = [d for t, star in zip(targets, stars)
-                    for d in ([None] * width if star else [_declared_string(t.val, found) or _pseudo_call(t.val) or _integer_series(t.val, columns)])]
+                    for d in ([None] * width if star else [_declared_string(t.val, found) or _pseudo_call(t.val) or _integer_series(t.val, columns)
+                    or _made_type_output(t.val, found)])]
         return [c or k for c, k in zip(declared, kinds)]
     # a result of one table (a session's: computed_only) has its plain columns' types from the origins
     one_table = computed_only and len(getattr(select, "fromClause", None) or ()) == 1 and isinstance(select.fromClause[0], ast.RangeVar) \
         and getattr(select, "withClause", None) is None
     passed = any(isinstance(t.val, (ast.FuncCall, ast.SubLink, ast.TypeCast, ast.A_ArrayExpr, *_RESOLVED)) or (not one_table and isinstance(t.val, ast.ColumnRef))
                  for t in targets)
-    divided = any(isinstance(t.val, (ast.FuncCall, ast.A_Expr, ast.TypeCast, ast.CaseExpr, ast.CoalesceExpr)) for t in targets)
+    divided = any(isinstance(t.val, (ast.FuncCall, ast.A_Expr, ast.TypeCast, ast.CaseExpr, ast.CoalesceExpr, ast.MinMaxExpr)) for t in targets)
     if not (passed or divided):
         return kinds  # a point SELECT of plain columns: nothing to look up
     found = _found(columns())
-    declared = [_declared_string(t.val, found) or _pseudo_call(t.val) or _integer_series(t.val, columns) for t in targets]
+    declared = [_declared_string(t.val, found) or _pseudo_call(t.val) or _integer_series(t.val, columns)
+                    or _made_type_output(t.val, found) for t in targets]
     for i in exact_divisions(select, columns()) if divided else ():
         declared[i] = "numeric"
     if not any(declared):
@@ -3206,6 +3341,8 @@ def _operand_type(n: ast.Node, columns: dict[str, str], *, floats: bool = False)
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval in _ROUNDINGS and floats and 1 <= len(n.args or ()) <= 2 and not n.over:
         # of a numeric, a numeric; of a double or real, PostgreSQL's double precision versions
         inner = _operand_type(n.args[0], columns, floats=True)
+        if inner in INTEGER_TYPES:  # round(int) is round(double precision), round(int, k) round(numeric, k)
+            return "double precision" if len(n.args) == 1 else "numeric"
         return "numeric" if inner == "numeric" else "double precision" if inner in ("double precision", "real") else None
     if isinstance(n, ast.FuncCall) and n.funcname[-1].sval == "sign" and len(n.args or ()) == 1 and floats and not n.over \
             and (inner := _operand_type(n.args[0], columns, floats=True)) is not None:
@@ -3329,6 +3466,8 @@ FUNCTION_NAMES = {
 #: ... and for the Spark rewrite (the grammar gives ``position(b IN a)`` as ``position(a, b)``)
 SPARK_FUNCTION_NAMES = {"position": "strpos"}
 _AFTER_TRANSPILE = re.compile(r"\btxngate_fn_(\w+)\(", re.IGNORECASE)
+#: a composite type's stand-in in the engine's SQL (``Binder._struct_type``)
+_STRUCT_TYPE = re.compile(r"\btxngate_struct\((\d+)\)", re.IGNORECASE)
 
 
 def _rename_function(fc: ast.FuncCall, dialect: str) -> None:
@@ -5491,8 +5630,8 @@ def _enum_cast(n: ast.TypeCast):
     names = [x.sval for x in n.typeName.names]
     if n.typeName.arrayBounds or len(names) > 2 or builtin_type_name(names[-1]):
         return None  # (a built-in type's cast reads no catalog key)
-    catalog = TYPE_SCOPE.get()
-    return catalog.type_named(names[-1], names[0] if len(names) == 2 else None) if catalog is not None else None
+    found = made_type(names)
+    return found if isinstance(found, EnumType) else None
 
 
 def _enum_function(name: str, enum) -> ast.Node:

@@ -2,7 +2,7 @@
 functions written in SQL, itself a shard in the txns set.
 
 Rows of the catalog shard are ``(kind, name, def)``: ``kind`` is ``schema``,
-``table``, ``view``, ``matview``, ``sequence``, ``type`` (an enum) or
+``table``, ``view``, ``matview``, ``sequence``, ``type`` (an enum, a composite type or a domain) or
 ``function``; ``name`` is
 the qualified name (``schema.relation``, the schema's name, or a function's
 signature ``schema.name(type,...)``); ``def`` is JSON. Every change is
@@ -34,7 +34,7 @@ import re
 import secrets
 from functools import cached_property, lru_cache
 from dataclasses import dataclass, replace
-from typing import Callable, Optional
+from typing import Callable, Optional, Union
 
 import pglast
 import pyarrow as pa
@@ -79,6 +79,8 @@ class Column:
     precision: int | None = None  # timestamp(p), timestamptz(p), time(p): the fraction digits kept (0-5; None: all 6)
     #: GENERATED ALWAYS AS (expr) STORED: the expression (PostgreSQL SQL, of the row's other columns), computed as rows are written
     generated: str | None = None
+    #: the OID of the domain the column was declared of (its type is the domain's base, its constraints the column's)
+    domain: int | None = None
 
     @property
     def sequenced(self) -> bool:
@@ -275,7 +277,8 @@ class Relation:
         d = {
             "shard": self.shard,
             "columns": [[c.name, c.type, c.not_null, c.default]
-                        + ([c.precision, c.generated] if c.generated is not None else [c.precision] if c.precision is not None else [])
+                        + ([c.precision, c.generated, c.domain] if c.domain is not None else [c.precision, c.generated] if c.generated is not None
+                           else [c.precision] if c.precision is not None else [])
                         for c in self.columns],
             "primary_key": list(self.primary_key),
             "unique": [list(u) for u in self.unique],
@@ -434,6 +437,76 @@ class EnumType:
         return cls(name, schema, tuple(d["labels"]), d["oid"])
 
 
+@dataclass(frozen=True)
+class CompositeType:
+    """A type made by CREATE TYPE ... AS (field type, ...): a row of named
+    fields, computed as the engine's STRUCT of them. Its canonical type is
+    ``composite(<oid>)`` (``sqltypes.composite_type``); its fields' types
+    are canonical names (another composite's too). No table column is of
+    one (txngate stores no rows of rows)."""
+
+    name: str
+    schema: str
+    fields: tuple[tuple[str, str], ...]
+    oid: int = 0
+
+    def __post_init__(self):
+        names = [f for f, _t in self.fields]
+        assert len(set(names)) == len(names), names
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.schema}.{self.name}"
+
+    @property
+    def sql_type(self) -> str:
+        return f"composite({self.oid})"
+
+    def row(self) -> dict:
+        d = {"fields": [list(f) for f in self.fields], "oid": self.oid}
+        return {"kind": "type", "name": self.qualified, "def": json.dumps(d, sort_keys=True)}
+
+
+@dataclass(frozen=True)
+class DomainType:
+    """A type made by CREATE DOMAIN: its base type (canonical) with NOT
+    NULL, CHECK constraints (name, expression on VALUE, as SQL) and a
+    default. A value of it is its base type's (a column of it is of the
+    base type, its constraints the column's); a cast to it checks them."""
+
+    name: str
+    schema: str
+    base: str
+    not_null: bool = False
+    checks: tuple[tuple[str, str], ...] = ()
+    default: str | None = None
+    oid: int = 0
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.schema}.{self.name}"
+
+    def row(self) -> dict:
+        d = {"base": self.base, "not_null": self.not_null, "checks": [list(c) for c in self.checks], "default": self.default,
+             "oid": self.oid}
+        return {"kind": "type", "name": self.qualified, "def": json.dumps(d, sort_keys=True)}
+
+
+#: a type CREATE TYPE or CREATE DOMAIN made
+UserType = Union[EnumType, CompositeType, DomainType]
+
+
+def type_from_row(qualified: str, definition: str) -> UserType:
+    """The type a catalog row of kind ``type`` holds."""
+    d = json.loads(definition)
+    schema, name = qualified.split(".", 1)
+    if "fields" in d:
+        return CompositeType(name, schema, tuple((f, t) for f, t in d["fields"]), d["oid"])
+    if "base" in d:
+        return DomainType(name, schema, d["base"], d["not_null"], tuple((c, e) for c, e in d["checks"]), d["default"], d["oid"])
+    return EnumType(name, schema, tuple(d["labels"]), d["oid"])
+
+
 def _renamed_in_expression(sql: str, renames: dict[str, str]) -> str:
     """An expression on one table's columns (a partial index's predicate)
     with its columns renamed."""
@@ -479,7 +552,7 @@ def row_keys(kind: str, name: str, definition: str) -> set[int]:
         fn = Function.from_row(name, definition)
         return {catalog_key("function", fn.qualified), catalog_key("oid", fn.oid)}
     if kind == "type":
-        return {catalog_key("type", name), catalog_key("oid", EnumType.from_row(name, definition).oid)}
+        return {catalog_key("type", name), catalog_key("oid", type_from_row(name, definition).oid)}
     if kind == "sequence":
         seq = Sequence.from_row(name, definition)
         keys = {catalog_key("relation", name), catalog_key("oid", seq.oid)}
@@ -512,7 +585,7 @@ class Catalog:
 
     def __init__(self, relations: dict[str, Relation] | None = None, schemas: set[str] | None = None, *, note: Note | None = None,
                  _shared: "Catalog | None" = None, functions: dict[str, tuple[Function, ...]] | None = None,
-                 sequences: dict[str, Sequence] | None = None, types: dict[str, EnumType] | None = None):
+                 sequences: dict[str, Sequence] | None = None, types: dict[str, UserType] | None = None):
         self._relations = relations if relations is not None else {}
         self._sequences = sequences if sequences is not None else {}
         self._types = types if types is not None else {}
@@ -537,9 +610,9 @@ class Catalog:
                 cat._functions[fn.qualified] = overloads + (fn,)
                 continue
             if r["kind"] == "type":
-                enum = EnumType.from_row(r["name"], r["def"])
-                assert enum.qualified not in cat._types, enum.qualified
-                cat._types[enum.qualified] = enum
+                made = type_from_row(r["name"], r["def"])
+                assert made.qualified not in cat._types, made.qualified
+                cat._types[made.qualified] = made
                 continue
             if r["kind"] == "sequence":
                 seq = Sequence.from_row(r["name"], r["def"])
@@ -674,14 +747,14 @@ class Catalog:
         return None
 
     @property
-    def types(self) -> dict[str, EnumType]:
-        """Every enum type by qualified name (reads the whole catalog)."""
+    def types(self) -> dict[str, UserType]:
+        """Every type CREATE TYPE or CREATE DOMAIN made, by qualified name (reads the whole catalog)."""
         self.saw(None)
         return self._types
 
-    def type_named(self, name: str, schema: str | None = None, search_path: tuple[str, ...] = ("public",)) -> EnumType | None:
-        """The enum type ``name`` in the first schema (of ``search_path``
-        unless given) that has one, if any."""
+    def type_named(self, name: str, schema: str | None = None, search_path: tuple[str, ...] = ("public",)) -> UserType | None:
+        """The type (enum, composite or domain) ``name`` in the first schema
+        (of ``search_path`` unless given) that has one, if any."""
         for s in (schema,) if schema is not None else search_path:
             self.saw(frozenset([catalog_key("type", f"{s}.{name}")]))
             if (found := self._types.get(f"{s}.{name}")) is not None:
@@ -690,7 +763,15 @@ class Catalog:
 
     def enum_of(self, sql_type: str) -> EnumType | None:
         """The enum type a canonical ``enum(<oid>)`` names, if it exists."""
-        oid = int(sql_type[5:-1])
+        found = self.type_of_oid(int(sql_type[5:-1]))
+        return found if isinstance(found, EnumType) else None
+
+    def composite_of(self, sql_type: str) -> CompositeType | None:
+        """The composite type a canonical ``composite(<oid>)`` names, if it exists."""
+        found = self.type_of_oid(int(sql_type[len("composite("):-1]))
+        return found if isinstance(found, CompositeType) else None
+
+    def type_of_oid(self, oid: int) -> UserType | None:
         self.saw(frozenset([catalog_key("oid", oid)]))
         return next((t for t in self._types.values() if t.oid == oid), None)
 
@@ -773,7 +854,7 @@ def catalog_rows(*relations: Relation) -> pa.Table:
     return pa.Table.from_pylist([r.row() for r in relations], schema=CATALOG_SCHEMA)
 
 
-def type_rows(*types: EnumType) -> pa.Table:
+def type_rows(*types: UserType) -> pa.Table:
     return pa.Table.from_pylist([t.row() for t in types], schema=CATALOG_SCHEMA)
 
 

@@ -31,14 +31,14 @@ import pglast
 import pyarrow as pa
 import pyarrow.compute as pc
 from pglast import ast
-from pglast.enums import OnCommitAction
+from pglast.enums import ConstrType, OnCommitAction
 
 from planner import grants
 from planner import parse as p
 from planner.bind import pg_sql, quoted, result_types, scoped_column_types, transpile
 from planner.catalog import (
     CATALOG_SHARD, IDENTITY, IDENTITY_ALWAYS, SEQUENCED, SERIAL, TEMP_SCHEMA_PREFIX, Catalog, Column, ForeignKey, Function, Relation,
-    EnumType, catalog_rows, function_rows, schema_rows, sequence_rows, type_rows, unique_slot,
+    CompositeType, DomainType, EnumType, catalog_rows, function_rows, schema_rows, sequence_rows, type_rows, unique_slot,
 )
 from planner import sequences
 from planner import functions
@@ -65,7 +65,8 @@ from planner.errors import (
 from planner.result import Result
 from planner.pgcatalog import DATABASE
 from values import format_value, of_arrow
-from planner.sqltypes import INTEGER_RANGES, SERIALS, canonical, enum_type, fraction_precision, is_enum, type_name, typed_literal
+from planner.sqltypes import (INTEGER_RANGES, SERIALS, canonical, domain_named, enum_type, fraction_precision, is_composite, is_enum, type_name,
+                              typed_literal)
 from storage.persist import SchemaError
 
 KIND_WORDS = {"table": "table", "view": "view", "matview": "materialized view"}
@@ -539,6 +540,54 @@ class Ddl(Dml):
         await self._write_catalog(type_rows(replace(old, labels=tuple(labels))), 1)
         return Result("ALTER TYPE")
 
+    async def create_composite(self, node: ast.CompositeTypeStmt) -> Result:
+        """CREATE TYPE name AS (field type, ...): a row type of its own
+        (catalog.CompositeType); a field may be of another composite."""
+        catalog = await self.work.catalog()
+        rv = node.typevar
+        schema = self._schema_of(rv, catalog)
+        self._new_type_name(catalog, rv.relname, schema)
+        fields = []
+        for col in node.coldeflist or ():
+            if any(f == col.colname for f, _t in fields):
+                raise SqlError(DUPLICATE_COLUMN, f'column "{col.colname}" specified more than once')
+            domain = domain_named(col.typeName) if not col.typeName.arrayBounds else None  # (kept: a cast to the field checks it)
+            fields.append((col.colname, f"domain({domain.oid})" if domain is not None else canonical(col.typeName, array_ok=True)))
+        await self._write_catalog(type_rows(CompositeType(rv.relname, schema, tuple(fields), catalog.new_oid())), 1)
+        return Result("CREATE TYPE")
+
+    async def create_domain(self, node: ast.CreateDomainStmt) -> Result:
+        """CREATE DOMAIN name [AS] type [DEFAULT x] [NOT NULL] [CHECK (expr on
+        VALUE)] ... (catalog.DomainType)."""
+        catalog = await self.work.catalog()
+        names = [n.sval for n in node.domainname]
+        schema = self._schema_of(ast.RangeVar(relname=names[-1], schemaname=names[-2] if len(names) > 1 else None), catalog)
+        self._new_type_name(catalog, names[-1], schema)
+        base = canonical(node.typeName, array_ok=True)
+        if is_composite(base.removesuffix("[]")):
+            raise not_supported("domains over composite types")
+        not_null, checks, default = False, [], None
+        for c in node.constraints or ():
+            kind = c.contype.name
+            if kind == "CONSTR_NOTNULL":
+                not_null = True
+            elif kind == "CONSTR_NULL":
+                not_null = False
+            elif kind == "CONSTR_DEFAULT":
+                default = pg_sql(c.raw_expr)
+            elif kind == "CONSTR_CHECK":
+                name = c.conname or (f"{names[-1]}_check" if not checks else f"{names[-1]}_check{len(checks)}")
+                checks.append((name, pg_sql(c.raw_expr)))
+            else:
+                raise not_supported(f"domain constraint {kind.removeprefix('CONSTR_')}")
+        await self._write_catalog(type_rows(DomainType(names[-1], schema, base, not_null, tuple(checks), default, catalog.new_oid())), 1)
+        return Result("CREATE DOMAIN")
+
+    def _new_type_name(self, catalog: Catalog, name: str, schema: str) -> None:
+        """42710 when ``schema.name`` is taken by a type or a relation's row type."""
+        if catalog.type_named(name, schema) is not None or catalog.lookup(name, schema) is not None:
+            raise SqlError(DUPLICATE_OBJECT, f'type "{name}" already exists')
+
     def _enum(self, catalog: Catalog, names) -> EnumType:
         parts = [n.sval for n in names]
         found = catalog.type_named(parts[-1], parts[-2] if len(parts) > 1 else None, self.search_path)
@@ -582,7 +631,19 @@ class Ddl(Dml):
                     notices.append(f'NOTICE 00000: type "{parts[-1]}" does not exist, skipping')
                     continue
                 raise SqlError(UNDEFINED_OBJECT, f'type "{parts[-1]}" does not exist')
-            users = [(rel, c.name) for rel in catalog.relations.values() for c in rel.columns if c.type.removesuffix("[]") == found.sql_type]
+            if node.removeType.name == "OBJECT_DOMAIN" and not isinstance(found, DomainType):
+                raise SqlError(WRONG_OBJECT_TYPE, f'"{found.name}" is not a domain')
+            named = f"domain({found.oid})" if isinstance(found, DomainType) else getattr(found, "sql_type", None)
+            using = [f"composite type {t.name} column {f}" for t in catalog.types.values() if isinstance(t, CompositeType)
+                     for f, ft in t.fields if ft.removesuffix("[]") == named]
+            if using and node.behavior.name != "DROP_CASCADE":
+                raise SqlError(DEPENDENT_OBJECTS_STILL_EXIST, f"cannot drop type {found.name} because other objects depend on it",
+                               detail="\n".join(f"{u} depends on type {found.name}" for u in using),
+                               hint="Use DROP ... CASCADE to drop the dependent objects too.")
+            if using:
+                raise not_supported("DROP TYPE ... CASCADE of a type other types use")
+            users = [(rel, c.name) for rel in catalog.relations.values() for c in rel.columns
+                     if (c.domain == found.oid if isinstance(found, DomainType) else c.type.removesuffix("[]") == found.sql_type)]
             if users:
                 if node.behavior.name == "DROP_CASCADE":
                     raise not_supported("DROP TYPE ... CASCADE of a type columns are of")
@@ -592,7 +653,7 @@ class Ddl(Dml):
             dropping.append(found)
         if dropping:
             await self._write_catalog(type_rows(*dropping), -1)
-        return Result("DROP TYPE", notices=notices)
+        return Result("DROP DOMAIN" if node.removeType.name == "OBJECT_DOMAIN" else "DROP TYPE", notices=notices)
 
     # -- DROP ------------------------------------------------------------------
 
@@ -608,7 +669,7 @@ class Ddl(Dml):
             return await self._drop_functions(node, await self.work.catalog())
         if kind == "OBJECT_SEQUENCE":
             return await self._drop_sequences(node, await self.work.catalog())
-        if kind == "OBJECT_TYPE":
+        if kind in ("OBJECT_TYPE", "OBJECT_DOMAIN"):
             return await self._drop_types(node, await self.work.catalog())
         if kind not in OBJECT_KINDS:
             raise not_supported(f"DROP {kind.removeprefix('OBJECT_')}")
@@ -1184,6 +1245,12 @@ def _column(elt: ast.ColumnDef) -> tuple[Column, list[ast.Constraint], int]:
         not_null, default = True, SERIAL
     others = []
     sql_type = canonical(elt.typeName, array_ok=True)
+    if is_composite(sql_type.removesuffix("[]")):
+        raise not_supported("columns of composite types (txngate stores no rows inside rows)")
+    if (domain := domain_named(elt.typeName)) is not None:  # its constraints the column's (its values the base type's)
+        not_null = domain.not_null
+        default = pglast.parse_sql(f"SELECT {domain.default}")[0].stmt.targetList[0].val if domain.default is not None else None
+        others += [_domain_check(elt.colname, name, expr) for name, expr in domain.checks]
     for c in elt.constraints or ():
         kind = c.contype.name
         if kind == "CONSTR_NOTNULL":
@@ -1222,7 +1289,15 @@ def _column(elt: ast.ColumnDef) -> tuple[Column, list[ast.Constraint], int]:
         default = sequences.next_default(pg_sql(typed_literal(default, sql_type)))
     if generated is not None and default is not None:
         raise SqlError(SYNTAX_ERROR, f'both default and generation expression specified for column "{elt.colname}" of table')
-    return Column(elt.colname, sql_type, not_null, default, fraction_precision(elt.typeName), generated), others, start - 1
+    return (Column(elt.colname, sql_type, not_null, default, fraction_precision(elt.typeName), generated, domain.oid if domain is not None else None),
+            others, start - 1)
+
+
+def _domain_check(column: str, name: str, expr: str) -> ast.Constraint:
+    """A domain's CHECK on VALUE as a column's (its column in VALUE's place;
+    named ``column_name``: one table may have two columns of the domain)."""
+    check = p.with_value(expr, ast.ColumnRef(fields=(ast.String(sval=column),)))
+    return ast.Constraint(contype=ConstrType.CONSTR_CHECK, conname=f"{column}_{name}", raw_expr=check, initially_valid=True)
 
 
 def _column_names(query: ast.Node, out, given: list[str], too_many: str) -> list[str]:

@@ -29,7 +29,7 @@ from typing import Callable
 from pglast import ast
 from pglast.enums import A_Expr_Kind, MinMaxOp, NullTestType
 
-from planner.errors import not_supported
+from planner.errors import UNDEFINED_FUNCTION, SqlError, not_supported
 from planner.parse import copy_tree, walk
 from planner.pgcatalog import replace_children
 from planner.resolve import column_type
@@ -269,6 +269,13 @@ class Scales:
             name, (a, b) = n.funcname[-1].sval, n.args
         else:
             return None
+        types = [self.operand_type(x) for x in (a, b)]
+        if name == "mod" and any(t in ("double precision", "real") for t in types):  # PostgreSQL has no remainder of floats
+            shown = ", ".join(t or "unknown" for t in types)
+            if isinstance(n, ast.FuncCall):
+                raise SqlError(UNDEFINED_FUNCTION, f"function mod({shown}) does not exist", hint=_NO_MATCH.format("function", "name"))
+            raise SqlError(UNDEFINED_FUNCTION, f"operator does not exist: {types[0] or 'unknown'} % {types[1] or 'unknown'}",
+                           hint=_NO_MATCH.format("operator", "name"))
         sa, sb = (-1 if self.integer(x) else self.scale_or_integer(x) for x in (a, b))  # (9000000000 is a bigint)
         if name == "mod" and (sa is None or sb is None or max(sa, sb) < 0):
             return None  # not known to be numerics (integers keep DuckDB's exact %)
@@ -278,6 +285,8 @@ class Scales:
         call = ast.FuncCall(funcname=(ast.String(sval=fn),), args=tuple(text))
         return ast.TypeCast(arg=call, typeName=_numeric(max(sa, sb, 0) if name == "mod" else 0))
 
+
+_NO_MATCH = "No {} matches the given {} and argument types. You might need to add explicit type casts."
 
 #: the display scale of a NULL constant: any (its value prints as NULL)
 _NULL = object()

@@ -33,6 +33,7 @@ UNDEFINED_FUNCTION = "42883"
 UNIQUE_VIOLATION = "23505"
 NOT_NULL_VIOLATION = "23502"
 CHECK_VIOLATION = "23514"
+CANNOT_COERCE = "42846"
 FOREIGN_KEY_VIOLATION = "23503"
 DIVISION_BY_ZERO = "22012"
 INVALID_TEXT_REPRESENTATION = "22P02"
@@ -140,7 +141,7 @@ def from_storage(e: TxngateError) -> SqlError:
     if isinstance(e, Conflict):
         return serialization_failure(e)
     if isinstance(e, InvalidInput):
-        return SqlError(e.sqlstate, e.message)
+        return SqlError(e.sqlstate, e.message, detail=e.detail)
     if isinstance(e, LocationError):
         return SqlError(
             CANNOT_CONNECT_NOW,

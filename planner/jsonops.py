@@ -32,7 +32,9 @@ from pglast.enums import A_Expr_Kind, CoercionForm, SortByDir, SortByNulls
 from planner.errors import SqlError, not_supported, undefined
 from planner.pgcatalog import expand, raised
 from planner.resolve import column_type, pg_type_of, row_columns, text_function, typed_text
-from planner.sqltypes import typed_literal
+from planner.catalog import CompositeType
+from planner.sqltypes import canonical, made_type, typed_literal
+from planner.sqltypes import type_name as sql_type_name
 
 JSON_TYPES = ("json", "jsonb")
 
@@ -327,6 +329,8 @@ def rewrite_function(fc: ast.FuncCall, columns: dict[str, str]) -> ast.Node | No
     """A json function as its local_exec.jsonb expression (None: not one)."""
     name = _name(fc)
     args = list(fc.args or ())
+    if (populated := populated_value(fc)) is not None:
+        return populated
     if name in BUILT and not fc.agg_star and not fc.func_variadic:
         if name in ("row_to_json", "array_to_json") and args and fc.over is None and (wrong := _not_of_kind(name, args[0], columns)) is not None:
             raise undefined("function", f"function {name}({', '.join([wrong] + ['boolean'] * (len(args) - 1))}) does not exist")
@@ -692,8 +696,8 @@ def _populate(rf: ast.RangeFunction, name: str, args, row_type) -> ast.RangeSubs
     the columns of ``t``'s row type (PostgREST inserts and updates rows
     this way); a base row other than NULL is refused."""
     base = args[0]
-    if not (isinstance(base, ast.TypeCast) and isinstance(base.arg, ast.A_Const) and base.arg.isnull):
-        raise not_supported(f"{name} of a base row other than NULL::type")
+    if not isinstance(base, ast.TypeCast):
+        raise not_supported(f"{name} of a base row other than a cast to its type")
     if rf.coldeflist:
         raise SqlError("42601", "a column definition list is redundant for a function returning a named composite type")
     columns = row_type(base.typeName)
@@ -704,56 +708,143 @@ def _populate(rf: ast.RangeFunction, name: str, args, row_type) -> ast.RangeSubs
     typed.coldeflist = tuple(ast.ColumnDef(colname=col, typeName=type_name) for col, type_name in columns)
     if typed.alias is None:
         typed.alias = ast.Alias(aliasname=name)
-    return _to_record(typed, name.replace("_populate_record", "_to_record"), args[1])
+    return _to_record(typed, name.replace("_populate_record", "_to_record"), args[1], None if _null(base) else base)
 
 
-def _to_record(rf: ast.RangeFunction, name: str, doc: ast.Node) -> ast.RangeSubselect:
+def _null(n: ast.Node) -> bool:
+    """``NULL::t``: a base row of no values."""
+    return isinstance(n, ast.TypeCast) and isinstance(n.arg, ast.A_Const) and n.arg.isnull
+
+
+def _to_record(rf: ast.RangeFunction, name: str, doc: ast.Node, base: ast.Node | None = None) -> ast.RangeSubselect:
     """``json[b]_to_record(doc) AS x(a int, b text, ...)`` (a row) and
     ``json[b]_to_recordset(doc) AS x(...)`` (a row per element of an
     array) as a LATERAL subquery: each column is the object's member of
-    its name (NULL when missing or null) read as the column's type, as
-    PostgreSQL's input of its text reads it; a json array becomes an
-    array column element by element, and json/jsonb columns take the
-    member as it is."""
+    its name read as the column's type (``_member_as``), or where there is
+    no such member, the base row's field (json[b]_populate_record's base
+    row: NULL::t is none). The document is read once, and each member
+    once, in subqueries below the one that converts them (the engine
+    calls the json functions per use)."""
     if not rf.coldeflist:
         raise SqlError("42601", 'a column definition list is required for functions returning "record"')
     if rf.ordinality:
         raise not_supported(f"{name} WITH ORDINALITY")
     kind_of = name.partition("_")[0]  # json's members are pieces of its text (local_exec.jsontext), jsonb's canonical
     if name.endswith("set"):
-        sub = expand(f"(SELECT 1 FROM (SELECT unnest(txngate_{kind_of}_array_elements(_arg1)) AS txngate_e) AS txngate_u)", [doc]).subselect
-        doc = ast.ColumnRef(fields=(ast.String(sval="txngate_e"),))
+        docs = expand(f"(SELECT unnest(txngate_{kind_of}_array_elements(_arg1)) AS txngate_e)", [doc]).subselect
     else:
-        sub = expand("(SELECT 1)", []).subselect
-    sub.targetList = tuple(ast.ResTarget(name=col.colname, val=_member_as(doc, col, kind_of)) for col in rf.coldeflist)
+        docs = expand("(SELECT _arg1 AS txngate_e)", [doc]).subselect
+    members = expand("(SELECT 1 FROM _arg1 AS txngate_u)", []).subselect
+    members.fromClause = (ast.RangeSubselect(subquery=docs, alias=ast.Alias(aliasname="txngate_u")),)
+    element = ast.ColumnRef(fields=(ast.String(sval="txngate_e"),))
+    members.targetList = tuple(ast.ResTarget(name=f"txngate_{part}{i}", val=_member(element, col.colname, kind_of, part == "t"))
+                               for i, col in enumerate(rf.coldeflist) for part in "mt")
+    sub = expand("(SELECT 1 FROM _arg1 AS txngate_v)", []).subselect
+    sub.fromClause = (ast.RangeSubselect(subquery=members, alias=ast.Alias(aliasname="txngate_v")),)
+    targets = []
+    for i, col in enumerate(rf.coldeflist):
+        member, text = (ast.ColumnRef(fields=(ast.String(sval=f"txngate_{part}{i}"),)) for part in "mt")
+        targets.append(ast.ResTarget(name=col.colname, val=_member_or_base(member, text, col.colname, col.typeName, kind_of, base)))
+    sub.targetList = tuple(targets)
     return ast.RangeSubselect(lateral=True, subquery=sub, alias=ast.Alias(aliasname=rf.alias.aliasname if rf.alias else name))
 
 
-def _member_as(doc: ast.Node, col: ast.ColumnDef, kind_of: str) -> ast.Node:
-    key = ast.A_Const(val=ast.String(sval=col.colname))
-    type_name = col.typeName
-    if type_name.names[-1].sval in JSON_TYPES and not type_name.arrayBounds:
-        value = expand(f"txngate_{kind_of}_get(_arg1, to_json(_arg2))", [doc, key])
+def _member(doc: ast.Node, key: str, kind_of: str, text: bool = False) -> ast.Node:
+    """The member ``key`` of a json or jsonb object (SQL NULL when there is
+    none), or with ``text`` its text (->>)."""
+    quoted_key = ast.A_Const(val=ast.String(sval=json.dumps(key, ensure_ascii=False)))  # (the key's json, written: no call to make it)
+    return expand(f"txngate_{kind_of}_get{'_text' if text else ''}(_arg1, _arg2)", [copy.deepcopy(doc), quoted_key])
+
+
+def populated_value(fc: ast.FuncCall) -> ast.Node | None:
+    """``json[b]_populate_record(base, doc)`` called as a value (not in
+    FROM) of a composite type's base (``NULL::t`` or a row of it): the row
+    its members fill, as that type; None for any other call."""
+    name = _name(fc)
+    if name not in _POPULATE or name.endswith("set") or len(fc.args or ()) != 2 or fc.over is not None or not isinstance(fc.args[0], ast.TypeCast):
+        return None
+    base, doc = fc.args
+    made = made_type([n.sval for n in base.typeName.names]) if not base.typeName.arrayBounds else None
+    if not isinstance(made, CompositeType):
+        return None
+    return _members_as(doc, made, base.typeName, name.partition("_")[0], None if _null(base) else base, checked=False)
+
+
+def _member_or_base(member: ast.Node, text: ast.Node, field: str, type_name: ast.TypeName, kind_of: str, base: ast.Node | None) -> ast.Node:
+    """``_member_as``, or where the object has no such member, the base
+    row's field (a composite one filled from the base's: PostgreSQL
+    populates a nested row over the base's)."""
+    if base is None:
+        return _member_as(member, text, type_name, kind_of)
+    old = ast.A_Indirection(arg=copy.deepcopy(base), indirection=(ast.String(sval=field),))
+    value = _member_as(member, text, type_name, kind_of, copy.deepcopy(old))
+    return expand("CASE WHEN _arg1 IS NULL THEN _arg2 ELSE _arg3 END", [copy.deepcopy(member), old, value])
+
+
+def _member_as(member: ast.Node, text: ast.Node, type_name: ast.TypeName, kind_of: str, base: ast.Node | None = None) -> ast.Node:
+    """A json member (SQL NULL when missing; ``text``: its text) as a column of ``type_name``:
+    json null is NULL; json and jsonb as they are; an array element by
+    element (of json or jsonb, each element's document); a composite
+    type's field by field from an object (``_members_as``); anything else
+    as its text, which the cast reads as PostgreSQL's input would
+    (planner.bind)."""
+    kind = "coalesce(txngate_jsonb_typeof(_arg1), 'null')"  # (a simple CASE of it: one call)
+    element = type_name.names[-1].sval in JSON_TYPES
+    if element and not type_name.arrayBounds:
+        value = expand(f"CASE {kind} WHEN 'null' THEN NULL ELSE _arg1 END", [member])
     elif type_name.arrayBounds:  # a json array element by element; json null is NULL, any other member an error
-        member = f"txngate_{kind_of}_get(_arg1, to_json(_arg2))"
-        value = expand(f"CASE WHEN coalesce(txngate_jsonb_typeof({member}), 'null') = 'null' THEN NULL "
-                       f"WHEN txngate_jsonb_typeof({member}) <> 'array' THEN error('[22P02] expected JSON array') "
-                       f"ELSE txngate_{kind_of}_array_elements_text({member}) END", [doc, key])
-    else:  # as text, which the cast reads as PostgreSQL's input would (planner.bind)
-        value = ast.TypeCast(arg=expand(f"txngate_{kind_of}_get_text(_arg1, to_json(_arg2))", [doc, key]),
-                             typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1))
+        array = f"CASE WHEN {kind} = 'array' THEN _arg1 END"  # (only an array reaches the element functions, however the engine evaluates)
+        items = f"txngate_json_nulls(txngate_{kind_of}_array_elements({array}))" if element else f"txngate_{kind_of}_array_elements_text({array})"
+        texts = sql_type_name("text[]")
+        if not element:  # (PostgreSQL's array of arrays)
+            items = f"CASE WHEN txngate_json_nested(txngate_{kind_of}_array_elements({array})) THEN _arg3 ELSE {items} END"
+        value = expand(f"CASE {kind} WHEN 'null' THEN NULL WHEN 'array' THEN {items} ELSE _arg2 END",
+                       [member, _failing("22P02", "expected JSON array", texts), _failing("0A000", "multidimensional arrays is not supported", texts)])
+    elif isinstance(made := made_type([n.sval for n in type_name.names]), CompositeType):
+        return _members_as(member, made, type_name, kind_of, base)
+    else:
+        value = ast.TypeCast(arg=text, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1))
     return ast.TypeCast(arg=value, typeName=copy.deepcopy(type_name))
 
 
+def _members_as(value: ast.Node, made, type_name: ast.TypeName, kind_of: str, base: ast.Node | None = None, *,
+                checked: bool = True) -> ast.Node:
+    """A json value as a composite type, as PostgreSQL's populate_composite
+    reads it: null is NULL, an object field by field (its members as the
+    fields' types, a missing one the ``base`` row's field), a scalar or an
+    array 22023; a string (a record's text) is refused. Unless
+    ``checked``, the value is taken for an object (json_populate_record's
+    document)."""
+    row = ast.RowExpr(args=tuple(_member_or_base(_member(value, f, kind_of), _member(value, f, kind_of, True), f, sql_type_name(t), kind_of, base)
+                                 for f, t in made.fields),
+                      row_format=CoercionForm.COERCE_EXPLICIT_CALL)
+    built = ast.TypeCast(arg=row, typeName=copy.deepcopy(type_name))
+    if not checked:
+        return built
+    return expand("CASE coalesce(txngate_jsonb_typeof(_arg1), 'null') WHEN 'null' THEN NULL WHEN 'object' THEN _arg2 "
+                  "WHEN 'string' THEN _arg3 WHEN 'array' THEN _arg4 ELSE _arg5 END",
+                  [value, built, _failing("0A000", "a record's text inside json is not supported", type_name),
+                   _failing("22023", "cannot call populate_composite on an array", type_name),
+                   _failing("22023", "cannot call populate_composite on a scalar", type_name)])
+
+
+def _failing(sqlstate: str, message: str, type_name: ast.TypeName) -> ast.TypeCast:
+    """An expression of ``type_name`` that fails with ``sqlstate`` where it
+    is evaluated, and only there: not error(), whose volatility keeps the
+    engine computing a subquery's every column (pgcatalog.raised, through
+    text, which casts to any type)."""
+    return ast.TypeCast(arg=expand(raised(sqlstate, message, "VARCHAR"), []), typeName=copy.deepcopy(type_name))
+
+
 def table_function_columns(rf: ast.RangeFunction) -> dict[str, str]:
-    """The json columns a set-returning json function in FROM gives, by
-    name (``value``, or the alias's column name), for ``kind``."""
+    """The columns a set-returning json function in FROM gives, by name:
+    json[b]_to_record's as its column definitions declare them, the json
+    ones of the others (``value``, or the alias's column name)."""
     if len(rf.functions) != 1 or not isinstance(rf.functions[0][0], ast.FuncCall):
         return {}
     name = _name(rf.functions[0][0])
     if name in _TO_RECORD and rf.coldeflist:
-        return {c.colname: c.typeName.names[-1].sval for c in rf.coldeflist
-                if c.typeName.names[-1].sval in JSON_TYPES and not c.typeName.arrayBounds}
+        return {c.colname: canonical(c.typeName, array_ok=True) for c in rf.coldeflist}
     position = {"_each": 1, "_array_elements": 0}.get(name[name.index("_"):] if name.startswith(JSON_TYPES) else "")
     if position is None:
         return {}

@@ -275,7 +275,7 @@ DDL_NODES = (
     ast.GrantStmt, ast.AlterDefaultPrivilegesStmt, ast.AlterOwnerStmt, ast.CreateExtensionStmt,  # planner.grants
     ast.CreateFunctionStmt,  # planner.functions
     ast.CreateSeqStmt, ast.AlterSeqStmt,  # planner.sequences
-    ast.CreateEnumStmt, ast.AlterEnumStmt,
+    ast.CreateEnumStmt, ast.AlterEnumStmt, ast.CompositeTypeStmt, ast.CreateDomainStmt,
 )
 
 
@@ -365,6 +365,26 @@ def copy_tree(node):
     if isinstance(node, list):
         return [copy_tree(v) for v in node]
     return node
+
+
+def with_value(expr: str, value: ast.Node) -> ast.Node:
+    """A domain constraint's expression (SQL text) with ``value`` (a copy
+    of it each time) in place of the word VALUE."""
+    def of(n):
+        if isinstance(n, ast.ColumnRef) and len(n.fields) == 1 and isinstance(n.fields[0], ast.String) and n.fields[0].sval.lower() == "value":
+            return copy_tree(value)
+        if isinstance(n, _NODE):
+            for attr in n.__slots__:
+                v = getattr(n, attr)
+                if isinstance(v, _BRANCHES):
+                    _set(n, attr, of(v))
+            return n
+        if isinstance(n, tuple):
+            return tuple(of(v) for v in n)
+        if isinstance(n, list):
+            return [of(v) for v in n]
+        return n
+    return of(pglast.parse_sql(f"SELECT {expr}")[0].stmt.targetList[0].val)
 
 
 def pg_sql(node: ast.Node) -> str:

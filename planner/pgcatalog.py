@@ -40,7 +40,8 @@ import pyarrow as pa
 from pglast import ast
 from pglast.keywords import COL_NAME_KEYWORDS, RESERVED_KEYWORDS, TYPE_FUNC_NAME_KEYWORDS, UNRESERVED_KEYWORDS
 
-from planner.catalog import FIRST_USER_OID, IDENTITY, IDENTITY_ALWAYS, SEQUENCE_RANGES, SERIAL, Catalog, Relation, Sequence
+from planner.catalog import (FIRST_USER_OID, IDENTITY, IDENTITY_ALWAYS, SEQUENCE_RANGES, SERIAL, Catalog, CompositeType, DomainType, EnumType,
+                             Relation, Sequence)
 from planner.errors import FEATURE_NOT_SUPPORTED, NUMERIC_VALUE_OUT_OF_RANGE, UNDEFINED_TABLE, SqlError, not_supported
 from planner.result import UNCONSTRAINED
 from planner.sequences import serial_sequence
@@ -603,10 +604,23 @@ class PgCatalog:
         enums = [dict(text, oid=t.oid, typname=t.name, typnamespace=namespace_oid(t.schema), typlen=4, typbyval=True, typtype="e",
                       typcategory="E", typispreferred=False, typarray=0, typcollation=0, typstorage="p", typinput="enum_in",
                       typoutput="enum_out", typreceive="enum_recv", typsend="enum_send") for t in self._enums()]
-        return _TYPE_ROWS + enums
+        record = next(r for r in _TYPE_ROWS if r["oid"] == 2249)
+        composites = [dict(record, oid=t.oid, typname=t.name, typnamespace=namespace_oid(t.schema), typtype="c", typcategory="C",
+                           typarray=0, typowner=SUPERUSER_OID) for t in self._made(CompositeType)]
+        domains = []
+        for t in self._made(DomainType):
+            base_oid, typmod = type_oid(t.base)
+            base = next((r for r in _TYPE_ROWS if r["oid"] == base_oid), text)
+            domains.append(dict(base, oid=t.oid, typname=t.name, typnamespace=namespace_oid(t.schema), typtype="d", typarray=0,
+                                typbasetype=base_oid, typtypmod=typmod, typnotnull=t.not_null, typdefault=t.default))
+        return _TYPE_ROWS + enums + composites + domains
 
     def _enums(self) -> list:
-        return sorted(self.catalog.types.values(), key=lambda t: t.qualified)
+        return self._made(EnumType)
+
+    def _made(self, kind) -> list:
+        """The types of ``kind`` CREATE TYPE or CREATE DOMAIN made, by qualified name."""
+        return sorted((t for t in self.catalog.types.values() if isinstance(t, kind)), key=lambda t: t.qualified)
 
     def _pg_enum(self):
         return [dict(oid=derived_oid(t.oid, "label", label), enumtypid=t.oid, enumsortorder=float(i), enumlabel=label)
@@ -1266,6 +1280,10 @@ def macros() -> tuple[str, ...]:
         format_type_sql(),
         # a character(n) value as text, without its padding (rtrim only where there is a space to trim: it is slow)
         "CREATE OR REPLACE MACRO txngate_unpad(s) AS CASE WHEN ends_with(s, ' ') THEN rtrim(s) ELSE s END",
+        # a character(n)[]'s elements, each cut and padded to n; a json[]'s, json null as NULL (populate_record's)
+        "CREATE OR REPLACE MACRO txngate_padded_list(a, n) AS list_transform(a, lambda _lp: rpad(_lp, n, ' '))",
+        "CREATE OR REPLACE MACRO txngate_json_nested(a) AS len(list_filter(a, lambda _ln: txngate_jsonb_typeof(_ln) = 'array')) > 0",
+        "CREATE OR REPLACE MACRO txngate_json_nulls(a) AS list_transform(a, lambda _lj: CASE WHEN CAST(_lj AS VARCHAR) = 'null' THEN NULL ELSE _lj END)",
         # a numeric's text at display scale d (its own places d or more: the digits past d are zeros)
         "CREATE OR REPLACE MACRO txngate_numeric_places(t, d) AS CASE WHEN d <= 0 THEN split_part(t, '.', 1) "
         "ELSE split_part(t, '.', 1) || '.' || rpad(split_part(t, '.', 2), d, '0') END",

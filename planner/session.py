@@ -76,7 +76,7 @@ from planner.errors import (
 from planner.pgcatalog import PgCatalog, column_origins, replace_children
 from planner.result import Result, RowStream, engine_blind, result_columns, to_result
 from planner.route import DEFAULT_MAX_STATEMENT_MEMORY, DEFAULT_SPARK_THRESHOLD, ExecOptions, RoutedStream, out_of_memory, parse_bytes
-from planner.sqltypes import canonical, type_name
+from planner.sqltypes import TYPE_SEARCH_PATH, canonical, type_name
 from planner.work import Work
 from storage.errors import TxngateError
 from storage.errors import CommitUnknown
@@ -557,6 +557,7 @@ class Session:
         waits.CURRENT.set(self.wait)
         DATE_ORDER.set(self.settings["datestyle"].rsplit(",", 1)[-1].strip())  # how numeric date text reads
         INTERVAL_STYLE.set(self.settings["intervalstyle"])  # how far an interval's leading minus reaches
+        TYPE_SEARCH_PATH.set(self.search_path)  # where the names of the types CREATE TYPE made are found
         limit = asyncio.timeout(self.timeout)
         try:
             async with limit:
@@ -928,7 +929,8 @@ class Session:
             ast.CommentStmt: ddl.comment, ast.GrantStmt: ddl.grant, ast.AlterDefaultPrivilegesStmt: ddl.default_privileges,
             ast.AlterOwnerStmt: ddl.alter_owner, ast.CreateExtensionStmt: ddl.create_extension, ast.CreateFunctionStmt: ddl.create_function,
             ast.CreateSeqStmt: ddl.create_sequence, ast.AlterSeqStmt: ddl.alter_sequence,
-            ast.CreateEnumStmt: ddl.create_enum, ast.AlterEnumStmt: ddl.alter_enum,
+            ast.CreateEnumStmt: ddl.create_enum, ast.AlterEnumStmt: ddl.alter_enum, ast.CompositeTypeStmt: ddl.create_composite,
+            ast.CreateDomainStmt: ddl.create_domain,
         }[type(node)]
         return await handler(node)
 

@@ -6,11 +6,16 @@ Canonical names are what ``storage.persist.field_for`` accepts:
 ``numeric(p,s)``, ``boolean``, ``text``, ``varchar(n)``, ``char(n)``,
 ``date``, ``timestamp``, ``timestamptz``, ``time``, ``interval``, ``bytea``,
 ``uuid``, ``json``, ``jsonb``, ``enum(<oid>)`` (a type CREATE TYPE ... AS
-ENUM made: ``catalog.EnumType``, stored as text), and ``t[]`` (a
-one-dimensional array of any of them).
+ENUM made: ``catalog.EnumType``, stored as text), ``composite(<oid>)`` (a
+type CREATE TYPE ... AS (...) made: ``catalog.CompositeType``, computed as
+a STRUCT, never stored), and ``t[]`` (a one-dimensional array of any of
+them). A domain's name reads as its base type (``catalog.DomainType``: a
+cast to it checks its constraints, planner.bind).
 
-An enum's name is resolved in the catalog the running statement reads
-(``TYPE_SCOPE``: ``Work.catalog`` sets it), in its schema or ``public``.
+The name of a type CREATE TYPE or CREATE DOMAIN made is resolved in the
+catalog the running statement reads (``TYPE_SCOPE``: ``Work.catalog`` sets
+it), in its schema or the statement's search_path (``TYPE_SEARCH_PATH``:
+the session sets it).
 
 Array literals (``'{1,NULL,"a b"}'::integer[]``) are PostgreSQL text that
 DuckDB cannot cast; ``typed_literal`` rewrites one into
@@ -27,6 +32,7 @@ import pglast
 import pyarrow as pa
 from pglast import ast
 
+from planner.catalog import DomainType
 from planner.parse import copy_tree
 from planner.errors import INVALID_PARAMETER_VALUE, NUMERIC_VALUE_OUT_OF_RANGE, SYNTAX_ERROR, UNDEFINED_OBJECT, SqlError, not_supported
 from values import (CATALOG_TYPES, INTEGER_RANGES, STORED_PLACES, TOO_MANY_PLACES, ArrayLiteralError, abbreviation, boolean_input, datetime_text,
@@ -34,6 +40,17 @@ from values import (CATALOG_TYPES, INTEGER_RANGES, STORED_PLACES, TOO_MANY_PLACE
 
 #: the catalog the running statement reads, where type names CREATE TYPE made are found
 TYPE_SCOPE: ContextVar = ContextVar("txngate_type_scope", default=None)
+#: the running statement's search_path, in which an unqualified type name is found
+TYPE_SEARCH_PATH: ContextVar = ContextVar("txngate_type_search_path", default=("public",))
+
+
+def made_type(names: list[str]):
+    """The type CREATE TYPE or CREATE DOMAIN made that a (qualified) type
+    name names in the running statement's catalog and search_path, else None."""
+    catalog = TYPE_SCOPE.get()
+    if catalog is None or len(names) > 2 or builtin_type_name(names[-1].lower()):
+        return None
+    return catalog.type_named(names[-1], names[0] if len(names) == 2 else None, TYPE_SEARCH_PATH.get())
 
 
 def enum_type(sql_type: str):
@@ -45,6 +62,35 @@ def enum_type(sql_type: str):
 
 def is_enum(sql_type: str | None) -> bool:
     return sql_type is not None and sql_type.startswith("enum(")
+
+
+def composite_type(sql_type: str):
+    """The ``catalog.CompositeType`` a canonical ``composite(<oid>)`` names
+    in the running statement's catalog, else None."""
+    catalog = TYPE_SCOPE.get()
+    return catalog.composite_of(sql_type) if catalog is not None and is_composite(sql_type) else None
+
+
+def is_composite(sql_type: str | None) -> bool:
+    return sql_type is not None and sql_type.startswith("composite(")
+
+
+def domain_of(sql_type: str):
+    """The ``catalog.DomainType`` a ``domain(<oid>)`` names (a composite
+    type's field of a domain keeps the domain: a cast to the field checks
+    it), else None."""
+    catalog = TYPE_SCOPE.get()
+    if catalog is None or not sql_type.startswith("domain("):
+        return None
+    found = catalog.type_of_oid(int(sql_type[len("domain("):-1]))
+    return found if isinstance(found, DomainType) else None
+
+
+def domain_named(tn: ast.TypeName):
+    """The ``catalog.DomainType`` a type name names in the running
+    statement's catalog, else None."""
+    found = made_type([n.sval for n in tn.names])
+    return found if isinstance(found, DomainType) else None
 
 
 def builtin_type_name(name: str) -> bool:
@@ -91,6 +137,8 @@ def canonical(tn: ast.TypeName, *, array_ok: bool = False) -> str:
         element = canonical(ast.TypeName(names=tn.names, typmods=tn.typmods, typemod=-1))
         if is_enum(element):
             raise not_supported("arrays of enum types")
+        if element.endswith("[]"):  # (a domain over an array: of one dimension, as any array)
+            return element
         return element + "[]"
     if name in CATALOG_TYPES:
         return "oid" if name == "oid" else CATALOG_TYPES[name]
@@ -113,9 +161,8 @@ def canonical(tn: ast.TypeName, *, array_ok: bool = False) -> str:
     if name in BIT_TYPES:
         raise not_supported(f"type {name}")
     canon = _ALIASES.get(name) or SERIALS.get(name)
-    if canon is None and (catalog := TYPE_SCOPE.get()) is not None and len(names) <= 2 \
-            and (enum := catalog.type_named(names[-1], names[0] if len(names) == 2 else None)) is not None:
-        canon = enum.sql_type
+    if canon is None and (made := made_type(names)) is not None:
+        canon = made.base if isinstance(made, DomainType) else made.sql_type  # (a domain's values are its base type's)
     if canon is None:
         raise SqlError(UNDEFINED_OBJECT, f'type "{".".join(names[-1:])}" does not exist')
     return canon
@@ -243,11 +290,18 @@ def duckdb_type(sql_type: str) -> str:
         return f"DECIMAL(38,{STORED_PLACES})"
     if sql_type.startswith(("varchar", "char", "enum(")):
         return "VARCHAR"
+    if (domain := domain_of(sql_type)) is not None:
+        return duckdb_type(domain.base)
+    if (made := composite_type(sql_type)) is not None:
+        return "STRUCT(" + ", ".join(f'"{f.replace(chr(34), chr(34) * 2)}" {duckdb_type(t)}' for f, t in made.fields) + ")"
     raise SqlError(UNDEFINED_OBJECT, f'type "{sql_type}" does not exist')
 
 
 def type_name(sql_type: str) -> ast.TypeName:
     """A canonical SQL type as a pglast TypeName (a copy: callers rewrite it)."""
+    if (made := composite_type(sql_type.removesuffix("[]")) or domain_of(sql_type.removesuffix("[]"))) is not None:  # its name
+        return ast.TypeName(names=(ast.String(sval=made.schema), ast.String(sval=made.name)), typemod=-1,
+                            arrayBounds=(ast.Integer(ival=-1),) if sql_type.endswith("[]") else None)
     return copy_tree(_parsed_type_name(sql_type))
 
 

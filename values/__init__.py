@@ -49,7 +49,7 @@ from values.datetimes import datetime_input
 from values.encode import encode_column, encode_values, fixed_width_binary
 from values.errors import InvalidInput
 from values.input import (BOOLEAN_WORDS, INTEGER_RANGES, boolean_input, datetime_text, decode_param, float_input, integer_input, interval_text,
-                          numeric_input, time_text)
+                          numeric_input, record_input, time_text)
 from values.intervals import INTERVAL_STYLE, IntervalSyntax, interval_input, qualified_interval, unit_field
 from values.text import (DATE_ORDER, INFINITIES, ArrayLiteralError, ByteaInputError, DateSyntax, TextStyle, bc_input, date_input, format_array, format_column,
                          format_interval, format_record_texts, format_value, parse_array, parse_bytea, split_far_dates, split_infinities, timestamp_input, value_type)
@@ -65,4 +65,4 @@ __all__ = ["CARRIED_INTERVAL_MICROS", "LONG_INTERVAL", "CATALOG_TYPES", "TEXT_CA
            "type_length", "type_oid", "value_type", "zone", "engine_zone", "is_engine_offset", "offset_of_hours", "setting_of_offset",
            "abbreviation", "abbreviation_offset", "abbreviation_steps", "local_offset", "engine_offset", "ZONE_ABBREVIATIONS", "numeric_zone",
            "INTERVAL_STYLE", "InvalidInput", "ByteaInputError", "parse_bytea", "IntervalSyntax", "datetime_input", "datetime_text", "decode_param", "encode_column", "encode_values",
-           "fixed_width_binary", "interval_input", "BOOLEAN_WORDS", "INTEGER_RANGES", "boolean_input", "float_input", "integer_input", "numeric_input", "interval_text", "qualified_interval", "time_text", "unit_field"]
+           "fixed_width_binary", "interval_input", "BOOLEAN_WORDS", "INTEGER_RANGES", "boolean_input", "float_input", "integer_input", "numeric_input", "record_input", "interval_text", "qualified_interval", "time_text", "unit_field"]

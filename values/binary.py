@@ -22,7 +22,7 @@ import uuid
 
 from values.errors import InvalidInput
 from values.text import value_type
-from values.types import PG_ARRAY_ELEMENT, type_oid
+from values.types import PG_ARRAY_ELEMENT, is_record, type_oid
 
 PG_EPOCH = dt.datetime(2000, 1, 1)
 PG_EPOCH_TZ = dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc)
@@ -41,7 +41,7 @@ def encode_binary(v, sql_type: str) -> bytes:
     """One value (as ``python_values`` gives it) of SQL type ``sql_type``
     in PostgreSQL's binary format."""
     oid, _ = type_oid(sql_type)
-    if sql_type == "record" and isinstance(v, dict):  # a record inside an array: its fields typed by their values
+    if is_record(sql_type) and isinstance(v, dict):  # a record inside an array: its fields typed by their values
         fields = [(x, value_type(x)) for x in v.values()]
         return struct.pack("!i", len(fields)) + b"".join(
             struct.pack("!Ii", type_oid(t)[0], -1) if x is None else _length_prefixed(type_oid(t)[0], encode_binary(x, t)) for x, t in fields

@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 from values.binary import encode_binary
 from values.columns import python_values
 from values.text import INFINITIES, TextStyle, format_column, format_value, significant
-from values.types import of_arrow, type_oid
+from values.types import is_record, of_arrow, type_oid
 
 __all__ = ["encode_column", "encode_values", "fixed_width_binary"]
 
@@ -85,7 +85,7 @@ def encode_column(col, sql_type: str, fmt: int, style: TextStyle) -> pa.Array:
         return pa.array([b""] * len(col), pa.binary())
     if fmt == 0:
         return format_column(col, sql_type, style).cast(pa.binary())
-    if sql_type == "record" and pa.types.is_struct(col.type):
+    if is_record(sql_type) and pa.types.is_struct(col.type):
         return _record_binary(col, style)
     fixed = _FIXED_BINARY.get(sql_type)
     if fixed is not None and not pa.types.is_decimal(col.type):

@@ -26,8 +26,9 @@ __all__ = ["InvalidInput"]
 class InvalidInput(TxngateError, ValueError):
     """Text PostgreSQL's input function for its type refuses."""
 
-    def __init__(self, sqlstate: str, message: str):
+    def __init__(self, sqlstate: str, message: str, *, detail: str | None = None):
         assert len(sqlstate) == 5 and (sqlstate.startswith("22") or sqlstate in ("0A000", "08P01")), sqlstate
         super().__init__(message)
         self.sqlstate = sqlstate
         self.message = message
+        self.detail = detail

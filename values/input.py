@@ -301,3 +301,46 @@ def _datetime_from_text(text: str, oid: int):
         return text if not text.rstrip().endswith("Z") else value.replace(tzinfo=dt.timezone.utc)
     offset = dt.timedelta(hours=int(zh), minutes=int(zm or 0), seconds=int(zs or 0))
     return value.replace(tzinfo=dt.timezone(offset if sign == "+" else -offset))
+
+
+def record_input(text: str) -> list[str | None]:
+    """The fields of a record's text (``(abc,42,"a b")``) as PostgreSQL's
+    record_in reads them: each field's text, None for an empty unquoted
+    one (NULL); inside double quotes "" is a quote, and a backslash takes
+    the next character anywhere. 22P02 with record_in's detail for a
+    malformed one. The caller checks the count against its type."""
+    def malformed(detail: str) -> InvalidInput:
+        return InvalidInput("22P02", f'malformed record literal: "{text}"', detail=detail)
+    i, n = 0, len(text)
+    while i < n and text[i].isspace():
+        i += 1
+    if i >= n or text[i] != "(":
+        raise malformed("Missing left parenthesis.")
+    i += 1
+    fields: list[str | None] = []
+    while True:  # (``()`` is one empty field: NULL)
+        chars, quoted, in_quotes = [], False, False
+        while i < n and (in_quotes or text[i] not in ",)"):
+            ch = text[i]
+            if ch == "\\":
+                i += 1
+                if i >= n:
+                    raise malformed("Unexpected end of input.")
+                chars.append(text[i])
+            elif ch == '"' and in_quotes and i + 1 < n and text[i + 1] == '"':
+                chars.append('"')
+                i += 1
+            elif ch == '"':
+                in_quotes, quoted = not in_quotes, True
+            else:
+                chars.append(ch)
+            i += 1
+        if i >= n:
+            raise malformed("Unexpected end of input.")
+        fields.append("".join(chars) if chars or quoted else None)
+        i += 1
+        if text[i - 1] == ")":
+            break
+    if text[i:].strip():
+        raise malformed("Junk after right parenthesis.")
+    return fields

@@ -35,7 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from values.errors import InvalidInput
-from values.types import of_arrow
+from values.types import is_record, of_arrow
 from values.zones import format_offset, zone
 
 
@@ -276,7 +276,7 @@ def format_value(v, sql_type: str, style: TextStyle | None = None) -> str | None
         return format_array(v, sql_type.removesuffix("[]"), style)
     if sql_type == "boolean":
         return "t" if v else "f"
-    if sql_type == "record" and isinstance(v, dict):
+    if is_record(sql_type) and isinstance(v, dict):
         return format_record(v, style)
     if sql_type in ("double precision", "real") and style is not None and style.float_digits <= 0:
         return format_float_digits(v, (15 if sql_type == "double precision" else 6) + style.float_digits)
@@ -380,7 +380,7 @@ def format_column(arr, sql_type: str, style: TextStyle | None = None) -> pa.Arra
     t = arr.type
     if pa.types.is_list(t):
         return _format_values(arr, sql_type, style)
-    if sql_type == "record" and pa.types.is_struct(t):
+    if is_record(sql_type) and pa.types.is_struct(t):
         return _format_records(arr, style)
     if sql_type == "void":  # a function that returns nothing (pg_sleep): PostgreSQL prints an empty value
         return pa.array([""] * len(arr), pa.string())

@@ -160,12 +160,18 @@ _RESULT_ONLY = {t.typname: t for t in PG_TYPES if t.typname in ("regtype",)}
 PG_ARRAY_ELEMENT = {t.array_oid: t for t in PG_TYPES if t.array_oid}
 
 
+def is_record(sql_type: str) -> bool:
+    """A row type: an anonymous record, or a composite type CREATE TYPE
+    made (``composite(<oid>)``), both printed as records."""
+    return sql_type == "record" or sql_type.startswith("composite(")
+
+
 def type_oid(sql_type: str) -> tuple[int, int]:
     """(type OID, typmod) of a canonical SQL type (``x[]`` for arrays: of
     any dimensions, one type, as PostgreSQL's)."""
     if sql_type.endswith("[]"):
         elem, typmod = type_oid(sql_type[:sql_type.index("[]")])
-        return PG_TYPE_BY_OID[elem].array_oid or 1009, typmod
+        return (PG_TYPE_BY_OID[elem].array_oid if elem in PG_TYPE_BY_OID else 2287) or 1009, typmod  # (of a made type: record[])
     if sql_type.startswith("numeric("):
         p, s = (int(x) for x in sql_type[8:-1].split(","))
         return 1700, ((p << 16) | s) + 4
@@ -173,8 +179,8 @@ def type_oid(sql_type: str) -> tuple[int, int]:
         return 1043, int(sql_type[8:-1]) + 4
     if sql_type.startswith("char("):
         return 1042, int(sql_type[5:-1]) + 4
-    if sql_type.startswith("enum("):  # a type CREATE TYPE ... AS ENUM made: its own OID
-        return int(sql_type[5:-1]), -1
+    if sql_type.startswith(("enum(", "composite(")):  # a type CREATE TYPE made: its own OID
+        return int(sql_type[sql_type.index("(") + 1:-1]), -1
     t = PG_TYPE_BY_SQL.get(sql_type) or _RESULT_ONLY.get(sql_type)
     return (t.oid if t else 25), -1
 

@@ -1552,6 +1552,8 @@ FUZZED_FUNCTIONS = [
     "SELECT 1 WHERE lower('t')", "SELECT count(*) FROM (VALUES (1)) v(x) GROUP BY x HAVING upper('t')", "SELECT 1 WHERE 't'",
     # sign() and the other double functions of a double are doubles: their text PostgreSQL's ('-1', was '-1.0')
     "SELECT sign(-5.5::float8)::text, sign(id - 2.5::float8)::text, degrees(0::float8)::text FROM ff ORDER BY id",
+    # no remainder of floats: round(int) and trunc(int) are of double precision (fuzz seed 20261206: was answered)
+    "SELECT trunc(7) % 2.5", "SELECT mod(7.5::float8, 2)", "SELECT 7::real % 2", "SELECT pg_typeof(round(5)), round(7, 1) % 2.5, sum(trunc(id)) FROM ff",
     # a difference of to_timestamp()s or make_timestamp()s is an interval: summed and averaged (was 42883: sum(INTERVAL))
     "SELECT id, sum((to_timestamp(2147483647) - to_timestamp(id * 1000)) * -1) OVER (ORDER BY id) FROM ff ORDER BY id",
     "SELECT sum(to_timestamp(2147483647) - to_timestamp(id)), avg(to_timestamp(id) - to_timestamp(0)),"
@@ -2300,7 +2302,55 @@ DISPLAY_SCALES = [
     " scale(GREATEST(p, 0)), scale(COALESCE(q, i)) FROM dsc ORDER BY id",
     "SELECT COALESCE(p, f), NULLIF(p, 1.5::float8), CASE WHEN b THEN p ELSE f END, pg_typeof(COALESCE(p, 0)) FROM dsc ORDER BY id",
     "SELECT id, COALESCE(p, 0) AS z FROM dsc ORDER BY z, id",  # (ordered by it: the engine's value)
+    "SELECT GREATEST(p, LEAST(i, 0)) FROM dsc ORDER BY id",  # (its type numeric, not the text it is computed as: fuzz seed 20261207)
     "SELECT jsonb_agg(COALESCE(p, 0) ORDER BY id), sum(COALESCE(p, 0)) OVER () FROM dsc GROUP BY id ORDER BY id",
+]
+
+
+#: CREATE TYPE ... AS (...): values of a composite type cast from ROW(...) and record text, field access, IS NULL of the
+#: row, its text; json[b]_populate_record[set] of its NULL or a base row (a nested row filled over the base's), as a
+#: value too, and (x).*; its fields' arrays (char(n)[] padded, json[] documents), nested rows and domains
+COMPOSITE_TYPES = [
+    "DROP TYPE IF EXISTS cm_outer", "DROP TYPE IF EXISTS cm_pop", "DROP DOMAIN IF EXISTS cm_pos",
+    "CREATE TYPE cm_pop AS (a text, b int, c timestamp)",
+    "CREATE DOMAIN cm_pos AS int CHECK (VALUE > 0)",
+    "CREATE TYPE cm_outer AS (i int, rec cm_pop, t text[], c char(4)[], j json[], d cm_pos)",
+    "SELECT ROW('x', 3, '2012-12-31 15:30:56')::cm_pop::text, (ROW('x', 3, '2012-12-31 15:30:56')::cm_pop).b, pg_typeof(ROW('x', 3, NULL)::cm_pop)",
+    "SELECT '(abc,42,2003-01-02)'::cm_pop::text, '( x , 5 ,)'::cm_pop::text, ('(,,)'::cm_pop).a IS NULL, ROW('a b', 1, NULL)::cm_pop || '|'",
+    "SELECT '(a,5,,)'::cm_pop", "SELECT 'abc'::cm_pop", "SELECT ROW(1, 2)::cm_pop", "SELECT '(a,b,)'::cm_pop",
+    "SELECT NULL::cm_pop IS NULL, ROW(NULL, NULL, NULL)::cm_pop IS NULL, ROW('x', NULL, NULL)::cm_pop IS NOT NULL, ROW('x', 1, NULL)::cm_pop IS NULL",
+    "SELECT (json_populate_record(NULL::cm_pop, '{\"a\": \"x\", \"b\": \"7\", \"z\": 1}')).*",
+    "SELECT json_populate_record(NULL::cm_pop, '{\"a\": \"x\", \"b\": 1}')::text, (json_populate_record(ROW('q', 5, NULL)::cm_pop, '{\"a\": \"x\"}')).b",
+    "SELECT * FROM json_populate_record(ROW('x', 3, '2012-12-31 15:30:56')::cm_pop, '{\"a\": \"blurfl\", \"x\": 43.2}') q",
+    "SELECT * FROM jsonb_populate_recordset(ROW('def', 99, NULL)::cm_pop, '[{\"a\": \"blurfl\"}, {\"b\": 3, \"c\": \"2012-01-20 10:42:53\"}]') q",
+    "SELECT * FROM json_populate_recordset(NULL::cm_pop, '[{\"a\": 1}, {\"b\": null}]') q",
+    "SELECT i, rec::text, (rec).b, t, c, j, d FROM json_populate_record(NULL::cm_outer, '{\"i\": 1, \"rec\": {\"a\": \"q\", \"b\": 2},"
+    " \"t\": [\"a\", null], \"c\": [\"x\", null], \"j\": [1, \"2\", null, {\"k\": []}], \"d\": 5}') q",
+    "SELECT rec::text, j FROM jsonb_populate_record(NULL::cm_outer, '{\"rec\": null, \"j\": null}') q",
+    "SELECT rec FROM json_populate_record(NULL::cm_outer, '{\"rec\": 5}') q", "SELECT t FROM json_populate_record(NULL::cm_outer, '{\"t\": 5}') q",
+    "SELECT d FROM json_populate_record(NULL::cm_outer, '{\"d\": 0}') q",
+    "SELECT (rec).b, (rec).a FROM json_populate_record(ROW(1, ROW('x', 3, NULL)::cm_pop, NULL, NULL, NULL, NULL)::cm_outer, '{\"rec\": {\"a\": \"abc\"}}') q",
+    "SELECT a, ca, r::text FROM json_to_record('{\"a\": 1, \"r\": {\"a\": \"aaa\", \"b\": 123}, \"ca\": [\"1 2\", 3]}') AS t(a int, ca char(5)[], r cm_pop)",
+    "SELECT ARRAY['1', '2']::char(3)[], '{1,NULL}'::char(2)[]",
+    "DROP TYPE cm_pop", "DROP DOMAIN cm_outer", "DROP DOMAIN cm_pos",
+    "DROP TYPE cm_outer", "DROP TYPE cm_pop", "DROP DOMAIN cm_pos",
+]
+
+#: CREATE DOMAIN: a cast to one checks its NOT NULL and CHECKs (23502, 23514), a column of one takes them (and its base
+#: type), pg_typeof names it, pg_type lists it, DROP DOMAIN is refused while a column is of it
+DOMAINS = [
+    "DROP TABLE IF EXISTS dmt", "DROP DOMAIN IF EXISTS dm_pos", "DROP DOMAIN IF EXISTS dm_arr",
+    "CREATE DOMAIN dm_pos AS int NOT NULL CHECK (VALUE > 0)",
+    "CREATE DOMAIN dm_arr AS int[] CHECK (array_length(VALUE, 1) = 3)",
+    "SELECT 5::dm_pos, pg_typeof(5::dm_pos), (2 + 3)::dm_pos * 2, pg_typeof(ARRAY[1, 2, 3]::dm_arr)",
+    "SELECT (-1)::dm_pos", "SELECT NULL::dm_pos", "SELECT (NULL::int)::dm_pos",
+    "SELECT ARRAY[1, 2, 3]::dm_arr", "SELECT '{1,2}'::dm_arr", "SELECT NULL::dm_arr",
+    "CREATE TABLE dmt (id int, p dm_pos, a dm_arr)",
+    "INSERT INTO dmt VALUES (1, 5, '{1,2,3}')", "INSERT INTO dmt VALUES (2, 0, NULL)", "INSERT INTO dmt (id) VALUES (3)",
+    "INSERT INTO dmt VALUES (4, 1, '{1}')", "UPDATE dmt SET p = -5", "UPDATE dmt SET p = p + 1",
+    "SELECT id, p, a FROM dmt ORDER BY id",
+    "SELECT typname::text, typtype::text, format_type(typbasetype, typtypmod), typnotnull FROM pg_type WHERE typname LIKE 'dm\\_%' ORDER BY 1",
+    "DROP DOMAIN dm_pos", "DROP TABLE dmt", "DROP DOMAIN dm_pos", "DROP DOMAIN dm_arr",
 ]
 
 
@@ -2406,6 +2456,8 @@ DIFFERENTIAL = {
     "regex_lines": (REGEX_LINES, ("rxl",)),
     "numeric_signs": (NUMERIC_SIGNS, ("nsg",)),
     "display_scales": (DISPLAY_SCALES, ("dsc",)),
+    "composite_types": (COMPOSITE_TYPES, ()),
+    "domains": (DOMAINS, ("dmt",)),
     "subquery_outputs": (SUBQUERY_OUTPUTS, ("sqo",)),
     "run_time_units": (RUN_TIME_UNITS, ()),
     "integer_series": (INTEGER_SERIES, ()),
