@@ -147,6 +147,8 @@ _RULES: tuple[Rule, ...] = (
     _rule(r"Unimplemented type for cast \((.+?) -> (.+?)\)", "0A000",
           lambda m: f"a cast from {_pg_type(m.group(1))} to {_pg_type(m.group(2))} here is not supported"),
     _rule(r"Invalid type for BETWEEN", "42883", "operator does not exist for BETWEEN on these types"),
+    # a value of a type the engine cannot hand over here (percentile_disc of a nested array of fractions)
+    _rule(r'Unimplemented type "(.+?)" for', "0A000", lambda m: f"a value of type {_pg_type(m.group(1))} here is not supported"),
     # x IN (SELECT ...) of a string and a number: PostgreSQL has no = between them
     _rule(r"Cannot compare values of type (.+?) and (.+?) in IN/ANY/ALL clause", "42883",
           lambda m: f"operator does not exist: {_pg_type(m.group(1))} = {_pg_type(m.group(2))}"),
@@ -167,6 +169,7 @@ _BY_CLASS = (
     (duckdb.CatalogException, "42P01"),
     (duckdb.BinderException, "42804"),
     (duckdb.InvalidInputException, "22023"),
+    (duckdb.NotImplementedException, "0A000"),
 )
 
 

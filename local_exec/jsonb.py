@@ -706,6 +706,42 @@ def array_elements_text(doc: str) -> list[str | None]:
     return [_as_text(x) for x in v]
 
 
+def array_texts(doc: str, depth: int) -> list:
+    """A json array of ``depth`` dimensions as nested lists of its
+    elements' text (``->>``'s: NULL for null), as json[b]_populate_record
+    reads it into an array column declared of that many: sub-arrays of
+    one length (else 22P02, malformed), an element where a sub-array is
+    expected 22P02; an array of fewer or more dimensions than declared,
+    which PostgreSQL's array type also holds, is refused (0A000: txngate's
+    arrays have their declared dimensions). No elements at all: empty."""
+    v = parse(doc)
+
+    def level(x, d: int):  # (x at nesting d: a sub-array while d <= depth, then an element)
+        if d > depth:
+            if isinstance(x, list):
+                raise FunctionError("0A000", f"an array of more than {depth} dimensions here is not supported")
+            return _as_text(x)
+        if not isinstance(x, list):
+            raise JsonError("22P02", "expected JSON array")
+        return [level(e, d + 1) for e in x]
+    if not isinstance(v, list):
+        raise JsonError("22P02", "expected JSON array")
+    if v and not isinstance(v[0], list):
+        raise FunctionError("0A000", f"an array of fewer than {depth} dimensions here is not supported")
+    out = level(v, 1)
+
+    def lengths(x, d: int, found: dict):
+        if found.setdefault(d, len(x)) != len(x):
+            raise JsonError("22P02", "malformed JSON array", detail="Multidimensional arrays must have sub-arrays with matching dimensions.")
+        for e in x if d < depth else ():
+            lengths(e, d + 1, found)
+    lengths(out, 1, {})
+
+    def count(x) -> int:
+        return sum(count(e) for e in x) if isinstance(x, list) else 1
+    return out if count(out) else []
+
+
 def each(doc: str) -> list[dict]:
     v = parse(doc)
     if not isinstance(v, dict):
@@ -832,6 +868,8 @@ FUNCTIONS = {
     "txngate_jsonb_object_keys": (object_keys, ["VARCHAR"], "VARCHAR[]"),
     "txngate_jsonb_array_elements": (array_elements, ["VARCHAR"], "VARCHAR[]"),
     "txngate_jsonb_array_elements_text": (array_elements_text, ["VARCHAR"], "VARCHAR[]"),
+    "txngate_json_array_texts2": (lambda doc: array_texts(doc, 2), ["VARCHAR"], "VARCHAR[][]"),
+    "txngate_json_array_texts3": (lambda doc: array_texts(doc, 3), ["VARCHAR"], "VARCHAR[][][]"),
     "txngate_jsonb_each": (each, ["VARCHAR"], "STRUCT(key VARCHAR, value VARCHAR)[]"),
     "txngate_jsonb_each_text": (each_text, ["VARCHAR"], "STRUCT(key VARCHAR, value VARCHAR)[]"),
 }

@@ -37,6 +37,7 @@ ARROW_TYPES = {
     # lists hold json as text (pyarrow builds no lists of extension values): callers cast to JSON
     "VARCHAR[]": pa.list_(pa.string()),
     "VARCHAR[][]": pa.list_(pa.list_(pa.string())),
+    "VARCHAR[][][]": pa.list_(pa.list_(pa.list_(pa.string()))),
     "STRUCT(key VARCHAR, value VARCHAR)[]": pa.list_(pa.struct([("key", pa.string()), ("value", pa.string())])),
 }
 

@@ -81,6 +81,8 @@ class Column:
     generated: str | None = None
     #: the OID of the domain the column was declared of (its type is the domain's base, its constraints the column's)
     domain: int | None = None
+    #: the type a client is told the column has where it is stored as another (``name``: as text), else None
+    shown: str | None = None
 
     @property
     def sequenced(self) -> bool:
@@ -277,7 +279,8 @@ class Relation:
         d = {
             "shard": self.shard,
             "columns": [[c.name, c.type, c.not_null, c.default]
-                        + ([c.precision, c.generated, c.domain] if c.domain is not None else [c.precision, c.generated] if c.generated is not None
+                        + ([c.precision, c.generated, c.domain, c.shown] if c.shown is not None
+                           else [c.precision, c.generated, c.domain] if c.domain is not None else [c.precision, c.generated] if c.generated is not None
                            else [c.precision] if c.precision is not None else [])
                         for c in self.columns],
             "primary_key": list(self.primary_key),

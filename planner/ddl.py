@@ -552,7 +552,8 @@ class Ddl(Dml):
             if any(f == col.colname for f, _t in fields):
                 raise SqlError(DUPLICATE_COLUMN, f'column "{col.colname}" specified more than once')
             domain = domain_named(col.typeName) if not col.typeName.arrayBounds else None  # (kept: a cast to the field checks it)
-            fields.append((col.colname, f"domain({domain.oid})" if domain is not None else canonical(col.typeName, array_ok=True)))
+            dims = "[]" * (len(col.typeName.arrayBounds or ()) - 1)  # (a field keeps its declared dimensions: a json array is read into as many)
+            fields.append((col.colname, f"domain({domain.oid})" if domain is not None else canonical(col.typeName, array_ok=True) + max(dims, "")))
         await self._write_catalog(type_rows(CompositeType(rv.relname, schema, tuple(fields), catalog.new_oid())), 1)
         return Result("CREATE TYPE")
 
@@ -1289,8 +1290,9 @@ def _column(elt: ast.ColumnDef) -> tuple[Column, list[ast.Constraint], int]:
         default = sequences.next_default(pg_sql(typed_literal(default, sql_type)))
     if generated is not None and default is not None:
         raise SqlError(SYNTAX_ERROR, f'both default and generation expression specified for column "{elt.colname}" of table')
-    return (Column(elt.colname, sql_type, not_null, default, fraction_precision(elt.typeName), generated, domain.oid if domain is not None else None),
-            others, start - 1)
+    shown = "name" if elt.typeName.names[-1].sval.lower() == "name" and not elt.typeName.arrayBounds else None  # (stored as text)
+    return (Column(elt.colname, sql_type, not_null, default, fraction_precision(elt.typeName), generated, domain.oid if domain is not None else None,
+                   shown), others, start - 1)
 
 
 def _domain_check(column: str, name: str, expr: str) -> ast.Constraint:

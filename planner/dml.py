@@ -1254,8 +1254,10 @@ def assignment_sql(sets: dict[str, object], rel: Relation) -> dict[str, str]:
 def _stored_literal(value: ast.Node, sql_type: str) -> ast.Node:
     """``typed_literal`` of a value for a column of ``sql_type``: a
     multidimensional array literal is refused (0A000), as storage holds
-    arrays of one dimension."""
-    typed = typed_literal(value, sql_type)
+    arrays of one dimension. A character(n)[] literal is read as text[]:
+    an explicit cast cuts each element to n, an assignment refuses a longer
+    one (22001, as storing checks it)."""
+    typed = typed_literal(value, "text[]" if sql_type.startswith("char(") and sql_type.endswith("[]") else sql_type)
     if isinstance(typed, ast.TypeCast) and len(typed.typeName.arrayBounds or ()) > 1:
         raise not_supported("multidimensional arrays")
     return typed
@@ -1552,7 +1554,9 @@ def _assigned(expr: str, sql_type: str) -> str:
 
 
 def _pg_type(sql_type: str) -> str:
-    """A canonical type as PostgreSQL SQL the binder reads (an enum as its labels' text, checked by ``conform``)."""
-    if is_enum(sql_type.removesuffix("[]")):
-        return "text" + "[]" * sql_type.endswith("[]")
+    """A canonical type as PostgreSQL SQL the binder reads (an enum as its
+    labels' text, a character(n) or character(n)[] as text, checked by
+    ``conform``)."""
+    if is_enum(sql_type.removesuffix("[]")) or sql_type.startswith("char("):
+        return "text" + "[]" * sql_type.endswith("[]")  # (a character(n) fitted and checked by ``conform``: 22001, not cut)
     return "double precision" if sql_type == "double precision" else sql_type

@@ -795,8 +795,11 @@ def _member_as(member: ast.Node, text: ast.Node, type_name: ast.TypeName, kind_o
     elif type_name.arrayBounds:  # a json array element by element; json null is NULL, any other member an error
         array = f"CASE WHEN {kind} = 'array' THEN _arg1 END"  # (only an array reaches the element functions, however the engine evaluates)
         items = f"txngate_json_nulls(txngate_{kind_of}_array_elements({array}))" if element else f"txngate_{kind_of}_array_elements_text({array})"
-        texts = sql_type_name("text[]")
-        if not element:  # (PostgreSQL's array of arrays)
+        dims = len(type_name.arrayBounds)
+        texts = sql_type_name("text" + "[]" * dims)
+        if not element and dims in (2, 3):  # declared of that many dimensions: read into as many (local_exec.jsonb.array_texts)
+            items = f"txngate_json_array_texts{dims}(CAST({array} AS VARCHAR))"
+        elif not element or dims > 1:  # (PostgreSQL's array of arrays)
             items = f"CASE WHEN txngate_json_nested(txngate_{kind_of}_array_elements({array})) THEN _arg3 ELSE {items} END"
         value = expand(f"CASE {kind} WHEN 'null' THEN NULL WHEN 'array' THEN {items} ELSE _arg2 END",
                        [member, _failing("22P02", "expected JSON array", texts), _failing("0A000", "multidimensional arrays is not supported", texts)])
@@ -804,6 +807,10 @@ def _member_as(member: ast.Node, text: ast.Node, type_name: ast.TypeName, kind_o
         return _members_as(member, made, type_name, kind_of, base)
     else:
         value = ast.TypeCast(arg=text, typeName=ast.TypeName(names=(ast.String(sval="text"),), typemod=-1))
+    if type_name.names[-1].sval in ("bpchar", "varchar") and len(type_name.typmods or ()) == 1:  # read by the input function: 22001, not cut
+        fitted = "txngate_fitted_texts" if type_name.arrayBounds else "txngate_fitted_text"
+        value = ast.FuncCall(funcname=(ast.String(sval=fitted),), args=(value, copy.deepcopy(type_name.typmods[0]),
+                                                                         ast.A_Const(val=ast.Boolean(boolval=type_name.names[-1].sval == "bpchar"))))
     return ast.TypeCast(arg=value, typeName=copy.deepcopy(type_name))
 
 

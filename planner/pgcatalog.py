@@ -1280,6 +1280,11 @@ def macros() -> tuple[str, ...]:
         format_type_sql(),
         # a character(n) value as text, without its padding (rtrim only where there is a space to trim: it is slow)
         "CREATE OR REPLACE MACRO txngate_unpad(s) AS CASE WHEN ends_with(s, ' ') THEN rtrim(s) ELSE s END",
+        # text given to character(n) or varchar(n) by an input function (json[b]_populate_record's): 22001 past n but for spaces
+        "CREATE OR REPLACE MACRO txngate_fitted_text(s, n, padded) AS CASE WHEN s IS NULL THEN NULL WHEN length(rtrim(s, ' ')) > n "
+        "THEN CAST(CAST('[22001] value too long for type character' || CASE WHEN padded THEN '' ELSE ' varying' END || '(' || n || ')' AS DOUBLE) "
+        "AS VARCHAR) WHEN padded THEN rpad(rtrim(s, ' '), n, ' ') ELSE left(s, n) END",
+        "CREATE OR REPLACE MACRO txngate_fitted_texts(a, n, padded) AS list_transform(a, lambda _lf: txngate_fitted_text(_lf, n, padded))",
         # a character(n)[]'s elements, each cut and padded to n; a json[]'s, json null as NULL (populate_record's)
         "CREATE OR REPLACE MACRO txngate_padded_list(a, n) AS list_transform(a, lambda _lp: rpad(_lp, n, ' '))",
         "CREATE OR REPLACE MACRO txngate_json_nested(a) AS len(list_filter(a, lambda _ln: txngate_jsonb_typeof(_ln) = 'array')) > 0",
@@ -1723,11 +1728,11 @@ def column_origins(targets, from_clause, catalog, search_path) -> list[tuple[int
         if fields and isinstance(fields[-1], ast.A_Star):
             if rel is None or not (len(fields) == 1 or fields[0].sval == alias):
                 return None
-            out.extend((relation_oid(rel), i, c.type) for i, c in enumerate(rel.columns, 1))
+            out.extend((relation_oid(rel), i, c.shown or c.type) for i, c in enumerate(rel.columns, 1))
         elif fields:
             name = fields[-1].sval if isinstance(fields[-1], ast.String) else None
             if rel is not None and name in rel.column_names and (len(fields) == 1 or (len(fields) == 2 and fields[0].sval == alias)):
-                out.append((relation_oid(rel), rel.column_names.index(name) + 1, rel.column(name).type))
+                out.append((relation_oid(rel), rel.column_names.index(name) + 1, rel.column(name).shown or rel.column(name).type))
             else:
                 out.append((0, 0, ""))
         elif isinstance(v, ast.TypeCast) and v.typeName.typmods:

@@ -384,7 +384,7 @@ def format_column(arr, sql_type: str, style: TextStyle | None = None) -> pa.Arra
         return _format_records(arr, style)
     if sql_type == "void":  # a function that returns nothing (pg_sleep): PostgreSQL prints an empty value
         return pa.array([""] * len(arr), pa.string())
-    if sql_type in ("text", "json", "jsonb") or sql_type.startswith(("varchar", "char", "enum(")):
+    if sql_type in ("text", "json", "jsonb", "name") or sql_type.startswith(("varchar", "char", "enum(")):
         return arr.cast(pa.string())
     if sql_type == "numeric" and pa.types.is_string(t):  # computed as its exact text (local_exec.numeric)
         return arr

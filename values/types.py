@@ -155,7 +155,7 @@ PG_TYPES = [
 PG_TYPE_BY_OID = {t.oid: t for t in PG_TYPES}
 PG_TYPE_BY_SQL = {t.sql: t for t in PG_TYPES if t.sql}
 #: types a result may have but no column or parameter (pg_typeof's regtype: computed as its text)
-_RESULT_ONLY = {t.typname: t for t in PG_TYPES if t.typname in ("regtype",)}
+_RESULT_ONLY = {t.typname: t for t in PG_TYPES if t.typname in ("regtype", "name")}  # (a name column is stored as text)
 #: array type oid -> element type
 PG_ARRAY_ELEMENT = {t.array_oid: t for t in PG_TYPES if t.array_oid}
 

@@ -2332,8 +2332,31 @@ COMPOSITE_TYPES = [
     "SELECT (rec).b, (rec).a FROM json_populate_record(ROW(1, ROW('x', 3, NULL)::cm_pop, NULL, NULL, NULL, NULL)::cm_outer, '{\"rec\": {\"a\": \"abc\"}}') q",
     "SELECT a, ca, r::text FROM json_to_record('{\"a\": 1, \"r\": {\"a\": \"aaa\", \"b\": 123}, \"ca\": [\"1 2\", 3]}') AS t(a int, ca char(5)[], r cm_pop)",
     "SELECT ARRAY['1', '2']::char(3)[], '{1,NULL}'::char(2)[]",
+    # text read by the input function of character(n) and varchar(n): 22001 past n but for spaces (an explicit cast cuts)
+    "SELECT a FROM json_to_record('{\"a\": \"xyz\"}') AS t(a char(2))", "SELECT a FROM json_to_record('{\"a\": \"xy   \"}') AS t(a char(2))",
+    "SELECT a FROM json_to_record('{\"a\": [\"xyz\"]}') AS t(a char(2)[])", "SELECT a FROM json_to_record('{\"a\": \"abcd\"}') AS t(a varchar(3))",
+    "SELECT c FROM json_populate_record(NULL::cm_outer, '{\"c\": [\"abcd   \", \"ab\"]}') q",
+    # arrays of the dimensions declared (a composite type's field keeps them): rectangular (22P02 else), none empty
+    "SELECT a, a[2][1] FROM json_to_record('{\"a\": [[1, 2], [null, 4]]}') AS t(a int[][])",
+    "SELECT a FROM json_to_record('{\"a\": [[\"x y\", null], [\"b\", \"\"]]}') AS t(a text[][])",
+    "SELECT a FROM json_to_record('{\"a\": [[], []]}') AS t(a int[][])", "SELECT a FROM json_to_record('{\"a\": [[1, 2], [3]]}') AS t(a int[][])",
+    "SELECT a FROM json_to_record('{\"a\": [[1, 2], 3]}') AS t(a int[][])",
+    "SELECT a FROM jsonb_to_record('{\"a\": [[[1, 2]], [[3, 4]]]}') AS t(a int[][][])",
     "DROP TYPE cm_pop", "DROP DOMAIN cm_outer", "DROP DOMAIN cm_pos",
     "DROP TYPE cm_outer", "DROP TYPE cm_pop", "DROP DOMAIN cm_pos",
+]
+
+#: a value too long for a character(n) column is refused (22001) in UPDATE, INSERT ... SELECT and array elements too
+#: (UPDATE SET c = 'toolongvalue' stored 'toolo': the assignment was an explicit cast, which cuts); explicit casts cut
+CHAR_ASSIGNMENTS = [
+    "CREATE TABLE chas (id int, c char(5), f char(5)[])",
+    "INSERT INTO chas VALUES (1, 'ab', '{\"abc\",\"abcde\"}')",
+    "INSERT INTO chas VALUES (2, 'x', '{\"too long\"}')", "INSERT INTO chas VALUES (3, 'x', ARRAY['too long'])",
+    "INSERT INTO chas SELECT 4, 'much too long', NULL", "INSERT INTO chas SELECT 5, 'ab   ' || '   ', ARRAY['ok', NULL]",
+    "UPDATE chas SET c = 'toolongvalue' WHERE id = 1", "UPDATE chas SET c = c || 'xyzw' WHERE id = 1",
+    "UPDATE chas SET f = '{\"toolongvalue\"}' WHERE id = 1", "UPDATE chas SET c = 'abc     ', f = ARRAY['q'] WHERE id = 1",
+    "SELECT id, c || '|', length(c), f FROM chas ORDER BY id",
+    "SELECT '{\"too long\"}'::char(5)[], ARRAY['too long', NULL]::char(5)[], 'too long'::char(5)",
 ]
 
 #: CREATE DOMAIN: a cast to one checks its NOT NULL and CHECKs (23502, 23514), a column of one takes them (and its base
@@ -2458,6 +2481,7 @@ DIFFERENTIAL = {
     "display_scales": (DISPLAY_SCALES, ("dsc",)),
     "composite_types": (COMPOSITE_TYPES, ()),
     "domains": (DOMAINS, ("dmt",)),
+    "char_assignments": (CHAR_ASSIGNMENTS, ("chas",)),
     "subquery_outputs": (SUBQUERY_OUTPUTS, ("sqo",)),
     "run_time_units": (RUN_TIME_UNITS, ()),
     "integer_series": (INTEGER_SERIES, ()),
