@@ -281,6 +281,12 @@ class Binder:
         node = functions.inline(copy_tree(node), self.catalog, self.search_path)  # SQL functions' bodies where they are called
         _without_collations(node)
         _expand_field_stars(node)
+        self._domains = {}  # column name -> the domains its columns in the statement's tables were declared of (None: none)
+        for rv in walk(node):
+            if isinstance(rv, ast.RangeVar) and rv.catalogname is None \
+                    and (rel := self.catalog.lookup(rv.relname, rv.schemaname, self.search_path)) is not None:
+                for col in rel.columns:
+                    self._domains.setdefault(col.name, set()).add(col.domain)
         self._shape(node)
         ctes, char_casts, shapes = set(), False, set()  # one walk for all: the reshaping below is rarely needed
         for n in walk(node):
@@ -1006,6 +1012,15 @@ class Binder:
             nonzero = ast.A_Const(val=ast.Boolean(boolval=False))
         return ast.FuncCall(funcname=(ast.String(sval="txngate_float_checked"),), args=(n, finite, nonzero))
 
+    def _domain_column(self, n: ast.Node):
+        """The domain a column reference's column was declared of, when the
+        statement's tables have one column of that name and it has one."""
+        if not isinstance(n, ast.ColumnRef) or not isinstance(n.fields[-1], ast.String):
+            return None
+        found = self._domains.get(n.fields[-1].sval, set())
+        made = self.catalog.type_of_oid(next(iter(found))) if len(found) == 1 and None not in found else None
+        return made if isinstance(made, DomainType) else None
+
     def _made_type_cast(self, n: ast.TypeCast) -> ast.Node | None:
         """A cast to a domain (to its base type, its constraints checked:
         ``_domain_checked``) or to a composite type (the engine's STRUCT of
@@ -1709,6 +1724,8 @@ class Binder:
             if names[-1] == "pg_typeof" and len(n.args or ()) == 1 and isinstance(n.args[0], ast.TypeCast) \
                     and isinstance(made := _made_type(n.args[0].typeName), (CompositeType, DomainType)):
                 return _constant(made.name + ("[]" if n.args[0].typeName.arrayBounds else ""))  # (the engine's is its base or a STRUCT)
+            if names[-1] == "pg_typeof" and len(n.args or ()) == 1 and (domain := self._domain_column(n.args[0])) is not None:
+                return _constant(domain.name)  # a column declared of a domain (stored as its base type)
             if names[-1] == "pg_typeof" and len(n.args or ()) == 1 and (string := _declared_string(n.args[0], _found(self._columns))):
                 base = "character" if string.startswith("char") else "character varying"  # the engine's is text
                 return _constant(base + "[]" if string.endswith("[]") else base)

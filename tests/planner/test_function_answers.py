@@ -2371,7 +2371,7 @@ DOMAINS = [
     "CREATE TABLE dmt (id int, p dm_pos, a dm_arr)",
     "INSERT INTO dmt VALUES (1, 5, '{1,2,3}')", "INSERT INTO dmt VALUES (2, 0, NULL)", "INSERT INTO dmt (id) VALUES (3)",
     "INSERT INTO dmt VALUES (4, 1, '{1}')", "UPDATE dmt SET p = -5", "UPDATE dmt SET p = p + 1",
-    "SELECT id, p, a FROM dmt ORDER BY id",
+    "SELECT id, p, a, pg_typeof(p), pg_typeof(id) FROM dmt ORDER BY id",
     "SELECT typname::text, typtype::text, format_type(typbasetype, typtypmod), typnotnull FROM pg_type WHERE typname LIKE 'dm\\_%' ORDER BY 1",
     "DROP DOMAIN dm_pos", "DROP TABLE dmt", "DROP DOMAIN dm_pos", "DROP DOMAIN dm_arr",
 ]
