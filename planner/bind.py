@@ -101,6 +101,8 @@ class Binder:
         self._pg = None
         self._cast: set[int] = set()  # ids of nodes already wrapped (in a cast, a CASE)
         self._structs: list[str] = []  # the STRUCT types of composite casts, by ``txngate_struct(k)`` (``_struct_type``)
+        self._relations: list[tuple[str, str | None]] = []  # the relations the statement names (``_domain_column``)
+        self._domains: dict[str, set] | None = None
         self._trimmed: set[int] = set()  # ids of the rtrim() calls around char(n) operands
         self._columns: dict[str, str] = {}  # declared types of the columns of the statement being rewritten, by name
         self._nullable: set[str] = set()  # ... the names of its FROM items an outer join may give a missing row of
@@ -280,13 +282,6 @@ class Binder:
         whose result the client gets (computed jsonb is printed canonically)."""
         node = functions.inline(copy_tree(node), self.catalog, self.search_path)  # SQL functions' bodies where they are called
         _without_collations(node)
-        _expand_field_stars(node)
-        self._domains = {}  # column name -> the domains its columns in the statement's tables were declared of (None: none)
-        for rv in walk(node):
-            if isinstance(rv, ast.RangeVar) and rv.catalogname is None \
-                    and (rel := self.catalog.lookup(rv.relname, rv.schemaname, self.search_path)) is not None:
-                for col in rel.columns:
-                    self._domains.setdefault(col.name, set()).add(col.domain)
         self._shape(node)
         ctes, char_casts, shapes = set(), False, set()  # one walk for all: the reshaping below is rarely needed
         for n in walk(node):
@@ -303,6 +298,12 @@ class Binder:
                 shapes.add("cast")
             elif isinstance(n, ast.JoinExpr) and (n.usingClause or n.isNatural):
                 shapes.add("merge")
+            elif isinstance(n, ast.RangeVar) and n.catalogname is None:
+                self._relations.append((n.relname, n.schemaname))  # (before they are renamed: the domains of their columns)
+            elif isinstance(n, ast.A_Indirection) and any(isinstance(i, ast.A_Star) for i in n.indirection):
+                shapes.add("field star")
+        if "field star" in shapes:
+            _expand_field_stars(node)
         if self.dialect == "duckdb" and "set operation" in shapes:
             _wrap_values_arms(node)
         if self.dialect == "duckdb" and "named" in shapes:
@@ -1017,6 +1018,11 @@ class Binder:
         statement's tables have one column of that name and it has one."""
         if not isinstance(n, ast.ColumnRef) or not isinstance(n.fields[-1], ast.String):
             return None
+        if self._domains is None:  # column name -> the domains its columns in the statement's tables were declared of (None: none)
+            self._domains = {}
+            for relname, schemaname in self._relations:
+                for col in rel.columns if (rel := self.catalog.lookup(relname, schemaname, self.search_path)) is not None else ():
+                    self._domains.setdefault(col.name, set()).add(col.domain)
         found = self._domains.get(n.fields[-1].sval, set())
         made = self.catalog.type_of_oid(next(iter(found))) if len(found) == 1 and None not in found else None
         return made if isinstance(made, DomainType) else None

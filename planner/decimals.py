@@ -11,6 +11,11 @@ the largest scale with 28 integer digits (``computed_type``) when every
 arm's scale is known (``Scales.scale``: columns, casts, constants,
 round/trunc, sum/min/max, + - *); ``Scales.exact_remainder`` sends %,
 mod and div of numerics to local_exec.numeric's exact functions.
+``Scales.display_scale`` is the expression of each value's own display
+scale where a CASE, COALESCE, NULLIF or GREATEST/LEAST chooses between
+scales (PostgreSQL's numeric keeps one per value; the engine's CASE has
+one for the column), which the binder prints output columns, text casts
+and json numbers at (``COALESCE(price, 0)`` is '0', not '0.00').
 A parameter holding a decimal of more places than a computed numeric
 keeps is written into the statement as its constant
 (``with_wide_parameters_written``), so it meets the others as a constant

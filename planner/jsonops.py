@@ -14,6 +14,14 @@ or not known). It decides what the ambiguous operators (``||``, ``-``,
 ``@>``) mean and which result columns are jsonb. ``columns`` maps the
 column names of the relations a statement reads to their declared types.
 
+json[b]_to_record[set] and json[b]_populate_record[set] become LATERAL
+subqueries that read the document and each member once (``_to_record``)
+and convert each member as the column's type's input function would
+(``_member_as``: arrays of the declared dimensions, a composite type's
+fields from an object, character(n) and varchar(n) refused past n); a
+base row fills the members the object lacks; populate_record called as
+a value is a row of its composite type (``populated_value``).
+
 Invariants: a rewrite never changes a statement's result column names
 (the session names columns from the statement as written); a jsonb result
 column that is not a stored column is printed canonically
