@@ -41,7 +41,7 @@ from planner.errors import SqlError, not_supported, undefined
 from planner.pgcatalog import expand, raised
 from planner.resolve import column_type, pg_type_of, row_columns, text_function, typed_text
 from planner.catalog import CompositeType
-from planner.sqltypes import canonical, made_type, typed_literal
+from planner.sqltypes import canonical, domain_of, made_type, typed_literal
 from planner.sqltypes import type_name as sql_type_name
 
 JSON_TYPES = ("json", "jsonb")
@@ -903,10 +903,24 @@ def _star_kinds(select: ast.SelectStmt, columns_of: Callable[[], dict[str, str]]
         return result_kinds(cte.ctequery, columns_of, computed_only=False) if cte is not None and not cte.aliascolnames else None
     if isinstance(source, ast.RangeFunction) and (outputs := _function_outputs(source)) is not None:
         return [k for _n, k in outputs]
-    if isinstance(source, ast.RangeFunction) and len(source.functions) == 1 and isinstance(source.functions[0][0], ast.FuncCall) \
-            and _name(source.functions[0][0]) in _TO_RECORD and source.coldeflist:
-        return [c.typeName.names[-1].sval if c.typeName.names[-1].sval in JSON_TYPES and not c.typeName.arrayBounds else None
-                for c in source.coldeflist]
+    if isinstance(source, ast.RangeFunction) and len(source.functions) == 1 and isinstance(source.functions[0][0], ast.FuncCall):
+        fc = source.functions[0][0]
+        if _name(fc) in _TO_RECORD and source.coldeflist:
+            return [_shown_type(canonical(c.typeName, array_ok=True)) for c in source.coldeflist]
+        row_type = populated_type(source)
+        made = made_type(row_type) if row_type else None
+        if isinstance(made, CompositeType):
+            return [_shown_type(getattr(domain_of(t), "base", t)) for _f, t in made.fields]
+    return None
+
+
+def _shown_type(sql_type: str) -> str | None:
+    """A record column's type where the engine's result type would not
+    tell it: json and jsonb, character(n) and varchar(n) (text to the
+    engine), a composite type (a record), arrays of them; else None."""
+    element = sql_type.removesuffix("[]").removesuffix("[]").removesuffix("[]")
+    if element in JSON_TYPES or element.startswith(("char(", "varchar(", "composite(")):
+        return element + ("[]" if sql_type != element else "")
     return None
 
 

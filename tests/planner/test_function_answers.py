@@ -2339,6 +2339,7 @@ COMPOSITE_TYPES = [
     # arrays of the dimensions declared (a composite type's field keeps them): rectangular (22P02 else), none empty
     "SELECT a, a[2][1] FROM json_to_record('{\"a\": [[1, 2], [null, 4]]}') AS t(a int[][])",
     "SELECT a FROM json_to_record('{\"a\": [[\"x y\", null], [\"b\", \"\"]]}') AS t(a text[][])",
+    "SELECT *, 1 FROM json_to_record('{\"a\": \"xy\", \"e\": [\"q\"]}') AS t(a char(2), b varchar(3), c int, d json, e char(2)[])",  # (its types)
     "SELECT a FROM json_to_record('{\"a\": [[], []]}') AS t(a int[][])", "SELECT a FROM json_to_record('{\"a\": [[1, 2], [3]]}') AS t(a int[][])",
     "SELECT a FROM json_to_record('{\"a\": [[1, 2], 3]}') AS t(a int[][])",
     "SELECT a FROM jsonb_to_record('{\"a\": [[[1, 2]], [[3, 4]]]}') AS t(a int[][][])",
