@@ -4521,17 +4521,17 @@ def _shown_scale(v: ast.Node, columns: dict[str, str]) -> ast.Node | None:
 def _shown_json(v: ast.Node, columns: dict[str, str]) -> ast.Node:
     """A json constructor's argument: a numeric whose scale varies by row
     as the json number of each value's own places (``_shown_numeric``)."""
-    if _shown_scale(v, columns) is None or _is_exact_division(v, columns):
+    if (scale := _shown_scale(v, columns)) is None or _is_exact_division(v, columns):
         return v
-    return ast.TypeCast(arg=_shown_numeric(v, columns), typeName=ast.TypeName(names=(ast.String(sval="json"),), typemod=-1))
+    return ast.TypeCast(arg=_shown_numeric(v, columns, scale), typeName=ast.TypeName(names=(ast.String(sval="json"),), typemod=-1))
 
 
-def _shown_numeric(v: ast.Node, columns: dict[str, str]) -> ast.Node:
+def _shown_numeric(v: ast.Node, columns: dict[str, str], shown: ast.Node | None = None) -> ast.Node:
     """An output column ``exact_divisions`` chose as its text: a quotient's
     (``_exact_division``), or a numeric's at each value's own display scale
-    (txngate_numeric_places cuts the engine's common scale to it: the
-    digits it drops are zeros)."""
-    shown = _shown_scale(v, columns)
+    (``shown``, when the caller has worked it out; txngate_numeric_places
+    cuts the engine's common scale to it: the digits it drops are zeros)."""
+    shown = shown if shown is not None else _shown_scale(v, columns)
     if shown is None or _is_exact_division(v, columns):
         return _exact_division(v, columns)
     return ast.FuncCall(funcname=(ast.String(sval="txngate_numeric_places"),), args=(_cast_to(v, "text"), shown))
@@ -4736,9 +4736,9 @@ def _decimal_quotients(node: ast.Node, columns: dict[str, str]) -> set[int]:
 
     def exact(c, allowed: bool, texted: bool = False):
         if texted and isinstance(c, ast.Node) and id(c) not in shown and not _is_exact_division(c, columns) \
-                and _shown_scale(c, columns) is not None:
+                and (scale := _shown_scale(c, columns)) is not None:
             shown.add(id(c))  # (its text is a cast of it to text: visited next)
-            return _shown_numeric(c, columns)  # (COALESCE(n, 0)::text: each value's own places)
+            return _shown_numeric(c, columns, scale)  # (COALESCE(n, 0)::text: each value's own places)
         if isinstance(c, ast.Node) and _is_exact_division(c, columns):
             if allowed or not _per_row(c):
                 if texted:  # (x / y)::text, x / y || 'm': the quotient's own text, PostgreSQL's digit for digit (not 20 places)
